@@ -1,0 +1,50 @@
+# dawnlet-remind — `make run` (the main job) and `make test` (the whole suite) each do their own
+# set-up on a fresh Debian 12 machine with the Swift toolchain: both depend on `make deps`.
+SHELL := /bin/bash
+SWIFT ?= swift
+PREFIX ?= $(HOME)/.local
+
+# Build: the four C libraries. Tests: a private bus, a notification server under Xvfb, a
+# sendmail client, libfaketime, Python's venv for the PyPI tools, imagemagick for screenshots.
+DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
+DEB_TEST := dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd
+PYPI_TEST := aiosmtpd
+VENV := .build/venv
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# What `make run` runs until the runner exists: the schedule engine on an example.
+RUN_ARGS ?= occurrences --schedule "monthly on last fri at 18:00" --from $$(date +%F) --to $$(date -d '+1 year' +%F)
+
+.PHONY: deps run test bench build clean
+
+deps:
+	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "make deps: installing Debian packages:" $$missing; \
+	    $(SUDO) apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@if ! $(VENV)/bin/python -c 'import aiosmtpd' 2>/dev/null; then \
+	    echo "make deps: creating $(VENV) with $(PYPI_TEST)"; \
+	    python3 -m venv $(VENV) && $(VENV)/bin/pip install --quiet $(PYPI_TEST); \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+run: deps
+	$(SWIFT) build -c release --product dawnlet-remind
+	.build/release/dawnlet-remind $(RUN_ARGS)
+
+# Builds everything (the binary the CLI tests run, and the tests), then runs XCTest-free Swift Testing.
+test: deps
+	$(SWIFT) build --build-tests
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
+
+bench: deps
+	$(SWIFT) build -c release --product dawnlet-bench
+	.build/release/dawnlet-bench
+
+clean:
+	rm -rf .build

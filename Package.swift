@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layout: shared/DESIGN.md §1. Dependencies point one way: Core ← Store/System ← Runner ← CLI.
+// No package dependencies; each C library is one small system-library target.
+let package = Package(
+    name: "dawnlet-remind",
+    products: [
+        .executable(name: "dawnlet-remind", targets: ["dawnlet-remind"]),
+        .executable(name: "dawnlet-bench", targets: ["DawnletBench"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+
+        .target(name: "DawnletCore"),
+        .target(name: "DawnletStore", dependencies: ["DawnletCore", "CSQLite"]),
+        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal"]),
+        .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
+        .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner"]),
+        .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
+        .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore"]),
+
+        .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "CICal"]),
+        .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

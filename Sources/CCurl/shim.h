@@ -1,0 +1,24 @@
+#ifndef DAWNLET_CCURL_SHIM_H
+#define DAWNLET_CCURL_SHIM_H
+#include <curl/curl.h>
+
+/* curl_easy_setopt is variadic; Swift cannot call it. One typed wrapper per argument kind. */
+static inline CURLcode dawnlet_curl_setopt_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode dawnlet_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode dawnlet_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode dawnlet_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+static inline CURLcode dawnlet_curl_setopt_read_function(CURL *handle, curl_read_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+}
+static inline CURLcode dawnlet_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+#endif

@@ -1,0 +1,84 @@
+// `make bench`: release-built measurements, each printed with what it measured.
+// Not a test: figures vary by machine; targets are stated beside them for the reader.
+import DawnletCore
+import Foundation
+
+/// A small seeded generator so every run expands the same schedules.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// 10,000 schedules in the mix people keep: weekly (often several days), every other week,
+/// monthly by date (some clamped), monthly by nth or last weekday, yearly; anchored in the past year.
+func mixedSchedules(count: Int, around start: CivilDate) -> [Schedule] {
+    var rng = SplitMix64(state: 2026)
+    return (0..<count).map { _ in
+        let anchor = start.adding(days: -Int.random(in: 0...365, using: &rng))
+        let rule: Schedule.Rule
+        switch Int.random(in: 0..<10, using: &rng) {
+        case 0...3:
+            rule = .weekly(interval: 1, days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
+        case 4:
+            rule = .weekly(interval: Int.random(in: 2...3, using: &rng), days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
+        case 5...6:
+            rule = .monthlyOnDay(interval: 1, day: Int.random(in: 1...31, using: &rng))
+        case 7...8:
+            let ordinal: Schedule.Ordinal = Bool.random(using: &rng) ? .last : .nth(Int.random(in: 1...5, using: &rng))
+            rule = .monthlyOnWeekday(interval: Int.random(in: 1...2, using: &rng), ordinal: ordinal,
+                                     weekday: Weekday(rawValue: Int.random(in: 1...7, using: &rng)) ?? .monday)
+        default:
+            rule = .monthlyOnDay(interval: 12, day: nil)
+        }
+        return Schedule(rule: rule, anchor: anchor, time: nil)
+    }
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func benchScheduleExpansion() {
+    let start = CivilDate(year: 2026, month: 1, day: 1) ?? CivilDate(dayNumber: 0)
+    let range = start...start.adding(days: 365)
+    let schedules = mixedSchedules(count: 10_000, around: start)
+    let clock = ContinuousClock()
+    var best = Double.infinity
+    var occurrences = 0
+    var checksum = 0
+    for _ in 0..<7 {
+        occurrences = 0
+        let elapsed = clock.measure {
+            for schedule in schedules {
+                schedule.forEachOccurrence(in: range, defaultAnchor: start) { date in
+                    occurrences += 1
+                    checksum &+= date.dayNumber
+                    return true
+                }
+            }
+        }
+        best = min(best, seconds(elapsed))
+    }
+    var arrayBest = Double.infinity
+    for _ in 0..<7 {
+        let elapsed = clock.measure {
+            for schedule in schedules { checksum &+= schedule.occurrences(in: range, defaultAnchor: start).count }
+        }
+        arrayBest = min(arrayBest, seconds(elapsed))
+    }
+    let perSecond = Double(occurrences) / best
+    print("schedule expansion: 10,000 mixed schedules over a 366-day window, best of 7 runs, one core")
+    print(String(format: "  %d occurrences in %.2f ms: %.1f million occurrences/s, %.1f ns/occurrence (target: >= 10 million/s)",
+                 occurrences, best * 1000, perSecond / 1e6, best * 1e9 / Double(occurrences)))
+    print(String(format: "  as arrays (occurrences(in:)): %.2f ms, %.1f million occurrences/s",
+                 arrayBest * 1000, Double(occurrences) / arrayBest / 1e6))
+    if checksum == 42 { print("") }  // keeps the work observable to the optimizer
+}
+
+benchScheduleExpansion()

@@ -1,0 +1,19 @@
+/// A command: its words, usage line, options, and what it does. Commands are values in one table,
+/// so `--help`, dispatch and usage errors all read the same spec.
+struct Command: Sendable {
+    let path: [String]
+    let usage: String
+    let summary: String
+    let options: [OptionSpec]
+    var positionals: ClosedRange<Int> = 0...0
+    let run: @Sendable (inout Invocation) throws -> Void
+
+    static let all: [Command] = [
+        OccurrencesCommand.command,
+    ]
+
+    /// The command whose words start the argument list, the longest match first.
+    static func find(_ arguments: [String]) -> Command? {
+        all.filter { arguments.starts(with: $0.path) }.max { $0.path.count < $1.path.count }
+    }
+}

@@ -1,0 +1,177 @@
+import DawnletCore
+import Foundation
+
+/// The `dawnlet-remind` command line: global options, dispatch, and the mapping from errors to
+/// one line on stderr and an exit code (shared/DESIGN.md §7, §9).
+public enum CommandLineTool {
+    static let name = "dawnlet-remind"
+
+    /// Runs one command line (without the program name) and returns the process exit code.
+    public static func main(_ arguments: [String]) -> Int32 {
+        var output = Output()
+        defer { output.flush() }
+        do {
+            try run(arguments, output: &output)
+            return ExitCode.success.rawValue
+        } catch let error as CLIError {
+            output.flush()
+            output.error("\(name): \(error.message)")
+            if let usage = error.usage { output.error("usage: \(name) \(usage)") }
+            return error.code.rawValue
+        } catch {
+            output.flush()
+            output.error("\(name): \(error)")
+            return ExitCode.failure.rawValue
+        }
+    }
+
+    static func run(_ arguments: [String], output: inout Output) throws {
+        var (globals, rest) = try GlobalOptions.extract(from: arguments)
+        if rest.isEmpty {
+            throw CLIError.usage("no command given", "COMMAND [OPTIONS]  (see --help)")
+        }
+        if rest == ["--help"] || rest == ["-h"] || rest == ["help"] {
+            output.line(overview())
+            return
+        }
+        if rest == ["--version"] {
+            output.line("\(name) \(version)")
+            return
+        }
+        guard let command = Command.find(rest) else {
+            let noun = rest[0]
+            let verbs = Command.all.filter { $0.path.first == noun }
+            if verbs.isEmpty { throw CLIError.usage("unknown command \"\(noun)\"", "COMMAND [OPTIONS]  (see --help)") }
+            let given = rest.count > 1 ? "unknown \(noun) command \"\(rest[1])\"" : "\(noun) needs a command"
+            throw CLIError.usage(given, verbs.map(\.usage).joined(separator: "\n       \(name) "))
+        }
+        rest.removeFirst(command.path.count)
+        if rest.contains("--help") || rest.contains("-h") {
+            output.line("usage: \(name) \(command.usage)\n\n\(command.summary)")
+            return
+        }
+        let parsed = try ParsedArguments.parse(rest, options: command.options, usage: command.usage)
+        guard command.positionals.contains(parsed.positionals.count) else {
+            let problem = parsed.positionals.count < command.positionals.lowerBound
+                ? "missing argument" : "unexpected argument \"\(parsed.positionals[command.positionals.upperBound])\""
+            throw CLIError.usage(problem, command.usage)
+        }
+        globals.usage = command.usage
+        var invocation = Invocation(arguments: parsed, globals: globals, output: output)
+        try command.run(&invocation)
+        output = invocation.output
+    }
+
+    static let version = "0.1.0"
+
+    static func overview() -> String {
+        var text = "\(name): reminders for todos, events, habits and money, fired exactly on time.\n\n"
+        text += "usage: \(name) [--config PATH] [--db PATH] [--tz ZONE] COMMAND [OPTIONS]\n\ncommands:\n"
+        for command in Command.all {
+            text += "  \(command.usage)\n      \(command.summary)\n"
+        }
+        text += "\n--help after any command prints its usage."
+        return text
+    }
+}
+
+/// `--config`, `--db` and `--tz` may stand before or after the command (DESIGN §7).
+struct GlobalOptions {
+    var configPath: String?
+    var databasePath: String?
+    var timeZoneName: String?
+    /// The running command's usage line, for errors found while it runs.
+    var usage = ""
+
+    static let names: Set<String> = ["config", "db", "tz"]
+
+    static func extract(from arguments: [String]) throws(CLIError) -> (GlobalOptions, [String]) {
+        var globals = GlobalOptions()
+        var rest: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                rest.append(contentsOf: arguments[(index - 1)...])
+                break
+            }
+            var name = argument.hasPrefix("--") ? String(argument.dropFirst(2)) : ""
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard names.contains(name) else {
+                rest.append(argument)
+                continue
+            }
+            if value == nil {
+                guard index < arguments.count else {
+                    throw .usage("--\(name) needs a value", "[--config PATH] [--db PATH] [--tz ZONE] COMMAND")
+                }
+                value = arguments[index]
+                index += 1
+            }
+            switch name {
+            case "config": globals.configPath = value
+            case "db": globals.databasePath = value
+            default: globals.timeZoneName = value
+            }
+        }
+        return (globals, rest)
+    }
+}
+
+/// What a running command has: its arguments, the global options, and where output goes.
+struct Invocation {
+    var arguments: ParsedArguments
+    let globals: GlobalOptions
+    var output: Output
+
+    var json: Bool { arguments.has("json") }
+
+    /// A required option's value, or a usage error naming it.
+    func required(_ name: String) throws(CLIError) -> String {
+        guard let value = arguments.value(name) else { throw .usage("--\(name) is required", globals.usage) }
+        return value
+    }
+
+    /// A `YYYY-MM-DD` option value that exists on the calendar.
+    func date(_ name: String, _ text: String) throws(CLIError) -> CivilDate {
+        guard let date = CivilDate(text) else {
+            throw .usage("--\(name) \"\(text)\" is not a date as YYYY-MM-DD that exists", globals.usage)
+        }
+        return date
+    }
+
+    /// The zone named by `--tz`, else the system's.
+    func timeZone() throws(CLIError) -> TimeZone {
+        guard let name = globals.timeZoneName else { return TimeZone.current }
+        guard !name.isEmpty, let zone = TimeZone(identifier: name) else {
+            throw .usage("unknown time zone \"\(name)\" (use an IANA name such as Europe/Berlin)", globals.usage)
+        }
+        return zone
+    }
+}
+
+/// Buffered stdout and unbuffered stderr. Commands write whole lines.
+struct Output {
+    private var buffer = ""
+
+    mutating func line(_ text: String) {
+        buffer += text
+        buffer += "\n"
+        if buffer.utf8.count > 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(buffer.utf8))
+        buffer = ""
+    }
+
+    func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}

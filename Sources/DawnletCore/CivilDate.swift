@@ -1,0 +1,135 @@
+/// A day on the proleptic Gregorian calendar, held as the number of days since 1970-01-01.
+///
+/// Civil dates carry no zone: "2026-03-29" is the same day everywhere. All date arithmetic in the
+/// schedule engine is integer arithmetic on `dayNumber`; `Calendar` is never used in the hot path
+/// (it is slow and has traps with day 31 and negative ordinals, shared/PLATFORM-NOTES.md).
+public struct CivilDate: Hashable, Comparable, Sendable {
+    /// Days since 1970-01-01 (negative before it).
+    public let dayNumber: Int
+
+    /// The years a date may have. Text outside it is rejected when parsed.
+    public static let supportedYears: ClosedRange<Int> = 1...9999
+
+    public init(dayNumber: Int) {
+        self.dayNumber = dayNumber
+    }
+
+    /// Returns nil when the day does not exist in that month (2026-02-30) or the year is unsupported.
+    public init?(year: Int, month: Int, day: Int) {
+        guard Self.supportedYears.contains(year), (1...12).contains(month),
+              day >= 1, day <= CivilDate.daysInMonth(year: year, month: month)
+        else { return nil }
+        self.dayNumber = CivilDate.days(year: year, month: month, day: day)
+    }
+
+    /// Day 1 of that month, or the last day when `day` exceeds it (day 31 in April is April 30).
+    /// This is the clamping policy of monthly-by-date schedules and debt due days.
+    public static func clamped(year: Int, month: Int, day: Int) -> CivilDate {
+        precondition((1...12).contains(month) && day >= 1, "month \(month) day \(day)")
+        let last = daysInMonth(year: year, month: month)
+        return CivilDate(dayNumber: days(year: year, month: month, day: min(day, last)))
+    }
+
+    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
+
+    public func adding(days n: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + n) }
+
+    /// The ISO weekday (Monday first). 1970-01-01 was a Thursday.
+    public var weekday: Weekday {
+        Weekday(rawValue: isoWeekday(dayNumber)) ?? .monday  // isoWeekday is always 1...7
+    }
+
+    public var components: (year: Int, month: Int, day: Int) {
+        CivilDate.civil(fromDays: dayNumber)
+    }
+    public var year: Int { components.year }
+    public var month: Int { components.month }
+    public var day: Int { components.day }
+
+    /// Months since year 0 (year * 12 + month - 1): the unit monthly intervals count in.
+    public var monthIndex: Int {
+        let c = components
+        return c.year * 12 + c.month - 1
+    }
+
+    /// The Monday that starts this date's week (RFC 5545 WKST=MO).
+    public var mondayOfWeek: CivilDate { adding(days: -(weekday.isoNumber - 1)) }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 for a valid civil date (Howard Hinnant's days_from_civil).
+    @inline(__always)
+    static func days(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The inverse of `days(year:month:day:)` (Howard Hinnant's civil_from_days).
+    @inline(__always)
+    static func civil(fromDays n: Int) -> (year: Int, month: Int, day: Int) {
+        let z = n + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// The first day of the month with the given month index (see `monthIndex`).
+    static func firstOfMonth(index: Int) -> (year: Int, month: Int) {
+        let year = index >= 0 ? index / 12 : (index - 11) / 12
+        return (year, index - year * 12 + 1)
+    }
+}
+
+extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        let c = components
+        return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`; returns nil for any other text or a day that does not exist.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = parseDigits(parts[0]), let m = parseDigits(parts[1]), let d = parseDigits(parts[2])
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+}
+
+/// Zero-padded decimal without Foundation formatting (which depends on the locale).
+func pad(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+/// A non-empty run of ASCII digits as an Int; nil for anything else (signs, spaces, overflow).
+func parseDigits<S: StringProtocol>(_ text: S) -> Int? {
+    guard !text.isEmpty, text.count <= 9 else { return nil }
+    var value = 0
+    for u in text.utf8 {
+        guard u >= 48 && u <= 57 else { return nil }
+        value = value * 10 + Int(u - 48)
+    }
+    return value
+}

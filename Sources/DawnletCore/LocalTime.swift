@@ -1,0 +1,139 @@
+import Foundation
+
+/// A wall-clock time of day, to the minute (`HH:MM`).
+public struct WallTime: Hashable, Comparable, Sendable {
+    public let hour: Int
+    public let minute: Int
+
+    public init?(hour: Int, minute: Int) {
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        self.hour = hour
+        self.minute = minute
+    }
+
+    public var secondsOfDay: Int { hour * 3600 + minute * 60 }
+
+    public static func < (lhs: WallTime, rhs: WallTime) -> Bool { lhs.secondsOfDay < rhs.secondsOfDay }
+}
+
+extension WallTime: CustomStringConvertible, LosslessStringConvertible {
+    /// `HH:MM`, zero-padded.
+    public var description: String { pad(hour, 2) + ":" + pad(minute, 2) }
+
+    /// Accepts `H:MM` and `HH:MM` (24-hour clock).
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              let h = parseDigits(parts[0]), let m = parseDigits(parts[1])
+        else { return nil }
+        self.init(hour: h, minute: m)
+    }
+}
+
+/// A point in time: whole seconds since 1970-01-01T00:00:00Z. Reminders are planned to the second;
+/// an integer keeps keys, comparisons and snapshots exact.
+public struct Instant: Hashable, Comparable, Sendable {
+    public let secondsSinceEpoch: Int64
+
+    public init(secondsSinceEpoch: Int64) { self.secondsSinceEpoch = secondsSinceEpoch }
+
+    /// Truncates toward the past to a whole second.
+    public init(_ date: Date) {
+        self.secondsSinceEpoch = Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: TimeInterval(secondsSinceEpoch)) }
+
+    public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.secondsSinceEpoch < rhs.secondsSinceEpoch }
+
+    public func adding(seconds: Int64) -> Instant { Instant(secondsSinceEpoch: secondsSinceEpoch + seconds) }
+}
+
+/// How a wall-clock time on a date became an instant in a zone.
+public enum LocalTimeResolution: Hashable, Sendable {
+    /// The time exists once on that date.
+    case exact
+    /// The time fell in a spring-forward gap and was moved forward by `seconds` (3600 for a one-hour
+    /// gap, 1800 on Lord Howe Island).
+    case skippedByGap(seconds: Int)
+    /// The time happened twice (fall back); the first of the two was taken.
+    case repeatedTakeFirst
+}
+
+public struct ZonedInstant: Hashable, Sendable {
+    public let instant: Instant
+    /// The zone's offset from UTC at `instant`, in seconds east of Greenwich.
+    public let utcOffset: Int
+    public let resolution: LocalTimeResolution
+}
+
+extension TimeZone {
+    /// The zone's offset from UTC at `instant`, in seconds.
+    public func utcOffset(at instant: Instant) -> Int {
+        secondsFromGMT(for: instant.date)
+    }
+
+    /// The instant a wall-clock time names on a date in this zone (shared/DESIGN.md §2).
+    ///
+    /// - A time that does not exist (spring-forward gap) is read with the offset in force before the
+    ///   gap, so it lands as far after the gap as it was into it: 02:30 on 2026-03-29 in Europe/Berlin
+    ///   is 03:30 CEST (01:30Z); 02:30 on 2026-03-08 in America/New_York is 03:30 EDT (07:30Z).
+    /// - A time that happens twice (fall back) is its first instance: 02:30 on 2026-10-25 in
+    ///   Europe/Berlin is 02:30 CEST (00:30Z), not 02:30 CET.
+    public func resolve(_ time: WallTime, on date: CivilDate) -> ZonedInstant {
+        let local = Int64(date.dayNumber) * 86_400 + Int64(time.secondsOfDay)
+        // Offsets a day either side bracket any transition near this wall time (offsets stay within
+        // ±14 h); zones do not change twice within two days.
+        let before = utcOffset(at: Instant(secondsSinceEpoch: local - 86_400))
+        let after = utcOffset(at: Instant(secondsSinceEpoch: local + 86_400))
+        let earlier = Instant(secondsSinceEpoch: local - Int64(before))
+        if before == after {
+            return ZonedInstant(instant: earlier, utcOffset: before, resolution: .exact)
+        }
+        let later = Instant(secondsSinceEpoch: local - Int64(after))
+        let earlierValid = utcOffset(at: earlier) == before
+        let laterValid = utcOffset(at: later) == after
+        switch (earlierValid, laterValid) {
+        case (true, true):
+            // Both readings exist: the hour repeats. Take the one that happens first.
+            let first = min(earlier, later)
+            return ZonedInstant(instant: first, utcOffset: first == earlier ? before : after,
+                                resolution: .repeatedTakeFirst)
+        case (true, false):
+            return ZonedInstant(instant: earlier, utcOffset: before, resolution: .exact)
+        case (false, true):
+            return ZonedInstant(instant: later, utcOffset: after, resolution: .exact)
+        case (false, false):
+            // The gap: read with the offset before it, then say how far that moved the clock time.
+            return ZonedInstant(instant: earlier, utcOffset: after, resolution: .skippedByGap(seconds: after - before))
+        }
+    }
+}
+
+/// ISO 8601 text with the zone's offset, built from integers (Foundation's formatters depend on the
+/// locale, which is `en_001` here whatever LANG says).
+public enum ISO8601 {
+    /// `2026-03-29T03:30:00+02:00`.
+    public static func format(_ instant: Instant, utcOffset: Int) -> String {
+        let (date, seconds) = split(local: instant.secondsSinceEpoch + Int64(utcOffset))
+        let sign = utcOffset < 0 ? "-" : "+"
+        let off = abs(utcOffset)
+        return date.description + "T" + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":"
+            + pad(seconds % 60, 2) + sign + pad(off / 3600, 2) + ":" + pad(off / 60 % 60, 2)
+    }
+
+    public static func format(_ instant: Instant, in zone: TimeZone) -> String {
+        format(instant, utcOffset: zone.utcOffset(at: instant))
+    }
+
+    /// The civil date and seconds into that day an instant shows in a zone.
+    public static func localDate(of instant: Instant, in zone: TimeZone) -> (date: CivilDate, secondsOfDay: Int) {
+        split(local: instant.secondsSinceEpoch + Int64(zone.utcOffset(at: instant)))
+    }
+
+    /// Local seconds since 1970-01-01T00:00 → (date, seconds into it), flooring for times before 1970.
+    private static func split(local: Int64) -> (date: CivilDate, secondsOfDay: Int) {
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        return (CivilDate(dayNumber: Int(days)), Int(local - days * 86_400))
+    }
+}

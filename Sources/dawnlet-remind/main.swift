@@ -1,0 +1,4 @@
+import DawnletCLI
+import Foundation
+
+exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

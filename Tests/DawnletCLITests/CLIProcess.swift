@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// Runs the built `dawnlet-remind` binary as a person would, and captures what it says.
+struct CLIResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+enum CLIProcess {
+    /// The binary next to the test bundle (`swift build` puts both in one folder), or $DAWNLET_BIN.
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["DAWNLET_BIN"] { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("dawnlet-remind")
+    }()
+
+    /// Runs the binary with `arguments` and a small fixed environment; the test waits for it.
+    /// (Foundation's Process is fine here: the child is never signalled.)
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
+        env.merge(environment) { $1 }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes to the end before waiting, so a large output cannot fill a pipe and stall.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Asserts a failure the way DESIGN §7 asks for: the exit code, one clear message line (plus
+    /// the usage line for usage errors), and no crash or backtrace.
+    static func expectFailure(_ result: CLIResult, status: Int32, mentioning words: [String],
+                              sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == status, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("dawnlet-remind: ") == true, sourceLocation: sourceLocation)
+        #expect(lines.count <= 2, "\(result.stderr)", sourceLocation: sourceLocation)
+        for word in words {
+            #expect(lines.first?.contains(word) == true, "\(word) in \(result.stderr)", sourceLocation: sourceLocation)
+        }
+        for crash in ["Fatal error", "backtrace", "Illegal instruction", "Segmentation"] {
+            #expect(!result.stderr.contains(crash), sourceLocation: sourceLocation)
+        }
+    }
+}

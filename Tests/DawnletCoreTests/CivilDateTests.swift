@@ -1,0 +1,58 @@
+@testable import DawnletCore
+import Foundation
+import Testing
+
+@Suite struct CivilDateTests {
+    @Test("day numbers agree with Foundation's Gregorian calendar from 1600 to 2400")
+    func dayNumbersMatchFoundation() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var rng = SeededRandom(seed: 1)
+        for _ in 0..<3000 {
+            let n = Int.random(in: -135_000...157_000, using: &rng)
+            let d = CivilDate(dayNumber: n)
+            let foundation = calendar.dateComponents([.year, .month, .day, .weekday],
+                                                     from: Date(timeIntervalSince1970: Double(n) * 86_400 + 43_200))
+            #expect(d.year == foundation.year && d.month == foundation.month && d.day == foundation.day, "day \(n)")
+            #expect(d.weekday.isoNumber == (foundation.weekday! + 5) % 7 + 1, "day \(n)")
+            #expect(CivilDate(year: d.year, month: d.month, day: d.day)?.dayNumber == n)
+        }
+    }
+
+    @Test("known days")
+    func knownDays() {
+        #expect(date("1970-01-01").dayNumber == 0)
+        #expect(date("1970-01-01").weekday == .thursday)
+        #expect(date("2026-11-30").weekday == .monday)
+        #expect(date("2000-02-29").dayNumber == 11_016)
+        #expect(date("1969-12-31").dayNumber == -1)
+        #expect(date("1969-12-31").weekday == .wednesday)
+        #expect(date("2026-03-04").mondayOfWeek == date("2026-03-02"))
+        #expect(date("2026-03-08").mondayOfWeek == date("2026-03-02"))
+    }
+
+    @Test("text that is not an existing YYYY-MM-DD is refused",
+          arguments: ["2026-02-30", "2025-02-29", "1900-02-29", "2026-13-01", "2026-00-10", "2026-04-31",
+                      "2026-1-05", "26-01-05", "2026/01/05", "", "abcd-ef-gh", "2026-01-05T10:00", "+2026-01-05",
+                      "0000-01-01", "2026-01-5", " 2026-01-05"])
+    func invalidText(_ text: String) {
+        #expect(CivilDate(text) == nil)
+    }
+
+    @Test("leap days exist only in leap years")
+    func leapDays() {
+        #expect(CivilDate("2024-02-29") != nil)
+        #expect(CivilDate("2000-02-29") != nil)
+        #expect(CivilDate("2100-02-29") == nil)
+        #expect(CivilDate.clamped(year: 2026, month: 2, day: 31) == date("2026-02-28"))
+        #expect(CivilDate.clamped(year: 2028, month: 2, day: 30) == date("2028-02-29"))
+        #expect(CivilDate.clamped(year: 2026, month: 4, day: 31) == date("2026-04-30"))
+    }
+
+    @Test("text round-trips")
+    func roundTrip() {
+        for text in ["0001-01-01", "1999-12-31", "2026-03-29", "9999-12-31"] {
+            #expect(CivilDate(text)?.description == text)
+        }
+    }
+}
