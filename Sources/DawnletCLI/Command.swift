@@ -8,7 +8,8 @@ struct Command: Sendable {
     var positionals: ClosedRange<Int> = 0...0
     let run: @Sendable (inout Invocation) throws -> Void
 
-    static let all: [Command] = [
+    static let all: [Command] = ItemCommands.commands + MoneyCommands.commands + [
+        TodayCommand.command,
         OccurrencesCommand.command,
     ]
 

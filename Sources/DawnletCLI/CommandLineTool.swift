@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletStore
 import Foundation
 
 /// The `dawnlet-remind` command line: global options, dispatch, and the mapping from errors to
@@ -13,15 +14,16 @@ public enum CommandLineTool {
         do {
             try run(arguments, output: &output)
             return ExitCode.success.rawValue
-        } catch let error as CLIError {
+        } catch {
+            let error = (error as? StoreError).map(CLIError.init) ?? error
             output.flush()
+            guard let error = error as? CLIError else {
+                output.error("\(name): \(error)")
+                return ExitCode.failure.rawValue
+            }
             output.error("\(name): \(error.message)")
             if let usage = error.usage { output.error("usage: \(name) \(usage)") }
             return error.code.rawValue
-        } catch {
-            output.flush()
-            output.error("\(name): \(error)")
-            return ExitCode.failure.rawValue
         }
     }
 

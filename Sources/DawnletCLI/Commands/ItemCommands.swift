@@ -1,0 +1,204 @@
+import DawnletCore
+import DawnletStore
+
+/// `todo`, `event` and `habit`: one set of verbs over the definition/occurrence split (DESIGN §3, §9).
+/// Definitions are listed by `KIND list`; their merged occurrences by `today`.
+enum ItemCommands {
+    static var commands: [Command] {
+        [
+            Command(path: ["todo", "add"], usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE] [--remind OFFSET]...",
+                    summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
+                    options: [.value("due"), .value("every"), .repeatable("remind")], positionals: 1...1, run: addTodo),
+            Command(path: ["event", "add"],
+                    usage: "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE] [--remind OFFSET]...",
+                    summary: "Add an event, optionally repeating; prints its id.",
+                    options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind")], positionals: 1...1,
+                    run: addEvent),
+            Command(path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME]",
+                    summary: "Add a habit kept on some weekdays; prints its id.",
+                    options: [.value("days"), .value("at")], positionals: 1...1, run: addHabit),
+        ]
+            + ItemKind.allCases.flatMap { kind in
+                var verbs = [
+                    Command(path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
+                            summary: "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
+                            options: [.flag("json")], run: { try list(kind, &$0) }),
+                    Command(path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
+                            summary: "Skip one occurrence (default: today's); the series carries on.",
+                            options: [.value("on")], positionals: 1...1, run: { try mark(kind, .skipped, &$0) }),
+                    Command(path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
+                            summary: "Delete the \(kind.rawValue) and every record of its occurrences.",
+                            options: [], positionals: 1...1, run: { try delete(kind, &$0) }),
+                ]
+                if kind != .event {
+                    verbs.append(Command(path: [kind.rawValue, "done"], usage: "\(kind.rawValue) done ID [--on DATE]",
+                                         summary: "Mark one occurrence done (default: today's, or the one-off todo).",
+                                         options: [.value("on")], positionals: 1...1, run: { try mark(kind, .done, &$0) }))
+                }
+                if kind != .habit {
+                    verbs.append(Command(path: [kind.rawValue, "edit"],
+                                         usage: "\(kind.rawValue) edit ID [--on DATE] [--title T] [--at TIME]",
+                                         summary: "Edit one occurrence (--on) or, without --on, the series.",
+                                         options: [.value("on"), .value("title"), .value("at")], positionals: 1...1,
+                                         run: { try edit(kind, &$0) }))
+                }
+                return verbs
+            }
+    }
+
+    static func addTodo(_ invocation: inout Invocation) throws {
+        let title = try invocation.text(invocation.arguments.positionals[0], "title")
+        let due = try invocation.dateAndTime("due")
+        let schedule = try invocation.schedule("every")
+        let today = try invocation.today()
+        let store = try invocation.openStore()
+        let id = try store.addItem(kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
+                                   reminders: try invocation.reminders(), today: today)
+        invocation.output.line(String(id))
+    }
+
+    static func addEvent(_ invocation: inout Invocation) throws {
+        let title = try invocation.text(invocation.arguments.positionals[0], "title")
+        guard let start = try invocation.dateAndTime("start") else { throw CLIError.usage("--start is required", invocation.globals.usage) }
+        var duration: Int?
+        if let text = invocation.arguments.value("duration") {
+            guard let minutes = durationMinutes(text) else {
+                throw CLIError.usage("--duration \"\(text)\" is not a duration like 45m, 2h or 1h30m (at most 30 days)", invocation.globals.usage)
+            }
+            duration = minutes
+        }
+        let schedule = try invocation.schedule("every")
+        let today = try invocation.today()
+        let id = try invocation.openStore().addItem(kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
+                                                     schedule: schedule, durationMinutes: duration,
+                                                     reminders: try invocation.reminders(), today: today)
+        invocation.output.line(String(id))
+    }
+
+    static func addHabit(_ invocation: inout Invocation) throws {
+        let name = try invocation.text(invocation.arguments.positionals[0], "name")
+        let days = try invocation.required("days")
+        guard let parsed = Schedule("weekly on " + days), case .weekly(_, let set?) = parsed.rule, parsed.anchor == nil, parsed.time == nil else {
+            throw CLIError.usage("--days \"\(days)\" is not a list of weekdays like mon,wed,fri", invocation.globals.usage)
+        }
+        let time = try invocation.optionalTime("at")
+        let today = try invocation.today()
+        let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: today, time: time)
+        let id = try invocation.openStore().addItem(kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today)
+        invocation.output.line(String(id))
+    }
+
+    static func list(_ kind: ItemKind, _ invocation: inout Invocation) throws {
+        let definitions = try invocation.openStore().definitions([kind])
+        if invocation.json {
+            let items = definitions.map { d -> JSON in
+                var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]
+                if kind != .habit { members.append(("date", d.date.map { .string($0.description) } ?? .null)) }
+                members.append(("time", d.time.map { .string($0.description) } ?? .null))
+                members.append(("schedule", d.schedule.map { .string($0.description) } ?? .null))
+                if kind == .event { members.append(("duration_minutes", d.durationMinutes.map { .int($0) } ?? .null)) }
+                if kind != .habit { members.append(("reminders", .array(d.reminders.map { .string($0.description) }))) }
+                return .object(members)
+            }
+            invocation.output.line(JSON.object([(kind.rawValue + "s", .array(items))]).text)
+            return
+        }
+        if definitions.isEmpty { invocation.output.line("no \(kind.rawValue)s") }
+        for d in definitions {
+            var line = "#\(d.id)  \(d.title)"
+            if let schedule = d.schedule {
+                line += "  (\(schedule))"
+            } else if let date = d.date {
+                line += kind == .todo ? "  due \(date)" : "  on \(date)"
+                if let time = d.time { line += " \(time)" }
+            }
+            if let minutes = d.durationMinutes { line += "  for \(formatDuration(minutes))" }
+            if !d.reminders.isEmpty { line += "  remind " + ReminderOffset.text(d.reminders) }
+            invocation.output.line(line)
+        }
+    }
+
+    /// `done` and `skip`: records the status of one occurrence.
+    static func mark(_ kind: ItemKind, _ status: OccurrenceStatus, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let store = try invocation.openStore()
+        let definition = try store.definition(kind, id: id)
+        let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
+        try store.setOccurrence(kind, definitionID: id, date: date, status: status)
+        invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status.rawValue)")
+    }
+
+    static func edit(_ kind: ItemKind, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let title = try invocation.arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
+        let time = try invocation.optionalTime("at")
+        guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", invocation.globals.usage) }
+        let store = try invocation.openStore()
+        let definition = try store.definition(kind, id: id)
+        if invocation.arguments.value("on") == nil {
+            try store.updateSeries(kind, id: id, title: title, time: time)
+            invocation.output.line("\(kind.rawValue) \(id): series updated")
+        } else {
+            let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
+            try store.setOccurrence(kind, definitionID: id, date: date, status: nil, title: title, time: time)
+            invocation.output.line("\(kind.rawValue) \(id) on \(date): updated")
+        }
+    }
+
+    static func delete(_ kind: ItemKind, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        try invocation.openStore().delete(kind, id: id)
+        invocation.output.line("\(kind.rawValue) \(id) deleted")
+    }
+
+    /// The occurrence a verb acts on: `--on DATE` (default today) for a repeating item, which must be
+    /// a date its schedule produces (or one already recorded); a one-off's own date.
+    static func occurrenceDate(of definition: ItemDefinition, invocation: Invocation, store: Store) throws -> CivilDate {
+        let noun = "\(definition.kind.rawValue) \(definition.id)"
+        guard let schedule = definition.schedule else {
+            // An undated todo is done on the day it is marked (or the day already recorded).
+            let recorded = try store.oneOffTodoRows().first { $0.definitionID == definition.id }?.date
+            let own = try definition.date ?? recorded ?? invocation.today()
+            if let on = try invocation.optionalDate("on"), on != own {
+                throw CLIError.data("\(noun) happens once, on \(own), not on \(on)")
+            }
+            return own
+        }
+        let date = try invocation.optionalDate("on") ?? invocation.today()
+        let anchor = definition.date ?? date
+        if !schedule.matches(date, defaultAnchor: anchor),
+           try store.storedOccurrences([definition.kind], in: date...date).first(where: { $0.definitionID == definition.id }) == nil {
+            throw CLIError.data("\(date) is not an occurrence of \(noun) (\(schedule))")
+        }
+        return date
+    }
+
+    /// `45m`, `2h`, `1h30m`: minutes, 1 to 30 days' worth.
+    static func durationMinutes(_ text: String) -> Int? {
+        var minutes = 0
+        var digits = ""
+        var sawUnit = false
+        for character in text {
+            if character.isASCII && character.isNumber {
+                digits.append(character)
+                continue
+            }
+            guard let n = Int(digits), digits.count <= 5 else { return nil }
+            switch character {
+            case "d": minutes += n * 1440
+            case "h": minutes += n * 60
+            case "m": minutes += n
+            default: return nil
+            }
+            digits = ""
+            sawUnit = true
+        }
+        guard sawUnit, digits.isEmpty, (1...(30 * 1440)).contains(minutes) else { return nil }
+        return minutes
+    }
+
+    static func formatDuration(_ minutes: Int) -> String {
+        let h = minutes / 60, m = minutes % 60
+        return h == 0 ? "\(m)m" : (m == 0 ? "\(h)h" : "\(h)h\(m)m")
+    }
+}

@@ -1,0 +1,103 @@
+import DawnletCore
+import DawnletStore
+import Foundation
+
+extension Invocation {
+    /// `--db`, else `$XDG_DATA_HOME/dawnlet/dawnlet.sqlite`, else `~/.local/share/dawnlet/dawnlet.sqlite`.
+    func databasePath() -> String {
+        if let path = globals.databasePath { return path }
+        let environment = ProcessInfo.processInfo.environment
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/dawnlet/dawnlet.sqlite" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/dawnlet/dawnlet.sqlite"
+    }
+
+    func openStore() throws -> Store {
+        try Store(path: databasePath())
+    }
+
+    /// Today's date in the configured zone.
+    func today() throws(CLIError) -> CivilDate {
+        ISO8601.localDate(of: Instant(Date()), in: try timeZone()).date
+    }
+
+    /// The positional ID argument: a positive whole number.
+    func id(at index: Int = 0) throws(CLIError) -> Int64 {
+        let text = arguments.positionals[index]
+        guard let id = Int64(text), id > 0 else { throw .usage("\"\(text)\" is not an id (a number that add printed)", globals.usage) }
+        return id
+    }
+
+    /// An optional `YYYY-MM-DD` option.
+    func optionalDate(_ name: String) throws(CLIError) -> CivilDate? {
+        try arguments.value(name).map { (text) throws(CLIError) in try date(name, text) }
+    }
+
+    /// `DATE` or `DATETHH:MM`.
+    func dateAndTime(_ name: String) throws(CLIError) -> (CivilDate, WallTime?)? {
+        guard let text = arguments.value(name) else { return nil }
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        let day = try date(name, String(parts[0]))
+        guard parts.count == 2 else { return (day, nil) }
+        guard let time = WallTime(String(parts[1])) else {
+            throw .usage("--\(name) \"\(text)\" is not DATE or DATETHH:MM (e.g. 2026-12-01T09:30)", globals.usage)
+        }
+        return (day, time)
+    }
+
+    func optionalTime(_ name: String) throws(CLIError) -> WallTime? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let time = WallTime(text) else { throw .usage("--\(name) \"\(text)\" is not a time as HH:MM", globals.usage) }
+        return time
+    }
+
+    func schedule(_ name: String) throws(CLIError) -> Schedule? {
+        guard let text = arguments.value(name) else { return nil }
+        do {
+            return try Schedule(parsing: text)
+        } catch {
+            throw .usage(error.description, globals.usage)
+        }
+    }
+
+    func amount(_ name: String) throws(CLIError) -> Amount {
+        let text = try required(name)
+        guard let amount = Amount(text) else {
+            throw .usage("--\(name) \"\(text)\" is not an amount (a decimal like -12.50)", globals.usage)
+        }
+        return amount
+    }
+
+    func reminders() throws(CLIError) -> [ReminderOffset] {
+        try arguments.all("remind").map { (text) throws(CLIError) in
+            guard let offset = ReminderOffset(text) else {
+                throw .usage("--remind \"\(text)\" is not an offset (e.g. 0m, 10m, 2h, 1d, 1w)", globals.usage)
+            }
+            return offset
+        }
+    }
+
+    /// A title or name a person typed: not empty, not huge, no control characters.
+    func text(_ value: String, _ what: String) throws(CLIError) -> String {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .usage("the \(what) is empty", globals.usage) }
+        guard trimmed.count <= 500 else { throw .usage("the \(what) is longer than 500 characters", globals.usage) }
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .usage("the \(what) contains a control character (such as a line break)", globals.usage)
+        }
+        return trimmed
+    }
+}
+
+extension CLIError {
+    /// How each database failure reaches the person: a bad file or a reference to nothing is bad
+    /// input data (65); a lock or an unwritable folder is a runtime failure (1).
+    init(_ error: StoreError) {
+        switch error.code {
+        case .notADatabase, .newerSchema, .corrupt, .notFound, .conflict:
+            self.init(code: .dataError, message: error.message)
+        case .busy, .cannotOpen, .sqlite:
+            self.init(code: .failure, message: error.message)
+        }
+    }
+}

@@ -1,0 +1,163 @@
+/// The kinds of things people keep whose occurrences are merged (DESIGN §3).
+public enum ItemKind: String, Hashable, Sendable, CaseIterable {
+    case todo, event, habit
+}
+
+/// What a person defined: a one-off item on a date, or a repeating one with a Schedule.
+public struct ItemDefinition: Hashable, Sendable {
+    public let kind: ItemKind
+    public let id: Int64
+    public var title: String
+    public var time: WallTime?
+    /// The repeating pattern, its anchor explicit; nil for a one-off.
+    public var schedule: Schedule?
+    /// A one-off's date (a todo's due date, an event's start); nil for an undated todo.
+    /// For a repeating item, where its anchor defaults to.
+    public var date: CivilDate?
+    public var durationMinutes: Int?
+    public var reminders: [ReminderOffset]
+
+    public init(kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,
+                date: CivilDate? = nil, durationMinutes: Int? = nil, reminders: [ReminderOffset] = []) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.time = time
+        self.schedule = schedule
+        self.date = date
+        self.durationMinutes = durationMinutes
+        self.reminders = reminders
+    }
+
+    public var isRepeating: Bool { schedule != nil }
+}
+
+public enum OccurrenceStatus: String, Hashable, Sendable {
+    case open, done, skipped
+}
+
+/// A stored occurrence row: an instance someone interacted with (done, skipped, or edited).
+public struct StoredOccurrence: Hashable, Sendable {
+    public let rowID: Int64
+    public let kind: ItemKind
+    public let definitionID: Int64
+    public let date: CivilDate
+    public var status: OccurrenceStatus
+    /// Edits of this one instance; nil keeps the series' value.
+    public var title: String?
+    public var time: WallTime?
+
+    public init(rowID: Int64, kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus,
+                title: String? = nil, time: WallTime? = nil) {
+        self.rowID = rowID
+        self.kind = kind
+        self.definitionID = definitionID
+        self.date = date
+        self.status = status
+        self.title = title
+        self.time = time
+    }
+}
+
+/// One merged occurrence: what the day view and the planner see. Whether it was generated or read
+/// from a row is kept only to explain it (`source`); nothing decides on it.
+public struct Occurrence: Hashable, Sendable {
+    public enum Source: String, Hashable, Sendable { case virtual, stored }
+
+    public let definition: ItemDefinition
+    public let date: CivilDate
+    public let title: String
+    public let time: WallTime?
+    public let status: OccurrenceStatus
+    public let source: Source
+    public let rowID: Int64?
+    /// A one-off todo past its date and not done (DESIGN §3).
+    public var overdue: Bool
+
+    public var kind: ItemKind { definition.kind }
+}
+
+/// The one merge of DESIGN §3, used by every module: occurrences generated for a range, united
+/// with the stored rows for that range, the stored row winning where both exist. Skipped
+/// occurrences stay in the result, marked, so views can show them; totals and reminders drop them.
+public enum OccurrenceMerge {
+    /// Merged occurrences of `definitions` in `range`, ordered by date, then time (untimed last),
+    /// then kind and id. `stored` may hold rows outside the range or of other definitions; they are
+    /// ignored. A stored row on a date the schedule does not (or no longer) produce still shows: it
+    /// records something that happened.
+    public static func occurrences(
+        of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>
+    ) -> [Occurrence] {
+        var rows: [DefinitionKey: [CivilDate: StoredOccurrence]] = [:]
+        for row in stored where range.contains(row.date) {
+            rows[DefinitionKey(kind: row.kind, id: row.definitionID), default: [:]][row.date] = row
+        }
+        var result: [Occurrence] = []
+        for definition in definitions {
+            var own = rows[DefinitionKey(kind: definition.kind, id: definition.id)] ?? [:]
+            let generated: [CivilDate]
+            if let schedule = definition.schedule {
+                generated = schedule.occurrences(in: range, defaultAnchor: definition.date ?? range.lowerBound)
+            } else if let date = definition.date, range.contains(date) {
+                generated = [date]
+            } else {
+                generated = []
+            }
+            for date in generated {
+                result.append(merge(definition, date, own.removeValue(forKey: date)))
+            }
+            for row in own.values { result.append(merge(definition, row.date, row)) }
+        }
+        result.sort { a, b in displayOrder(a, b) }
+        return result
+    }
+
+    /// The merged item for `today` across modules (the `today` view): everything that falls on it,
+    /// plus one-off todos that are overdue (dated before today, not done) or undated and not done,
+    /// which stay on today until done. Missed instances of repeating items do not carry over.
+    public static func day(
+        _ today: CivilDate, definitions: [ItemDefinition], stored: [StoredOccurrence]
+    ) -> [Occurrence] {
+        var items = occurrences(of: definitions, stored: stored, in: today...today)
+        let doneOneOffs = Set(stored.filter { $0.status != .open }.map { DefinitionKey(kind: $0.kind, id: $0.definitionID) })
+        for definition in definitions where definition.kind == .todo && definition.schedule == nil {
+            let key = DefinitionKey(kind: .todo, id: definition.id)
+            guard !doneOneOffs.contains(key) else { continue }
+            if let date = definition.date {
+                guard date < today else { continue }
+                var item = merge(definition, date, stored.first { $0.kind == .todo && $0.definitionID == definition.id })
+                item.overdue = true
+                items.append(item)
+            } else {
+                items.append(merge(definition, today, nil))
+            }
+        }
+        // All of these show on `today`, so the date of an overdue one does not order it.
+        items.sort { a, b in displayOrder(a, b, byDate: false) }
+        return items
+    }
+
+    private struct DefinitionKey: Hashable {
+        let kind: ItemKind
+        let id: Int64
+    }
+
+    private static func merge(_ definition: ItemDefinition, _ date: CivilDate, _ row: StoredOccurrence?) -> Occurrence {
+        Occurrence(definition: definition, date: date, title: row?.title ?? definition.title,
+                   time: row?.time ?? definition.time, status: row?.status ?? .open,
+                   source: row == nil ? .virtual : .stored, rowID: row?.rowID, overdue: false)
+    }
+
+    /// Date, then timed before untimed in time order, then kind, then id.
+    static func displayOrder(_ a: Occurrence, _ b: Occurrence, byDate: Bool = true) -> Bool {
+        if byDate && a.date != b.date { return a.date < b.date }
+        switch (a.time, b.time) {
+        case let (x?, y?) where x != y: return x < y
+        case (.some, .none): return true
+        case (.none, .some): return false
+        default: break
+        }
+        if a.kind != b.kind { return a.kind.rawValue < b.kind.rawValue }
+        return a.definition.id < b.definition.id
+    }
+}

@@ -1,0 +1,210 @@
+import CSQLite
+import Glibc
+
+/// A failure of the database, with a code a caller can match and a message a person can act on.
+/// Messages name the file, never the user's data.
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Code: Hashable, Sendable {
+        /// The file or its folder could not be created or opened.
+        case cannotOpen
+        /// The file exists but is not a dawnlet database; it was left untouched.
+        case notADatabase
+        /// The database was written by a newer dawnlet-remind.
+        case newerSchema
+        /// Another process held the write lock for longer than the busy timeout.
+        case busy
+        /// No row with that id.
+        case notFound
+        /// The request contradicts what is stored (e.g. logging a period twice).
+        case conflict
+        /// A stored value this version cannot read.
+        case corrupt
+        case sqlite
+    }
+
+    public let code: Code
+    public let message: String
+    /// The extended SQLite result code, when SQLite reported the failure.
+    public let sqliteCode: Int32?
+
+    public init(_ code: Code, _ message: String, sqliteCode: Int32? = nil) {
+        self.code = code
+        self.message = message
+        self.sqliteCode = sqliteCode
+    }
+
+    public var description: String { message }
+}
+
+/// A value bound to or read from a statement.
+enum SQLValue: Sendable {
+    case int(Int64)
+    case text(String)
+    case null
+}
+
+extension SQLValue {
+    /// A value's text form (dates, times, schedules are stored as their canonical text), or NULL.
+    static func described<T: CustomStringConvertible>(_ value: T?) -> SQLValue {
+        value.map { .text($0.description) } ?? .null
+    }
+}
+
+extension Optional where Wrapped == String {
+    var sql: SQLValue { map(SQLValue.text) ?? .null }
+}
+
+/// The one owner of a `sqlite3*`. Not shared across threads: each process (CLI call, runner)
+/// opens its own. `sqlite3_close_v2` runs in deinit after every statement owner is gone.
+final class Connection {
+    private let handle: OpaquePointer
+    let path: String
+
+    /// Opens an existing file read-write (never creating it: `Store` decides about creation).
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK, let db else {
+            // "Whether or not an error occurs when it is opened, resources associated with the
+            // database connection handle should be released by passing it to sqlite3_close()."
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(db)
+            throw StoreError(.cannotOpen, "cannot open database \(path): \(message)", sqliteCode: rc)
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    private let busyTimeoutMilliseconds: Int32
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Converts a SQLite result code into a `StoreError`: the one place that convention is read.
+    func check(_ rc: Int32, _ context: @autoclosure () -> String) throws(StoreError) {
+        guard rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE else { return }
+        throw error(rc, context())
+    }
+
+    func error(_ rc: Int32, _ context: String) -> StoreError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        switch rc & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            let seconds = Double(busyTimeoutMilliseconds) / 1000
+            return StoreError(.busy, "database \(path) is locked by another process (waited \(seconds) s)", sqliteCode: rc)
+        case SQLITE_NOTADB:
+            return StoreError(.notADatabase, "\(path) is not a dawnlet database (left untouched)", sqliteCode: rc)
+        case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_IOERR, SQLITE_FULL:
+            return StoreError(.cannotOpen, "cannot write database \(path): \(message)", sqliteCode: rc)
+        case SQLITE_CORRUPT:
+            return StoreError(.corrupt, "database \(path) is corrupt: \(message)", sqliteCode: rc)
+        default:
+            return StoreError(.sqlite, "database \(path): \(context): \(message)", sqliteCode: rc)
+        }
+    }
+
+    /// Runs SQL without results (several statements allowed).
+    func execute(_ sql: String) throws(StoreError) {
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+    }
+
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard rc == SQLITE_OK, let statement else { throw error(rc, "prepare") }
+        return Statement(statement, connection: self)
+    }
+
+    /// Every row of `sql` with `arguments` bound, mapped by `row`.
+    func query<T>(_ sql: String, _ arguments: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        var result: [T] = []
+        while try statement.step() { result.append(try row(statement)) }
+        return result
+    }
+
+    /// Runs one statement with `arguments`; returns the rows changed.
+    @discardableResult
+    func run(_ sql: String, _ arguments: [SQLValue] = []) throws(StoreError) -> Int {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        _ = try statement.step()
+        return Int(sqlite3_changes(handle))
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// `BEGIN IMMEDIATE` … `COMMIT`: takes the write lock before reading, so a read-then-write is
+    /// never interleaved with another writer. Rolls back when `body` throws.
+    func writeTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // The transaction may already be gone (SQLite rolls back on some errors); nothing to add.
+            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            throw error
+        }
+    }
+}
+
+/// The one owner of a `sqlite3_stmt*`; finalized in deinit.
+final class Statement {
+    private let handle: OpaquePointer
+    private let connection: Connection
+
+    init(_ handle: OpaquePointer, connection: Connection) {
+        self.handle = handle
+        self.connection = connection
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    func bind(_ values: [SQLValue]) throws(StoreError) {
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            let rc: Int32
+            switch value {
+            case .int(let n): rc = sqlite3_bind_int64(handle, index, n)
+            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, dawnlet_sqlite_transient())
+            case .null: rc = sqlite3_bind_null(handle, index)
+            }
+            try connection.check(rc, "bind")
+        }
+    }
+
+    /// Advances; true when a row is available.
+    func step() throws(StoreError) -> Bool {
+        let rc = sqlite3_step(handle)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw connection.error(rc, "step")
+    }
+
+    func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    func text(_ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(handle, column) else { return "" }
+        return String(cString: bytes)
+    }
+
+    func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// Makes the statement ready to run again with new bindings.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+}
+

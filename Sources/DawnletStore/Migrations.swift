@@ -1,0 +1,88 @@
+/// The schema, as numbered migrations. Migration N brings `PRAGMA user_version` from N-1 to N in
+/// one transaction. Never edit a released migration: add the next one.
+enum Migrations {
+    /// Marks a file as ours (`PRAGMA application_id`), so another program's SQLite file is refused.
+    static let applicationID: Int32 = 0x4457_4E4C  // "DWNL"
+
+    static let all: [String] = [
+        // 1: the day organizer — definitions apart from occurrences (DESIGN §3).
+        """
+        PRAGMA application_id = \(applicationID);
+        CREATE TABLE todos (
+            id INTEGER PRIMARY KEY,
+            title TEXT NOT NULL,
+            due_date TEXT,
+            due_time TEXT,
+            schedule TEXT,
+            reminders TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL
+        );
+        CREATE TABLE todo_occurrences (
+            id INTEGER PRIMARY KEY,
+            definition_id INTEGER NOT NULL REFERENCES todos(id) ON DELETE CASCADE,
+            date TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'done', 'skipped')),
+            title TEXT,
+            time TEXT,
+            UNIQUE (definition_id, date)
+        );
+        CREATE TABLE events (
+            id INTEGER PRIMARY KEY,
+            title TEXT NOT NULL,
+            start_date TEXT NOT NULL,
+            start_time TEXT,
+            duration_minutes INTEGER,
+            schedule TEXT,
+            reminders TEXT NOT NULL DEFAULT '',
+            created TEXT NOT NULL
+        );
+        CREATE TABLE event_occurrences (
+            id INTEGER PRIMARY KEY,
+            definition_id INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+            date TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('open', 'skipped')),
+            title TEXT,
+            time TEXT,
+            UNIQUE (definition_id, date)
+        );
+        CREATE TABLE habits (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            schedule TEXT NOT NULL,
+            time TEXT,
+            created TEXT NOT NULL
+        );
+        CREATE TABLE habit_entries (
+            id INTEGER PRIMARY KEY,
+            definition_id INTEGER NOT NULL REFERENCES habits(id) ON DELETE CASCADE,
+            date TEXT NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('done', 'skipped')),
+            title TEXT,
+            time TEXT,
+            UNIQUE (definition_id, date)
+        );
+        CREATE TABLE recurring_transactions (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            schedule TEXT NOT NULL,
+            created TEXT NOT NULL
+        );
+        CREATE TABLE transactions (
+            id INTEGER PRIMARY KEY,
+            definition_id INTEGER REFERENCES recurring_transactions(id) ON DELETE SET NULL,
+            date TEXT NOT NULL,
+            name TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('posted', 'skipped')),
+            UNIQUE (definition_id, date)
+        );
+        CREATE INDEX todo_occurrences_date ON todo_occurrences(date);
+        CREATE INDEX event_occurrences_date ON event_occurrences(date);
+        CREATE INDEX habit_entries_date ON habit_entries(date);
+        CREATE INDEX transactions_date ON transactions(date);
+        """,
+    ]
+
+    static var latest: Int { all.count }
+}

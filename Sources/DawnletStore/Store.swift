@@ -1,0 +1,336 @@
+import CSQLite
+import DawnletCore
+import Glibc
+
+/// The dawnlet database: one SQLite file in WAL mode, created private (0600 in a 0700 folder),
+/// migrated on open. Reads and writes of every module go through here; no clock is read here —
+/// "today" is always an argument.
+public final class Store {
+    let db: Connection
+
+    /// The SQLite library this build links, for `doctor` and bug reports.
+    public static let sqliteVersion = String(cString: sqlite3_libversion())
+
+    /// The newest schema this version knows.
+    public static var schemaVersion: Int { Migrations.latest }
+
+    /// Opens the database at `path`, creating it (and missing folders) when absent, then migrates.
+    ///
+    /// Refuses, leaving the file byte-for-byte untouched: a file that is not SQLite; an SQLite file
+    /// of another program; a database whose schema is newer than this version's.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError) {
+        try Store.createIfMissing(path)
+        db = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        // Read-only checks first: nothing below writes until the file is known to be ours.
+        let version = try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
+        let applicationID = try db.query("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int(0)) }.first ?? 0
+        let tables = try db.query("SELECT count(*) FROM sqlite_schema") { $0.int(0) }.first ?? 0
+        if applicationID != Migrations.applicationID && (applicationID != 0 || tables > 0) {
+            throw StoreError(.notADatabase, "\(path) is an SQLite database of another program, not dawnlet's (left untouched)")
+        }
+        if version > Migrations.latest {
+            throw StoreError(.newerSchema,
+                             "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
+        }
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        try migrate()
+    }
+
+    /// The schema version of the open database.
+    public func schemaVersionOnDisk() throws(StoreError) -> Int {
+        try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
+    }
+
+    private func migrate() throws(StoreError) {
+        for (index, sql) in Migrations.all.enumerated() {
+            let target = index + 1
+            try db.writeTransaction { () throws(StoreError) in
+                // Checked inside the write lock: another process may have migrated meanwhile.
+                let current = try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
+                guard current < target else { return }
+                try db.execute(sql)
+                try db.execute("PRAGMA user_version = \(target)")
+            }
+        }
+    }
+
+    /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
+    /// SQLite gives its -wal and -shm files the database file's permissions.
+    private static func createIfMissing(_ path: String) throws(StoreError) {
+        if access(path, F_OK) == 0 { return }
+        var folder = ""
+        let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        for (i, component) in components.enumerated() {
+            folder += (i == 0 ? "" : "/") + component
+            if folder.isEmpty || access(folder, F_OK) == 0 { continue }
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw StoreError(.cannotOpen, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            if errno == EEXIST { return }
+            throw StoreError(.cannotOpen, "cannot create database \(path): \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+    }
+}
+
+// MARK: - Todos, events, habits
+
+extension Store {
+    /// Where each module keeps its definitions and occurrences, and how to read a definition as
+    /// (id, title, date, time, schedule, duration, reminders).
+    struct KindTables {
+        let definitions: String
+        let occurrences: String
+        let select: String
+        let noun: String
+
+        static func of(_ kind: ItemKind) -> KindTables {
+            switch kind {
+            case .todo:
+                return KindTables(definitions: "todos", occurrences: "todo_occurrences",
+                                  select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders FROM todos", noun: "todo")
+            case .event:
+                return KindTables(definitions: "events", occurrences: "event_occurrences",
+                                  select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders FROM events",
+                                  noun: "event")
+            case .habit:
+                return KindTables(definitions: "habits", occurrences: "habit_entries",
+                                  select: "SELECT id, name, created, time, schedule, NULL, '' FROM habits", noun: "habit")
+            }
+        }
+    }
+
+    /// Adds a definition and returns its id. A repeating item's schedule is stored with its anchor
+    /// made explicit (the item's date, else `today`), so its meaning never depends on when it is read.
+    public func addItem(kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
+                        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], today: CivilDate) throws(StoreError) -> Int64 {
+        var anchored = schedule
+        if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
+        let common: [SQLValue] = [.text(title)]
+        switch kind {
+        case .todo:
+            try db.run("INSERT INTO todos (title, due_date, due_time, schedule, reminders, created) VALUES (?, ?, ?, ?, ?, ?)",
+                       common + [.described(date), .described(time), .described(anchored),
+                                 .text(ReminderOffset.text(reminders)), .text(today.description)])
+        case .event:
+            try db.run("""
+                INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                common + [.text((date ?? today).description), .described(time),
+                          durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
+                          .text(ReminderOffset.text(reminders)), .text(today.description)])
+        case .habit:
+            try db.run("INSERT INTO habits (name, schedule, time, created) VALUES (?, ?, ?, ?)",
+                       common + [.text((anchored ?? Schedule(rule: .weekly(interval: 1, days: .all), anchor: today)).description),
+                                 .described(time), .text(today.description)])
+        }
+        return db.lastInsertRowID
+    }
+
+    /// Every definition of the given kinds, by id.
+    public func definitions(_ kinds: [ItemKind] = ItemKind.allCases) throws(StoreError) -> [ItemDefinition] {
+        var result: [ItemDefinition] = []
+        for kind in kinds {
+            result += try db.query(KindTables.of(kind).select + " ORDER BY id") { (row) throws(StoreError) in
+                try Store.definition(kind, row)
+            }
+        }
+        return result
+    }
+
+    /// One definition, or `.notFound` naming it.
+    public func definition(_ kind: ItemKind, id: Int64) throws(StoreError) -> ItemDefinition {
+        let tables = KindTables.of(kind)
+        guard let found = try db.query(tables.select + " WHERE id = ?", [.int(id)], { (row) throws(StoreError) in
+            try Store.definition(kind, row)
+        }).first else {
+            throw StoreError(.notFound, "no \(tables.noun) with id \(id)")
+        }
+        return found
+    }
+
+    private static func definition(_ kind: ItemKind, _ row: Statement) throws(StoreError) -> ItemDefinition {
+        let id = row.int(0)
+        func corrupt(_ what: String) -> StoreError {
+            StoreError(.corrupt, "\(KindTables.of(kind).noun) \(id) has a \(what) this version cannot read")
+        }
+        var schedule: Schedule?
+        if let text = row.optionalText(4) {
+            guard let parsed = Schedule(text) else { throw corrupt("schedule") }
+            schedule = parsed
+        }
+        var date: CivilDate?
+        if let text = row.optionalText(2) {
+            guard let parsed = CivilDate(text) else { throw corrupt("date") }
+            date = parsed
+        }
+        var time: WallTime?
+        if let text = row.optionalText(3) {
+            guard let parsed = WallTime(text) else { throw corrupt("time") }
+            time = parsed
+        }
+        guard let reminders = ReminderOffset.list(row.text(6)) else { throw corrupt("reminder list") }
+        return ItemDefinition(kind: kind, id: id, title: row.text(1), time: time, schedule: schedule, date: date,
+                              durationMinutes: row.isNull(5) ? nil : Int(row.int(5)), reminders: reminders)
+    }
+
+    /// Stored occurrence rows of the given kinds dated inside `range`.
+    public func storedOccurrences(_ kinds: [ItemKind] = ItemKind.allCases, in range: ClosedRange<CivilDate>) throws(StoreError) -> [StoredOccurrence] {
+        var result: [StoredOccurrence] = []
+        for kind in kinds {
+            result += try occurrenceRows(kind, "SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences) WHERE date BETWEEN ? AND ?",
+                                         [.text(range.lowerBound.description), .text(range.upperBound.description)])
+        }
+        return result
+    }
+
+    /// The stored rows of one-off todos, whatever their date: what decides whether each is done.
+    public func oneOffTodoRows() throws(StoreError) -> [StoredOccurrence] {
+        try occurrenceRows(.todo, """
+            SELECT o.id, o.definition_id, o.date, o.status, o.title, o.time
+            FROM todo_occurrences o JOIN todos t ON t.id = o.definition_id WHERE t.schedule IS NULL
+            """, [])
+    }
+
+    private func occurrenceRows(_ kind: ItemKind, _ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> [StoredOccurrence] {
+        try db.query(sql, arguments) { (row) throws(StoreError) in
+            guard let date = CivilDate(row.text(2)), let status = OccurrenceStatus(rawValue: row.text(3)) else {
+                throw StoreError(.corrupt, "\(KindTables.of(kind).noun) occurrence \(row.int(0)) cannot be read")
+            }
+            return StoredOccurrence(rowID: row.int(0), kind: kind, definitionID: row.int(1), date: date, status: status,
+                                    title: row.optionalText(4), time: row.optionalText(5).flatMap(WallTime.init))
+        }
+    }
+
+    /// Records one instance: its status and/or edits. Creates the row if the instance was virtual;
+    /// keeps what is not given. The caller has checked the date is an occurrence.
+    public func setOccurrence(_ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus?,
+                              title: String? = nil, time: WallTime? = nil) throws(StoreError) {
+        let tables = KindTables.of(kind)
+        let initial: OccurrenceStatus = kind == .habit ? .done : .open
+        try db.writeTransaction { () throws(StoreError) in
+            _ = try definition(kind, id: definitionID)
+            try db.run("""
+                INSERT INTO \(tables.occurrences) (definition_id, date, status, title, time) VALUES (?1, ?2, coalesce(?3, ?6), ?4, ?5)
+                ON CONFLICT (definition_id, date) DO UPDATE SET
+                    status = coalesce(?3, status), title = coalesce(?4, title), time = coalesce(?5, time)
+                """,
+                [.int(definitionID), .text(date.description), status.map { .text($0.rawValue) } ?? .null, title.sql,
+                 .described(time), .text(initial.rawValue)])
+        }
+    }
+
+    /// Edits the series; edited instances keep their own values.
+    public func updateSeries(_ kind: ItemKind, id: Int64, title: String?, time: WallTime?) throws(StoreError) {
+        let tables = KindTables.of(kind)
+        let titleColumn = kind == .habit ? "name" : "title"
+        let timeColumn = [ItemKind.todo: "due_time", .event: "start_time", .habit: "time"][kind] ?? "time"
+        try db.writeTransaction { () throws(StoreError) in
+            _ = try definition(kind, id: id)
+            try db.run("UPDATE \(tables.definitions) SET \(titleColumn) = coalesce(?, \(titleColumn)), \(timeColumn) = coalesce(?, \(timeColumn)) WHERE id = ?",
+                       [title.sql, .described(time), .int(id)])
+        }
+    }
+
+    /// Deletes a definition and every stored occurrence of it. Unlike skipping, nothing remains.
+    public func delete(_ kind: ItemKind, id: Int64) throws(StoreError) {
+        let tables = KindTables.of(kind)
+        try db.writeTransaction { () throws(StoreError) in
+            guard try db.run("DELETE FROM \(tables.definitions) WHERE id = ?", [.int(id)]) == 1 else {
+                throw StoreError(.notFound, "no \(tables.noun) with id \(id)")
+            }
+        }
+    }
+}
+
+// MARK: - Money
+
+extension Store {
+    public func addRecurringTransaction(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
+        var anchored = schedule
+        if anchored.anchor == nil { anchored.anchor = today }
+        try db.run("INSERT INTO recurring_transactions (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
+                   [.text(name), .int(amount.minorUnits), .text(anchored.description), .text(today.description)])
+        return db.lastInsertRowID
+    }
+
+    public func recurringTransactions() throws(StoreError) -> [RecurringTransaction] {
+        try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions ORDER BY id", [], Store.recurring)
+    }
+
+    public func recurringTransaction(id: Int64) throws(StoreError) -> RecurringTransaction {
+        guard let found = try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions WHERE id = ?",
+                                       [.int(id)], Store.recurring).first
+        else { throw StoreError(.notFound, "no recurring transaction with id \(id)") }
+        return found
+    }
+
+    private static func recurring(_ row: Statement) throws(StoreError) -> RecurringTransaction {
+        guard let schedule = Schedule(row.text(3)), let created = CivilDate(row.text(4)) else {
+            throw StoreError(.corrupt, "recurring transaction \(row.int(0)) cannot be read")
+        }
+        return RecurringTransaction(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)),
+                                    schedule: schedule, created: created)
+    }
+
+    /// Loads a month: in one write transaction, creates the transaction row of every (definition,
+    /// date) its schedules match that has none yet (skipped rows count as having one), then returns
+    /// every row of the month by date. Loading twice creates nothing new.
+    public func loadMonth(_ month: YearMonth) throws(StoreError) -> [Transaction] {
+        try db.writeTransaction { () throws(StoreError) in
+            let existing = try transactions(in: month.days)
+            let missing = MoneyRules.missing(in: month, definitions: try recurringTransactions(), existing: existing)
+            guard !missing.isEmpty else { return existing }
+            let insert = try db.prepare("""
+                INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'posted')
+                """)
+            for due in missing {
+                try insert.bind([.int(due.definition.id), .text(due.date.description), .text(due.definition.name),
+                                 .int(due.definition.amount.minorUnits)])
+                _ = try insert.step()
+                insert.reset()
+            }
+            return try transactions(in: month.days)
+        }
+    }
+
+    public func transactions(in range: ClosedRange<CivilDate>) throws(StoreError) -> [Transaction] {
+        try db.query("""
+            SELECT id, definition_id, date, name, amount_minor, status FROM transactions
+            WHERE date BETWEEN ? AND ? ORDER BY date, id
+            """, [.text(range.lowerBound.description), .text(range.upperBound.description)]) { (row) throws(StoreError) in
+            guard let date = CivilDate(row.text(2)), let status = Transaction.Status(rawValue: row.text(5)) else {
+                throw StoreError(.corrupt, "transaction \(row.int(0)) cannot be read")
+            }
+            return Transaction(id: row.int(0), definitionID: row.isNull(1) ? nil : row.int(1), date: date,
+                               name: row.text(3), amount: Amount(minorUnits: row.int(4)), status: status)
+        }
+    }
+
+    /// Marks the (definition, date) transaction skipped, creating its row if the month was never
+    /// loaded. The caller has checked the date is one the schedule produces.
+    public func skipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            let definition = try recurringTransaction(id: definitionID)
+            try db.run("""
+                INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'skipped')
+                ON CONFLICT (definition_id, date) DO UPDATE SET status = 'skipped'
+                """, [.int(definitionID), .text(date.description), .text(definition.name), .int(definition.amount.minorUnits)])
+        }
+    }
+
+    /// Deletes a recurring transaction. Rows before `today` stay as history (no longer linked);
+    /// its rows from `today` on are removed, so future months no longer count it.
+    public func deleteRecurringTransaction(id: Int64, today: CivilDate) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            try db.run("DELETE FROM transactions WHERE definition_id = ? AND date >= ?", [.int(id), .text(today.description)])
+            guard try db.run("DELETE FROM recurring_transactions WHERE id = ?", [.int(id)]) == 1 else {
+                throw StoreError(.notFound, "no recurring transaction with id \(id)")
+            }
+        }
+    }
+}
