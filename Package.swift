@@ -23,8 +23,11 @@ let package = Package(
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
         .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore"]),
 
-        .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "CICal"]),
-        .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore"]),
+        // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
+        .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),
+        .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"]),
+        .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
+        .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 @testable import DawnletCore
 import Foundation
+import DawnletTestSupport
 import Testing
 
 @Suite struct CivilDateTests {

@@ -1,6 +1,7 @@
 import CICal
 import Foundation
 @testable import DawnletCore
+import DawnletTestSupport
 import Testing
 
 /// Our schedules written as RFC 5545 RRULEs and expanded by libical must give the same dates.

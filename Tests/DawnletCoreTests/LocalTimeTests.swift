@@ -1,5 +1,6 @@
 @testable import DawnletCore
 import Foundation
+import DawnletTestSupport
 import Testing
 
 /// Wall-clock times on transition days (DESIGN §2): a time in a gap fires as far after the gap as

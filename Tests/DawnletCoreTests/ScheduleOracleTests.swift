@@ -1,4 +1,5 @@
 @testable import DawnletCore
+import DawnletTestSupport
 import Testing
 
 /// The fast generator against the naive day-by-day matcher, on thousands of random schedules and

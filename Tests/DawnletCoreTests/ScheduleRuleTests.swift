@@ -1,4 +1,5 @@
 @testable import DawnletCore
+import DawnletTestSupport
 import Testing
 
 /// Named cases for each rule of DESIGN §2, with the dates a person can check on a wall calendar.

@@ -1,4 +1,5 @@
 @testable import DawnletCore
+import DawnletTestSupport
 import Testing
 
 @Suite struct ScheduleTextTests {

@@ -1,27 +1,5 @@
 @testable import DawnletCore
-import Foundation
-
-/// SplitMix64: a small seeded generator so every random test is reproducible from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-func date(_ text: String) -> CivilDate {
-    guard let d = CivilDate(text) else { preconditionFailure("bad test date \(text)") }
-    return d
-}
-
-func dates(_ texts: String...) -> [CivilDate] { texts.map(date) }
-
-func schedule(_ text: String) throws -> Schedule { try Schedule(parsing: text) }
+import DawnletTestSupport
 
 /// Random valid schedules, spread over every rule and option, anchored between 2000 and 2039.
 enum RandomSchedules {
