@@ -45,7 +45,8 @@ public enum CommandLineTool {
             let verbs = Command.all.filter { $0.path.first == noun }
             if verbs.isEmpty { throw CLIError.usage("unknown command \"\(noun)\"", "COMMAND [OPTIONS]  (see --help)") }
             let given = rest.count > 1 ? "unknown \(noun) command \"\(rest[1])\"" : "\(noun) needs a command"
-            throw CLIError.usage(given, verbs.map(\.usage).joined(separator: "\n       \(name) "))
+            let choices = verbs.compactMap { $0.path.dropFirst().first }.joined(separator: "|")
+            throw CLIError.usage(given, "\(noun) {\(choices)} ...  (\(noun) VERB --help for more)")
         }
         rest.removeFirst(command.path.count)
         if rest.contains("--help") || rest.contains("-h") {

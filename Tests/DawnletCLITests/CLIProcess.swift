@@ -18,10 +18,16 @@ enum CLIProcess {
 
     /// Runs the binary with `arguments` and a small fixed environment; the test waits for it.
     /// (Foundation's Process is fine here: the child is never signalled.)
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+    static func run(_ arguments: [String], environment: [String: String] = [:], as user: String? = nil) throws -> CLIResult {
         let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
+        if let user {
+            // setpriv drops root, so permission checks apply (tests run as root).
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", binary.path] + arguments
+        } else {
+            process.executableURL = binary
+            process.arguments = arguments
+        }
         var env = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"]
         env.merge(environment) { $1 }
         process.environment = env

@@ -1,0 +1,186 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// The day organizer from outside: the built binary on a database in a temporary folder.
+@Suite struct OrganizerCommandTests {
+    let folder: TemporaryFolder
+    let db: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        db = folder.path("data/dawnlet.sqlite")
+    }
+
+    @discardableResult
+    func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        let result = try CLIProcess.run(["--db", db] + arguments)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func json(_ result: CLIResult) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+        return try #require(object as? [String: Any])
+    }
+
+    func todayItems(_ day: String) throws -> [[String: Any]] {
+        let document = try json(try cli("today", "--date", day, "--json"))
+        #expect(document["date"] as? String == day)
+        return try #require(document["items"] as? [[String: Any]])
+    }
+
+    @Test("add prints the id; skip this Tuesday and the series carries on")
+    func skipTuesday() throws {
+        #expect(try cli("todo", "add", "Take out bins", "--every", "weekly on tue from 2026-11-03").stdout == "1\n")
+        #expect(try cli("todo", "add", "Water plants", "--every", "weekly on tue,fri from 2026-11-03").stdout == "2\n")
+        try cli("todo", "skip", "1", "--on", "2026-12-01")
+        let skipped = try todayItems("2026-12-01")
+        #expect(skipped.map { $0["definition_id"] as? Int } == [1, 2])
+        #expect(skipped.map { $0["status"] as? String } == ["skipped", "open"])
+        #expect(skipped.map { $0["source"] as? String } == ["stored", "virtual"])
+        let next = try todayItems("2026-12-08")
+        #expect(next.map { $0["status"] as? String } == ["open", "open"])
+        // Asking again regenerates nothing.
+        #expect(try todayItems("2026-12-01").map { $0["status"] as? String } == ["skipped", "open"])
+        let text = try cli("today", "--date", "2026-12-01").stdout
+        #expect(text.contains("[-] todo  #1  Take out bins  (skipped)"))
+    }
+
+    @Test("today: timed items in order, the overdue one-off marked and kept, done marked")
+    func today() throws {
+        try cli("todo", "add", "Pay rent", "--due", "2026-11-25")
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T18:00", "--remind", "1h", "--remind", "1d")
+        try cli("event", "add", "Standup", "--start", "2026-11-02T09:30", "--duration", "15m", "--every", "weekdays")
+        try cli("habit", "add", "Run", "--days", "mon,tue,fri", "--at", "07:00")
+        try cli("habit", "done", "1", "--on", "2026-12-01", expect: 0)
+        let items = try todayItems("2026-12-01")
+        #expect(items.map { $0["title"] as? String } == ["Run", "Standup", "Call mum", "Pay rent"])
+        #expect(items.map { $0["time"] as? String } == ["07:00", "09:30", "18:00", nil])
+        #expect(items.map { $0["status"] as? String } == ["done", "open", "open", "open"])
+        #expect(items.map { $0["overdue"] as? Bool } == [false, false, false, true])
+        #expect(items.map { $0["kind"] as? String } == ["habit", "event", "todo", "todo"])
+        try cli("todo", "done", "1")
+        #expect(try todayItems("2026-12-01").count == 3)
+        let list = try json(try cli("todo", "list", "--json"))
+        let todos = try #require(list["todos"] as? [[String: Any]])
+        #expect(todos.map { $0["reminders"] as? [String] } == [[], ["1h", "1d"]])
+    }
+
+    @Test("editing one instance leaves the series alone; without --on the series changes")
+    func edit() throws {
+        try cli("event", "add", "Standup", "--start", "2026-11-30T09:30", "--every", "weekdays")
+        try cli("event", "edit", "1", "--on", "2026-12-01", "--at", "11:00", "--title", "Standup (late)")
+        try cli("event", "edit", "1", "--title", "Daily")
+        #expect(try todayItems("2026-12-01").map { $0["title"] as? String } == ["Standup (late)"])
+        #expect(try todayItems("2026-12-01").map { $0["time"] as? String } == ["11:00"])
+        #expect(try todayItems("2026-12-02").map { $0["title"] as? String } == ["Daily"])
+        try cli("event", "delete", "1")
+        #expect(try todayItems("2026-12-01").isEmpty)
+    }
+
+    @Test("money month: materialised once, skipped rows out of the total")
+    func moneyMonth() throws {
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-01-01")
+        try cli("money", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 31 from 2026-01-01")
+        try cli("money", "add", "Salary", "--amount", "2500.00", "--every", "monthly on last fri from 2026-01-01")
+        try cli("money", "skip", "2", "--on", "2026-02-28")
+        let first = try cli("money", "month", "2026-02", "--json").stdout
+        let second = try cli("money", "month", "2026-02", "--json").stdout
+        #expect(first == second)
+        #expect(first == #"{"month":"2026-02","transactions":[{"id":2,"definition_id":1,"date":"2026-02-01","name":"Rent","amount":"-950.00","status":"posted"},{"id":3,"definition_id":3,"date":"2026-02-27","name":"Salary","amount":"2500.00","status":"posted"},{"id":1,"definition_id":2,"date":"2026-02-28","name":"Stream","amount":"-12.99","status":"skipped"}],"total":"1550.00"}"# + "\n")
+        let text = try cli("money", "month", "2026-02").stdout
+        #expect(text.contains("2026-02-28        -12.99  Stream  (skipped)"))
+        #expect(text.contains("total            1550.00"))
+    }
+
+    @Test("bad input: one clear line, the right exit code, nothing lost", arguments: [
+        (["todo", "done", "42"], 65, ["no todo with id 42"]),
+        (["todo", "done", "x"], 2, ["\"x\" is not an id"]),
+        (["todo", "add", "A", "--due", "2026-02-30"], 2, ["2026-02-30"]),
+        (["todo", "skip", "1", "--on", "2026-12-02"], 65, ["2026-12-02 is not an occurrence of todo 1"]),
+        (["money", "add", "Rent", "--amount", "ten", "--every", "monthly"], 2, ["\"ten\" is not an amount"]),
+        (["money", "add", "Rent", "--amount", "12.345", "--every", "monthly"], 2, ["12.345"]),
+        (["money", "skip", "1", "--on", "2026-12-02"], 65, ["no recurring transaction with id 1"]),
+        (["money", "month", "2026-13"], 2, ["2026-13"]),
+        (["todo", "add", ""], 2, ["empty"]),
+        (["todo", "add", "two\nlines"], 2, ["control character"]),
+        (["todo", "add", "A", "--remind", "soon"], 2, ["soon"]),
+        (["event", "add", "A", "--start", "2026-12-01", "--duration", "forever"], 2, ["forever"]),
+        (["habit", "add", "Run", "--days", "mon,funday"], 2, ["funday"]),
+        (["todo", "edit", "1"], 2, ["nothing to change"]),
+        (["todo", "frobnicate"], 2, ["unknown todo command"]),
+    ] as [([String], Int32, [String])])
+    func badInput(_ arguments: [String], _ status: Int32, _ words: [String]) throws {
+        try cli("todo", "add", "Bins", "--every", "weekly on tue from 2026-11-03")
+        let before = try cli("todo", "list", "--json").stdout
+        let result = try CLIProcess.run(["--db", db] + arguments)
+        CLIProcess.expectFailure(result, status: status, mentioning: words)
+        #expect(try cli("todo", "list", "--json").stdout == before)
+    }
+
+    @Test("a file that is not a database: refused with 65 and left byte-for-byte untouched")
+    func notADatabase() throws {
+        let path = folder.path("notes.txt")
+        let bytes = Data("these are my notes, not a database\n".utf8 + Data(repeating: 0x41, count: 5000))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let result = try CLIProcess.run(["--db", path, "todo", "add", "x"])
+        CLIProcess.expectFailure(result, status: 65, mentioning: ["not a dawnlet database", path])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test("a database from a newer version: refused with 65, naming both versions")
+    func newerVersion() throws {
+        try cli("todo", "add", "x")
+        let python = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 99'); c.commit()"
+        let p = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", python, db])
+        p.waitUntilExit()
+        let result = try CLIProcess.run(["--db", db, "todo", "list"])
+        CLIProcess.expectFailure(result, status: 65, mentioning: ["schema version 99", "upgrade"])
+    }
+
+    @Test("a database locked by another writer: waits, then exit 1 with a clear line; the write is not lost later")
+    func locked() throws {
+        try cli("todo", "add", "x")
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", """
+            import sqlite3, sys, time
+            c = sqlite3.connect(sys.argv[1], isolation_level=None)
+            c.execute('BEGIN IMMEDIATE')
+            print('locked', flush=True)
+            time.sleep(float(sys.argv[2]))
+            """, db, "7"]
+        let out = Pipe()
+        holder.standardOutput = out
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        _ = out.fileHandleForReading.availableData  // "locked": the lock is held from here on
+        let start = Date()
+        let result = try CLIProcess.run(["--db", db, "todo", "add", "y"])
+        CLIProcess.expectFailure(result, status: 1, mentioning: ["locked by another process"])
+        #expect(Date().timeIntervalSince(start) >= 4.5)
+        holder.terminate()
+        holder.waitUntilExit()
+        #expect(try cli("todo", "add", "y").stdout == "2\n")
+    }
+
+    @Test("a read-only folder: exit 1 naming the folder, nothing created")
+    func readOnlyFolder() throws {
+        let locked = folder.path("locked")
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path)
+        let result = try CLIProcess.run(["--db", locked + "/sub/dawnlet.sqlite", "todo", "add", "x"], as: "65534")
+        CLIProcess.expectFailure(result, status: 1, mentioning: ["cannot create folder", "Permission denied"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
+    }
+
+    @Test("the default database lives under $XDG_DATA_HOME, private")
+    func xdgDefault() throws {
+        let data = folder.path("xdg")
+        let result = try CLIProcess.run(["todo", "add", "x"], environment: ["XDG_DATA_HOME": data])
+        #expect(result.status == 0)
+        #expect(try mode(data + "/dawnlet") == 0o700)
+        #expect(try mode(data + "/dawnlet/dawnlet.sqlite") == 0o600)
+    }
+}
