@@ -82,3 +82,10 @@ func benchScheduleExpansion() {
 }
 
 benchScheduleExpansion()
+let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dawnlet-remind").path
+do {
+    try OrganizerBench.run(binary: binary)
+} catch {
+    print("bench: \(error)")
+    exit(1)
+}

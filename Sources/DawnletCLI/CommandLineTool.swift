@@ -160,18 +160,27 @@ struct Invocation {
 
 /// Buffered stdout and unbuffered stderr. Commands write whole lines.
 struct Output {
-    private var buffer = ""
+    private var buffer: [UInt8] = []
 
     mutating func line(_ text: String) {
-        buffer += text
-        buffer += "\n"
-        if buffer.utf8.count > 1 << 16 { flush() }
+        buffer.append(contentsOf: text.utf8)
+        endLine()
+    }
+
+    mutating func line(_ json: JSON) {
+        buffer.append(contentsOf: json.bytes)
+        endLine()
+    }
+
+    private mutating func endLine() {
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count > 1 << 16 { flush() }
     }
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer.utf8))
-        buffer = ""
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
     }
 
     func error(_ text: String) {

@@ -109,12 +109,29 @@ extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
 
     /// Parses exactly `YYYY-MM-DD`; returns nil for any other text or a day that does not exist.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = parseDigits(parts[0]), let m = parseDigits(parts[1]), let d = parseDigits(parts[2])
-        else { return nil }
-        self.init(year: y, month: m, day: d)
+        // Read straight from the UTF-8 bytes: stored rows are parsed by the thousand per command.
+        var text = text
+        text.makeContiguousUTF8()
+        guard let parsed = text.utf8.withContiguousStorageIfAvailable({ bytes -> (Int, Int, Int)? in
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                  let y = digits(bytes, 0..<4), let m = digits(bytes, 5..<7), let d = digits(bytes, 8..<10)
+            else { return nil }
+            return (y, m, d)
+        }) ?? nil else { return nil }
+        self.init(year: parsed.0, month: parsed.1, day: parsed.2)
     }
+}
+
+/// The decimal value of the ASCII digits at `range`, or nil if any byte is not a digit.
+@inline(__always)
+func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var value = 0
+    for i in range {
+        let b = bytes[i]
+        guard b >= 48 && b <= 57 else { return nil }
+        value = value * 10 + Int(b - 48)
+    }
+    return value
 }
 
 /// Zero-padded decimal without Foundation formatting (which depends on the locale).

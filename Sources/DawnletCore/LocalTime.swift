@@ -22,11 +22,16 @@ extension WallTime: CustomStringConvertible, LosslessStringConvertible {
 
     /// Accepts `H:MM` and `HH:MM` (24-hour clock).
     public init?(_ text: String) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-              let h = parseDigits(parts[0]), let m = parseDigits(parts[1])
-        else { return nil }
-        self.init(hour: h, minute: m)
+        var text = text
+        text.makeContiguousUTF8()
+        guard let parsed = text.utf8.withContiguousStorageIfAvailable({ bytes -> (Int, Int)? in
+            let colon = bytes.count - 3
+            guard (1...2).contains(colon), bytes[colon] == UInt8(ascii: ":"),
+                  let h = digits(bytes, 0..<colon), let m = digits(bytes, (colon + 1)..<bytes.count)
+            else { return nil }
+            return (h, m)
+        }) ?? nil else { return nil }
+        self.init(hour: parsed.0, minute: parsed.1)
     }
 }
 

@@ -119,13 +119,14 @@ public enum OccurrenceMerge {
         _ today: CivilDate, definitions: [ItemDefinition], stored: [StoredOccurrence]
     ) -> [Occurrence] {
         var items = occurrences(of: definitions, stored: stored, in: today...today)
-        let doneOneOffs = Set(stored.filter { $0.status != .open }.map { DefinitionKey(kind: $0.kind, id: $0.definitionID) })
+        var todoRows: [Int64: StoredOccurrence] = [:]
+        for row in stored where row.kind == .todo { todoRows[row.definitionID] = row }
         for definition in definitions where definition.kind == .todo && definition.schedule == nil {
-            let key = DefinitionKey(kind: .todo, id: definition.id)
-            guard !doneOneOffs.contains(key) else { continue }
+            let row = todoRows[definition.id]
+            guard row == nil || row?.status == .open else { continue }  // done or skipped: settled
             if let date = definition.date {
                 guard date < today else { continue }
-                var item = merge(definition, date, stored.first { $0.kind == .todo && $0.definitionID == definition.id })
+                var item = merge(definition, date, row)
                 item.overdue = true
                 items.append(item)
             } else {

@@ -93,22 +93,38 @@ struct ScheduleParser {
         static let time = "weekly on fri at 18:00"
     }
 
+    /// The words of the lowercased text (keywords are compared without case).
     private var words: [Substring]
+    /// The text as typed, for quoting words in error messages.
+    private let typed: String
     private var position = 0
 
     init(_ text: String) {
-        // Commas separate weekdays; make each its own word so "tue,thu" and "tue, thu" read alike.
+        words = ScheduleParser.split(text.lowercased())
+        typed = text
+    }
+
+    private static func split(_ text: String) -> [Substring] {
+        // Words are runs between ASCII spaces, tabs and newlines; commas separate weekdays, so each
+        // is a word of its own ("tue,thu" and "tue, thu" read alike). Scanned as UTF-8 bytes.
         var words: [Substring] = []
-        for chunk in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }) {
-            var rest = chunk[...]
-            while let comma = rest.firstIndex(of: ",") {
-                if comma > rest.startIndex { words.append(rest[rest.startIndex..<comma]) }
-                words.append(rest[comma...comma])
-                rest = rest[rest.index(after: comma)...]
+        let utf8 = text.utf8
+        var start: String.Index?
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: ",") {
+                if let s = start { words.append(text[s..<index]) }
+                start = nil
+                if byte == UInt8(ascii: ",") { words.append(text[index..<next]) }
+            } else if start == nil {
+                start = index
             }
-            if !rest.isEmpty { words.append(rest) }
+            index = next
         }
-        self.words = words
+        if let s = start { words.append(text[s..<utf8.endIndex]) }
+        return words
     }
 
     mutating func parse() throws(ScheduleParseError) -> Schedule {
@@ -119,7 +135,7 @@ struct ScheduleParser {
         var anchor: CivilDate?
         var time: WallTime?
         while let word = next() {
-            switch word.lowercased() {
+            switch word {
             case "from", "starting":
                 guard anchor == nil else { throw error(.repeatedClause, word, "`from` given twice", Example.anchor) }
                 let value = try expectWord(after: word, example: Example.anchor)
@@ -143,7 +159,7 @@ struct ScheduleParser {
 
     private mutating func parseRule() throws(ScheduleParseError) -> Schedule.Rule {
         let first = try expectWord(after: nil, example: Example.weekly)
-        switch first.lowercased() {
+        switch first {
         case "daily": return .weekly(interval: 1, days: .all)
         case "weekdays": return .weekly(interval: 1, days: .workdays)
         case "yearly", "annually": return .monthlyOnDay(interval: 12, day: nil)
@@ -161,7 +177,7 @@ struct ScheduleParser {
         var word = try expectWord(after: every, example: Example.weekly)
         var interval = 1
         var counted = false
-        if word.lowercased() == "other" {
+        if word == "other" {
             interval = 2
             counted = true
         } else if let n = parseDigits(word) {
@@ -173,7 +189,7 @@ struct ScheduleParser {
             counted = true
         }
         if counted { word = try expectWord(after: word, example: Example.weekly) }
-        switch word.lowercased() {
+        switch word {
         case "week", "weeks":
             return .weekly(interval: interval, days: try parseOptionalWeekdays())
         case "month", "months":
@@ -199,7 +215,7 @@ struct ScheduleParser {
     }
 
     private mutating func parseOptionalWeekdays() throws(ScheduleParseError) -> WeekdaySet? {
-        guard peek()?.lowercased() == "on" else { return nil }
+        guard peek() == "on" else { return nil }
         position += 1
         return try parseWeekdayList()
     }
@@ -209,11 +225,10 @@ struct ScheduleParser {
         var days = WeekdaySet(rawValue: 0)
         var expectingDay = true
         while let word = peek() {
-            let lower = word.lowercased()
-            if lower == "," || lower == "and" {
+            if word == "," || word == "and" {
                 guard !expectingDay else { throw error(.unknownWord, word, "expected a weekday", Example.weekly) }
                 expectingDay = true
-            } else if let day = Weekday(name: lower) {
+            } else if let day = Weekday(name: String(word)) {
                 days.insert(day)
                 expectingDay = false
             } else {
@@ -233,19 +248,18 @@ struct ScheduleParser {
     /// `on day 31`, `on the 15th`, `on 2nd tue`, `on last fri`, `on the last day`; or nothing
     /// (the anchor's day).
     private mutating func parseOptionalMonthDay(interval: Int) throws(ScheduleParseError) -> Schedule.Rule {
-        guard peek()?.lowercased() == "on" else { return .monthlyOnDay(interval: interval, day: nil) }
+        guard peek() == "on" else { return .monthlyOnDay(interval: interval, day: nil) }
         position += 1
         var word = try expectWord(after: "on", example: Example.monthly)
-        if word.lowercased() == "the" { word = try expectWord(after: word, example: Example.monthly) }
-        let lower = word.lowercased()
-        if lower == "day" {
+        if word == "the" { word = try expectWord(after: word, example: Example.monthly) }
+        if word == "day" {
             let number = try expectWord(after: word, example: Example.monthly)
             guard let day = parseDigits(number), (1...31).contains(day) else {
                 throw error(.badNumber, number, "the day of the month must be 1 to 31", Example.monthly)
             }
             return .monthlyOnDay(interval: interval, day: day)
         }
-        guard let ordinal = ScheduleParser.ordinal(lower) else {
+        guard let ordinal = ScheduleParser.ordinal(String(word)) else {
             throw error(.unknownWord, word, "expected day N, or an ordinal and a weekday", Example.nthWeekday)
         }
         if let following = peek(), let weekday = Weekday(name: String(following)) {
@@ -257,7 +271,7 @@ struct ScheduleParser {
         }
         switch ordinal {
         case .last:
-            if peek()?.lowercased() == "day" {
+            if peek() == "day" {
                 position += 1
                 return .monthlyOnDay(interval: interval, day: 31)
             }
@@ -297,7 +311,7 @@ struct ScheduleParser {
 
     private mutating func expectWord(after previous: Substring?, example: String) throws(ScheduleParseError) -> Substring {
         guard let word = next() else {
-            let problem = previous.map { "something is missing after \"\($0)\"" } ?? "the schedule is empty"
+            let problem = previous.map { "something is missing after \"\(original($0))\"" } ?? "the schedule is empty"
             throw ScheduleParseError(code: .missingWord, word: nil, problem: problem, example: example)
         }
         return word
@@ -306,6 +320,16 @@ struct ScheduleParser {
     private func error(_ code: ScheduleParseError.Code, _ word: Substring?, _ problem: String, _ example: String)
         -> ScheduleParseError
     {
-        ScheduleParseError(code: code, word: word.map(String.init), problem: problem, example: example)
+        ScheduleParseError(code: code, word: word.map(original), problem: problem, example: example)
+    }
+
+    /// A word as the person typed it. Lowercasing can change how non-ASCII text splits; then the
+    /// lowercased word is quoted.
+    private func original(_ word: Substring) -> String {
+        let typedWords = ScheduleParser.split(typed)
+        guard typedWords.count == words.count,
+              let i = words.firstIndex(where: { $0.startIndex == word.startIndex && $0.endIndex == word.endIndex })
+        else { return String(word) }
+        return String(typedWords[i])
     }
 }

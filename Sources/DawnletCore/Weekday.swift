@@ -19,21 +19,23 @@ public enum Weekday: Int, CaseIterable, Hashable, Sendable, Comparable {
 
     /// Accepts short and full names, any case (`tue`, `Tues`, `TUESDAY`).
     public init?(name: String) {
-        let lower = name.lowercased()
-        for day in Weekday.allCases {
-            let full = day.fullName.lowercased()
-            if lower == day.shortName || lower == full { self = day; return }
-        }
-        if let day = Weekday.extraNames[lower] { self = day; return }
-        return nil
+        guard let day = Weekday.byName[name] ?? Weekday.byName[name.lowercased()] else { return nil }
+        self = day
     }
+
+    /// Every accepted spelling, lowercased. Built once: schedule parsing looks names up per word.
+    private static let byName: [String: Weekday] = {
+        var names: [String: Weekday] = ["tues": .tuesday, "weds": .wednesday, "thur": .thursday, "thurs": .thursday]
+        for day in Weekday.allCases {
+            names[day.shortName] = day
+            names[day.fullName.lowercased()] = day
+        }
+        return names
+    }()
 
     private static let shortNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     private static let fullNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     private static let icalCodes = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
-    private static let extraNames: [String: Weekday] = [
-        "tues": .tuesday, "weds": .wednesday, "thur": .thursday, "thurs": .thursday,
-    ]
 }
 
 /// A set of weekdays as a 7-bit mask (bit 0 = Monday).

@@ -100,7 +100,7 @@ enum ItemCommands {
                 if kind != .habit { members.append(("reminders", .array(d.reminders.map { .string($0.description) }))) }
                 return .object(members)
             }
-            invocation.output.line(JSON.object([(kind.rawValue + "s", .array(items))]).text)
+            invocation.output.line(JSON.object([(kind.rawValue + "s", .array(items))]))
             return
         }
         if definitions.isEmpty { invocation.output.line("no \(kind.rawValue)s") }

@@ -34,7 +34,7 @@ enum MoneyCommands {
             invocation.output.line(JSON.object([("recurring", .array(definitions.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
                          ("schedule", .string($0.schedule.description))])
-            }))]).text)
+            }))]))
             return
         }
         if definitions.isEmpty { invocation.output.line("no recurring transactions") }
@@ -60,7 +60,7 @@ enum MoneyCommands {
                              ("amount", .string($0.amount.description)), ("status", .string($0.status.rawValue))])
                 })),
                 ("total", .string(total.description)),
-            ]).text)
+            ]))
             return
         }
         invocation.output.line("\(month)")

@@ -39,7 +39,7 @@ enum OccurrencesCommand {
             if let instants {
                 members.append(("instants", .array(instants.map { .string(ISO8601.format($0.instant, utcOffset: $0.utcOffset)) })))
             }
-            invocation.output.line(JSON.object(members).text)
+            invocation.output.line(JSON.object(members))
             return
         }
         for (i, date) in dates.enumerated() {

@@ -50,7 +50,7 @@ enum TodayCommand {
                     if let amount = item.amount { members.append(("amount", .string(amount.description))) }
                     return .object(members)
                 })),
-            ]).text)
+            ]))
             return
         }
         invocation.output.line("\(day) \(day.weekday.fullName)")

@@ -1,0 +1,99 @@
+import DawnletCore
+import DawnletStore
+import Foundation
+
+/// `today` and `money month` as a person runs them: a fresh `dawnlet-remind` process each call
+/// (cold start included) on a database of 10,000 definitions and a year of stored rows.
+enum OrganizerBench {
+    static func run(binary: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-bench-\(getpid())")
+        // DAWNLET_BENCH_KEEP=1 keeps the database for a closer look (its path is printed).
+        let keep = ProcessInfo.processInfo.environment["DAWNLET_BENCH_KEEP"] != nil
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        let path = folder.appendingPathComponent("dawnlet.sqlite").path
+        let today = CivilDate(year: 2026, month: 11, day: 30) ?? CivilDate(dayNumber: 0)
+        let populated = ContinuousClock().measure { populate(path: path, today: today) }
+        print("organizer: database of 10,000 definitions (2,500 each of todos, events, habits, recurring money)\(keep ? " at " + path : "")")
+        print(String(format: "  populated in %.1f s (a year of stored rows, 12 money months loaded)", seconds(populated)))
+
+        for (label, arguments) in [
+            ("today --date 2026-11-30 --json", ["today", "--date", "2026-11-30", "--json"]),
+            ("money month 2026-11 --json", ["money", "month", "2026-11", "--json"]),
+            ("money month 2027-11 --json (first load: materialises 2,500 rows)", ["money", "month", "2027-11", "--json"]),
+        ] {
+            var times: [Double] = []
+            for _ in 0..<15 { times.append(try timeProcess(binary, ["--db", path] + arguments)) }
+            times.sort()
+            print(String(format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: < 50 ms)",
+                         label, times[times.count / 2] * 1000, times[times.count - 1] * 1000))
+        }
+    }
+
+    static func populate(path: String, today: CivilDate) {
+        do {
+            let store = try Store(path: path)
+            var rng = SplitMix64(state: 7)
+            let weekly = { (days: UInt8) in Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: days)), anchor: today.adding(days: -365)) }
+            for i in 0..<2500 {
+                let repeating = i % 2 == 0
+                let id = try store.addItem(kind: .todo, title: "Todo \(i)", date: repeating ? nil : today.adding(days: Int.random(in: -30...60, using: &rng)),
+                                           time: nil, schedule: repeating ? weekly(UInt8.random(in: 1...127, using: &rng)) : nil,
+                                           reminders: [.minutes(10)], today: today)
+                if i % 10 == 0 && repeating { try storeAYear(store, .todo, id, from: today.adding(days: -365), &rng) }
+                let event = try store.addItem(kind: .event, title: "Event \(i)", date: today.adding(days: -Int.random(in: 0...365, using: &rng)),
+                                              time: WallTime(hour: 8 + i % 10, minute: 0), schedule: i % 4 == 0 ? nil : weekly(UInt8.random(in: 1...127, using: &rng)),
+                                              durationMinutes: 30, reminders: [.minutes(10)], today: today)
+                if i % 10 == 0 { try storeAYear(store, .event, event, from: today.adding(days: -365), &rng) }
+                let habit = try store.addItem(kind: .habit, title: "Habit \(i)", date: nil, time: WallTime(hour: 7, minute: 0),
+                                              schedule: weekly(UInt8.random(in: 1...127, using: &rng)), today: today)
+                if i % 10 == 0 { try storeAYear(store, .habit, habit, from: today.adding(days: -365), &rng) }
+                _ = try store.addRecurringTransaction(name: "Bill \(i)", amount: Amount(minorUnits: -Int64.random(in: 100...100_000, using: &rng)),
+                                                      schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1 + i % 31), anchor: today.adding(days: -365)),
+                                                      today: today)
+            }
+            for offset in -11...0 {
+                let c = today.components
+                let index = c.year * 12 + c.month - 1 + offset
+                if let month = YearMonth(year: index / 12, month: index % 12 + 1) { _ = try store.loadMonth(month) }
+            }
+        } catch {
+            print("bench: cannot populate \(path): \(error)")
+            exit(1)
+        }
+    }
+
+    /// Marks every occurrence of the definition over the past year done or skipped.
+    static func storeAYear(_ store: Store, _ kind: ItemKind, _ id: Int64, from start: CivilDate, _ rng: inout SplitMix64) throws {
+        let definition = try store.definition(kind, id: id)
+        guard let schedule = definition.schedule else { return }
+        for date in schedule.occurrences(in: start...start.adding(days: 365), defaultAnchor: start) {
+            try store.setOccurrence(kind, definitionID: id, date: date, status: Bool.random(using: &rng) ? .skipped : (kind == .event ? .open : .done))
+        }
+    }
+
+    /// Wall time of one run of the binary, spawned with posix_spawn and reaped with waitpid
+    /// (Foundation's Process polls for the child's exit and would add its own latency).
+    static func timeProcess(_ binary: String, _ arguments: [String]) throws -> Double {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = ContinuousClock.now
+        let rc = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+        guard rc == 0 else {
+            print("bench: cannot start \(binary): \(String(cString: strerror(rc)))")
+            exit(1)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let elapsed = seconds(ContinuousClock.now - start)
+        guard status == 0 else {
+            print("bench: \(arguments.joined(separator: " ")) failed (wait status \(status))")
+            exit(1)
+        }
+        return elapsed
+    }
+}
