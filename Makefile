@@ -40,10 +40,16 @@ run: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind
 	.build/release/dawnlet-remind $(RUN_ARGS)
 
-# Builds everything (the binary the CLI tests run, and the tests), then runs XCTest-free Swift Testing.
+# Builds everything (the binary the CLI tests run, and the tests), runs the Swift Testing suites,
+# then checks the statically linked release binary resolves time zones (it needs Foundation's
+# internationalization data linked in; a binary that lacks it would treat every zone as unknown).
 test: deps
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind
+	@out=$$(.build/release/dawnlet-remind occurrences --schedule 'daily at 02:30' --from 2026-03-29 --to 2026-03-29 --tz Europe/Berlin --json); \
+	if [ "$$out" = '{"occurrences":["2026-03-29"],"instants":["2026-03-29T03:30:00+02:00"]}' ]; then \
+	    echo "release binary: time zones resolve"; else echo "release binary: wrong zone answer: $$out"; exit 1; fi
 
 # Release build of everything: the benchmarks time the real binary as separate processes.
 bench: deps
