@@ -8,8 +8,9 @@ struct Command: Sendable {
     var positionals: ClosedRange<Int> = 0...0
     let run: @Sendable (inout Invocation) throws -> Void
 
-    static let all: [Command] = ItemCommands.commands + MoneyCommands.commands + [
+    static let all: [Command] = ItemCommands.commands + MoneyCommands.commands + MoneyCalendarCommands.commands + [
         TodayCommand.command,
+        PreviewCommand.command,
         OccurrencesCommand.command,
     ]
 

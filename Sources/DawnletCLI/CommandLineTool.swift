@@ -60,7 +60,8 @@ public enum CommandLineTool {
             throw CLIError.usage(problem, command.usage)
         }
         globals.usage = command.usage
-        var invocation = Invocation(arguments: parsed, globals: globals, output: output)
+        var invocation = Invocation(arguments: parsed, globals: globals, output: output,
+                                    config: try ConfigFile.load(explicitPath: globals.configPath))
         try command.run(&invocation)
         output = invocation.output
     }
@@ -131,6 +132,7 @@ struct Invocation {
     var arguments: ParsedArguments
     let globals: GlobalOptions
     var output: Output
+    let config: Config
 
     var json: Bool { arguments.has("json") }
 
@@ -148,9 +150,11 @@ struct Invocation {
         return date
     }
 
-    /// The zone named by `--tz`, else the system's.
+    /// The zone named by `--tz`, else the config's, else the system's.
     func timeZone() throws(CLIError) -> TimeZone {
-        guard let name = globals.timeZoneName else { return TimeZone.current }
+        guard let name = globals.timeZoneName else {
+            return config.timeZone.flatMap { TimeZone(identifier: $0) } ?? TimeZone.current
+        }
         guard !name.isEmpty, let zone = TimeZone(identifier: name) else {
             throw .usage("unknown time zone \"\(name)\" (use an IANA name such as Europe/Berlin)", globals.usage)
         }

@@ -11,6 +11,13 @@ public struct WallTime: Hashable, Comparable, Sendable {
         self.minute = minute
     }
 
+    /// For constants in our own code: a bad value is a programmer error.
+    init(checkedHour hour: Int, minute: Int) {
+        precondition((0...23).contains(hour) && (0...59).contains(minute), "\(hour):\(minute)")
+        self.hour = hour
+        self.minute = minute
+    }
+
     public var secondsOfDay: Int { hour * 3600 + minute * 60 }
 
     public static func < (lhs: WallTime, rhs: WallTime) -> Bool { lhs.secondsOfDay < rhs.secondsOfDay }
@@ -129,6 +136,39 @@ public enum ISO8601 {
 
     public static func format(_ instant: Instant, in zone: TimeZone) -> String {
         format(instant, utcOffset: zone.utcOffset(at: instant))
+    }
+
+    /// Parses `YYYY-MM-DD` (local midnight), `YYYY-MM-DDTHH:MM[:SS]` (local wall time, resolved as
+    /// schedules are) and either with `Z` or `±HH:MM` (that exact offset). Nil for anything else.
+    public static func parse(_ text: String, zone: TimeZone) -> Instant? {
+        guard let date = CivilDate(String(text.prefix(10))) else { return nil }
+        var rest = text.dropFirst(10)
+        if rest.isEmpty { return zone.resolve(WallTime(checkedHour: 0, minute: 0), on: date).instant }
+        guard rest.first == "T" else { return nil }
+        rest = rest.dropFirst()
+        var offset: Int?
+        if rest.hasSuffix("Z") {
+            offset = 0
+            rest = rest.dropLast()
+        } else if rest.count > 6, let sign = rest.dropLast(5).last, sign == "+" || sign == "-" {
+            let zoneText = rest.suffix(5)
+            guard zoneText.dropFirst(2).first == ":", let h = parseDigits(zoneText.prefix(2)), let m = parseDigits(zoneText.suffix(2)),
+                  h <= 14, m < 60 else { return nil }
+            offset = (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
+            rest = rest.dropLast(6)
+        }
+        var seconds = 0
+        if rest.count == 8 {
+            guard rest.dropFirst(5).first == ":", let s = parseDigits(rest.suffix(2)), s < 60 else { return nil }
+            seconds = s
+            rest = rest.prefix(5)
+        }
+        guard rest.count == 5, let wall = WallTime(String(rest)) else { return nil }
+        guard let offset else {
+            return zone.resolve(wall, on: date).instant.adding(seconds: Int64(seconds))
+        }
+        let local = Int64(date.dayNumber) * 86_400 + Int64(wall.secondsOfDay + seconds)
+        return Instant(secondsSinceEpoch: local - Int64(offset))
     }
 
     /// The civil date and seconds into that day an instant shows in a zone.

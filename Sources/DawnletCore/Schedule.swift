@@ -91,6 +91,21 @@ extension Schedule {
         return found
     }
 
+    /// The last occurrence on or before `date`, or nil if there is none after the anchor (within
+    /// `searchLimitDays`). Searches back a window at a time.
+    public func lastOccurrence(onOrBefore date: CivilDate, defaultAnchor: CivilDate) -> CivilDate? {
+        let anchor = self.anchor ?? defaultAnchor
+        var upper = date
+        while upper >= anchor && date.dayNumber - upper.dayNumber < Schedule.searchLimitDays {
+            let lower = max(anchor, upper.adding(days: -400))
+            var last: CivilDate?
+            forEachOccurrence(in: lower...upper, defaultAnchor: anchor) { last = $0; return true }
+            if let last { return last }
+            upper = lower.adding(days: -1)
+        }
+        return nil
+    }
+
     /// Calls `body` with each occurrence in `range` in order until it returns false.
     ///
     /// Generation jumps straight to each candidate with integer arithmetic: to the first eligible week

@@ -17,7 +17,7 @@ public struct ScheduleParseError: Error, Hashable, Sendable, CustomStringConvert
 }
 
 extension Schedule: CustomStringConvertible, LosslessStringConvertible {
-    /// Longer texts are refused before any work is done.
+    /// Longer texts (in UTF-8 bytes) are refused before any work is done.
     public static let maximumTextLength = 200
 
     /// The canonical text: the shortest standard spelling, weekdays in Monday-first order, then
@@ -60,7 +60,7 @@ extension Schedule: CustomStringConvertible, LosslessStringConvertible {
     /// ordinals spelt out (`second`), `monthly on the 15th`, `monthly on the last day` (day 31),
     /// `every week`, `every month`, `every N years`, `every tue`, `every day`, `every weekday`.
     public init(parsing text: String) throws(ScheduleParseError) {
-        guard text.count <= Schedule.maximumTextLength else {
+        guard text.utf8.count <= Schedule.maximumTextLength else {
             throw ScheduleParseError(code: .tooLong, word: nil,
                                      problem: "longer than \(Schedule.maximumTextLength) characters",
                                      example: ScheduleParser.Example.weekly)

@@ -82,6 +82,49 @@ enum Migrations {
         CREATE INDEX habit_entries_date ON habit_entries(date);
         CREATE INDEX transactions_date ON transactions(date);
         """,
+        // 2: the money calendar's four sources (DESIGN §4) and their period-bound payments.
+        """
+        CREATE TABLE subscriptions (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            schedule TEXT NOT NULL,
+            active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+            created TEXT NOT NULL
+        );
+        CREATE TABLE debts (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            balance_minor INTEGER NOT NULL,
+            minimum_minor INTEGER NOT NULL,
+            payment_day INTEGER NOT NULL CHECK (payment_day BETWEEN 1 AND 31),
+            created TEXT NOT NULL
+        );
+        CREATE TABLE goals (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            target_minor INTEGER NOT NULL,
+            target_date TEXT,
+            created TEXT NOT NULL
+        );
+        CREATE TABLE income_sources (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            schedule TEXT NOT NULL,
+            active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+            created TEXT NOT NULL
+        );
+        CREATE TABLE payments (
+            id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt')),
+            source_id INTEGER NOT NULL,
+            date TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            period_start TEXT NOT NULL,
+            UNIQUE (kind, source_id, period_start)
+        );
+        """,
     ]
 
     static var latest: Int { all.count }

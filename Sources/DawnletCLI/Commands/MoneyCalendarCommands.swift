@@ -1,0 +1,227 @@
+import DawnletCore
+import DawnletStore
+
+/// Subscriptions, debts, goals, income sources, and the forward-looking month that merges them
+/// (seed 002, DESIGN §4).
+enum MoneyCalendarCommands {
+    static let commands: [Command] = [
+        Command(path: ["subscription", "add"], usage: "subscription add NAME --amount AMOUNT --every SCHEDULE",
+                summary: "Add a subscription renewing on a schedule; prints its id.",
+                options: [.value("amount"), .value("every")], positionals: 1...1, run: addSubscription),
+        Command(path: ["subscription", "list"], usage: "subscription list [--json]", summary: "List subscriptions.",
+                options: [.flag("json")], run: listSubscriptions),
+        Command(path: ["subscription", "pause"], usage: "subscription pause ID", summary: "Pause a subscription: off the calendar.",
+                options: [], positionals: 1...1, run: { try setActive(false, &$0) }),
+        Command(path: ["subscription", "resume"], usage: "subscription resume ID", summary: "Resume a paused subscription.",
+                options: [], positionals: 1...1, run: { try setActive(true, &$0) }),
+        Command(path: ["subscription", "log"], usage: "subscription log ID [--on DATE] [--amount AMOUNT]",
+                summary: "Record the payment of the billing period holding DATE (default today); once per period.",
+                options: [.value("on"), .value("amount")], positionals: 1...1, run: logSubscription),
+        Command(path: ["debt", "add"], usage: "debt add NAME --balance AMOUNT --minimum AMOUNT --day N",
+                summary: "Add a debt paid on day N of each month (clamped); prints its id.",
+                options: [.value("balance"), .value("minimum"), .value("day")], positionals: 1...1, run: addDebt),
+        Command(path: ["debt", "list"], usage: "debt list [--json]", summary: "List debts and their balances.",
+                options: [.flag("json")], run: listDebts),
+        Command(path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
+                summary: "Record the month's payment (default: the minimum, today); once per month; lowers the balance.",
+                options: [.value("on"), .value("amount")], positionals: 1...1, run: logDebt),
+        Command(path: ["debt", "pay-off"], usage: "debt pay-off ID", summary: "Mark a debt paid off: off the calendar.",
+                options: [], positionals: 1...1, run: payOff),
+        Command(path: ["goal", "add"], usage: "goal add NAME --target AMOUNT [--by DATE]",
+                summary: "Add a savings goal, optionally with a deadline; prints its id.",
+                options: [.value("target"), .value("by")], positionals: 1...1, run: addGoal),
+        Command(path: ["goal", "list"], usage: "goal list [--json]", summary: "List goals.", options: [.flag("json")], run: listGoals),
+        Command(path: ["income", "add"], usage: "income add NAME --amount AMOUNT --every SCHEDULE",
+                summary: "Add an income source; prints its id.",
+                options: [.value("amount"), .value("every")], positionals: 1...1, run: addIncome),
+        Command(path: ["income", "list"], usage: "income list [--json]", summary: "List income sources.",
+                options: [.flag("json")], run: listIncome),
+        Command(path: ["calendar"], usage: "calendar [YYYY-MM] [--json]",
+                summary: "The month ahead: subscription renewals, debt due dates, goal deadlines, income.",
+                options: [.flag("json")], positionals: 0...1, run: calendar),
+    ]
+
+    static func addSubscription(_ invocation: inout Invocation) throws {
+        let name = try invocation.text(invocation.arguments.positionals[0], "name")
+        let amount = try invocation.amount("amount")
+        guard let schedule = try invocation.schedule("every") else { throw CLIError.usage("--every is required", invocation.globals.usage) }
+        let today = try invocation.today()
+        invocation.output.line(String(try invocation.openStore().addSubscription(name: name, amount: amount, schedule: schedule, today: today)))
+    }
+
+    static func listSubscriptions(_ invocation: inout Invocation) throws {
+        let subscriptions = try invocation.openStore().subscriptions()
+        if invocation.json {
+            invocation.output.line(JSON.object([("subscriptions", .array(subscriptions.map {
+                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
+                         ("schedule", .string($0.schedule.description)), ("active", .bool($0.active))])
+            }))]))
+            return
+        }
+        if subscriptions.isEmpty { invocation.output.line("no subscriptions") }
+        for s in subscriptions {
+            invocation.output.line("#\(s.id)  \(s.name)  \(s.amount)  (\(s.schedule))\(s.active ? "" : "  paused")")
+        }
+    }
+
+    static func setActive(_ active: Bool, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        try invocation.openStore().setSubscriptionActive(id: id, active)
+        invocation.output.line("subscription \(id) \(active ? "resumed" : "paused")")
+    }
+
+    static func logSubscription(_ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let date = try invocation.optionalDate("on") ?? invocation.today()
+        let store = try invocation.openStore()
+        let subscription = try store.subscription(id: id)
+        guard let period = MoneyCalendar.period(of: subscription, containing: date) else {
+            throw CLIError.data("subscription \(id) has no renewal on or before \(date) (\(subscription.schedule))")
+        }
+        let amount = try invocation.arguments.value("amount") == nil ? subscription.amount : invocation.amount("amount")
+        let periodText = "the period \(period.lowerBound) to \(period.upperBound)"
+        let payment = try store.logPayment(kind: .subscription, sourceID: id, date: date, amount: amount,
+                                           periodStart: period.lowerBound, periodText: periodText)
+        invocation.output.line("payment #\(payment): subscription \(id), \(amount) on \(date), for \(periodText)")
+    }
+
+    static func addDebt(_ invocation: inout Invocation) throws {
+        let name = try invocation.text(invocation.arguments.positionals[0], "name")
+        let balance = try invocation.amount("balance")
+        let minimum = try invocation.amount("minimum")
+        let dayText = try invocation.required("day")
+        guard let day = Int(dayText), (1...31).contains(day) else {
+            throw CLIError.usage("--day \"\(dayText)\" is not a day of the month (1 to 31)", invocation.globals.usage)
+        }
+        guard balance >= .zero, minimum > .zero else {
+            throw CLIError.usage("--balance must not be negative and --minimum must be above zero", invocation.globals.usage)
+        }
+        let today = try invocation.today()
+        invocation.output.line(String(try invocation.openStore().addDebt(name: name, balance: balance, minimum: minimum, day: day, today: today)))
+    }
+
+    static func listDebts(_ invocation: inout Invocation) throws {
+        let debts = try invocation.openStore().debts()
+        if invocation.json {
+            invocation.output.line(JSON.object([("debts", .array(debts.map {
+                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
+                         ("minimum", .string($0.minimumPayment.description)), ("day", .int($0.paymentDay))])
+            }))]))
+            return
+        }
+        if debts.isEmpty { invocation.output.line("no debts") }
+        for d in debts {
+            invocation.output.line("#\(d.id)  \(d.name)  balance \(d.balance), minimum \(d.minimumPayment) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")")
+        }
+    }
+
+    static func logDebt(_ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let date = try invocation.optionalDate("on") ?? invocation.today()
+        let store = try invocation.openStore()
+        let debt = try store.debt(id: id)
+        let amount = try invocation.arguments.value("amount") == nil ? debt.minimumPayment : invocation.amount("amount")
+        let month = YearMonth(containing: date)
+        let payment = try store.logPayment(kind: .debt, sourceID: id, date: date, amount: amount, periodStart: month.firstDay,
+                                           periodText: "the month \(month)")
+        invocation.output.line("payment #\(payment): debt \(id), \(amount) on \(date), for the month \(month)")
+    }
+
+    static func payOff(_ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        try invocation.openStore().payOffDebt(id: id)
+        invocation.output.line("debt \(id) paid off")
+    }
+
+    static func addGoal(_ invocation: inout Invocation) throws {
+        let name = try invocation.text(invocation.arguments.positionals[0], "name")
+        let target = try invocation.amount("target")
+        let by = try invocation.optionalDate("by")
+        let today = try invocation.today()
+        invocation.output.line(String(try invocation.openStore().addGoal(name: name, target: target, by: by, today: today)))
+    }
+
+    static func listGoals(_ invocation: inout Invocation) throws {
+        let goals = try invocation.openStore().goals()
+        if invocation.json {
+            invocation.output.line(JSON.object([("goals", .array(goals.map {
+                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("target", .string($0.target.description)),
+                         ("by", $0.targetDate.map { .string($0.description) } ?? .null)])
+            }))]))
+            return
+        }
+        if goals.isEmpty { invocation.output.line("no goals") }
+        for g in goals { invocation.output.line("#\(g.id)  \(g.name)  \(g.target)\(g.targetDate.map { " by \($0)" } ?? "")") }
+    }
+
+    static func addIncome(_ invocation: inout Invocation) throws {
+        let name = try invocation.text(invocation.arguments.positionals[0], "name")
+        let amount = try invocation.amount("amount")
+        guard let schedule = try invocation.schedule("every") else { throw CLIError.usage("--every is required", invocation.globals.usage) }
+        let today = try invocation.today()
+        invocation.output.line(String(try invocation.openStore().addIncome(name: name, amount: amount, schedule: schedule, today: today)))
+    }
+
+    static func listIncome(_ invocation: inout Invocation) throws {
+        let sources = try invocation.openStore().incomeSources()
+        if invocation.json {
+            invocation.output.line(JSON.object([("income", .array(sources.map {
+                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
+                         ("schedule", .string($0.schedule.description))])
+            }))]))
+            return
+        }
+        if sources.isEmpty { invocation.output.line("no income sources") }
+        for s in sources {
+            invocation.output.line("#\(s.id)  \(s.name)  \(s.amount)  (\(s.schedule))\(s.schedule.anchor == nil ? "  no anchor date: not projected" : "")")
+        }
+    }
+
+    static let marks: [CalendarEvent.Kind: Character] = [.subscription: "S", .debt: "D", .goal: "G", .income: "I"]
+
+    static func calendar(_ invocation: inout Invocation) throws {
+        let month: YearMonth
+        if let text = invocation.arguments.positionals.first {
+            guard let parsed = YearMonth(text) else { throw CLIError.usage("\"\(text)\" is not a month as YYYY-MM", invocation.globals.usage) }
+            month = parsed
+        } else {
+            month = YearMonth(containing: try invocation.today())
+        }
+        let store = try invocation.openStore()
+        let events = MoneyCalendar.events(in: month.days, subscriptions: try store.subscriptions(), debts: try store.debts(),
+                                          goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())
+        if invocation.json {
+            invocation.output.line(JSON.object([
+                ("month", .string(month.description)),
+                ("events", .array(events.map {
+                    .object([("id", .int(Int($0.sourceID))), ("kind", .string($0.kind.rawValue)), ("date", .string($0.date.description)),
+                             ("name", .string($0.name)), ("amount", $0.amount.map { .string($0.description) } ?? .null),
+                             ("loggable", .bool($0.loggable)), ("logged", .bool($0.payment != nil))])
+                })),
+            ]))
+            return
+        }
+        // The grid: Monday-first weeks, each day with a mark per kind that has something on it.
+        invocation.output.line("\(month)    S subscription  D debt  G goal  I income")
+        invocation.output.line(" Mon    Tue    Wed    Thu    Fri    Sat    Sun")
+        var line = String(repeating: "       ", count: month.firstDay.weekday.isoNumber - 1)
+        for day in month.firstDay.dayNumber...month.lastDay.dayNumber {
+            let date = CivilDate(dayNumber: day)
+            let kinds = CalendarEvent.Kind.allCases.filter { kind in events.contains { $0.date == date && $0.kind == kind } }
+            let cell = String(date.day).leftPadded(3) + String(kinds.compactMap { marks[$0] }).padding(toLength: 4, withPad: " ", startingAt: 0)
+            line += cell
+            if date.weekday == .sunday || date == month.lastDay {
+                invocation.output.line(line)
+                line = ""
+            }
+        }
+        invocation.output.line("")
+        if events.isEmpty { invocation.output.line("nothing this month") }
+        for e in events {
+            let amount = e.amount?.description ?? ""
+            var text = "\(e.date)  \(e.kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) #\(e.sourceID)  \(e.name)  \(amount)"
+            if let payment = e.payment { text += "  logged (payment #\(payment.id) on \(payment.date))" }
+            invocation.output.line(text)
+        }
+    }
+}

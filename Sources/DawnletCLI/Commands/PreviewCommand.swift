@@ -1,0 +1,116 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+import Foundation
+
+/// `preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]`: what will fire when,
+/// on which channel, and why (DESIGN §5). The same plan the runner uses.
+enum PreviewCommand {
+    static let command = Command(
+        path: ["preview"], usage: "preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]",
+        summary: "Show the reminders that will fire (default: the next 7 days), with channel and reason.",
+        options: [.value("from"), .value("to"), .value("days"), .value("now"), .flag("all"), .flag("json")], run: run)
+
+    /// The longest window one call may ask for.
+    static let maximumDays = 366
+
+    static func run(_ invocation: inout Invocation) throws {
+        let zone = try invocation.timeZone()
+        let usage = invocation.globals.usage
+        func instant(_ name: String) throws(CLIError) -> Instant? {
+            guard let text = invocation.arguments.value(name) else { return nil }
+            guard let value = ISO8601.parse(text, zone: zone) else {
+                throw .usage("--\(name) \"\(text)\" is not a date or time (2026-12-01, 2026-12-01T09:00 or 2026-12-01T09:00:00+01:00)", usage)
+            }
+            return value
+        }
+        let now = try instant("now") ?? Instant(Date())
+        let from = try instant("from")
+        let to = try instant("to")
+        let window: ClosedRange<Instant>
+        switch (from, to, invocation.arguments.value("days")) {
+        case (nil, nil, let daysText):
+            var days = 7
+            if let daysText {
+                guard let n = Int(daysText), (1...maximumDays).contains(n) else {
+                    throw CLIError.usage("--days \"\(daysText)\" is not a number of days from 1 to \(maximumDays)", usage)
+                }
+                days = n
+            }
+            window = now...now.adding(seconds: Int64(days) * 86_400)
+        case (let from?, let to?, nil):
+            guard from <= to else { throw CLIError.usage("--to is before --from", usage) }
+            guard to.secondsSinceEpoch - from.secondsSinceEpoch <= Int64(maximumDays) * 86_400 else {
+                throw CLIError.usage("the window is longer than \(maximumDays) days", usage)
+            }
+            window = from...to
+        default:
+            throw CLIError.usage("give --from and --to together, or --days, not both", usage)
+        }
+
+        let source = PlanSource(store: try invocation.openStore(), config: invocation.config, zone: zone)
+        let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
+        if invocation.json {
+            invocation.output.line(JSON.object([("reminders", .array(plan.reminders.map(json)))]))
+            return
+        }
+        var shownDay: CivilDate?
+        if plan.reminders.isEmpty { invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(window.upperBound, in: zone))") }
+        for r in plan.reminders {
+            let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
+            let day = ISO8601.localDate(of: r.fireAt, in: zone).date
+            if day != shownDay {
+                if shownDay != nil { invocation.output.line("") }
+                invocation.output.line("\(day.weekday.fullName) \(day)")
+                shownDay = day
+            }
+            let what = r.definitionID.map { "\(r.kind) #\($0)" } ?? r.kind
+            var line = "  \(local.dropFirst(11).prefix(5))  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.title)  → \(r.channels.joined(separator: ", "))"
+            if let state = statusText(r.status) { line += "  [\(state)]" }
+            invocation.output.line(line)
+            for item in r.body.split(separator: "\n") where r.kind == "digest" { invocation.output.line("           · \(item)") }
+            invocation.output.line("           why: " + r.why.joined(separator: "; "))
+        }
+    }
+
+    static func statusText(_ status: PlannedReminder.Status) -> String? {
+        switch status {
+        case .pending: return nil
+        case .late: return "late: goes out now"
+        case .missed: return "missed: outside the grace window"
+        case .delivered: return "delivered"
+        case .suppressed(let reason): return "suppressed: \(reason.rawValue)"
+        }
+    }
+
+    static func json(_ r: PlannedReminder) -> JSON {
+        var members: [(String, JSON)] = [
+            ("key", .string(r.key)),
+            ("fire_at", .string(ISO8601.format(r.fireAt, utcOffset: r.utcOffset))),
+            ("kind", .string(r.kind)),
+            ("title", .string(r.title)),
+            ("occurrence_date", .string(r.occurrenceDate.description)),
+            ("source", .string(r.source.rawValue)),
+            ("definition_id", r.definitionID.map { .int(Int($0)) } ?? .null),
+            ("channels", .array(r.channels.map(JSON.string))),
+            ("body", .string(r.body)),
+            ("why", .array(r.why.map(JSON.string))),
+        ]
+        switch r.status {
+        case .suppressed(let reason):
+            members.append(("status", .string("suppressed")))
+            members.append(("reason", .string(reason.rawValue)))
+        case .pending: members.append(("status", .string("pending")))
+        case .late: members.append(("status", .string("late")))
+        case .missed: members.append(("status", .string("missed")))
+        case .delivered: members.append(("status", .string("delivered")))
+        }
+        if r.kind == "digest" {
+            members.append(("items", .array(r.items.map {
+                .object([("kind", .string($0.kind.rawValue)), ("definition_id", .int(Int($0.definitionID))),
+                         ("title", .string($0.title)), ("date", .string($0.date.description))])
+            })))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,337 @@
+/// What a reminder is about (DESIGN §5). `calendar` is an item of an external calendar file (§8).
+public enum ReminderKind: String, Hashable, Sendable, CaseIterable, Comparable {
+    case todo, event, habit, bill, subscription, debt, goal, income, calendar
+
+    public static func < (a: ReminderKind, b: ReminderKind) -> Bool {
+        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
+}
+
+/// A configuration value tree as JSON5 decodes it. Kept as a tree so that every unknown key and
+/// wrong type can be reported with its key path.
+public indirect enum ConfigValue: Hashable, Sendable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([ConfigValue])
+    case object([String: ConfigValue])
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([ConfigValue].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: ConfigValue].self)) }
+    }
+
+    var typeName: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// A configuration problem: the key path (`channels.command.timeout`) and what is wrong with it.
+public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let keyPath: String
+    public let problem: String
+
+    public init(_ keyPath: String, _ problem: String) {
+        self.keyPath = keyPath
+        self.problem = problem
+    }
+
+    public var description: String { keyPath.isEmpty ? problem : "\(keyPath): \(problem)" }
+}
+
+/// Durations in the config: `30s`, `10m`, `12h`, `14d`, `1h30m`. Whole seconds.
+public enum DurationText {
+    public static func seconds(_ text: String) -> Int? {
+        var total = 0
+        var digits = 0
+        var count = 0
+        var sawUnit = false
+        for byte in text.utf8 {
+            if byte >= 48 && byte <= 57 {
+                guard count < 7 else { return nil }
+                digits = digits * 10 + Int(byte - 48)
+                count += 1
+                continue
+            }
+            guard count > 0 else { return nil }
+            switch byte {
+            case UInt8(ascii: "d"): total += digits * 86_400
+            case UInt8(ascii: "h"): total += digits * 3_600
+            case UInt8(ascii: "m"): total += digits * 60
+            case UInt8(ascii: "s"): total += digits
+            default: return nil
+            }
+            digits = 0
+            count = 0
+            sawUnit = true
+        }
+        guard sawUnit, count == 0 else { return nil }
+        return total
+    }
+}
+
+/// The configuration file's settings (DESIGN §7), typed and checked. Every key is optional; the
+/// defaults are those of DESIGN §5 and §7.
+public struct Config: Hashable, Sendable {
+    /// An IANA zone name; nil means the system's zone.
+    public var timeZone: String?
+    public var morningDigest = WallTime(checkedHour: 8, minute: 0)
+    /// How far ahead the runner plans, in seconds.
+    public var horizon = 14 * 86_400
+    /// How late a missed reminder may still go out, in seconds.
+    public var graceWindow = 12 * 3_600
+    /// Default offsets per kind, for items without their own.
+    public var reminders: [ReminderKind: [ReminderOffset]] = Config.defaultReminders
+    /// Channels per kind; `nil` key is the default route.
+    public var route: [ReminderKind: [String]] = [:]
+    public var defaultRoute = ["desktop"]
+    public var desktop = Desktop()
+    public var command = Command()
+    public var email: Email?
+    public var calendars: [CalendarSource] = []
+
+    public struct Desktop: Hashable, Sendable {
+        /// Seconds a notification stays; 0 means until dismissed.
+        public var expire = 0
+        public var snooze = 600
+        /// The channel a desktop notification falls back to when no server answers; nil for none.
+        public var fallback: String? = "command"
+    }
+
+    public struct Command: Hashable, Sendable {
+        public var argv = ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"]
+        public var timeout = 10
+    }
+
+    public struct Email: Hashable, Sendable {
+        public enum TLS: String, Hashable, Sendable { case starttls, none }
+        public var url: String?
+        public var tls: TLS = .starttls
+        public var from: String?
+        public var to: [String] = []
+        public var user: String?
+        public var passwordFile: String?
+        public var sendmail: [String]?
+    }
+
+    public struct CalendarSource: Hashable, Sendable {
+        public var name: String
+        public var path: String
+        public var readOnly = true
+        public var channels: [String]?
+    }
+
+    public static let defaultReminders: [ReminderKind: [ReminderOffset]] = [
+        .event: [.minutes(10)], .todo: [.minutes(0)], .habit: [.minutes(0)], .bill: [.minutes(0)],
+        .subscription: [.minutes(0)], .debt: [.minutes(0)], .goal: [.days(7), .days(0)], .income: [],
+        .calendar: [.minutes(10)],
+    ]
+
+    public static let channelNames: Set<String> = ["desktop", "command", "email"]
+
+    public init() {}
+
+    /// The channels reminders of `kind` go to.
+    public func channels(for kind: ReminderKind) -> [String] { route[kind] ?? defaultRoute }
+
+    /// Checks a decoded tree. Unknown keys are errors, never ignored.
+    public init(_ value: ConfigValue) throws(ConfigError) {
+        let root = try Config.object(value, "")
+        try Config.allow(root, "", ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars"])
+        if let v = root["timeZone"] { timeZone = try Config.string(v, "timeZone") }
+        if let v = root["morningDigest"] {
+            guard let time = WallTime(try Config.string(v, "morningDigest")) else {
+                throw ConfigError("morningDigest", "not a time as HH:MM")
+            }
+            morningDigest = time
+        }
+        if let v = root["horizon"] {
+            horizon = try Config.duration(v, "horizon")
+            guard (3_600...(366 * 86_400)).contains(horizon) else { throw ConfigError("horizon", "must be between 1h and 366d") }
+        }
+        if let v = root["graceWindow"] {
+            graceWindow = try Config.duration(v, "graceWindow")
+            guard graceWindow <= 7 * 86_400 else { throw ConfigError("graceWindow", "must be at most 7d") }
+        }
+        if let v = root["reminders"] {
+            let map = try Config.object(v, "reminders")
+            for (key, list) in map {
+                let path = "reminders.\(key)"
+                guard let kind = ReminderKind(rawValue: key) else {
+                    throw ConfigError(path, "unknown kind (one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                reminders[kind] = try Config.array(list, path).enumerated().map { (i, item) throws(ConfigError) in
+                    guard let offset = ReminderOffset(try Config.string(item, "\(path)[\(i)]")) else {
+                        throw ConfigError("\(path)[\(i)]", "not an offset such as 0m, 10m, 2h, 1d or 1w")
+                    }
+                    return offset
+                }
+            }
+        }
+        if let v = root["route"] {
+            for (key, list) in try Config.object(v, "route") {
+                let channels = try Config.channelList(list, "route.\(key)")
+                if key == "default" {
+                    defaultRoute = channels
+                } else if let kind = ReminderKind(rawValue: key) {
+                    route[kind] = channels
+                } else {
+                    throw ConfigError("route.\(key)", "unknown kind (default, or one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+        }
+        if let v = root["channels"] { try parseChannels(v) }
+        for (path, channels) in [("route.default", defaultRoute)] + route.map({ ("route.\($0.key.rawValue)", $0.value) })
+        where channels.contains("email") && email == nil {
+            throw ConfigError(path, "sends to email, but channels.email is not set up")
+        }
+        if let v = root["calendars"] {
+            var names = Set<String>()
+            calendars = try Config.array(v, "calendars").enumerated().map { (i, item) throws(ConfigError) in
+                let path = "calendars[\(i)]"
+                let entry = try Config.object(item, path)
+                try Config.allow(entry, path, ["name", "path", "readOnly", "channels"])
+                guard let nameValue = entry["name"], let pathValue = entry["path"] else {
+                    throw ConfigError(path, "needs a name and a path")
+                }
+                let name = try Config.string(nameValue, "\(path).name")
+                guard !name.isEmpty, names.insert(name).inserted else { throw ConfigError("\(path).name", "empty or used twice") }
+                var source = CalendarSource(name: name, path: try Config.string(pathValue, "\(path).path"))
+                if let r = entry["readOnly"] { source.readOnly = try Config.bool(r, "\(path).readOnly") }
+                if let c = entry["channels"] { source.channels = try Config.channelList(c, "\(path).channels") }
+                return source
+            }
+        }
+    }
+
+    private mutating func parseChannels(_ value: ConfigValue) throws(ConfigError) {
+        let channels = try Config.object(value, "channels")
+        try Config.allow(channels, "channels", ["desktop", "command", "email"])
+        if let v = channels["desktop"] {
+            let d = try Config.object(v, "channels.desktop")
+            try Config.allow(d, "channels.desktop", ["expire", "snooze", "fallback"])
+            if let e = d["expire"] { desktop.expire = try Config.duration(e, "channels.desktop.expire") }
+            if let s = d["snooze"] {
+                desktop.snooze = try Config.duration(s, "channels.desktop.snooze")
+                guard desktop.snooze >= 60 else { throw ConfigError("channels.desktop.snooze", "must be at least 1m") }
+            }
+            if let f = d["fallback"] {
+                if case .null = f {
+                    desktop.fallback = nil
+                } else {
+                    let name = try Config.string(f, "channels.desktop.fallback")
+                    guard name == "command" || name == "email" else {
+                        throw ConfigError("channels.desktop.fallback", "must be command, email or null")
+                    }
+                    desktop.fallback = name
+                }
+            }
+        }
+        if let v = channels["command"] {
+            let c = try Config.object(v, "channels.command")
+            try Config.allow(c, "channels.command", ["argv", "timeout"])
+            if let a = c["argv"] {
+                command.argv = try Config.strings(a, "channels.command.argv")
+                guard let program = command.argv.first, !program.isEmpty else {
+                    throw ConfigError("channels.command.argv", "needs at least the program to run")
+                }
+            }
+            if let t = c["timeout"] {
+                command.timeout = try Config.duration(t, "channels.command.timeout")
+                guard (1...3_600).contains(command.timeout) else { throw ConfigError("channels.command.timeout", "must be between 1s and 1h") }
+            }
+        }
+        if let v = channels["email"] {
+            let e = try Config.object(v, "channels.email")
+            try Config.allow(e, "channels.email", ["url", "tls", "from", "to", "user", "passwordFile", "sendmail"])
+            var email = Email()
+            if let u = e["url"] {
+                let url = try Config.string(u, "channels.email.url")
+                guard url.hasPrefix("smtp://") || url.hasPrefix("smtps://") else {
+                    throw ConfigError("channels.email.url", "must start with smtp:// or smtps://")
+                }
+                email.url = url
+            }
+            if let t = e["tls"] {
+                guard let tls = Email.TLS(rawValue: try Config.string(t, "channels.email.tls")) else {
+                    throw ConfigError("channels.email.tls", "must be starttls or none")
+                }
+                email.tls = tls
+            }
+            if let f = e["from"] { email.from = try Config.string(f, "channels.email.from") }
+            if let t = e["to"] { email.to = try Config.strings(t, "channels.email.to") }
+            if let u = e["user"] { email.user = try Config.string(u, "channels.email.user") }
+            if let p = e["passwordFile"] { email.passwordFile = try Config.string(p, "channels.email.passwordFile") }
+            if let s = e["sendmail"] { email.sendmail = try Config.strings(s, "channels.email.sendmail") }
+            guard (email.url == nil) != (email.sendmail == nil) else {
+                throw ConfigError("channels.email", "give either url or sendmail")
+            }
+            guard email.from != nil, !email.to.isEmpty else { throw ConfigError("channels.email", "needs from and to") }
+            for address in [email.from ?? ""] + email.to where address.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "<" || $0 == ">" }) {
+                throw ConfigError("channels.email", "an address contains a line break or angle bracket")
+            }
+            self.email = email
+        }
+    }
+
+    // MARK: Typed reads that name the key path on failure.
+
+    static func object(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [String: ConfigValue] {
+        guard case .object(let o) = v else { throw ConfigError(path, "must be an object, not \(v.typeName)") }
+        return o
+    }
+
+    static func array(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [ConfigValue] {
+        guard case .array(let a) = v else { throw ConfigError(path, "must be a list, not \(v.typeName)") }
+        return a
+    }
+
+    static func string(_ v: ConfigValue, _ path: String) throws(ConfigError) -> String {
+        guard case .string(let s) = v else { throw ConfigError(path, "must be a string, not \(v.typeName)") }
+        return s
+    }
+
+    static func bool(_ v: ConfigValue, _ path: String) throws(ConfigError) -> Bool {
+        guard case .bool(let b) = v else { throw ConfigError(path, "must be true or false, not \(v.typeName)") }
+        return b
+    }
+
+    static func strings(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [String] {
+        try array(v, path).enumerated().map { (i, item) throws(ConfigError) in try string(item, "\(path)[\(i)]") }
+    }
+
+    static func duration(_ v: ConfigValue, _ path: String) throws(ConfigError) -> Int {
+        let text = try string(v, path)
+        guard let seconds = DurationText.seconds(text) else {
+            throw ConfigError(path, "\"\(text)\" is not a duration such as 30s, 10m, 12h or 14d")
+        }
+        return seconds
+    }
+
+    static func channelList(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [String] {
+        let names = try strings(v, path)
+        for name in names where !channelNames.contains(name) {
+            throw ConfigError(path, "unknown channel \"\(name)\" (desktop, command or email)")
+        }
+        return names
+    }
+
+    static func allow(_ object: [String: ConfigValue], _ path: String, _ keys: Set<String>) throws(ConfigError) {
+        for key in object.keys.sorted() where !keys.contains(key) {
+            throw ConfigError(path.isEmpty ? key : "\(path).\(key)", "unknown key (known: \(keys.sorted().joined(separator: ", ")))")
+        }
+    }
+}

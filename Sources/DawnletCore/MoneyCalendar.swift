@@ -1,0 +1,180 @@
+/// A subscription: a charge on a Schedule while active (seed 002).
+public struct Subscription: Hashable, Sendable {
+    public let id: Int64
+    public var name: String
+    public var amount: Amount
+    public var schedule: Schedule
+    public var active: Bool
+
+    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, active: Bool) {
+        self.id = id
+        self.name = name
+        self.amount = amount
+        self.schedule = schedule
+        self.active = active
+    }
+}
+
+/// A debt: a balance paid on one day of each month while above zero.
+public struct Debt: Hashable, Sendable {
+    public let id: Int64
+    public var name: String
+    public var balance: Amount
+    public var minimumPayment: Amount
+    /// 1–31, clamped to the month's last day.
+    public var paymentDay: Int
+
+    public init(id: Int64, name: String, balance: Amount, minimumPayment: Amount, paymentDay: Int) {
+        self.id = id
+        self.name = name
+        self.balance = balance
+        self.minimumPayment = minimumPayment
+        self.paymentDay = paymentDay
+    }
+
+    public func dueDate(in month: YearMonth) -> CivilDate {
+        CivilDate.clamped(year: month.year, month: month.month, day: paymentDay)
+    }
+}
+
+/// A savings goal with an optional deadline; informational only.
+public struct Goal: Hashable, Sendable {
+    public let id: Int64
+    public var name: String
+    public var target: Amount
+    public var targetDate: CivilDate?
+
+    public init(id: Int64, name: String, target: Amount, targetDate: CivilDate?) {
+        self.id = id
+        self.name = name
+        self.target = target
+        self.targetDate = targetDate
+    }
+}
+
+/// An income source. Rows from before anchors existed have none: they project nothing.
+public struct IncomeSource: Hashable, Sendable {
+    public let id: Int64
+    public var name: String
+    public var amount: Amount
+    /// Its `anchor` may be nil in stored rows; such a source is skipped, not an error.
+    public var schedule: Schedule
+    public var active: Bool
+
+    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, active: Bool) {
+        self.id = id
+        self.name = name
+        self.amount = amount
+        self.schedule = schedule
+        self.active = active
+    }
+}
+
+/// A logged payment of a subscription or a debt, bound to the period it pays.
+public struct Payment: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable { case subscription, debt }
+
+    public let id: Int64
+    public let kind: Kind
+    public let sourceID: Int64
+    public let date: CivilDate
+    public let amount: Amount
+    /// The renewal date for a subscription; the first of the month for a debt.
+    public let periodStart: CivilDate
+
+    public init(id: Int64, kind: Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate) {
+        self.id = id
+        self.kind = kind
+        self.sourceID = sourceID
+        self.date = date
+        self.amount = amount
+        self.periodStart = periodStart
+    }
+}
+
+/// One dot on the forward-looking money month.
+public struct CalendarEvent: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable { case subscription, debt, goal, income }
+
+    public let kind: Kind
+    public let sourceID: Int64
+    public let date: CivilDate
+    public let name: String
+    public let amount: Amount?
+    /// Subscriptions and debts can be logged; goals and income are informational.
+    public var loggable: Bool { kind == .subscription || kind == .debt }
+    /// The payment that logged this event's period, if any. Logged events still show.
+    public let payment: Payment?
+}
+
+/// The month of seed 002: four independent sources merged onto one calendar, with logged state
+/// persisted and period-bounded for subscriptions and debts alike (DESIGN §4).
+public enum MoneyCalendar {
+    /// Every event in `range`, ordered by date, then kind (subscription, debt, goal, income), then id.
+    public static func events(
+        in range: ClosedRange<CivilDate>, subscriptions: [Subscription], debts: [Debt], goals: [Goal],
+        incomes: [IncomeSource], payments: [Payment]
+    ) -> [CalendarEvent] {
+        var paid: [PaymentKey: Payment] = [:]
+        for p in payments { paid[PaymentKey(kind: p.kind, id: p.sourceID, periodStart: p.periodStart)] = p }
+        var events: [CalendarEvent] = []
+        for sub in subscriptions where sub.active {
+            for date in sub.schedule.occurrences(in: range, defaultAnchor: range.lowerBound) {
+                events.append(CalendarEvent(kind: .subscription, sourceID: sub.id, date: date, name: sub.name, amount: sub.amount,
+                                            payment: paid[PaymentKey(kind: .subscription, id: sub.id, periodStart: date)]))
+            }
+        }
+        for debt in debts where debt.balance > .zero {
+            var month = YearMonth(containing: range.lowerBound)
+            while month.firstDay <= range.upperBound {
+                let due = debt.dueDate(in: month)
+                if range.contains(due) {
+                    events.append(CalendarEvent(kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment,
+                                                payment: paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]))
+                }
+                let following = month.next
+                if following == month { break }  // the last supported month
+                month = following
+            }
+        }
+        for goal in goals {
+            if let target = goal.targetDate, range.contains(target) {
+                events.append(CalendarEvent(kind: .goal, sourceID: goal.id, date: target, name: goal.name, amount: goal.target, payment: nil))
+            }
+        }
+        for source in incomes where source.active {
+            guard source.schedule.anchor != nil else { continue }  // nothing to project from yet
+            for date in source.schedule.occurrences(in: range, defaultAnchor: range.lowerBound) {
+                events.append(CalendarEvent(kind: .income, sourceID: source.id, date: date, name: source.name, amount: source.amount, payment: nil))
+            }
+        }
+        let order = CalendarEvent.Kind.allCases
+        events.sort {
+            if $0.date != $1.date { return $0.date < $1.date }
+            if $0.kind != $1.kind { return order.firstIndex(of: $0.kind) ?? 0 < order.firstIndex(of: $1.kind) ?? 0 }
+            return $0.sourceID < $1.sourceID
+        }
+        return events
+    }
+
+    /// The billing period a subscription payment on `date` belongs to: from the renewal on or
+    /// before it up to the day before the next. Nil before the first renewal.
+    public static func period(of subscription: Subscription, containing date: CivilDate) -> ClosedRange<CivilDate>? {
+        let anchor = subscription.schedule.anchor ?? date
+        guard let start = subscription.schedule.lastOccurrence(onOrBefore: date, defaultAnchor: anchor) else { return nil }
+        let next = subscription.schedule.nextOccurrence(onOrAfter: start.adding(days: 1), defaultAnchor: anchor)
+        return start...(next?.adding(days: -1) ?? CivilDate(dayNumber: start.dayNumber + Schedule.searchLimitDays))
+    }
+
+    private struct PaymentKey: Hashable {
+        let kind: Payment.Kind
+        let id: Int64
+        let periodStart: CivilDate
+    }
+}
+
+extension YearMonth {
+    public var next: YearMonth {
+        month == 12 ? YearMonth(year: year + 1, month: 1) ?? self : YearMonth(year: year, month: month + 1) ?? self
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+
+/// Something a reminder can be about: one merged occurrence of any module or money source.
+public struct PlanItem: Hashable, Sendable {
+    public enum Suppression: String, Hashable, Sendable { case skipped, done, logged }
+
+    public let kind: ReminderKind
+    public let definitionID: Int64
+    public let date: CivilDate
+    /// Nil for a date-only item, which goes in the morning digest.
+    public let time: WallTime?
+    public let title: String
+    public let source: Occurrence.Source
+    /// The item's own offsets; empty means the kind's defaults.
+    public let offsets: [ReminderOffset]
+    public let suppression: Suppression?
+    /// Extra words for the reminder (an amount, a duration).
+    public let detail: String?
+    /// Why this date (a clamped day of month), for `preview`.
+    public let note: String?
+
+    public init(kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
+                source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
+                detail: String? = nil, note: String? = nil) {
+        self.kind = kind
+        self.definitionID = definitionID
+        self.date = date
+        self.time = time
+        self.title = title
+        self.source = source
+        self.offsets = offsets
+        self.suppression = suppression
+        self.detail = detail
+        self.note = note
+    }
+}
+
+/// One planned reminder: when, what, where, and why.
+public struct PlannedReminder: Hashable, Sendable {
+    public enum Status: Hashable, Sendable {
+        /// Fires at `fireAt`, in the future.
+        case pending
+        /// Was due and not delivered, still inside the grace window: goes out now, marked late.
+        case late
+        /// Was due longer ago than the grace window: recorded as missed, not sent.
+        case missed
+        /// The delivery log has it.
+        case delivered
+        /// Produces no reminder: skipped, done or logged.
+        case suppressed(PlanItem.Suppression)
+    }
+
+    /// Deterministic: `kind:definition:date:offset` (`todo:3:2026-12-01:10m`), `digest:2026-12-01`.
+    /// A channel's delivery is recorded as `key@channel`.
+    public let key: String
+    public let fireAt: Instant
+    public let utcOffset: Int
+    /// A reminder kind, or "digest".
+    public let kind: String
+    public let title: String
+    public let body: String
+    public let occurrenceDate: CivilDate
+    public let source: Occurrence.Source
+    public let definitionID: Int64?
+    public let channels: [String]
+    public let why: [String]
+    public let status: Status
+    /// The digest's contents (empty for other reminders).
+    public let items: [PlanItem]
+}
+
+/// The rules a plan follows: the config's reminder settings.
+public struct PlanRules: Sendable {
+    public var defaults: [ReminderKind: [ReminderOffset]]
+    public var morningDigest: WallTime
+    public var graceWindow: Int
+    public var route: @Sendable (ReminderKind) -> [String]
+
+    public init(config: Config) {
+        defaults = config.reminders
+        morningDigest = config.morningDigest
+        graceWindow = config.graceWindow
+        route = { [config] kind in config.channels(for: kind) }
+    }
+}
+
+public struct Plan: Sendable {
+    /// Inside the window, by fire time then key; suppressed ones only when asked for.
+    public let reminders: [PlannedReminder]
+    /// The next instant the runner must wake: now if anything is late, else the first pending one.
+    public let nextWake: Instant?
+}
+
+/// The planner (DESIGN §5): a pure function of occurrences, rules, the delivery log, now and the
+/// zone. The runner and `preview` call this same function.
+public enum Planner {
+    /// - Parameters:
+    ///   - items: merged occurrences of every module and money source, for dates covering the
+    ///     window plus the longest offset (the caller widens the range).
+    ///   - overdue: one-off todos not done, listed in each morning digest after their due date.
+    ///   - window: the fire instants wanted, inclusive.
+    ///   - includeSuppressed: also return what is skipped, done or logged (`preview --all`).
+    public static func plan(
+        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, delivered: Set<String>, now: Instant,
+        window: ClosedRange<Instant>, zone: TimeZone, includeSuppressed: Bool = false
+    ) -> Plan {
+        var result: [PlannedReminder] = []
+        var digests: [CivilDate: [PlanItem]] = [:]
+
+        func status(_ key: String, _ fireAt: Instant, _ channels: [String]) -> PlannedReminder.Status {
+            if !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
+            if fireAt > now { return .pending }
+            return now.secondsSinceEpoch - fireAt.secondsSinceEpoch <= Int64(rules.graceWindow) ? .late : .missed
+        }
+
+        for item in items {
+            let offsets = item.offsets.isEmpty ? (rules.defaults[item.kind] ?? []) : item.offsets
+            let channels = rules.route(item.kind)
+            for offset in offsets {
+                // A date-only item joins the morning digest of a whole number of days before it.
+                if item.time == nil, let days = offset.wholeDays {
+                    if item.suppression == nil {
+                        digests[item.date.adding(days: -days), default: []].append(item)
+                        continue
+                    }
+                }
+                let base = item.time ?? rules.morningDigest
+                let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, zone: zone)
+                guard window.contains(fireAt) else { continue }
+                let key = "\(item.kind.rawValue):\(item.definitionID):\(item.date):\(offset)"
+                var why = ["\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)"]
+                if let note = item.note { why.append(note) }
+                why.append(offset.isZero ? (item.time == nil ? "at the morning digest time" : "at its time")
+                                         : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")")
+                if let gap { why.append(gap) }
+                let state: PlannedReminder.Status = item.suppression.map { .suppressed($0) } ?? status(key, fireAt, channels)
+                if case .suppressed = state, !includeSuppressed { continue }
+                result.append(PlannedReminder(
+                    key: key, fireAt: fireAt, utcOffset: utcOffset, kind: item.kind.rawValue, title: item.title,
+                    body: body(item, offset), occurrenceDate: item.date, source: item.source, definitionID: item.definitionID,
+                    channels: channels, why: why, status: state, items: []))
+            }
+        }
+
+        // One morning digest a day: its date-only items and the one-off todos overdue by then.
+        let firstDay = ISO8601.localDate(of: window.lowerBound, in: zone).date
+        let lastDay = ISO8601.localDate(of: window.upperBound, in: zone).date
+        var day = firstDay.adding(days: -1)
+        while day <= lastDay.adding(days: 1) {
+            defer { day = day.adding(days: 1) }
+            let resolved = zone.resolve(rules.morningDigest, on: day)
+            guard window.contains(resolved.instant) else { continue }
+            let due = digests[day] ?? []
+            let late = overdue.filter { $0.date < day }
+            guard !due.isEmpty || !late.isEmpty else { continue }
+            let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
+            let channels = Array(Set(contents.flatMap { rules.route($0.kind) })).sorted()
+            let key = "digest:\(day)"
+            var why = ["morning digest at \(rules.morningDigest): \(due.count) item(s) of the day or ahead"]
+            if !late.isEmpty { why.append("\(late.count) overdue one-off todo(s)") }
+            if case .skippedByGap(let seconds) = resolved.resolution {
+                why.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
+            }
+            let lines = due.map { "\($0.kind.rawValue): \($0.title)" + ($0.date != day ? " (\($0.date))" : "") + ($0.detail.map { " \($0)" } ?? "") }
+                + late.map { "overdue since \($0.date): \($0.title)" }
+            result.append(PlannedReminder(
+                key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, kind: "digest",
+                title: "\(day.weekday.fullName) \(day): \(contents.count) item\(contents.count == 1 ? "" : "s")",
+                body: lines.joined(separator: "\n"), occurrenceDate: day, source: .virtual, definitionID: nil,
+                channels: channels, why: why, status: status(key, resolved.instant, channels), items: contents))
+        }
+
+        result.sort { ($0.fireAt, $0.key) < ($1.fireAt, $1.key) }
+        var next: Instant?
+        for r in result {
+            switch r.status {
+            case .late: next = now
+            case .pending: next = min(next ?? r.fireAt, r.fireAt)
+            default: continue
+            }
+        }
+        return Plan(reminders: result, nextWake: next)
+    }
+
+    /// `base` on `date` in `zone`, less the offset: minutes and hours exactly, days and weeks on the
+    /// calendar (the same wall time N days earlier). Returns the note when a DST gap moved it.
+    static func fireInstant(base: WallTime, date: CivilDate, offset: ReminderOffset, zone: TimeZone)
+        -> (Instant, Int, String?)
+    {
+        let day = date.adding(days: -(offset.wholeDays ?? 0))
+        let resolved = zone.resolve(base, on: day)
+        var gap: String?
+        if case .skippedByGap(let seconds) = resolved.resolution {
+            gap = "\(base) does not exist on \(day): moved \(seconds / 60) min by the DST gap"
+        }
+        guard offset.wholeDays == nil else { return (resolved.instant, resolved.utcOffset, gap) }
+        let instant = resolved.instant.adding(seconds: -Int64(offset.exactSeconds))
+        return (instant, zone.utcOffset(at: instant), gap)
+    }
+
+    static func body(_ item: PlanItem, _ offset: ReminderOffset) -> String {
+        var text = item.kind.rawValue.capitalized
+        if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
+        if !offset.isZero { text += " (in \(offset))" }
+        if let detail = item.detail { text += ": \(detail)" }
+        return text
+    }
+}
+
+extension ReminderOffset {
+    /// Days for `Nd` and `Nw` (nominal), and 0 for `0m`/`0h`; nil for a non-zero exact duration.
+    public var wholeDays: Int? {
+        switch self {
+        case .days(let n): return n
+        case .weeks(let n): return 7 * n
+        case .minutes(0), .hours(0): return 0
+        default: return nil
+        }
+    }
+
+    /// Seconds for `Nm` and `Nh`.
+    public var exactSeconds: Int {
+        switch self {
+        case .minutes(let n): return 60 * n
+        case .hours(let n): return 3_600 * n
+        case .days(let n): return 86_400 * n
+        case .weeks(let n): return 604_800 * n
+        }
+    }
+
+    public var isZero: Bool { exactSeconds == 0 }
+}

@@ -1,0 +1,88 @@
+import DawnletCore
+import DawnletStore
+import Foundation
+
+/// Everything the planner needs, read from the store for one window: the one code path `preview`
+/// and `serve` share (DESIGN §5).
+public struct PlanSource {
+    public let store: Store
+    public let config: Config
+    public let zone: TimeZone
+
+    public init(store: Store, config: Config, zone: TimeZone) {
+        self.store = store
+        self.config = config
+        self.zone = zone
+    }
+
+    /// The plan for reminders firing inside `window`, as of `now`.
+    public func plan(now: Instant, window: ClosedRange<Instant>, delivered: Set<String> = [], includeSuppressed: Bool = false) throws -> Plan {
+        // Occurrences up to the longest lead time after the window can have reminders inside it.
+        let lead = try longestLeadDays()
+        let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
+        let last = ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1)
+        let (items, overdue) = try self.items(in: first...last)
+        return Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered, now: now,
+                            window: window, zone: zone, includeSuppressed: includeSuppressed)
+    }
+
+    /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.
+    func longestLeadDays() throws -> Int {
+        let configured = config.reminders.values.flatMap { $0 }
+        let own = try store.definitions().flatMap(\.reminders)
+        let seconds = (configured + own).map(\.exactSeconds).max() ?? 0
+        return (seconds + 86_399) / 86_400
+    }
+
+    /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
+    /// items; and the one-off todos that are not done (listed as overdue in later digests).
+    func items(in range: ClosedRange<CivilDate>) throws -> ([PlanItem], [PlanItem]) {
+        let definitions = try store.definitions()
+        let stored = try store.storedOccurrences(in: range)
+        var items = OccurrenceMerge.occurrences(of: definitions, stored: stored, in: range).map { o in
+            PlanItem(kind: ReminderKind(rawValue: o.kind.rawValue) ?? .todo, definitionID: o.definition.id, date: o.date, time: o.time,
+                     title: o.title, source: o.source, offsets: o.definition.reminders,
+                     suppression: o.status == .skipped ? .skipped : o.status == .done ? .done : nil,
+                     detail: o.definition.durationMinutes.map { "\($0) min" }, note: o.definition.schedule.flatMap { clampNote($0, o.date) })
+        }
+
+        // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
+        var rows: [String: Transaction] = [:]
+        for row in try store.transactions(in: range) { if let id = row.definitionID { rows["\(id) \(row.date)"] = row } }
+        for bill in try store.recurringTransactions() {
+            for date in bill.schedule.occurrences(in: range, defaultAnchor: bill.created) {
+                let row = rows["\(bill.id) \(date)"]
+                items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
+                                      source: row == nil ? .virtual : .stored, suppression: row?.status == .skipped ? .skipped : nil,
+                                      detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
+            }
+        }
+
+        let debts = try store.debts()
+        for event in MoneyCalendar.events(in: range, subscriptions: try store.subscriptions(), debts: debts, goals: try store.goals(),
+                                          incomes: try store.incomeSources(), payments: try store.payments()) {
+            var note: String?
+            if event.kind == .debt, let debt = debts.first(where: { $0.id == event.sourceID }), debt.paymentDay > event.date.day {
+                note = "payment day \(debt.paymentDay) falls on \(event.date), the month's last day"
+            }
+            items.append(PlanItem(kind: ReminderKind(rawValue: event.kind.rawValue) ?? .bill, definitionID: event.sourceID, date: event.date,
+                                  time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
+                                  suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
+        }
+
+        var done = Set<Int64>()
+        for row in try store.oneOffTodoRows() where row.status != .open { done.insert(row.definitionID) }
+        let overdue = definitions.compactMap { d -> PlanItem? in
+            guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
+            return PlanItem(kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual)
+        }
+        return (items, overdue)
+    }
+
+    /// "day 31 falls on 2026-02-28, the month's last day" when a monthly day was clamped.
+    func clampNote(_ schedule: Schedule, _ date: CivilDate) -> String? {
+        guard case .monthlyOnDay(_, let day) = schedule.rule else { return nil }
+        let wanted = day ?? schedule.anchor?.day ?? date.day
+        return wanted > date.day ? "day \(wanted) falls on \(date), the month's last day" : nil
+    }
+}

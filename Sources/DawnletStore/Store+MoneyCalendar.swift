@@ -1,0 +1,130 @@
+import DawnletCore
+
+/// Subscriptions, debts, goals, income sources and their payments (DESIGN §4).
+extension Store {
+    public func addSubscription(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
+        var anchored = schedule
+        if anchored.anchor == nil { anchored.anchor = today }
+        try db.run("INSERT INTO subscriptions (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
+                   [.text(name), .int(amount.minorUnits), .described(anchored), .described(today)])
+        return db.lastInsertRowID
+    }
+
+    public func subscriptions() throws(StoreError) -> [Subscription] {
+        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions ORDER BY id", [], Store.subscription)
+    }
+
+    public func subscription(id: Int64) throws(StoreError) -> Subscription {
+        guard let found = try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
+                                       [.int(id)], Store.subscription).first
+        else { throw StoreError(.notFound, "no subscription with id \(id)") }
+        return found
+    }
+
+    private static func subscription(_ row: Statement) throws(StoreError) -> Subscription {
+        guard let schedule = Schedule(row.text(3)) else { throw StoreError(.corrupt, "subscription \(row.int(0)) has a schedule this version cannot read") }
+        return Subscription(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
+    }
+
+    public func setSubscriptionActive(id: Int64, _ active: Bool) throws(StoreError) {
+        guard try db.run("UPDATE subscriptions SET active = ? WHERE id = ?", [.int(active ? 1 : 0), .int(id)]) == 1 else {
+            throw StoreError(.notFound, "no subscription with id \(id)")
+        }
+    }
+
+    public func addDebt(name: String, balance: Amount, minimum: Amount, day: Int, today: CivilDate) throws(StoreError) -> Int64 {
+        try db.run("INSERT INTO debts (name, balance_minor, minimum_minor, payment_day, created) VALUES (?, ?, ?, ?, ?)",
+                   [.text(name), .int(balance.minorUnits), .int(minimum.minorUnits), .int(Int64(day)), .described(today)])
+        return db.lastInsertRowID
+    }
+
+    public func debts() throws(StoreError) -> [Debt] {
+        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts ORDER BY id", [], Store.debt)
+    }
+
+    public func debt(id: Int64) throws(StoreError) -> Debt {
+        guard let found = try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts WHERE id = ?",
+                                       [.int(id)], Store.debt).first
+        else { throw StoreError(.notFound, "no debt with id \(id)") }
+        return found
+    }
+
+    private static func debt(_ row: Statement) -> Debt {
+        Debt(id: row.int(0), name: row.text(1), balance: Amount(minorUnits: row.int(2)), minimumPayment: Amount(minorUnits: row.int(3)),
+             paymentDay: Int(row.int(4)))
+    }
+
+    public func payOffDebt(id: Int64) throws(StoreError) {
+        guard try db.run("UPDATE debts SET balance_minor = 0 WHERE id = ?", [.int(id)]) == 1 else {
+            throw StoreError(.notFound, "no debt with id \(id)")
+        }
+    }
+
+    public func addGoal(name: String, target: Amount, by date: CivilDate?, today: CivilDate) throws(StoreError) -> Int64 {
+        try db.run("INSERT INTO goals (name, target_minor, target_date, created) VALUES (?, ?, ?, ?)",
+                   [.text(name), .int(target.minorUnits), .described(date), .described(today)])
+        return db.lastInsertRowID
+    }
+
+    public func goals() throws(StoreError) -> [Goal] {
+        try db.query("SELECT id, name, target_minor, target_date FROM goals ORDER BY id") { (row) throws(StoreError) in
+            var date: CivilDate?
+            if let text = row.optionalText(3) {
+                guard let parsed = CivilDate(text) else { throw StoreError(.corrupt, "goal \(row.int(0)) has a date this version cannot read") }
+                date = parsed
+            }
+            return Goal(id: row.int(0), name: row.text(1), target: Amount(minorUnits: row.int(2)), targetDate: date)
+        }
+    }
+
+    public func addIncome(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
+        var anchored = schedule
+        if anchored.anchor == nil { anchored.anchor = today }
+        try db.run("INSERT INTO income_sources (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
+                   [.text(name), .int(amount.minorUnits), .described(anchored), .described(today)])
+        return db.lastInsertRowID
+    }
+
+    /// Income sources; a row whose schedule has no anchor (written before anchors were kept) is
+    /// returned as it is, and the calendar skips it.
+    public func incomeSources() throws(StoreError) -> [IncomeSource] {
+        try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources ORDER BY id") { (row) throws(StoreError) in
+            guard let schedule = Schedule(row.text(3)) else { throw StoreError(.corrupt, "income source \(row.int(0)) has a schedule this version cannot read") }
+            return IncomeSource(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
+        }
+    }
+
+    public func payments(in range: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [Payment] {
+        let sql = "SELECT id, kind, source_id, date, amount_minor, period_start FROM payments"
+        let filtered = range.map { _ in sql + " WHERE period_start BETWEEN ? AND ?" } ?? sql
+        let arguments: [SQLValue] = range.map { [.described($0.lowerBound), .described($0.upperBound)] } ?? []
+        return try db.query(filtered + " ORDER BY id", arguments) { (row) throws(StoreError) in
+            guard let kind = Payment.Kind(rawValue: row.text(1)), let date = CivilDate(row.text(3)), let start = CivilDate(row.text(5)) else {
+                throw StoreError(.corrupt, "payment \(row.int(0)) cannot be read")
+            }
+            return Payment(id: row.int(0), kind: kind, sourceID: row.int(2), date: date, amount: Amount(minorUnits: row.int(4)), periodStart: start)
+        }
+    }
+
+    /// Records a payment for the period it falls in; refuses a second one for that period, naming
+    /// the first. A debt payment also lowers its balance (never below zero).
+    public func logPayment(kind: Payment.Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate,
+                           periodText: String) throws(StoreError) -> Int64 {
+        try db.writeTransaction { () throws(StoreError) in
+            let existing = try db.query("SELECT id, date, amount_minor FROM payments WHERE kind = ? AND source_id = ? AND period_start = ?",
+                                        [.text(kind.rawValue), .int(sourceID), .described(periodStart)]) {
+                (id: $0.int(0), date: $0.text(1), amount: Amount(minorUnits: $0.int(2)))
+            }
+            if let first = existing.first {
+                throw StoreError(.conflict, "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount) on \(first.date)")
+            }
+            try db.run("INSERT INTO payments (kind, source_id, date, amount_minor, period_start) VALUES (?, ?, ?, ?, ?)",
+                       [.text(kind.rawValue), .int(sourceID), .described(date), .int(amount.minorUnits), .described(periodStart)])
+            let id = db.lastInsertRowID
+            if kind == .debt {
+                try db.run("UPDATE debts SET balance_minor = max(0, balance_minor - ?) WHERE id = ?", [.int(Int64(amount.minorUnits.magnitude)), .int(sourceID)])
+            }
+            return id
+        }
+    }
+}
