@@ -280,7 +280,8 @@ public struct Config: Hashable, Sendable {
                 throw ConfigError("channels.email", "give either url or sendmail")
             }
             guard email.from != nil, !email.to.isEmpty else { throw ConfigError("channels.email", "needs from and to") }
-            for address in [email.from ?? ""] + email.to where address.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "<" || $0 == ">" }) {
+            // Scalars, not Characters: "\r\n" is one Character that equals neither "\r" nor "\n".
+            for address in [email.from ?? ""] + email.to where address.unicodeScalars.contains(where: { "\r\n<>".unicodeScalars.contains($0) }) {
                 throw ConfigError("channels.email", "an address contains a line break or angle bracket")
             }
             self.email = email

@@ -1,0 +1,90 @@
+@testable import DawnletCore
+import DawnletTestSupport
+import Foundation
+import Testing
+
+@Suite struct ConfigTests {
+    static func parse(_ text: String) throws -> Config {
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        return try Config(try decoder.decode(ConfigValue.self, from: Data(text.utf8)))
+    }
+
+    @Test("the example file documents every key and loads")
+    func example() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("config/config.example.json5"), encoding: .utf8)
+        let config = try Self.parse(text)
+        #expect(config.timeZone == "Europe/Berlin")
+        #expect(config.morningDigest == WallTime("08:00"))
+        #expect(config.horizon == 14 * 86_400 && config.graceWindow == 12 * 3_600)
+        #expect(config.reminders[.debt] == [.minutes(0), .days(3)])
+        #expect(config.reminders[.income] == [])
+        #expect(config.channels(for: .bill) == ["desktop", "email"])
+        #expect(config.channels(for: .event) == ["desktop"])
+        #expect(config.command.argv == ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"])
+        #expect(config.email?.url == "smtp://mail.example.org:587")
+        #expect(config.calendars.map(\.name) == ["work"])
+        for key in ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars",
+                    "expire", "snooze", "fallback", "argv", "timeout", "url", "tls", "from", "to", "user", "passwordFile",
+                    "sendmail", "readOnly"] {
+            #expect(text.contains(key), "the example mentions \(key)")
+        }
+    }
+
+    @Test("an empty file is the defaults")
+    func defaults() throws {
+        let config = try Self.parse("{}")
+        #expect(config == Config())
+        #expect(config.reminders[.goal] == [.days(7), .days(0)])
+        #expect(config.channels(for: .todo) == ["desktop"])
+    }
+
+    @Test("durations", arguments: [("30s", 30), ("10m", 600), ("12h", 43_200), ("14d", 1_209_600), ("1h30m", 5_400), ("0s", 0)])
+    func durations(_ text: String, _ seconds: Int) {
+        #expect(DurationText.seconds(text) == seconds)
+    }
+
+    @Test("not durations", arguments: ["", "10", "m", "10x", "1.5h", "-1h", "h1", "99999999h"])
+    func badDurations(_ text: String) {
+        #expect(DurationText.seconds(text) == nil)
+    }
+
+    @Test("every error names the key path and the problem", arguments: [
+        ("[1]", "", "must be an object"),
+        ("{ timezone: 'UTC' }", "timezone", "unknown key"),
+        ("{ horizon: 14 }", "horizon", "must be a string, not a number"),
+        ("{ horizon: '14x' }", "horizon", "is not a duration"),
+        ("{ horizon: '10m' }", "horizon", "between 1h and 366d"),
+        ("{ graceWindow: '8d' }", "graceWindow", "at most 7d"),
+        ("{ morningDigest: '25:00' }", "morningDigest", "HH:MM"),
+        ("{ reminders: { meeting: [] } }", "reminders.meeting", "unknown kind"),
+        ("{ reminders: { event: ['soon'] } }", "reminders.event[0]", "not an offset"),
+        ("{ reminders: { event: '10m' } }", "reminders.event", "must be a list"),
+        ("{ route: { bill: ['pager'] } }", "route.bill", "unknown channel"),
+        ("{ route: { chores: ['desktop'] } }", "route.chores", "unknown kind"),
+        ("{ route: { bill: ['email'] } }", "route.bill", "channels.email is not set up"),
+        ("{ channels: { pager: {} } }", "channels.pager", "unknown key"),
+        ("{ channels: { desktop: { snooze: '10s' } } }", "channels.desktop.snooze", "at least 1m"),
+        ("{ channels: { desktop: { fallback: 'desktop' } } }", "channels.desktop.fallback", "command, email or null"),
+        ("{ channels: { command: { argv: [] } } }", "channels.command.argv", "at least the program"),
+        ("{ channels: { command: { argv: ['x', 1] } } }", "channels.command.argv[1]", "must be a string"),
+        ("{ channels: { command: { timeout: '2h' } } }", "channels.command.timeout", "between 1s and 1h"),
+        ("{ channels: { email: { url: 'http://x', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "smtp://"),
+        ("{ channels: { email: { url: 'smtp://x' } } }", "channels.email", "needs from and to"),
+        ("{ channels: { email: { from: 'a@b', to: ['c@d'] } } }", "channels.email", "either url or sendmail"),
+        ("{ channels: { email: { url: 'smtp://x', tls: 'ssl', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "starttls or none"),
+        ("{ channels: { email: { url: 'smtp://x', from: 'a@b\\r\\nBcc: x@y', to: ['c@d'] } } }", "channels.email", "line break"),
+        ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),
+        ("{ calendars: [ { name: 'a', path: '/x', colour: 'red' } ] }", "calendars[0].colour", "unknown key"),
+        ("{ calendars: [ { name: 'a', path: '/x' }, { name: 'a', path: '/y' } ] }", "calendars[1].name", "used twice"),
+    ])
+    func errors(_ text: String, _ keyPath: String, _ problem: String) {
+        #expect {
+            try Self.parse(text)
+        } throws: { error in
+            guard let e = error as? ConfigError else { return false }
+            return e.keyPath == keyPath && e.problem.contains(problem)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+@testable import DawnletCore
+import DawnletTestSupport
+import Foundation
+import Testing
+
+@Suite struct PlannerTests {
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let rules = PlanRules(config: Config())
+
+    func at(_ text: String, _ zone: TimeZone = PlannerTests.berlin) -> Instant {
+        guard let instant = ISO8601.parse(text, zone: zone) else { preconditionFailure(text) }
+        return instant
+    }
+
+    func plan(_ items: [PlanItem], overdue: [PlanItem] = [], now: String = "2026-03-20T00:00", from: String = "2026-03-20T00:00",
+              to: String = "2026-04-05T00:00", delivered: Set<String> = [], all: Bool = false, zone: TimeZone = PlannerTests.berlin) -> Plan {
+        Planner.plan(items: items, overdue: overdue, rules: rules, delivered: delivered, now: at(now, zone),
+                     window: at(from, zone)...at(to, zone), zone: zone, includeSuppressed: all)
+    }
+
+    func fires(_ plan: Plan) -> [String] {
+        plan.reminders.map { "\($0.key) \(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset))" }
+    }
+
+    @Test("a timed event 10 minutes before by default; a todo at its time")
+    func defaults() {
+        let event = PlanItem(kind: .event, definitionID: 1, date: date("2026-03-24"), time: WallTime("09:30"), title: "Standup", source: .virtual)
+        let todo = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .virtual)
+        #expect(fires(plan([event, todo])) == ["event:1:2026-03-24:10m 2026-03-24T09:20:00+01:00", "todo:2:2026-03-24:0m 2026-03-24T18:00:00+01:00"])
+    }
+
+    @Test("a time in the spring-forward gap fires after it, and says so")
+    func gap() throws {
+        let habit = PlanItem(kind: .habit, definitionID: 1, date: date("2026-03-29"), time: WallTime("02:30"), title: "Meds", source: .virtual)
+        let p = plan([habit])
+        #expect(fires(p) == ["habit:1:2026-03-29:0m 2026-03-29T03:30:00+02:00"])
+        #expect(try #require(p.reminders.first).why.contains { $0.contains("DST gap") })
+    }
+
+    @Test("days are calendar days across DST; hours are exact")
+    func nominalAndExact() {
+        // 09:00 CEST on the 29th is 07:00Z. 24 hours before is 07:00Z on the 28th: 08:00 CET.
+        // One day before is 09:00 on the 28th, whatever the clock change did between.
+        let event = PlanItem(kind: .event, definitionID: 1, date: date("2026-03-29"), time: WallTime("09:00"), title: "Review",
+                             source: .virtual, offsets: [.days(1), .hours(24)])
+        let expected = ["event:1:2026-03-29:24h 2026-03-28T08:00:00+01:00", "event:1:2026-03-29:1d 2026-03-28T09:00:00+01:00"]
+        #expect(fires(plan([event])) == expected)
+    }
+
+    @Test("skipped, done and logged produce nothing, unless --all asks, with the reason")
+    func suppressed() {
+        let items = [
+            PlanItem(kind: .todo, definitionID: 1, date: date("2026-03-24"), time: WallTime("09:00"), title: "A", source: .stored, suppression: .skipped),
+            PlanItem(kind: .habit, definitionID: 2, date: date("2026-03-24"), time: WallTime("07:00"), title: "B", source: .stored, suppression: .done),
+            PlanItem(kind: .subscription, definitionID: 3, date: date("2026-03-24"), time: nil, title: "C", source: .stored, suppression: .logged),
+        ]
+        #expect(plan(items).reminders.isEmpty)
+        let all = plan(items, all: true)
+        #expect(all.reminders.map(\.status) == [.suppressed(.done), .suppressed(.logged), .suppressed(.skipped)])
+        #expect(all.nextWake == nil)
+    }
+
+    @Test("the morning digest: date-only items of the day, days-ahead items, overdue one-offs")
+    func digest() throws {
+        let items = [
+            PlanItem(kind: .bill, definitionID: 1, date: date("2026-03-24"), time: nil, title: "Rent", source: .virtual, detail: "-950.00"),
+            PlanItem(kind: .debt, definitionID: 2, date: date("2026-03-27"), time: nil, title: "Card", source: .virtual),
+            PlanItem(kind: .goal, definitionID: 3, date: date("2026-03-31"), time: nil, title: "Holiday", source: .virtual),
+        ]
+        var rules = Config()
+        rules.reminders[.debt] = [.minutes(0), .days(3)]
+        let overdue = [PlanItem(kind: .todo, definitionID: 9, date: date("2026-03-23"), time: nil, title: "Tax form", source: .virtual)]
+        let p = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: rules), delivered: [], now: at("2026-03-24T00:00"),
+                             window: at("2026-03-24T00:00")...at("2026-03-24T23:59"), zone: Self.berlin)
+        let digest = try #require(p.reminders.first)
+        #expect(p.reminders.count == 1)
+        #expect(digest.key == "digest:2026-03-24")
+        #expect(ISO8601.format(digest.fireAt, utcOffset: digest.utcOffset) == "2026-03-24T08:00:00+01:00")
+        // Rent today, the card due in 3 days, the holiday goal in 7; the overdue todo last.
+        #expect(digest.items.map(\.title) == ["Rent", "Card", "Holiday", "Tax form"])
+        #expect(digest.body == "bill: Rent -950.00\ndebt: Card (2026-03-27)\ngoal: Holiday (2026-03-31)\noverdue since 2026-03-23: Tax form")
+        #expect(digest.channels == ["desktop"])
+    }
+
+    @Test("keys are stable across re-plans at different times")
+    func stableKeys() {
+        let items = (1...5).map { PlanItem(kind: .event, definitionID: Int64($0), date: date("2026-03-2\($0)"), time: WallTime("10:00"), title: "E", source: .virtual) }
+        let early = plan(items, now: "2026-03-20T00:00")
+        let later = plan(items, now: "2026-03-22T12:00")
+        #expect(early.reminders.map(\.key) == later.reminders.map(\.key))
+        #expect(early.reminders.map(\.fireAt) == later.reminders.map(\.fireAt))
+    }
+
+    @Test("past reminders: late inside the grace window, missed beyond it, delivered when logged; next wake")
+    func statuses() throws {
+        let items = [
+            PlanItem(kind: .todo, definitionID: 1, date: date("2026-03-24"), time: WallTime("09:00"), title: "Old", source: .virtual),
+            PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("20:00"), title: "Recent", source: .virtual),
+            PlanItem(kind: .todo, definitionID: 3, date: date("2026-03-24"), time: WallTime("21:00"), title: "Sent", source: .virtual),
+            PlanItem(kind: .todo, definitionID: 4, date: date("2026-03-25"), time: WallTime("10:00"), title: "Next", source: .virtual),
+        ]
+        let p = plan(items, now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00",
+                     delivered: ["todo:3:2026-03-24:0m@desktop"])
+        #expect(p.reminders.map(\.status) == [.missed, .late, .delivered, .pending])
+        #expect(p.nextWake == at("2026-03-24T22:00"))
+        let calm = plan([items[3]], now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00")
+        #expect(calm.nextWake == at("2026-03-25T10:00"))
+    }
+
+    @Test("a repeated hour fires once, at the first 01:30 (America/New_York)")
+    func repeatedHour() throws {
+        let ny = try #require(TimeZone(identifier: "America/New_York"))
+        let item = PlanItem(kind: .habit, definitionID: 1, date: date("2026-11-01"), time: WallTime("01:30"), title: "Meds", source: .virtual)
+        let p = plan([item], now: "2026-10-31T00:00", from: "2026-10-31T00:00", to: "2026-11-02T00:00", zone: ny)
+        #expect(fires(p) == ["habit:1:2026-11-01:0m 2026-11-01T01:30:00-04:00"])
+    }
+}
