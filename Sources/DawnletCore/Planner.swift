@@ -116,14 +116,15 @@ public enum Planner {
         for item in items {
             let offsets = item.offsets.isEmpty ? (rules.defaults[item.kind] ?? []) : item.offsets
             let channels = rules.route(item.kind)
-            for offset in offsets {
-                // A date-only item joins the morning digest of a whole number of days before it.
-                if item.time == nil, let days = offset.wholeDays {
-                    if item.suppression == nil {
-                        digests[item.date.adding(days: -days), default: []].append(item)
-                        continue
-                    }
+            if item.time == nil && item.suppression == nil {
+                // A date-only item joins the morning digest of its day, or of the day a whole number
+                // of days before it; a shorter offset (an all-day event's default 10m) means its day.
+                for days in Set(offsets.map { $0.exactSeconds / 86_400 }) {
+                    digests[item.date.adding(days: -days), default: []].append(item)
                 }
+                continue
+            }
+            for offset in offsets {
                 let base = item.time ?? rules.morningDigest
                 let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, zone: zone)
                 guard window.contains(fireAt) else { continue }
@@ -156,16 +157,18 @@ public enum Planner {
             let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
             let channels = Array(Set(contents.flatMap { rules.route($0.kind) })).sorted()
             let key = "digest:\(day)"
-            var why = ["morning digest at \(rules.morningDigest): \(due.count) item(s) of the day or ahead"]
-            if !late.isEmpty { why.append("\(late.count) overdue one-off todo(s)") }
+            var why = ["morning digest at \(rules.morningDigest)"]
+            if !due.isEmpty { why.append("\(count(due.count, "item")) of the day or days ahead") }
+            if !late.isEmpty { why.append("\(count(late.count, "overdue one-off todo")) still open") }
             if case .skippedByGap(let seconds) = resolved.resolution {
                 why.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
             }
+            why += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
             let lines = due.map { "\($0.kind.rawValue): \($0.title)" + ($0.date != day ? " (\($0.date))" : "") + ($0.detail.map { " \($0)" } ?? "") }
                 + late.map { "overdue since \($0.date): \($0.title)" }
             result.append(PlannedReminder(
                 key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, kind: "digest",
-                title: "\(day.weekday.fullName) \(day): \(contents.count) item\(contents.count == 1 ? "" : "s")",
+                title: "\(day.weekday.fullName) \(day): \(count(contents.count, "item"))",
                 body: lines.joined(separator: "\n"), occurrenceDate: day, source: .virtual, definitionID: nil,
                 channels: channels, why: why, status: status(key, resolved.instant, channels), items: contents))
         }
@@ -183,20 +186,25 @@ public enum Planner {
     }
 
     /// `base` on `date` in `zone`, less the offset: minutes and hours exactly, days and weeks on the
-    /// calendar (the same wall time N days earlier). Returns the note when a DST gap moved it.
+    /// calendar (the same wall time N days earlier). Returns a note when a DST change touched it.
     static func fireInstant(base: WallTime, date: CivilDate, offset: ReminderOffset, zone: TimeZone)
         -> (Instant, Int, String?)
     {
         let day = date.adding(days: -(offset.wholeDays ?? 0))
         let resolved = zone.resolve(base, on: day)
         var gap: String?
-        if case .skippedByGap(let seconds) = resolved.resolution {
-            gap = "\(base) does not exist on \(day): moved \(seconds / 60) min by the DST gap"
+        switch resolved.resolution {
+        case .exact: break
+        case .skippedByGap(let seconds): gap = "\(base) does not exist on \(day): moved \(seconds / 60) min by the DST gap"
+        case .repeatedTakeFirst: gap = "\(base) happens twice on \(day) (clocks go back): the first"
         }
         guard offset.wholeDays == nil else { return (resolved.instant, resolved.utcOffset, gap) }
         let instant = resolved.instant.adding(seconds: -Int64(offset.exactSeconds))
         return (instant, zone.utcOffset(at: instant), gap)
     }
+
+    /// "1 item", "3 items".
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     static func body(_ item: PlanItem, _ offset: ReminderOffset) -> String {
         var text = item.kind.rawValue.capitalized

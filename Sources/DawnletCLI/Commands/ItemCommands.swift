@@ -14,9 +14,9 @@ enum ItemCommands {
                     summary: "Add an event, optionally repeating; prints its id.",
                     options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind")], positionals: 1...1,
                     run: addEvent),
-            Command(path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME]",
-                    summary: "Add a habit kept on some weekdays; prints its id.",
-                    options: [.value("days"), .value("at")], positionals: 1...1, run: addHabit),
+            Command(path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE]",
+                    summary: "Add a habit kept on some weekdays, from today or DATE; prints its id.",
+                    options: [.value("days"), .value("at"), .value("from")], positionals: 1...1, run: addHabit),
         ]
             + ItemKind.allCases.flatMap { kind in
                 var verbs = [
@@ -83,7 +83,7 @@ enum ItemCommands {
         }
         let time = try invocation.optionalTime("at")
         let today = try invocation.today()
-        let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: today, time: time)
+        let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: try invocation.optionalDate("from") ?? today, time: time)
         let id = try invocation.openStore().addItem(kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today)
         invocation.output.line(String(id))
     }
