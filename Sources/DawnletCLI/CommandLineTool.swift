@@ -1,6 +1,7 @@
 import DawnletCore
 import DawnletStore
 import Foundation
+import Glibc
 
 /// The `dawnlet-remind` command line: global options, dispatch, and the mapping from errors to
 /// one line on stderr and an exit code (shared/DESIGN.md §7, §9).
@@ -162,29 +163,53 @@ struct Invocation {
     }
 }
 
-/// Buffered stdout and unbuffered stderr. Commands write whole lines.
+/// Buffered stdout and unbuffered stderr. Commands write whole lines; the buffer goes out in
+/// 64 KiB pieces, so a large document is never held whole.
 struct Output {
-    private var buffer: [UInt8] = []
+    private var writer = JSONWriter()
 
     mutating func line(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
+        writer.out.append(contentsOf: text.utf8)
         endLine()
     }
 
     mutating func line(_ json: JSON) {
-        buffer.append(contentsOf: json.bytes)
+        writer.value(json)
+        endLine()
+    }
+
+    /// Streams a JSON document: `body` writes into the writer, and calls `flush` between pieces.
+    mutating func json(_ body: (inout JSONWriter, _ flush: (inout JSONWriter) -> Void) -> Void) {
+        body(&writer) { w in
+            if w.out.count > 1 << 16 { Output.write(w.out); w.out.removeAll(keepingCapacity: true) }
+        }
         endLine()
     }
 
     private mutating func endLine() {
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count > 1 << 16 { flush() }
+        writer.endDocument()
+        writer.out.append(UInt8(ascii: "\n"))
+        if writer.out.count > 1 << 16 { flush() }
     }
 
     mutating func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        guard !writer.out.isEmpty else { return }
+        Output.write(writer.out)
+        writer.out.removeAll(keepingCapacity: true)
+    }
+
+    private static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // stdout closed (a pipe to `head`): nothing more can be said
+                }
+                offset += written
+            }
+        }
     }
 
     func error(_ text: String) {

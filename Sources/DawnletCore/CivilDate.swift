@@ -103,8 +103,20 @@ public struct CivilDate: Hashable, Comparable, Sendable {
 extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
     /// `YYYY-MM-DD`.
     public var description: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(10)
+        appendASCII(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `YYYY-MM-DD` as ASCII bytes: dates are written by the ten thousand in JSON and keys.
+    public func appendASCII(to out: inout [UInt8]) {
         let c = components
-        return pad(c.year, 4) + "-" + pad(c.month, 2) + "-" + pad(c.day, 2)
+        appendDigits(c.year, 4, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(c.month, 2, to: &out)
+        out.append(UInt8(ascii: "-"))
+        appendDigits(c.day, 2, to: &out)
     }
 
     /// Parses exactly `YYYY-MM-DD`; returns nil for any other text or a day that does not exist.
@@ -134,10 +146,30 @@ func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
     return value
 }
 
+/// Appends `value` as at least `width` zero-padded ASCII digits (a minus sign first if negative).
+@inline(__always)
+func appendDigits(_ value: Int, _ width: Int, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    var v = value.magnitude
+    withUnsafeMutableBytes(of: &digits) { d in
+        repeat {
+            d[count] = UInt8(48 + v % 10)
+            v /= 10
+            count += 1
+        } while v > 0
+        for _ in count..<max(count, width) { out.append(UInt8(ascii: "0")) }
+        for i in stride(from: count - 1, through: 0, by: -1) { out.append(d[i]) }
+    }
+}
+
 /// Zero-padded decimal without Foundation formatting (which depends on the locale).
 func pad(_ value: Int, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    var bytes: [UInt8] = []
+    appendDigits(value, width, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// A non-empty run of ASCII digits as an Int; nil for anything else (signs, spaces, overflow).

@@ -122,16 +122,69 @@ extension TimeZone {
     }
 }
 
+/// Remembers, per civil date, whether a zone keeps one offset all around that day, so that turning
+/// many wall times into instants asks the zone rules (ICU) once per day instead of several times per
+/// time. Days near a transition fall back to `TimeZone.resolve`.
+public final class ZoneDayCache {
+    public let zone: TimeZone
+    private var steady: [Int: Int?] = [:]
+
+    public init(zone: TimeZone) { self.zone = zone }
+
+    /// The offset in force through UTC day `day` and a day either side of it, or nil if it changes.
+    private func steadyOffset(_ day: Int) -> Int? {
+        if let known = steady[day] { return known }
+        // The same offset a day before the day starts, at its middle, and a day after it ends: zones
+        // do not change and change back within three days.
+        let start = Int64(day) * 86_400
+        let before = zone.utcOffset(at: Instant(secondsSinceEpoch: start - 86_400))
+        let after = zone.utcOffset(at: Instant(secondsSinceEpoch: start + 2 * 86_400))
+        let middle = zone.utcOffset(at: Instant(secondsSinceEpoch: start + 43_200))
+        let offset: Int? = before == after && middle == before ? before : nil
+        steady[day] = offset
+        return offset
+    }
+
+    public func utcOffset(at instant: Instant) -> Int {
+        let t = instant.secondsSinceEpoch
+        let day = Int(t >= 0 ? t / 86_400 : (t - 86_399) / 86_400)
+        return steadyOffset(day) ?? zone.utcOffset(at: instant)
+    }
+
+    public func resolve(_ time: WallTime, on date: CivilDate) -> ZonedInstant {
+        // Local day N spans UTC instants within a day of UTC day N, which `steadyOffset` covers.
+        guard let offset = steadyOffset(date.dayNumber) else { return zone.resolve(time, on: date) }
+        let local = Int64(date.dayNumber) * 86_400 + Int64(time.secondsOfDay)
+        return ZonedInstant(instant: Instant(secondsSinceEpoch: local - Int64(offset)), utcOffset: offset, resolution: .exact)
+    }
+}
+
 /// ISO 8601 text with the zone's offset, built from integers (Foundation's formatters depend on the
 /// locale, which is `en_001` here whatever LANG says).
 public enum ISO8601 {
     /// `2026-03-29T03:30:00+02:00`.
     public static func format(_ instant: Instant, utcOffset: Int) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(25)
+        appendASCII(instant, utcOffset: utcOffset, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the ISO 8601 text as ASCII bytes: preview writes one per reminder.
+    public static func appendASCII(_ instant: Instant, utcOffset: Int, to out: inout [UInt8]) {
         let (date, seconds) = split(local: instant.secondsSinceEpoch + Int64(utcOffset))
-        let sign = utcOffset < 0 ? "-" : "+"
         let off = abs(utcOffset)
-        return date.description + "T" + pad(seconds / 3600, 2) + ":" + pad(seconds / 60 % 60, 2) + ":"
-            + pad(seconds % 60, 2) + sign + pad(off / 3600, 2) + ":" + pad(off / 60 % 60, 2)
+        date.appendASCII(to: &out)
+        out.append(UInt8(ascii: "T"))
+        appendDigits(seconds / 3600, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(seconds / 60 % 60, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(seconds % 60, 2, to: &out)
+        out.append(utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+        appendDigits(off / 3600, 2, to: &out)
+        out.append(UInt8(ascii: ":"))
+        appendDigits(off / 60 % 60, 2, to: &out)
     }
 
     public static func format(_ instant: Instant, in zone: TimeZone) -> String {

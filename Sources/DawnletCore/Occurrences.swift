@@ -88,28 +88,36 @@ public enum OccurrenceMerge {
     public static func occurrences(
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>
     ) -> [Occurrence] {
+        var result: [Occurrence] = []
+        forEach(of: definitions, stored: stored, in: range) { definition, date, row in
+            result.append(merge(definition, date, row))
+        }
+        result.sort { a, b in displayOrder(a, b) }
+        return result
+    }
+
+    /// The same merge without building `Occurrence` values: `body` gets each definition's dates in
+    /// order with the stored row that wins there, if any. The planner uses this over large ranges.
+    public static func forEach(
+        of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
+        _ body: (ItemDefinition, CivilDate, StoredOccurrence?) -> Void
+    ) {
         var rows: [DefinitionKey: [CivilDate: StoredOccurrence]] = [:]
         for row in stored where range.contains(row.date) {
             rows[DefinitionKey(kind: row.kind, id: row.definitionID), default: [:]][row.date] = row
         }
-        var result: [Occurrence] = []
         for definition in definitions {
             var own = rows[DefinitionKey(kind: definition.kind, id: definition.id)] ?? [:]
-            let generated: [CivilDate]
             if let schedule = definition.schedule {
-                generated = schedule.occurrences(in: range, defaultAnchor: definition.date ?? range.lowerBound)
+                schedule.forEachOccurrence(in: range, defaultAnchor: definition.date ?? range.lowerBound) { date in
+                    body(definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
+                    return true
+                }
             } else if let date = definition.date, range.contains(date) {
-                generated = [date]
-            } else {
-                generated = []
+                body(definition, date, own.removeValue(forKey: date))
             }
-            for date in generated {
-                result.append(merge(definition, date, own.removeValue(forKey: date)))
-            }
-            for row in own.values { result.append(merge(definition, row.date, row)) }
+            for row in own.values.sorted(by: { $0.date < $1.date }) { body(definition, row.date, row) }
         }
-        result.sort { a, b in displayOrder(a, b) }
-        return result
     }
 
     /// The merged item for `today` across modules (the `today` view): everything that falls on it,

@@ -58,15 +58,50 @@ public struct PlannedReminder: Hashable, Sendable {
     /// A reminder kind, or "digest".
     public let kind: String
     public let title: String
-    public let body: String
     public let occurrenceDate: CivilDate
     public let source: Occurrence.Source
     public let definitionID: Int64?
     public let channels: [String]
-    public let why: [String]
     public let status: Status
-    /// The digest's contents (empty for other reminders).
+    /// What the reminder is about (nil for a digest) and how far ahead of it it fires.
+    public let item: PlanItem?
+    public let offset: ReminderOffset?
+    /// What is out of the ordinary about its time or date: a DST gap or repeat, a clamped day.
+    public let notes: [String]
+    /// The digest's contents (empty for other reminders): items of the day or ahead, then overdue.
     public let items: [PlanItem]
+    /// How many of `items` are overdue one-off todos.
+    public let overdueCount: Int
+
+    /// The notification text.
+    public var body: String {
+        guard let item, let offset else {
+            return items.enumerated().map { i, x in
+                i >= items.count - overdueCount ? "overdue since \(x.date): \(x.title)"
+                    : "\(x.kind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
+            }.joined(separator: "\n")
+        }
+        var text = item.kind.label
+        if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
+        if !offset.isZero { text += " (in \(offset))" }
+        if let detail = item.detail { text += ": \(detail)" }
+        return text
+    }
+
+    /// Why it fires when it does, for `preview`.
+    public var why: [String] {
+        guard let item, let offset else {
+            let due = items.count - overdueCount
+            let local = ISO8601.format(fireAt, utcOffset: utcOffset)
+            var why = ["morning digest at \(local.dropFirst(11).prefix(5))"]
+            if due > 0 { why.append("\(Planner.count(due, "item")) of the day or days ahead") }
+            if overdueCount > 0 { why.append("\(Planner.count(overdueCount, "overdue one-off todo")) still open") }
+            return why + notes
+        }
+        return ["\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",
+                offset.isZero ? (item.time == nil ? "at the morning digest time" : "at its time")
+                              : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")"] + notes
+    }
 }
 
 /// The rules a plan follows: the config's reminder settings.
@@ -106,9 +141,10 @@ public enum Planner {
     ) -> Plan {
         var result: [PlannedReminder] = []
         var digests: [CivilDate: [PlanItem]] = [:]
+        let days = ZoneDayCache(zone: zone)
 
         func status(_ key: String, _ fireAt: Instant, _ channels: [String]) -> PlannedReminder.Status {
-            if !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
+            if !delivered.isEmpty && !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
             if fireAt > now { return .pending }
             return now.secondsSinceEpoch - fireAt.secondsSinceEpoch <= Int64(rules.graceWindow) ? .late : .missed
         }
@@ -126,20 +162,16 @@ public enum Planner {
             }
             for offset in offsets {
                 let base = item.time ?? rules.morningDigest
-                let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, zone: zone)
+                let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
                 guard window.contains(fireAt) else { continue }
                 let key = "\(item.kind.rawValue):\(item.definitionID):\(item.date):\(offset)"
-                var why = ["\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)"]
-                if let note = item.note { why.append(note) }
-                why.append(offset.isZero ? (item.time == nil ? "at the morning digest time" : "at its time")
-                                         : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")")
-                if let gap { why.append(gap) }
+                let notes = [item.note, gap].compactMap { $0 }
                 let state: PlannedReminder.Status = item.suppression.map { .suppressed($0) } ?? status(key, fireAt, channels)
                 if case .suppressed = state, !includeSuppressed { continue }
                 result.append(PlannedReminder(
                     key: key, fireAt: fireAt, utcOffset: utcOffset, kind: item.kind.rawValue, title: item.title,
-                    body: body(item, offset), occurrenceDate: item.date, source: item.source, definitionID: item.definitionID,
-                    channels: channels, why: why, status: state, items: []))
+                    occurrenceDate: item.date, source: item.source, definitionID: item.definitionID, channels: channels,
+                    status: state, item: item, offset: offset, notes: notes, items: [], overdueCount: 0))
             }
         }
 
@@ -157,23 +189,21 @@ public enum Planner {
             let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
             let channels = Array(Set(contents.flatMap { rules.route($0.kind) })).sorted()
             let key = "digest:\(day)"
-            var why = ["morning digest at \(rules.morningDigest)"]
-            if !due.isEmpty { why.append("\(count(due.count, "item")) of the day or days ahead") }
-            if !late.isEmpty { why.append("\(count(late.count, "overdue one-off todo")) still open") }
+            var notes: [String] = []
             if case .skippedByGap(let seconds) = resolved.resolution {
-                why.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
+                notes.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
             }
-            why += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
-            let lines = due.map { "\($0.kind.rawValue): \($0.title)" + ($0.date != day ? " (\($0.date))" : "") + ($0.detail.map { " \($0)" } ?? "") }
-                + late.map { "overdue since \($0.date): \($0.title)" }
+            notes += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
             result.append(PlannedReminder(
                 key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, kind: "digest",
-                title: "\(day.weekday.fullName) \(day): \(count(contents.count, "item"))",
-                body: lines.joined(separator: "\n"), occurrenceDate: day, source: .virtual, definitionID: nil,
-                channels: channels, why: why, status: status(key, resolved.instant, channels), items: contents))
+                title: "\(day.weekday.fullName) \(day): \(count(contents.count, "item"))", occurrenceDate: day, source: .virtual,
+                definitionID: nil, channels: channels, status: status(key, resolved.instant, channels), item: nil, offset: nil,
+                notes: notes, items: contents, overdueCount: late.count))
         }
 
-        result.sort { ($0.fireAt, $0.key) < ($1.fireAt, $1.key) }
+        // Sorted through indices: a reminder is a large value, a month of them tens of thousands.
+        let order = result.indices.sorted { (result[$0].fireAt, result[$0].key) < (result[$1].fireAt, result[$1].key) }
+        result = order.map { result[$0] }
         var next: Instant?
         for r in result {
             switch r.status {
@@ -187,11 +217,11 @@ public enum Planner {
 
     /// `base` on `date` in `zone`, less the offset: minutes and hours exactly, days and weeks on the
     /// calendar (the same wall time N days earlier). Returns a note when a DST change touched it.
-    static func fireInstant(base: WallTime, date: CivilDate, offset: ReminderOffset, zone: TimeZone)
+    static func fireInstant(base: WallTime, date: CivilDate, offset: ReminderOffset, days: ZoneDayCache)
         -> (Instant, Int, String?)
     {
         let day = date.adding(days: -(offset.wholeDays ?? 0))
-        let resolved = zone.resolve(base, on: day)
+        let resolved = days.resolve(base, on: day)
         var gap: String?
         switch resolved.resolution {
         case .exact: break
@@ -200,18 +230,27 @@ public enum Planner {
         }
         guard offset.wholeDays == nil else { return (resolved.instant, resolved.utcOffset, gap) }
         let instant = resolved.instant.adding(seconds: -Int64(offset.exactSeconds))
-        return (instant, zone.utcOffset(at: instant), gap)
+        return (instant, days.utcOffset(at: instant), gap)
     }
 
     /// "1 item", "3 items".
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+}
 
-    static func body(_ item: PlanItem, _ offset: ReminderOffset) -> String {
-        var text = item.kind.rawValue.capitalized
-        if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
-        if !offset.isZero { text += " (in \(offset))" }
-        if let detail = item.detail { text += ": \(detail)" }
-        return text
+extension ReminderKind {
+    /// `Todo`, `Event`, …: the word that starts a reminder's body.
+    public var label: String {
+        switch self {
+        case .todo: return "Todo"
+        case .event: return "Event"
+        case .habit: return "Habit"
+        case .bill: return "Bill"
+        case .subscription: return "Subscription"
+        case .debt: return "Debt"
+        case .goal: return "Goal"
+        case .income: return "Income"
+        case .calendar: return "Calendar"
+        }
     }
 }
 

@@ -18,32 +18,38 @@ public struct PlanSource {
     /// The plan for reminders firing inside `window`, as of `now`.
     public func plan(now: Instant, window: ClosedRange<Instant>, delivered: Set<String> = [], includeSuppressed: Bool = false) throws -> Plan {
         // Occurrences up to the longest lead time after the window can have reminders inside it.
-        let lead = try longestLeadDays()
+        let definitions = try store.definitions()
+        let lead = longestLeadDays(definitions)
         let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
         let last = ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1)
-        let (items, overdue) = try self.items(in: first...last)
+        let (items, overdue) = try self.items(definitions, in: first...last)
         return Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered, now: now,
                             window: window, zone: zone, includeSuppressed: includeSuppressed)
     }
 
     /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.
-    func longestLeadDays() throws -> Int {
+    func longestLeadDays(_ definitions: [ItemDefinition]) -> Int {
         let configured = config.reminders.values.flatMap { $0 }
-        let own = try store.definitions().flatMap(\.reminders)
+        let own = definitions.flatMap(\.reminders)
         let seconds = (configured + own).map(\.exactSeconds).max() ?? 0
         return (seconds + 86_399) / 86_400
     }
 
     /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
     /// items; and the one-off todos that are not done (listed as overdue in later digests).
-    func items(in range: ClosedRange<CivilDate>) throws -> ([PlanItem], [PlanItem]) {
-        let definitions = try store.definitions()
+    func items(_ definitions: [ItemDefinition], in range: ClosedRange<CivilDate>) throws -> ([PlanItem], [PlanItem]) {
         let stored = try store.storedOccurrences(in: range)
-        var items = OccurrenceMerge.occurrences(of: definitions, stored: stored, in: range).map { o in
-            PlanItem(kind: ReminderKind(rawValue: o.kind.rawValue) ?? .todo, definitionID: o.definition.id, date: o.date, time: o.time,
-                     title: o.title, source: o.source, offsets: o.definition.reminders,
-                     suppression: o.status == .skipped ? .skipped : o.status == .done ? .done : nil,
-                     detail: o.definition.durationMinutes.map { "\($0) min" }, note: o.definition.schedule.flatMap { clampNote($0, o.date) })
+        var items: [PlanItem] = []
+        items.reserveCapacity(stored.count + definitions.count * 8)
+        // Per definition, not per occurrence: the duration text and whether its day can be clamped.
+        var detail: (id: Int64, kind: ItemKind, text: String?) = (-1, .todo, nil)
+        OccurrenceMerge.forEach(of: definitions, stored: stored, in: range) { d, date, row in
+            if detail.id != d.id || detail.kind != d.kind { detail = (d.id, d.kind, d.durationMinutes.map { "\($0) min" }) }
+            let status = row?.status ?? .open
+            items.append(PlanItem(kind: ReminderKind(rawValue: d.kind.rawValue) ?? .todo, definitionID: d.id, date: date,
+                                  time: row?.time ?? d.time, title: row?.title ?? d.title, source: row == nil ? .virtual : .stored,
+                                  offsets: d.reminders, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
+                                  detail: detail.text, note: d.schedule.flatMap { clampNote($0, date) }))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

@@ -51,7 +51,18 @@ enum PreviewCommand {
         let source = PlanSource(store: try invocation.openStore(), config: invocation.config, zone: zone)
         let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
         if invocation.json {
-            invocation.output.line(JSON.object([("reminders", .array(plan.reminders.map(json)))]))
+            // Streamed one reminder at a time: a month of a large database is tens of thousands.
+            invocation.output.json { w, flush in
+                w.beginObject()
+                w.key("reminders")
+                w.beginArray()
+                for reminder in plan.reminders {
+                    write(reminder, to: &w)
+                    flush(&w)
+                }
+                w.endArray()
+                w.endObject()
+            }
             return
         }
         var shownDay: CivilDate?
@@ -83,34 +94,41 @@ enum PreviewCommand {
         }
     }
 
-    static func json(_ r: PlannedReminder) -> JSON {
-        var members: [(String, JSON)] = [
-            ("key", .string(r.key)),
-            ("fire_at", .string(ISO8601.format(r.fireAt, utcOffset: r.utcOffset))),
-            ("kind", .string(r.kind)),
-            ("title", .string(r.title)),
-            ("occurrence_date", .string(r.occurrenceDate.description)),
-            ("source", .string(r.source.rawValue)),
-            ("definition_id", r.definitionID.map { .int(Int($0)) } ?? .null),
-            ("channels", .array(r.channels.map(JSON.string))),
-            ("body", .string(r.body)),
-            ("why", .array(r.why.map(JSON.string))),
-        ]
+    /// One reminder with the keys of DESIGN §5, then its status, offset and notes.
+    static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("key", r.key)
+        w.field("fire_at", instant: r.fireAt, utcOffset: r.utcOffset)
+        w.field("kind", r.kind)
+        w.field("title", r.title)
+        w.field("occurrence_date", date: r.occurrenceDate)
+        w.field("source", r.source.rawValue)
+        w.field("definition_id", r.definitionID.map { Int($0) })
+        w.field("channels", strings: r.channels)
+        w.field("offset", r.offset?.description)
         switch r.status {
         case .suppressed(let reason):
-            members.append(("status", .string("suppressed")))
-            members.append(("reason", .string(reason.rawValue)))
-        case .pending: members.append(("status", .string("pending")))
-        case .late: members.append(("status", .string("late")))
-        case .missed: members.append(("status", .string("missed")))
-        case .delivered: members.append(("status", .string("delivered")))
+            w.field("status", "suppressed")
+            w.field("reason", reason.rawValue)
+        case .pending: w.field("status", "pending")
+        case .late: w.field("status", "late")
+        case .missed: w.field("status", "missed")
+        case .delivered: w.field("status", "delivered")
         }
+        if !r.notes.isEmpty { w.field("notes", strings: r.notes) }
         if r.kind == "digest" {
-            members.append(("items", .array(r.items.map {
-                .object([("kind", .string($0.kind.rawValue)), ("definition_id", .int(Int($0.definitionID))),
-                         ("title", .string($0.title)), ("date", .string($0.date.description))])
-            })))
+            w.key("items")
+            w.beginArray()
+            for item in r.items {
+                w.beginObject()
+                w.field("kind", item.kind.rawValue)
+                w.field("definition_id", Int(item.definitionID))
+                w.field("title", item.title)
+                w.field("date", date: item.date)
+                w.endObject()
+            }
+            w.endArray()
         }
-        return .object(members)
+        w.endObject()
     }
 }
