@@ -55,12 +55,6 @@ public struct PlannedReminder: Hashable, Sendable {
     public let key: String
     public let fireAt: Instant
     public let utcOffset: Int
-    /// A reminder kind, or "digest".
-    public let kind: String
-    public let title: String
-    public let occurrenceDate: CivilDate
-    public let source: Occurrence.Source
-    public let definitionID: Int64?
     public let channels: [String]
     public let status: Status
     /// What the reminder is about (nil for a digest) and how far ahead of it it fires.
@@ -72,6 +66,16 @@ public struct PlannedReminder: Hashable, Sendable {
     public let items: [PlanItem]
     /// How many of `items` are overdue one-off todos.
     public let overdueCount: Int
+    /// The digest's day (for a digest), else the item's date.
+    public let occurrenceDate: CivilDate
+
+    /// A reminder kind, or "digest".
+    public var kind: String { item?.kind.rawValue ?? "digest" }
+    public var title: String {
+        item?.title ?? "\(occurrenceDate.weekday.fullName) \(occurrenceDate): \(Planner.count(items.count, "item"))"
+    }
+    public var source: Occurrence.Source { item?.source ?? .virtual }
+    public var definitionID: Int64? { item?.definitionID }
 
     /// The notification text.
     public var body: String {
@@ -169,9 +173,8 @@ public enum Planner {
                 let state: PlannedReminder.Status = item.suppression.map { .suppressed($0) } ?? status(key, fireAt, channels)
                 if case .suppressed = state, !includeSuppressed { continue }
                 result.append(PlannedReminder(
-                    key: key, fireAt: fireAt, utcOffset: utcOffset, kind: item.kind.rawValue, title: item.title,
-                    occurrenceDate: item.date, source: item.source, definitionID: item.definitionID, channels: channels,
-                    status: state, item: item, offset: offset, notes: notes, items: [], overdueCount: 0))
+                    key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, item: item, offset: offset,
+                    notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
             }
         }
 
@@ -195,15 +198,13 @@ public enum Planner {
             }
             notes += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
             result.append(PlannedReminder(
-                key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, kind: "digest",
-                title: "\(day.weekday.fullName) \(day): \(count(contents.count, "item"))", occurrenceDate: day, source: .virtual,
-                definitionID: nil, channels: channels, status: status(key, resolved.instant, channels), item: nil, offset: nil,
-                notes: notes, items: contents, overdueCount: late.count))
+                key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, channels: channels,
+                status: status(key, resolved.instant, channels), item: nil, offset: nil, notes: notes, items: contents,
+                overdueCount: late.count, occurrenceDate: day))
         }
 
-        // Sorted through indices: a reminder is a large value, a month of them tens of thousands.
-        let order = result.indices.sorted { (result[$0].fireAt, result[$0].key) < (result[$1].fireAt, result[$1].key) }
-        result = order.map { result[$0] }
+        // In place, comparing fields without building tuples: a month of reminders is tens of thousands.
+        result.sort { a, b in a.fireAt != b.fireAt ? a.fireAt < b.fireAt : a.key < b.key }
         var next: Instant?
         for r in result {
             switch r.status {

@@ -41,15 +41,17 @@ public struct PlanSource {
         let stored = try store.storedOccurrences(in: range)
         var items: [PlanItem] = []
         items.reserveCapacity(stored.count + definitions.count * 8)
-        // Per definition, not per occurrence: the duration text and whether its day can be clamped.
-        var detail: (id: Int64, kind: ItemKind, text: String?) = (-1, .todo, nil)
+        // Worked out per definition, not per occurrence: its reminder kind and its duration text.
+        var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?) = (-1, .todo, .todo, nil)
         OccurrenceMerge.forEach(of: definitions, stored: stored, in: range) { d, date, row in
-            if detail.id != d.id || detail.kind != d.kind { detail = (d.id, d.kind, d.durationMinutes.map { "\($0) min" }) }
+            if current.id != d.id || current.kind != d.kind {
+                current = (d.id, d.kind, ReminderKind(rawValue: d.kind.rawValue) ?? .todo, d.durationMinutes.map { "\($0) min" })
+            }
             let status = row?.status ?? .open
-            items.append(PlanItem(kind: ReminderKind(rawValue: d.kind.rawValue) ?? .todo, definitionID: d.id, date: date,
+            items.append(PlanItem(kind: current.reminderKind, definitionID: d.id, date: date,
                                   time: row?.time ?? d.time, title: row?.title ?? d.title, source: row == nil ? .virtual : .stored,
                                   offsets: d.reminders, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
-                                  detail: detail.text, note: d.schedule.flatMap { clampNote($0, date) }))
+                                  detail: current.detail, note: d.schedule.flatMap { clampNote($0, date) }))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

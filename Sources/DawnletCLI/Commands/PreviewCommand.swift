@@ -68,20 +68,27 @@ enum PreviewCommand {
         var shownDay: CivilDate?
         if plan.reminders.isEmpty { invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(window.upperBound, in: zone))") }
         for r in plan.reminders {
-            let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
             let day = ISO8601.localDate(of: r.fireAt, in: zone).date
             if day != shownDay {
                 if shownDay != nil { invocation.output.line("") }
                 invocation.output.line("\(day.weekday.fullName) \(day)")
                 shownDay = day
             }
-            let what = r.definitionID.map { "\(r.kind) #\($0)" } ?? r.kind
-            var line = "  \(local.dropFirst(11).prefix(5))  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.title)  → \(r.channels.joined(separator: ", "))"
-            if let state = statusText(r.status) { line += "  [\(state)]" }
-            invocation.output.line(line)
-            for item in r.body.split(separator: "\n") where r.kind == "digest" { invocation.output.line("           · \(item)") }
-            invocation.output.line("           why: " + r.why.joined(separator: "; "))
+            for line in lines(r) { invocation.output.line(line) }
         }
+    }
+
+    /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
+    static func lines(_ r: PlannedReminder) -> [String] {
+        let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
+        let kind = r.kind
+        let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
+        var first = "  \(local.dropFirst(11).prefix(5))  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.title)  → \(r.channels.joined(separator: ", "))"
+        if let state = statusText(r.status) { first += "  [\(state)]" }
+        var lines = [first]
+        if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
+        lines.append("           why: " + r.why.joined(separator: "; "))
+        return lines
     }
 
     static func statusText(_ status: PlannedReminder.Status) -> String? {
