@@ -146,6 +146,8 @@ public enum Planner {
         var result: [PlannedReminder] = []
         var digests: [CivilDate: [PlanItem]] = [:]
         let days = ZoneDayCache(zone: zone)
+        var routes: [ReminderKind: [String]] = [:]
+        for kind in ReminderKind.allCases { routes[kind] = rules.route(kind) }
 
         func status(_ key: String, _ fireAt: Instant, _ channels: [String]) -> PlannedReminder.Status {
             if !delivered.isEmpty && !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
@@ -155,7 +157,7 @@ public enum Planner {
 
         for item in items {
             let offsets = item.offsets.isEmpty ? (rules.defaults[item.kind] ?? []) : item.offsets
-            let channels = rules.route(item.kind)
+            let channels = routes[item.kind] ?? []
             if item.time == nil && item.suppression == nil {
                 // A date-only item joins the morning digest of its day, or of the day a whole number
                 // of days before it; a shorter offset (an all-day event's default 10m) means its day.
@@ -190,7 +192,7 @@ public enum Planner {
             let late = overdue.filter { $0.date < day }
             guard !due.isEmpty || !late.isEmpty else { continue }
             let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
-            let channels = Array(Set(contents.flatMap { rules.route($0.kind) })).sorted()
+            let channels = Array(Set(contents.flatMap { routes[$0.kind] ?? [] })).sorted()
             let key = "digest:\(day)"
             var notes: [String] = []
             if case .skippedByGap(let seconds) = resolved.resolution {
