@@ -26,6 +26,12 @@ enum OrganizerBench {
             for _ in 0..<15 { times.append(try timeProcess(binary, ["--db", path] + arguments)) }
             times.sort()
             let target = label.hasPrefix("preview") ? 100 : 50
+            if label.hasPrefix("preview") {
+                let output = folder.appendingPathComponent("preview.json").path
+                _ = try timeProcess(binary, ["--db", path] + arguments, stdout: output)
+                let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+                print("  preview plans \(text.components(separatedBy: "{\"key\":").count - 1) reminders (\(text.utf8.count / 1024) KiB of JSON)")
+            }
             print(String(format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: < %d ms)",
                          label, times[times.count / 2] * 1000, times[times.count - 1] * 1000, target))
         }
@@ -84,11 +90,11 @@ enum OrganizerBench {
 
     /// Wall time of one run of the binary, spawned with posix_spawn and reaped with waitpid
     /// (Foundation's Process polls for the child's exit and would add its own latency).
-    static func timeProcess(_ binary: String, _ arguments: [String]) throws -> Double {
+    static func timeProcess(_ binary: String, _ arguments: [String], stdout: String = "/dev/null") throws -> Double {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
