@@ -14,12 +14,13 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .systemLibrary(name: "CLinux"),
 
         .target(name: "DawnletCore"),
         .target(name: "DawnletStore", dependencies: ["DawnletCore", "CSQLite"]),
-        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal"]),
+        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal", "CLinux"]),
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
-        .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner"]),
+        .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
         .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore"]),
 

@@ -1,3 +1,4 @@
+import CLinux
 import DawnletCore
 import DawnletStore
 import Foundation
@@ -10,6 +11,10 @@ public enum CommandLineTool {
 
     /// Runs one command line (without the program name) and returns the process exit code.
     public static func main(_ arguments: [String]) -> Int32 {
+        // A command lives for milliseconds: keep freed memory for reuse instead of handing large
+        // blocks back to the kernel and faulting fresh pages in again (about 8% of a big preview).
+        mallopt(M_MMAP_THRESHOLD, 256 << 20)
+        mallopt(M_TRIM_THRESHOLD, 256 << 20)
         var output = Output()
         defer { output.flush() }
         do {

@@ -170,8 +170,8 @@ public enum Planner {
                 let base = item.time ?? rules.morningDigest
                 let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
                 guard window.contains(fireAt) else { continue }
-                let key = "\(item.kind.rawValue):\(item.definitionID):\(item.date):\(offset)"
-                let notes = [item.note, gap].compactMap { $0 }
+                let key = reminderKey(item.kind, item.definitionID, item.date, offset)
+                let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
                 let state: PlannedReminder.Status = item.suppression.map { .suppressed($0) } ?? status(key, fireAt, channels)
                 if case .suppressed = state, !includeSuppressed { continue }
                 result.append(PlannedReminder(
@@ -205,8 +205,7 @@ public enum Planner {
                 overdueCount: late.count, occurrenceDate: day))
         }
 
-        // In place, comparing fields without building tuples: a month of reminders is tens of thousands.
-        result.sort { a, b in a.fireAt != b.fireAt ? a.fireAt < b.fireAt : a.key < b.key }
+        sortByFireTime(&result)
         var next: Instant?
         for r in result {
             switch r.status {
@@ -234,6 +233,48 @@ public enum Planner {
         guard offset.wholeDays == nil else { return (resolved.instant, resolved.utcOffset, gap) }
         let instant = resolved.instant.adding(seconds: -Int64(offset.exactSeconds))
         return (instant, days.utcOffset(at: instant), gap)
+    }
+
+    /// Orders by fire time, then key. A month of a large database is tens of thousands of reminders
+    /// of a few hundred bytes each: the indices are sorted, then the reminders permuted in place by
+    /// swapping along each cycle, so each moves about once instead of once per merge pass.
+    static func sortByFireTime(_ reminders: inout [PlannedReminder]) {
+        let fire = reminders.map(\.fireAt)
+        let keys = reminders.map(\.key)
+        let order = reminders.indices.sorted { a, b in fire[a] != fire[b] ? fire[a] < fire[b] : keys[a] < keys[b] }
+        // reminders[i] must become the old reminders[order[i]].
+        var placed = [Bool](repeating: false, count: order.count)
+        for start in order.indices where !placed[start] {
+            var i = start
+            while true {
+                placed[i] = true
+                let j = order[i]
+                if j == start { break }
+                reminders.swapAt(i, j)
+                i = j
+            }
+        }
+    }
+
+    /// `kind:definition:date:offset`, written as bytes into one string (one per reminder planned).
+    static func reminderKey(_ kind: ReminderKind, _ id: Int64, _ date: CivilDate, _ offset: ReminderOffset) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40)
+        bytes.append(contentsOf: kind.rawValue.utf8)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(Int(id), 1, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        date.appendASCII(to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        let (count, unit): (Int, UInt8) = switch offset {
+        case .minutes(let n): (n, UInt8(ascii: "m"))
+        case .hours(let n): (n, UInt8(ascii: "h"))
+        case .days(let n): (n, UInt8(ascii: "d"))
+        case .weeks(let n): (n, UInt8(ascii: "w"))
+        }
+        appendDigits(count, 1, to: &bytes)
+        bytes.append(unit)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// "1 item", "3 items".
