@@ -144,6 +144,7 @@ public enum Planner {
         window: ClosedRange<Instant>, zone: TimeZone, includeSuppressed: Bool = false
     ) -> Plan {
         var result: [PlannedReminder] = []
+        result.reserveCapacity(items.count)
         var digests: [CivilDate: [PlanItem]] = [:]
         let days = ZoneDayCache(zone: zone)
         var routes: [ReminderKind: [String]] = [:]

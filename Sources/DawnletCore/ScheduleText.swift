@@ -100,7 +100,9 @@ struct ScheduleParser {
     private var position = 0
 
     init(_ text: String) {
-        words = ScheduleParser.split(text.lowercased())
+        // Stored schedules are canonical, already lowercase ASCII: lowercase only when needed.
+        let lower = text.utf8.allSatisfy { $0 < 0x80 && !($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) }
+        words = ScheduleParser.split(lower ? text : text.lowercased())
         typed = text
     }
 

@@ -29,9 +29,9 @@ public struct PlanSource {
 
     /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.
     func longestLeadDays(_ definitions: [ItemDefinition]) -> Int {
-        let configured = config.reminders.values.flatMap { $0 }
-        let own = definitions.flatMap(\.reminders)
-        let seconds = (configured + own).map(\.exactSeconds).max() ?? 0
+        var seconds = 0
+        for offsets in config.reminders.values { for offset in offsets { seconds = max(seconds, offset.exactSeconds) } }
+        for definition in definitions { for offset in definition.reminders { seconds = max(seconds, offset.exactSeconds) } }
         return (seconds + 86_399) / 86_400
     }
 
@@ -67,11 +67,13 @@ public struct PlanSource {
         }
 
         let debts = try store.debts()
+        var paymentDays: [Int64: Int] = [:]
+        for debt in debts { paymentDays[debt.id] = debt.paymentDay }
         for event in MoneyCalendar.events(in: range, subscriptions: try store.subscriptions(), debts: debts, goals: try store.goals(),
                                           incomes: try store.incomeSources(), payments: try store.payments()) {
             var note: String?
-            if event.kind == .debt, let debt = debts.first(where: { $0.id == event.sourceID }), debt.paymentDay > event.date.day {
-                note = "payment day \(debt.paymentDay) falls on \(event.date), the month's last day"
+            if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
+                note = "payment day \(day) falls on \(event.date), the month's last day"
             }
             items.append(PlanItem(kind: ReminderKind(rawValue: event.kind.rawValue) ?? .bill, definitionID: event.sourceID, date: event.date,
                                   time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
