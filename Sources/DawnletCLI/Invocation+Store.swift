@@ -77,6 +77,23 @@ extension Invocation {
         }
     }
 
+    /// `add NAME --amount AMOUNT --every SCHEDULE`, shared by money, subscriptions and income:
+    /// checks the arguments, adds through `add`, prints the new id.
+    mutating func addScheduledAmount(_ add: (Store, String, Amount, Schedule, CivilDate) throws -> Int64) throws {
+        let name = try text(arguments.positionals[0], "name")
+        let amount = try amount("amount")
+        guard let schedule = try schedule("every") else { throw CLIError.usage("--every is required", globals.usage) }
+        let id = try add(try openStore(), name, amount, schedule, try today())
+        output.line(String(id))
+    }
+
+    /// The optional `YYYY-MM` argument of `money month` and `calendar`; the current month without it.
+    func monthArgument() throws(CLIError) -> YearMonth {
+        guard let text = arguments.positionals.first else { return YearMonth(containing: try today()) }
+        guard let month = YearMonth(text) else { throw .usage("\"\(text)\" is not a month as YYYY-MM", globals.usage) }
+        return month
+    }
+
     /// A title or name a person typed: not empty, not huge, no control characters.
     func text(_ value: String, _ what: String) throws(CLIError) -> String {
         let trimmed = value.trimmingCharacters(in: .whitespaces)

@@ -42,11 +42,7 @@ enum MoneyCalendarCommands {
     ]
 
     static func addSubscription(_ invocation: inout Invocation) throws {
-        let name = try invocation.text(invocation.arguments.positionals[0], "name")
-        let amount = try invocation.amount("amount")
-        guard let schedule = try invocation.schedule("every") else { throw CLIError.usage("--every is required", invocation.globals.usage) }
-        let today = try invocation.today()
-        invocation.output.line(String(try invocation.openStore().addSubscription(name: name, amount: amount, schedule: schedule, today: today)))
+        try invocation.addScheduledAmount { try $0.addSubscription(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func listSubscriptions(_ invocation: inout Invocation) throws {
@@ -155,11 +151,7 @@ enum MoneyCalendarCommands {
     }
 
     static func addIncome(_ invocation: inout Invocation) throws {
-        let name = try invocation.text(invocation.arguments.positionals[0], "name")
-        let amount = try invocation.amount("amount")
-        guard let schedule = try invocation.schedule("every") else { throw CLIError.usage("--every is required", invocation.globals.usage) }
-        let today = try invocation.today()
-        invocation.output.line(String(try invocation.openStore().addIncome(name: name, amount: amount, schedule: schedule, today: today)))
+        try invocation.addScheduledAmount { try $0.addIncome(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func listIncome(_ invocation: inout Invocation) throws {
@@ -180,13 +172,7 @@ enum MoneyCalendarCommands {
     static let marks: [CalendarEvent.Kind: Character] = [.subscription: "S", .debt: "D", .goal: "G", .income: "I"]
 
     static func calendar(_ invocation: inout Invocation) throws {
-        let month: YearMonth
-        if let text = invocation.arguments.positionals.first {
-            guard let parsed = YearMonth(text) else { throw CLIError.usage("\"\(text)\" is not a month as YYYY-MM", invocation.globals.usage) }
-            month = parsed
-        } else {
-            month = YearMonth(containing: try invocation.today())
-        }
+        let month = try invocation.monthArgument()
         let store = try invocation.openStore()
         let events = MoneyCalendar.events(in: month.days, subscriptions: try store.subscriptions(), debts: try store.debts(),
                                           goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())

@@ -21,11 +21,7 @@ enum MoneyCommands {
     ]
 
     static func add(_ invocation: inout Invocation) throws {
-        let name = try invocation.text(invocation.arguments.positionals[0], "name")
-        let amount = try invocation.amount("amount")
-        guard let schedule = try invocation.schedule("every") else { throw CLIError.usage("--every is required", invocation.globals.usage) }
-        let today = try invocation.today()
-        invocation.output.line(String(try invocation.openStore().addRecurringTransaction(name: name, amount: amount, schedule: schedule, today: today)))
+        try invocation.addScheduledAmount { try $0.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func list(_ invocation: inout Invocation) throws {
@@ -42,13 +38,7 @@ enum MoneyCommands {
     }
 
     static func month(_ invocation: inout Invocation) throws {
-        let month: YearMonth
-        if let text = invocation.arguments.positionals.first {
-            guard let parsed = YearMonth(text) else { throw CLIError.usage("\"\(text)\" is not a month as YYYY-MM", invocation.globals.usage) }
-            month = parsed
-        } else {
-            month = YearMonth(containing: try invocation.today())
-        }
+        let month = try invocation.monthArgument()
         let rows = try invocation.openStore().loadMonth(month)
         let total = MoneyRules.total(rows)
         if invocation.json {
