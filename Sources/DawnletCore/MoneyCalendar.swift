@@ -1,5 +1,7 @@
-/// A subscription: a charge on a Schedule while active (seed 002).
-public struct Subscription: Hashable, Sendable {
+/// A named amount on a Schedule, active or paused: a subscription (a charge) or an income source
+/// (a deposit) of seed 002. Income rows from before anchors existed have a schedule without one;
+/// such a source projects nothing and is skipped, not an error.
+public struct ScheduledAmount: Hashable, Sendable {
     public let id: Int64
     public var name: String
     public var amount: Amount
@@ -14,6 +16,9 @@ public struct Subscription: Hashable, Sendable {
         self.active = active
     }
 }
+
+public typealias Subscription = ScheduledAmount
+public typealias IncomeSource = ScheduledAmount
 
 /// A debt: a balance paid on one day of each month while above zero.
 public struct Debt: Hashable, Sendable {
@@ -49,24 +54,6 @@ public struct Goal: Hashable, Sendable {
         self.name = name
         self.target = target
         self.targetDate = targetDate
-    }
-}
-
-/// An income source. Rows from before anchors existed have none: they project nothing.
-public struct IncomeSource: Hashable, Sendable {
-    public let id: Int64
-    public var name: String
-    public var amount: Amount
-    /// Its `anchor` may be nil in stored rows; such a source is skipped, not an error.
-    public var schedule: Schedule
-    public var active: Bool
-
-    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, active: Bool) {
-        self.id = id
-        self.name = name
-        self.amount = amount
-        self.schedule = schedule
-        self.active = active
     }
 }
 
