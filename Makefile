@@ -15,8 +15,8 @@ VENV := .build/venv
 RELEASE_FLAGS := --static-swift-stdlib
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# What `make run` runs until the runner exists: the schedule engine on an example.
-RUN_ARGS ?= occurrences --schedule "monthly on last fri at 18:00" --from $$(date +%F) --to $$(date -d '+1 year' +%F)
+# `make run` is the runner in the foreground on the default database and config (Ctrl-C stops it).
+RUN_ARGS ?= serve
 
 .PHONY: deps run test bench build clean
 

@@ -1,12 +1,21 @@
 #ifndef DAWNLET_CLINUX_SHIM_H
 #define DAWNLET_CLINUX_SHIM_H
-/* Linux and glibc interfaces the Glibc module does not export. Header-only: nothing to link. */
-#define _GNU_SOURCE 1
+/* Linux and glibc interfaces the Glibc module does not export. Header-only: nothing to link.
+ * No _GNU_SOURCE here: it would change struct layouts against the other C modules (fd_set). */
 #include <fcntl.h>
 #include <malloc.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
+/* Declared by <unistd.h> only under _GNU_SOURCE. */
+extern int pipe2(int fds[2], int flags);
 static inline int dawnlet_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+
+/* A file descriptor that becomes readable when the process exits (Linux 5.3); -1 and errno otherwise. */
+static inline int dawnlet_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 #endif

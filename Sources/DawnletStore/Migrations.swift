@@ -125,6 +125,24 @@ enum Migrations {
             UNIQUE (kind, source_id, period_start)
         );
         """,
+        // 3: the delivery log (DESIGN §6): one row per reminder key and channel.
+        """
+        CREATE TABLE deliveries (
+            key TEXT NOT NULL,
+            channel TEXT NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('claimed', 'delivered', 'failed', 'missed')),
+            kind TEXT NOT NULL,
+            title TEXT NOT NULL,
+            fire_at INTEGER NOT NULL,
+            late INTEGER NOT NULL DEFAULT 0,
+            attempts INTEGER NOT NULL DEFAULT 1,
+            claimed_at INTEGER NOT NULL,
+            finished_at INTEGER,
+            detail TEXT,
+            PRIMARY KEY (key, channel)
+        );
+        CREATE INDEX deliveries_fire_at ON deliveries(fire_at);
+        """,
     ]
 
     static var latest: Int { all.count }

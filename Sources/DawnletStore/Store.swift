@@ -33,7 +33,13 @@ public final class Store {
                              "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
         }
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
-        try migrate()
+        if version < Migrations.latest { try migrate() }
+    }
+
+    /// Changes whenever another connection commits (`PRAGMA data_version`): the runner re-plans
+    /// only when someone else wrote.
+    public func dataVersion() throws(StoreError) -> Int64 {
+        try db.query("PRAGMA data_version") { $0.int(0) }.first ?? 0
     }
 
     /// The schema version of the open database.

@@ -1,0 +1,44 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+import Foundation
+
+/// `serve` (the runner, DESIGN §6) and `missed` (what it could not deliver in time).
+enum ServeCommands {
+    static let commands: [Command] = [
+        Command(path: ["serve"], usage: "serve",
+                summary: "Run the reminder service in the foreground: sleep until each reminder is due, deliver it once.",
+                options: [], run: serve),
+        Command(path: ["missed"], usage: "missed [--json]",
+                summary: "List reminders that were due while the runner could not deliver them within the grace window.",
+                options: [.flag("json")], run: missed),
+    ]
+
+    static func serve(_ invocation: inout Invocation) throws {
+        let settings = Runner.Settings(databasePath: invocation.databasePath(), config: invocation.config, zone: try invocation.timeZone())
+        let runner: Runner
+        do {
+            runner = try Runner(settings) { line in
+                FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: settings.zone)) \(line)\n".utf8))
+            }
+            let code = try runner.run()
+            guard code == 0 else { throw CLIError(code: .failure, message: "the runner stopped with \(code)") }
+        } catch let error as RunnerError {
+            throw CLIError(code: .failure, message: error.message)
+        }
+    }
+
+    static func missed(_ invocation: inout Invocation) throws {
+        let rows = try invocation.openStore().deliveries(.missed)
+        let zone = try invocation.timeZone()
+        if invocation.json {
+            invocation.output.line(JSON.object([("missed", .array(rows.map {
+                .object([("key", .string($0.key)), ("channel", .string($0.channel)), ("kind", .string($0.kind)),
+                         ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone)))])
+            }))]))
+            return
+        }
+        if rows.isEmpty { invocation.output.line("nothing missed") }
+        for row in rows { invocation.output.line("\(ISO8601.format(row.fireAt, in: zone))  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))") }
+    }
+}

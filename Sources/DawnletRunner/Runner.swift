@@ -1,0 +1,244 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A problem that stops the runner from starting, with what to do about it.
+public struct RunnerError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// `dawnlet-remind serve` (DESIGN §6): plans, sleeps on one CLOCK_REALTIME timer until the next
+/// reminder, delivers what is due exactly once through the delivery log, and re-plans when the
+/// database changes, on SIGHUP, and when the horizon runs out. SIGTERM/SIGINT end it with 0.
+///
+/// All planning and claiming happens on the event loop's thread with one connection; each
+/// delivery runs on a worker thread with a connection of its own, so a hanging command delays
+/// nothing else.
+public final class Runner {
+    public struct Settings: Sendable {
+        public var databasePath: String
+        public var config: Config
+        public var zone: TimeZone
+        /// How long a late-starting delivery may still be marked on time (s).
+        public var lateAfter: Int64 = 60
+        /// How long SIGTERM waits for deliveries in flight (s).
+        public var shutdownBound: Int = 15
+
+        public init(databasePath: String, config: Config, zone: TimeZone) {
+            self.databasePath = databasePath
+            self.config = config
+            self.zone = zone
+        }
+    }
+
+    private let settings: Settings
+    private let log: @Sendable (String) -> Void
+    private let store: Store
+    private let loop: EventLoop
+    private var wake: EventLoop.Timer?
+    private var debounce: EventLoop.Timer?
+    private var lastDataVersion: Int64 = -1
+    private let inFlight = InFlight()
+    private let deliveries = DispatchGroup()
+    private var lockFD: Int32 = -1
+    private var inotifyFD: Int32 = -1
+
+    public init(_ settings: Settings, log: @escaping @Sendable (String) -> Void) throws {
+        self.settings = settings
+        self.log = log
+        store = try Store(path: settings.databasePath)
+        loop = try EventLoop()
+    }
+
+    deinit {
+        if lockFD >= 0 { close(lockFD) }
+        if inotifyFD >= 0 { close(inotifyFD) }
+    }
+
+    /// Runs until SIGTERM or SIGINT; returns the exit code.
+    public func run() throws -> Int32 {
+        try lock()
+        wake = try loop.timer { [unowned self] in self.replan(reason: "timer") }
+        debounce = try loop.timer { [unowned self] in self.databaseChanged() }
+        try loop.onSignal(SIGHUP) { [unowned self] in
+            ServiceNotify.send("RELOADING=1")
+            self.replan(reason: "SIGHUP")
+            ServiceNotify.send("READY=1")
+        }
+        for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in self.stop() } }
+        try watchDatabaseFolder()
+        loop.enableWatchdog()
+        replan(reason: "start")
+        ServiceNotify.send("READY=1")
+        return try loop.run()
+    }
+
+    /// One runner per database: an exclusive lock on `DATABASE.lock`, held while running.
+    private func lock() throws {
+        let path = settings.databasePath + ".lock"
+        lockFD = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else { throw RunnerError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+            throw RunnerError(message: "another dawnlet-remind serve is already running on \(settings.databasePath)")
+        }
+    }
+
+    /// inotify on the database's folder: a write by the CLI (to the database or its WAL) wakes the
+    /// loop; changes are gathered for 100 ms, then checked against `PRAGMA data_version`.
+    private func watchDatabaseFolder() throws {
+        let folder = (settings.databasePath as NSString).deletingLastPathComponent
+        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard inotifyFD >= 0,
+              inotify_add_watch(inotifyFD, folder.isEmpty ? "." : folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) >= 0
+        else { throw RunnerError(message: "cannot watch \(folder): \(String(cString: strerror(errno)))") }
+        try loop.onReadable(inotifyFD) { [unowned self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(self.inotifyFD, &buffer, buffer.count) > 0 {}
+            self.debounce?.arm(atMicroseconds: Runner.nowMicroseconds() + 100_000)
+        }
+    }
+
+    private func databaseChanged() {
+        let version = (try? store.dataVersion()) ?? -1
+        guard version != lastDataVersion else { return }
+        replan(reason: "database changed")
+    }
+
+    /// Plans from now, delivers what is due, records what was missed, arms the timer for the next.
+    private func replan(reason: String) {
+        let now = Instant(Date())
+        let config = settings.config
+        // Looking a week past the grace window back finds what was missed while the machine was
+        // off, so it is recorded (and listed by `missed`) instead of silently dropped.
+        let window = now.adding(seconds: -Int64(config.graceWindow) - Runner.missedLookback)...now.adding(seconds: Int64(config.horizon))
+        do {
+            lastDataVersion = try store.dataVersion()
+            let settled = try store.settledDeliveries(since: window.lowerBound)
+            let plan = try PlanSource(store: store, config: config, zone: settings.zone).plan(now: now, window: window, delivered: settled)
+            var next: PlannedReminder?
+            for reminder in plan.reminders {
+                switch reminder.status {
+                case .late: deliver(reminder, now: now)
+                case .missed:
+                    for channel in reminder.channels {
+                        try store.recordMissed(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
+                                               fireAt: reminder.fireAt, now: now)
+                        log("missed \(reminder.key)@\(channel) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))")
+                    }
+                case .pending: if next == nil { next = reminder }
+                default: break
+                }
+            }
+            let wakeAt = next?.fireAt ?? window.upperBound
+            wake?.arm(atMicroseconds: UInt64(max(0, wakeAt.secondsSinceEpoch)) * 1_000_000)
+            let when = ISO8601.format(wakeAt, in: settings.zone)
+            ServiceNotify.send("STATUS=" + (next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"))
+        } catch {
+            // The database may be locked by a long write: try again shortly rather than give up.
+            log("plan failed (\(reason)): \(error); retrying in 5 s")
+            wake?.arm(atMicroseconds: Runner.nowMicroseconds() + 5_000_000)
+        }
+    }
+
+    /// Claims each channel of a due reminder and hands it to a worker.
+    private func deliver(_ reminder: PlannedReminder, now: Instant) {
+        let late = now.secondsSinceEpoch - reminder.fireAt.secondsSinceEpoch > settings.lateAfter
+        for channel in reminder.channels {
+            let id = "\(reminder.key)@\(channel)"
+            guard inFlight.insert(id) else { continue }
+            let claimed: Bool
+            do {
+                claimed = try store.claim(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
+                                          fireAt: reminder.fireAt, late: late, now: now)
+            } catch {
+                log("cannot claim \(id): \(error)")
+                claimed = false
+            }
+            guard claimed else {
+                inFlight.remove(id)
+                continue
+            }
+            let settings = self.settings
+            let log = self.log
+            let inFlight = self.inFlight
+            deliveries.enter()
+            DispatchQueue.global().async { [deliveries] in
+                defer {
+                    inFlight.remove(id)
+                    deliveries.leave()
+                }
+                let (state, detail) = Runner.send(reminder, channel: channel, late: late, settings: settings)
+                do {
+                    try Store(path: settings.databasePath).finish(key: reminder.key, channel: channel, state: state, detail: detail,
+                                                                  now: Instant(Date()))
+                } catch {
+                    log("cannot record \(id): \(error)")
+                }
+                log("\(state.rawValue) \(id)\(late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")")
+            }
+        }
+    }
+
+    /// Hands one reminder to one channel; returns how it ended.
+    static func send(_ reminder: PlannedReminder, channel: String, late: Bool, settings: Settings) -> (Delivery.State, String?) {
+        let config = settings.config
+        var note: String?
+        var through = channel
+        if channel == "desktop" {
+            // The desktop channel arrives with issue 6; until then every desktop reminder takes
+            // the configured fallback, as it would when no notification server answers.
+            guard let fallback = config.desktop.fallback else { return (.failed, "no desktop channel in this build and no fallback") }
+            through = fallback
+            note = "sent through the \(fallback) fallback"
+        }
+        guard through == "command" else { return (.failed, "the \(through) channel is not available in this build") }
+        let values = [
+            "title": reminder.title, "body": reminder.body, "kind": reminder.kind, "key": reminder.key,
+            "when": ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), "late": late ? "late" : "",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DAWNLET_REMINDER_KEY"] = reminder.key
+        environment["DAWNLET_CHANNEL"] = channel
+        do {
+            let result = try CommandRunner.run(CommandTemplate.expand(config.command.argv, values), environment: environment,
+                                               timeout: config.command.timeout)
+            if result.succeeded { return (.delivered, note) }
+            let why = result.timedOut ? "timed out after \(config.command.timeout) s" : "exited \(result.status)"
+            let stderr = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+            return (.failed, "\(why)\(stderr)")
+        } catch {
+            return (.failed, "\(error)")
+        }
+    }
+
+    /// SIGTERM/SIGINT: says STOPPING, gives deliveries in flight a bounded time, exits 0. A delivery
+    /// abandoned here stays claimed and is retried on the next start.
+    private func stop() {
+        ServiceNotify.send("STOPPING=1")
+        wake?.disarm()
+        if deliveries.wait(timeout: .now() + .seconds(settings.shutdownBound)) == .timedOut {
+            log("stopping with deliveries in flight: they stay claimed and are retried at the next start")
+        }
+        loop.exit(0)
+    }
+
+    /// The `key@channel` deliveries handed to workers and not yet recorded, shared with them.
+    final class InFlight: Sendable {
+        private let ids = Mutex<Set<String>>([])
+        func insert(_ id: String) -> Bool { ids.withLock { $0.insert(id).inserted } }
+        func remove(_ id: String) { _ = ids.withLock { $0.remove(id) } }
+    }
+
+    /// How far before the grace window a start looks for missed reminders: a week.
+    static let missedLookback: Int64 = 7 * 86_400
+
+    static func nowMicroseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
+    }
+}

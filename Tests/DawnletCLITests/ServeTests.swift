@@ -1,0 +1,156 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// The runner end to end: the real binary under libfaketime (its clock starts a few seconds before
+/// a reminder is due and runs at normal speed), delivering through a command that appends the
+/// instant it ran, the reminder key and the title to a file.
+@Suite(.serialized) struct ServeTests {
+    let folder: TemporaryFolder
+    let db: String
+    let config: String
+    let fired: String
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime") else {
+            throw ServeTestError("faketime is missing: run `make deps`")
+        }
+        folder = try TemporaryFolder()
+        db = folder.path("dawnlet.sqlite")
+        config = folder.path("config.json5")
+        fired = folder.path("fired.txt")
+        let script = "import sys,time,os; open(sys.argv[1],'a').write('%.3f %s %s|%s\\\\n' % (time.time(), os.environ['DAWNLET_REMINDER_KEY'], sys.argv[2], sys.argv[3]))"
+        try """
+            { timeZone: "Europe/Berlin", graceWindow: "12h",
+              channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{title}", "{late}"], timeout: "5s" } } }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    struct ServeTestError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @discardableResult
+    func cli(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        let result = try CLIProcess.run(["--db", db, "--config", config] + arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    /// `serve` under faketime, its clock starting at `start` (UTC).
+    final class Server {
+        let wrapper: Process
+        let stderr: Pipe
+
+        init(db: String, config: String, start: String) throws {
+            wrapper = Process()
+            wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
+            wrapper.arguments = [start, CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
+            wrapper.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "HOME": "/nonexistent"]
+            stderr = Pipe()
+            wrapper.standardError = stderr
+            try wrapper.run()
+        }
+
+        /// The runner itself: faketime forks it and waits.
+        func runnerPID() throws -> pid_t {
+            for _ in 0..<100 {
+                if let text = try? String(contentsOfFile: "/proc/\(wrapper.processIdentifier)/task/\(wrapper.processIdentifier)/children", encoding: .utf8),
+                   let pid = text.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
+                usleep(20_000)
+            }
+            throw ServeTestError("the runner did not start")
+        }
+
+        /// SIGTERM to the runner; its exit status and what it logged.
+        func stop() throws -> (Int32, String) {
+            kill(try runnerPID(), SIGTERM)
+            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            wrapper.waitUntilExit()
+            return (wrapper.terminationStatus, log)
+        }
+    }
+
+    func lines() -> [String] {
+        ((try? String(contentsOfFile: fired, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    func waitForLines(_ count: Int, seconds: Double) -> [String] {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline && lines().count < count { usleep(50_000) }
+        return lines()
+    }
+
+    /// Seconds since the epoch of a fake-clock wall time in Europe/Berlin.
+    func berlin(_ text: String) -> Double {
+        let formatter = ISO8601DateFormatter()
+        return formatter.date(from: text)!.timeIntervalSince1970
+    }
+
+    @Test("a reminder fires once, on time; a second runner is refused; a restart fires nothing again")
+    func firesOnce() throws {
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:57")
+        let got = waitForLines(1, seconds: 10)
+        #expect(got.count == 1)
+        let parts = try #require(got.first).split(separator: " ", maxSplits: 2)
+        let at = try #require(Double(parts[0]))
+        let due = berlin("2026-12-01T09:00:00+01:00")
+        #expect(at >= due && at < due + 1.0, "fired \(at - due) s after the due instant")
+        #expect(parts[1] == "todo:1:2026-12-01:0m")
+        #expect(parts[2] == "Call mum|")
+
+        let second = try CLIProcess.run(["--db", db, "--config", config, "serve"])
+        CLIProcess.expectFailure(second, status: 1, mentioning: ["already running"])
+
+        usleep(1_500_000)
+        #expect(lines().count == 1)
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop"))
+
+        let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
+        usleep(2_500_000)
+        #expect(lines().count == 1)
+        #expect(try again.stop().0 == 0)
+    }
+
+    @Test("a todo added while serve runs fires without a restart; a skip cancels another")
+    func picksUpChanges() throws {
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:54")
+        _ = try server.runnerPID()
+        usleep(700_000)
+        try cli("todo", "add", "Water plants", "--due", "2026-12-01T09:00")
+        try cli("todo", "add", "Walk", "--every", "daily from 2026-11-01 at 09:00")
+        usleep(700_000)
+        try cli("todo", "skip", "2", "--on", "2026-12-01")
+        let got = waitForLines(1, seconds: 10)
+        usleep(1_500_000)
+        #expect(lines().count == 1)
+        #expect(got.first?.hasSuffix("todo:1:2026-12-01:0m Water plants|") == true)
+        #expect(try server.stop().0 == 0)
+    }
+
+    @Test("after downtime: due within the grace window goes out once, marked late; older is recorded missed")
+    func downtime() throws {
+        try cli("todo", "add", "Recent", "--due", "2026-12-01T09:00")
+        try cli("todo", "add", "Old", "--due", "2026-11-30T09:00")
+        let server = try Server(db: db, config: config, start: "2026-12-01 08:30:00")
+        // Today's 08:00 digest (listing the overdue "Old") and "Recent" are inside the 12 h grace window.
+        let got = waitForLines(2, seconds: 10).sorted { $0.split(separator: " ")[1] < $1.split(separator: " ")[1] }
+        usleep(1_000_000)
+        #expect(lines().count == 2)
+        #expect(got.first?.hasSuffix(" digest:2026-12-01 Tuesday 2026-12-01: 1 item|late") == true, "\(got)")
+        #expect(got.last?.hasSuffix(" todo:1:2026-12-01:0m Recent|late") == true, "\(got)")
+        #expect(try server.stop().0 == 0)
+        let missed = try cli("missed", "--json").stdout
+        #expect(missed.contains(#""key":"todo:2:2026-11-30:0m","channel":"desktop","kind":"todo","title":"Old","due":"2026-11-30T09:00:00+01:00""#))
+        #expect(!missed.contains("Recent"))
+        // Nothing of it goes out on the next start.
+        let again = try Server(db: db, config: config, start: "2026-12-01 08:31:00")
+        usleep(2_000_000)
+        #expect(lines().count == 2)
+        #expect(try again.stop().0 == 0)
+    }
+}
