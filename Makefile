@@ -18,7 +18,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # `make run` is the runner in the foreground on the default database and config (Ctrl-C stops it).
 RUN_ARGS ?= serve
 
-.PHONY: deps run test bench build clean
+UNITDIR ?= $(HOME)/.config/systemd/user
+
+.PHONY: deps run test bench build install clean
 
 deps:
 	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST); do \
@@ -55,6 +57,16 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS)
 	.build/release/dawnlet-bench
+
+# The release binary to $(PREFIX)/bin (default ~/.local/bin) and the user unit, pointed at it.
+install: deps
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind
+	install -d -m 0755 $(PREFIX)/bin $(UNITDIR)
+	install -m 0755 .build/release/dawnlet-remind $(PREFIX)/bin/dawnlet-remind
+	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/dawnlet-remind.service > $(UNITDIR)/dawnlet-remind.service
+	chmod 0644 $(UNITDIR)/dawnlet-remind.service
+	@echo "installed $(PREFIX)/bin/dawnlet-remind and $(UNITDIR)/dawnlet-remind.service"
+	@echo "enable it with: systemctl --user daemon-reload && systemctl --user enable --now dawnlet-remind.service"
 
 clean:
 	rm -rf .build

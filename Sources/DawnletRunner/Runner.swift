@@ -23,6 +23,8 @@ public final class Runner {
         public var databasePath: String
         public var config: Config
         public var zone: TimeZone
+        /// The zone is the system's (no config or --tz): follow /etc/localtime when it changes.
+        public var followsSystemZone = false
         /// How long a late-starting delivery may still be marked on time (s).
         public var lateAfter: Int64 = 60
         /// How long SIGTERM waits for deliveries in flight (s).
@@ -35,7 +37,7 @@ public final class Runner {
         }
     }
 
-    private let settings: Settings
+    private var settings: Settings
     private let log: @Sendable (String) -> Void
     private let store: Store
     private let loop: EventLoop
@@ -44,8 +46,8 @@ public final class Runner {
     private var lastDataVersion: Int64 = -1
     private let inFlight = InFlight()
     private let deliveries = DispatchGroup()
-    private var lockFD: Int32 = -1
-    private var inotifyFD: Int32 = -1
+    private var lock: FileLock?
+    private var watches: [AnyObject] = []
 
     public init(_ settings: Settings, log: @escaping @Sendable (String) -> Void) throws {
         self.settings = settings
@@ -54,14 +56,12 @@ public final class Runner {
         loop = try EventLoop()
     }
 
-    deinit {
-        if lockFD >= 0 { close(lockFD) }
-        if inotifyFD >= 0 { close(inotifyFD) }
-    }
-
     /// Runs until SIGTERM or SIGINT; returns the exit code.
     public func run() throws -> Int32 {
-        try lock()
+        lock = try FileLock(path: settings.databasePath + ".lock")
+        guard lock != nil else {
+            throw RunnerError(message: "another dawnlet-remind serve is already running on \(settings.databasePath)")
+        }
         wake = try loop.timer { [unowned self] in self.replan(reason: "timer") }
         debounce = try loop.timer { [unowned self] in self.databaseChanged() }
         try loop.onSignal(SIGHUP) { [unowned self] in
@@ -71,34 +71,48 @@ public final class Runner {
         }
         for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in self.stop() } }
         try watchDatabaseFolder()
+        try watchClock()
+        if settings.followsSystemZone { try watchSystemZone() }
         loop.enableWatchdog()
         replan(reason: "start")
         ServiceNotify.send("READY=1")
         return try loop.run()
     }
 
-    /// One runner per database: an exclusive lock on `DATABASE.lock`, held while running.
-    private func lock() throws {
-        let path = settings.databasePath + ".lock"
-        lockFD = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockFD >= 0 else { throw RunnerError(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
-        guard flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-            throw RunnerError(message: "another dawnlet-remind serve is already running on \(settings.databasePath)")
-        }
-    }
-
     /// inotify on the database's folder: a write by the CLI (to the database or its WAL) wakes the
     /// loop; changes are gathered for 100 ms, then checked against `PRAGMA data_version`.
     private func watchDatabaseFolder() throws {
         let folder = (settings.databasePath as NSString).deletingLastPathComponent
-        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard inotifyFD >= 0,
-              inotify_add_watch(inotifyFD, folder.isEmpty ? "." : folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)) >= 0
-        else { throw RunnerError(message: "cannot watch \(folder): \(String(cString: strerror(errno)))") }
-        try loop.onReadable(inotifyFD) { [unowned self] in
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while read(self.inotifyFD, &buffer, buffer.count) > 0 {}
+        let watch = try FolderWatch(folder.isEmpty ? "." : folder)
+        watches.append(watch)
+        try loop.onReadable(watch.fd) { [unowned self] in
+            _ = watch.changedNames()
             self.debounce?.arm(atMicroseconds: Runner.nowMicroseconds() + 100_000)
+        }
+    }
+
+    /// The clock being set re-plans at once (the timer's instant may now be past, or far off).
+    private func watchClock() throws {
+        let watch = try ClockChangeWatch()
+        watches.append(watch)
+        try loop.onReadable(watch.fd) { [unowned self] in
+            if watch.clockWasSet() { self.replan(reason: "the clock was set") }
+        }
+    }
+
+    /// /etc/localtime replaced: Foundation caches the system zone, so reset it, take the new one,
+    /// and re-plan.
+    private func watchSystemZone() throws {
+        let watch = try FolderWatch("/etc")
+        watches.append(watch)
+        try loop.onReadable(watch.fd) { [unowned self] in
+            guard watch.changedNames().contains("localtime") else { return }
+            NSTimeZone.resetSystemTimeZone()
+            let zone = TimeZone.current
+            guard zone.identifier != self.settings.zone.identifier else { return }
+            self.log("time zone changed from \(self.settings.zone.identifier) to \(zone.identifier)")
+            self.settings.zone = zone
+            self.replan(reason: "the time zone changed")
         }
     }
 
@@ -136,7 +150,9 @@ public final class Runner {
             let wakeAt = next?.fireAt ?? window.upperBound
             wake?.arm(atMicroseconds: UInt64(max(0, wakeAt.secondsSinceEpoch)) * 1_000_000)
             let when = ISO8601.format(wakeAt, in: settings.zone)
-            ServiceNotify.send("STATUS=" + (next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"))
+            let status = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
+            ServiceNotify.send("STATUS=" + status)
+            if reason != "timer" { log("planned (\(reason)): \(status)") }
         } catch {
             // The database may be locked by a long write: try again shortly rather than give up.
             log("plan failed (\(reason)): \(error); retrying in 5 s")

@@ -43,11 +43,20 @@ import Testing
         let wrapper: Process
         let stderr: Pipe
 
-        init(db: String, config: String, start: String) throws {
+        /// With `start`, under faketime from that instant; without, on the real clock.
+        init(db: String, config: String, start: String?, environment: [String: String] = [:]) throws {
             wrapper = Process()
-            wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
-            wrapper.arguments = [start, CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
+            let command = [CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
+            if let start {
+                wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
+                wrapper.arguments = [start] + command
+            } else {
+                // The same shape: a parent that waits for the runner, so runnerPID() works alike.
+                wrapper.executableURL = URL(fileURLWithPath: "/bin/sh")
+                wrapper.arguments = ["-c", "\"$@\"; exit $?", "sh"] + command
+            }
             wrapper.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "HOME": "/nonexistent"]
+                .merging(environment) { $1 }
             stderr = Pipe()
             wrapper.standardError = stderr
             try wrapper.run()
@@ -152,5 +161,79 @@ import Testing
         usleep(2_000_000)
         #expect(lines().count == 2)
         #expect(try again.stop().0 == 0)
+    }
+
+    @Test("systemd notifications: READY after the first plan, STATUS with the next reminder, RELOADING on SIGHUP, STOPPING")
+    func notifications() throws {
+        try cli("todo", "add", "Far ahead", "--due", "2099-01-01T09:00")
+        let socket = try NotifySocket(path: folder.path("notify.sock"))
+        let server = try Server(db: db, config: config, start: nil, environment: ["NOTIFY_SOCKET": socket.path])
+        var messages = socket.receive(until: { $0.contains("READY=1") }, seconds: 10)
+        #expect(messages.contains("READY=1"))
+        #expect(messages.contains { $0.hasPrefix("STATUS=") })
+        kill(try server.runnerPID(), SIGHUP)
+        messages = socket.receive(until: { $0.contains("READY=1") }, seconds: 10)
+        #expect(messages.first == "RELOADING=1")
+        #expect(messages.last == "READY=1")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(socket.receive(until: { $0.contains("STOPPING=1") }, seconds: 5).contains("STOPPING=1"))
+        #expect(log.contains("planned (SIGHUP)"))
+    }
+
+    @Test("the wall clock being set re-plans at once")
+    func clockSet() throws {
+        let server = try Server(db: db, config: config, start: nil)
+        _ = try server.runnerPID()
+        usleep(1_000_000)
+        // Setting the clock to the value just read raises a real "clock was set" event without
+        // moving time (root only; shared/PLATFORM-NOTES.md).
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        #expect(clock_settime(CLOCK_REALTIME, &now) == 0, "needs root")
+        usleep(1_000_000)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("planned (the clock was set)"), "\(log)")
+    }
+}
+
+/// An AF_UNIX datagram socket standing in for systemd's notification socket.
+final class NotifySocket {
+    let path: String
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (i, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, bound == 0 else { throw ServeTests.ServeTestError("cannot bind \(path)") }
+    }
+
+    deinit { close(fd) }
+
+    /// Datagrams, split into their lines, until one satisfies `done` or time runs out.
+    func receive(until done: (String) -> Bool, seconds: Double) -> [String] {
+        var lines: [String] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 {
+                let datagram = String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init)
+                lines += datagram
+                if datagram.contains(where: done) { break }
+            } else {
+                usleep(20_000)
+            }
+        }
+        return lines
     }
 }

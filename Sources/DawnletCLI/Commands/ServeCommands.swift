@@ -15,10 +15,11 @@ enum ServeCommands {
     ]
 
     static func serve(_ invocation: inout Invocation) throws {
-        let settings = Runner.Settings(databasePath: invocation.databasePath(), config: invocation.config, zone: try invocation.timeZone())
+        var settings = Runner.Settings(databasePath: invocation.databasePath(), config: invocation.config, zone: try invocation.timeZone())
+        settings.followsSystemZone = invocation.globals.timeZoneName == nil && invocation.config.timeZone == nil
         let runner: Runner
         do {
-            runner = try Runner(settings) { line in
+            runner = try Runner(settings) { [settings] line in
                 FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: settings.zone)) \(line)\n".utf8))
             }
             let code = try runner.run()

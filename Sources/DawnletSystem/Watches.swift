@@ -1,0 +1,87 @@
+import CLinux
+import Glibc
+
+/// A timerfd on CLOCK_REALTIME that never expires but is cancelled when the wall clock is set
+/// (TFD_TIMER_CANCEL_ON_SET): how the runner learns the clock jumped without polling.
+public final class ClockChangeWatch {
+    public let fd: Int32
+
+    public init() throws(SystemError) {
+        fd = try SystemError.checkPOSIX(timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC)), "timerfd_create")
+        try arm()
+    }
+
+    deinit { close(fd) }
+
+    /// Call when `fd` is readable. True when the clock was set; the watch is then armed again.
+    public func clockWasSet() -> Bool {
+        var expirations: UInt64 = 0
+        guard read(fd, &expirations, 8) < 0 && errno == ECANCELED else { return false }
+        try? arm()
+        return true
+    }
+
+    private func arm() throws(SystemError) {
+        var spec = itimerspec()
+        spec.it_value.tv_sec = 4_102_444_800  // 2100-01-01: never reached; only the cancel matters
+        try SystemError.checkPOSIX(timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil),
+                                   "timerfd_settime")
+    }
+}
+
+/// inotify on one folder: entries created, written, replaced or removed.
+public final class FolderWatch {
+    public let fd: Int32
+    public let folder: String
+
+    public init(_ folder: String) throws(SystemError) {
+        self.folder = folder
+        fd = try SystemError.checkPOSIX(inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)), "inotify_init1")
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+        if inotify_add_watch(fd, folder, mask) < 0 {
+            let error = SystemError("watch \(folder)", errno: errno)
+            close(fd)
+            throw error
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Call when `fd` is readable: the names of the entries that changed since the last call.
+    public func changedNames() -> Set<String> {
+        var names = Set<String>()
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n <= 0 { break }
+            var offset = 0
+            let header = MemoryLayout<inotify_event>.size
+            while offset + header <= n {
+                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
+                names.insert(String(decoding: nameBytes, as: UTF8.self))
+                offset += header + length
+            }
+        }
+        return names
+    }
+}
+
+/// An exclusive advisory lock on a file (flock), held until released or the process ends.
+public final class FileLock {
+    private let fd: Int32
+
+    /// Nil when another process holds it.
+    public init?(path: String) throws(SystemError) {
+        let fd = try SystemError.checkPOSIX(open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600), "open \(path)")
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            close(fd)
+            if busy { return nil }
+            throw SystemError("flock \(path)", errno: errno)
+        }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+}
