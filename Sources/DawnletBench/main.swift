@@ -85,6 +85,7 @@ benchScheduleExpansion()
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dawnlet-remind").path
 do {
     try OrganizerBench.run(binary: binary)
+    try RunnerBench.run(binary: binary)
 } catch {
     print("bench: \(error)")
     exit(1)

@@ -11,10 +11,6 @@ public enum CommandLineTool {
 
     /// Runs one command line (without the program name) and returns the process exit code.
     public static func main(_ arguments: [String]) -> Int32 {
-        // A command lives for milliseconds: keep freed memory for reuse instead of handing large
-        // blocks back to the kernel and faulting fresh pages in again (about 8% of a big preview).
-        mallopt(M_MMAP_THRESHOLD, 256 << 20)
-        mallopt(M_TRIM_THRESHOLD, 256 << 20)
         var output = Output()
         defer { output.flush() }
         do {
@@ -55,6 +51,13 @@ public enum CommandLineTool {
             throw CLIError.usage(given, "\(noun) {\(choices)} ...  (\(noun) VERB --help for more)")
         }
         rest.removeFirst(command.path.count)
+        if command.path != ["serve"] {
+            // A command lives for milliseconds: keep freed memory for reuse instead of handing large
+            // blocks back to the kernel and faulting fresh pages in again (about 8% of a big
+            // preview). Not for the runner, which lives for days and gives memory back after a plan.
+            mallopt(M_MMAP_THRESHOLD, 256 << 20)
+            mallopt(M_TRIM_THRESHOLD, 256 << 20)
+        }
         if rest.contains("--help") || rest.contains("-h") {
             output.line("usage: \(name) \(command.usage)\n\n\(command.summary)")
             return
