@@ -134,9 +134,9 @@ public final class Runner {
             let settled = try store.settledDeliveries(since: window.lowerBound)
             let plan = try PlanSource(store: store, config: config, zone: settings.zone).plan(now: now, window: window, delivered: settled)
             var next: PlannedReminder?
+            deliver(plan.reminders.filter { $0.status == .late }, now: now)
             for reminder in plan.reminders {
                 switch reminder.status {
-                case .late: deliver(reminder, now: now)
                 case .missed:
                     for channel in reminder.channels {
                         try store.recordMissed(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
@@ -160,47 +160,95 @@ public final class Runner {
         }
     }
 
-    /// Claims each channel of a due reminder and hands it to a worker.
-    private func deliver(_ reminder: PlannedReminder, now: Instant) {
-        let late = now.secondsSinceEpoch - reminder.fireAt.secondsSinceEpoch > settings.lateAfter
-        for channel in reminder.channels {
-            let id = "\(reminder.key)@\(channel)"
-            guard inFlight.insert(id) else { continue }
-            let claimed: Bool
-            do {
-                claimed = try store.claim(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
-                                          fireAt: reminder.fireAt, late: late, now: now)
-            } catch {
-                log("cannot claim \(id): \(error)")
-                claimed = false
-            }
-            guard claimed else {
-                inFlight.remove(id)
-                continue
-            }
-            let settings = self.settings
-            let log = self.log
-            let inFlight = self.inFlight
-            deliveries.enter()
-            DispatchQueue.global().async { [deliveries] in
-                defer {
-                    inFlight.remove(id)
-                    deliveries.leave()
-                }
-                let (state, detail) = Runner.send(reminder, channel: channel, late: late, settings: settings)
+    /// What one delivery says: the placeholders of the command template (DESIGN §7).
+    struct Message: Sendable {
+        let title: String
+        let body: String
+        let kind: String
+        let key: String
+        let when: String
+        let late: Bool
+    }
+
+    /// How many reminders late at once go out one by one; more become one summary per channel.
+    static let summaryThreshold = 3
+
+    /// Claims every channel of the due reminders, then hands them to workers: one delivery each, or,
+    /// when more than three are late at once on a channel, one summary for those.
+    private func deliver(_ due: [PlannedReminder], now: Instant) {
+        var claimed: [String: [PlannedReminder]] = [:]
+        for reminder in due {
+            let late = now.secondsSinceEpoch - reminder.fireAt.secondsSinceEpoch > settings.lateAfter
+            for channel in reminder.channels {
+                let id = "\(reminder.key)@\(channel)"
+                guard inFlight.insert(id) else { continue }
                 do {
-                    try Store(path: settings.databasePath).finish(key: reminder.key, channel: channel, state: state, detail: detail,
-                                                                  now: Instant(Date()))
+                    if try store.claim(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
+                                       fireAt: reminder.fireAt, late: late, now: now) {
+                        claimed[channel, default: []].append(reminder)
+                        continue
+                    }
                 } catch {
-                    log("cannot record \(id): \(error)")
+                    log("cannot claim \(id): \(error)")
                 }
-                log("\(state.rawValue) \(id)\(late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")")
+                inFlight.remove(id)
+            }
+        }
+        let grace = Int64(settings.config.graceWindow)
+        for (channel, reminders) in claimed.sorted(by: { $0.key < $1.key }) {
+            let late = reminders.filter { now.secondsSinceEpoch - $0.fireAt.secondsSinceEpoch > settings.lateAfter }
+            let summarised = late.count > Runner.summaryThreshold ? late : []
+            if !summarised.isEmpty {
+                let lines = summarised.map { "\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)" }
+                let message = Message(title: "\(summarised.count) reminders you missed", body: lines.joined(separator: "\n"),
+                                      kind: "summary", key: "summary:" + summarised.map(\.key).joined(separator: ","),
+                                      when: ISO8601.format(now, in: settings.zone), late: true)
+                dispatch(summarised, message, channel: channel, until: (summarised.map(\.fireAt).min() ?? now).adding(seconds: grace))
+            }
+            for reminder in reminders where !summarised.contains(where: { $0.key == reminder.key }) {
+                let message = Message(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key,
+                                      when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset),
+                                      late: late.contains { $0.key == reminder.key })
+                dispatch([reminder], message, channel: channel, until: reminder.fireAt.adding(seconds: grace))
             }
         }
     }
 
-    /// Hands one reminder to one channel; returns how it ended.
-    static func send(_ reminder: PlannedReminder, channel: String, late: Bool, settings: Settings) -> (Delivery.State, String?) {
+    /// Runs one delivery on a worker thread: sends, retries a failure with backoff (1, 2, 4, 8 s)
+    /// while still inside the grace window, then records every reminder it carried.
+    private func dispatch(_ reminders: [PlannedReminder], _ message: Message, channel: String, until deadline: Instant) {
+        let settings = self.settings
+        let log = self.log
+        let inFlight = self.inFlight
+        deliveries.enter()
+        DispatchQueue.global().async { [deliveries] in
+            var (state, detail) = Runner.send(message, channel: channel, settings: settings)
+            var attempt = 0
+            while state == .failed && attempt < 4 && Instant(Date()).adding(seconds: 1 << attempt) < deadline {
+                sleep(1 << attempt)
+                attempt += 1
+                (state, detail) = Runner.send(message, channel: channel, settings: settings)
+            }
+            if attempt > 0 { detail = [detail, "after \(attempt + 1) attempts"].compactMap { $0 }.joined(separator: "; ") }
+            if reminders.count > 1 { detail = [detail, "in one summary of \(reminders.count)"].compactMap { $0 }.joined(separator: "; ") }
+            do {
+                let store = try Store(path: settings.databasePath)
+                for reminder in reminders {
+                    try store.finish(key: reminder.key, channel: channel, state: state, detail: detail, now: Instant(Date()))
+                }
+            } catch {
+                log("cannot record \(message.key)@\(channel): \(error)")
+            }
+            for reminder in reminders {
+                inFlight.remove("\(reminder.key)@\(channel)")
+                log("\(state.rawValue) \(reminder.key)@\(channel)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")")
+            }
+            deliveries.leave()
+        }
+    }
+
+    /// Hands one message to one channel; returns how it ended.
+    static func send(_ message: Message, channel: String, settings: Settings) -> (Delivery.State, String?) {
         let config = settings.config
         var note: String?
         var through = channel
@@ -212,12 +260,10 @@ public final class Runner {
             note = "sent through the \(fallback) fallback"
         }
         guard through == "command" else { return (.failed, "the \(through) channel is not available in this build") }
-        let values = [
-            "title": reminder.title, "body": reminder.body, "kind": reminder.kind, "key": reminder.key,
-            "when": ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), "late": late ? "late" : "",
-        ]
+        let values = ["title": message.title, "body": message.body, "kind": message.kind, "key": message.key,
+                      "when": message.when, "late": message.late ? "late" : ""]
         var environment = ProcessInfo.processInfo.environment
-        environment["DAWNLET_REMINDER_KEY"] = reminder.key
+        environment["DAWNLET_REMINDER_KEY"] = message.key
         environment["DAWNLET_CHANNEL"] = channel
         do {
             let result = try CommandRunner.run(CommandTemplate.expand(config.command.argv, values), environment: environment,

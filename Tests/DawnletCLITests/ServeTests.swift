@@ -163,6 +163,41 @@ import Testing
         #expect(try again.stop().0 == 0)
     }
 
+    @Test("more than three late at once go out as one summary, each recorded once")
+    func lateSummary() throws {
+        for minute in 0..<5 { try cli("todo", "add", "Task \(minute)", "--due", "2026-12-01T08:0\(minute)") }
+        let server = try Server(db: db, config: config, start: "2026-12-01 08:30:00")
+        let got = waitForLines(1, seconds: 10)
+        usleep(1_500_000)
+        #expect(lines().count == 1, "\(lines())")
+        // Five late reminders, one message (the todos have times, so no digest holds them).
+        #expect(got.first?.contains(" summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m,") == true, "\(got)")
+        #expect(got.first?.hasSuffix(" 5 reminders you missed|late") == true, "\(got)")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.components(separatedBy: "in one summary of 5").count - 1 == 5, "\(log)")
+        let again = try Server(db: db, config: config, start: "2026-12-01 08:31:00")
+        usleep(2_000_000)
+        #expect(lines().count == 1)
+        #expect(try again.stop().0 == 0)
+    }
+
+    @Test("a failing command is retried with backoff inside the grace window")
+    func retries() throws {
+        let marker = folder.path("failed-once")
+        let script = "import sys,os; m=sys.argv[1]; (open(m,'w'), sys.exit(3)) if not os.path.exists(m) else open(sys.argv[2],'a').write(sys.argv[3] + '\\\\n')"
+        try """
+            { timeZone: "Europe/Berlin", channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(marker)", "\(fired)", "{title}"] } } }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try cli("todo", "add", "Retry me", "--due", "2026-12-01T09:00")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
+        let got = waitForLines(1, seconds: 10)
+        #expect(got == ["Retry me"])
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop: sent through the command fallback; after 2 attempts"), "\(log)")
+    }
+
     @Test("systemd notifications: READY after the first plan, STATUS with the next reminder, RELOADING on SIGHUP, STOPPING")
     func notifications() throws {
         try cli("todo", "add", "Far ahead", "--due", "2099-01-01T09:00")
