@@ -5,6 +5,21 @@ import Dispatch
 import Foundation
 import Synchronization
 
+/// One thing the runner has to say: a line for people, and fields for the journal.
+public struct LogEntry: Sendable {
+    public let message: String
+    /// 3 error, 4 warning, 6 info (syslog levels).
+    public let priority: Int
+    /// DAWNLET_KEY, DAWNLET_KIND, DAWNLET_CHANNEL, DAWNLET_OUTCOME, … when it is about a delivery.
+    public let fields: [(String, String)]
+
+    init(_ message: String, priority: Int = 6, fields: [(String, String)] = []) {
+        self.message = message
+        self.priority = priority
+        self.fields = fields
+    }
+}
+
 /// A problem that stops the runner from starting, with what to do about it.
 public struct RunnerError: Error, CustomStringConvertible {
     public let message: String
@@ -38,7 +53,7 @@ public final class Runner {
     }
 
     private var settings: Settings
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (LogEntry) -> Void
     private let store: Store
     private let loop: EventLoop
     private var wake: EventLoop.Timer?
@@ -49,7 +64,7 @@ public final class Runner {
     private var lock: FileLock?
     private var watches: [AnyObject] = []
 
-    public init(_ settings: Settings, log: @escaping @Sendable (String) -> Void) throws {
+    public init(_ settings: Settings, log: @escaping @Sendable (LogEntry) -> Void) throws {
         self.settings = settings
         self.log = log
         store = try Store(path: settings.databasePath)
@@ -110,7 +125,7 @@ public final class Runner {
             NSTimeZone.resetSystemTimeZone()
             let zone = TimeZone.current
             guard zone.identifier != self.settings.zone.identifier else { return }
-            self.log("time zone changed from \(self.settings.zone.identifier) to \(zone.identifier)")
+            self.log(LogEntry("time zone changed from \(self.settings.zone.identifier) to \(zone.identifier)"))
             self.settings.zone = zone
             self.replan(reason: "the time zone changed")
         }
@@ -141,7 +156,8 @@ public final class Runner {
                     for channel in reminder.channels {
                         try store.recordMissed(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
                                                fireAt: reminder.fireAt, now: now)
-                        log("missed \(reminder.key)@\(channel) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))")
+                        log(LogEntry("missed \(reminder.key)@\(channel) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))",
+                                     priority: 4, fields: Runner.fields(reminder.key, reminder.kind, channel, "missed")))
                     }
                 case .pending: if next == nil { next = reminder }
                 default: break
@@ -152,10 +168,10 @@ public final class Runner {
             let when = ISO8601.format(wakeAt, in: settings.zone)
             let status = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
             ServiceNotify.send("STATUS=" + status)
-            if reason != "timer" { log("planned (\(reason)): \(status)") }
+            if reason != "timer" { log(LogEntry("planned (\(reason)): \(status)")) }
         } catch {
             // The database may be locked by a long write: try again shortly rather than give up.
-            log("plan failed (\(reason)): \(error); retrying in 5 s")
+            log(LogEntry("plan failed (\(reason)): \(error); retrying in 5 s", priority: 3))
             wake?.arm(atMicroseconds: Runner.nowMicroseconds() + 5_000_000)
         }
     }
@@ -189,7 +205,7 @@ public final class Runner {
                         continue
                     }
                 } catch {
-                    log("cannot claim \(id): \(error)")
+                    log(LogEntry("cannot claim \(id): \(error)", priority: 3))
                 }
                 inFlight.remove(id)
             }
@@ -237,11 +253,13 @@ public final class Runner {
                     try store.finish(key: reminder.key, channel: channel, state: state, detail: detail, now: Instant(Date()))
                 }
             } catch {
-                log("cannot record \(message.key)@\(channel): \(error)")
+                log(LogEntry("cannot record \(message.key)@\(channel): \(error)", priority: 3))
             }
             for reminder in reminders {
                 inFlight.remove("\(reminder.key)@\(channel)")
-                log("\(state.rawValue) \(reminder.key)@\(channel)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")")
+                log(LogEntry("\(state.rawValue) \(reminder.key)@\(channel)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
+                             priority: state == .delivered ? 6 : 4,
+                             fields: Runner.fields(reminder.key, reminder.kind, channel, state.rawValue) + [("DAWNLET_LATE", message.late ? "1" : "0")]))
             }
             deliveries.leave()
         }
@@ -283,7 +301,7 @@ public final class Runner {
         ServiceNotify.send("STOPPING=1")
         wake?.disarm()
         if deliveries.wait(timeout: .now() + .seconds(settings.shutdownBound)) == .timedOut {
-            log("stopping with deliveries in flight: they stay claimed and are retried at the next start")
+            log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4))
         }
         loop.exit(0)
     }
@@ -293,6 +311,10 @@ public final class Runner {
         private let ids = Mutex<Set<String>>([])
         func insert(_ id: String) -> Bool { ids.withLock { $0.insert(id).inserted } }
         func remove(_ id: String) { _ = ids.withLock { $0.remove(id) } }
+    }
+
+    static func fields(_ key: String, _ kind: String, _ channel: String, _ outcome: String) -> [(String, String)] {
+        [("DAWNLET_KEY", key), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel), ("DAWNLET_OUTCOME", outcome)]
     }
 
     /// How far before the grace window a start looks for missed reminders: a week.

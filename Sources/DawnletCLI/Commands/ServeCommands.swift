@@ -1,6 +1,7 @@
 import DawnletCore
 import DawnletRunner
 import DawnletStore
+import DawnletSystem
 import Foundation
 
 /// `serve` (the runner, DESIGN §6) and `missed` (what it could not deliver in time).
@@ -19,8 +20,14 @@ enum ServeCommands {
         settings.followsSystemZone = invocation.globals.timeZoneName == nil && invocation.config.timeZone == nil
         let runner: Runner
         do {
-            runner = try Runner(settings) { [settings] line in
-                FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: settings.zone)) \(line)\n".utf8))
+            // Under systemd stderr is the journal: structured entries there, plain lines elsewhere.
+            let journal = Journal.stderrIsJournal()
+            runner = try Runner(settings) { [settings] entry in
+                if journal {
+                    Journal.send(entry.message, priority: entry.priority, fields: entry.fields)
+                } else {
+                    FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: settings.zone)) \(entry.message)\n".utf8))
+                }
             }
             let code = try runner.run()
             guard code == 0 else { throw CLIError(code: .failure, message: "the runner stopped with \(code)") }
