@@ -1,0 +1,32 @@
+#!/bin/bash
+# Runs the unit under a real `systemd --user` with its own journald, inside a private mount
+# namespace (run as: unshare -m --propagation private systemd-user.sh DIR BINDIR UNIT). Nothing
+# outside the namespace and DIR is touched. Prints what the test asserts, one fact a line.
+set -u
+dir=$1 bindir=$2 unit=$3
+mount -t tmpfs tmpfs /run/systemd && mkdir -p /run/systemd/system /run/systemd/journal
+mkdir -p /run/log && mount -t tmpfs tmpfs /run/log
+export XDG_RUNTIME_DIR=$dir/runtime XDG_CONFIG_HOME=$dir/config XDG_DATA_HOME=$dir/data HOME=$dir/home TZ=UTC
+mkdir -p "$XDG_RUNTIME_DIR" "$XDG_CONFIG_HOME/systemd/user" "$XDG_CONFIG_HOME/dawnlet" "$XDG_DATA_HOME" "$HOME"
+chmod 700 "$XDG_RUNTIME_DIR"
+sed "s|@BINDIR@|$bindir|" "$unit" > "$XDG_CONFIG_HOME/systemd/user/dawnlet-remind.service"
+echo '{ channels: { command: { argv: ["/bin/true"] } } }' > "$XDG_CONFIG_HOME/dawnlet/config.json5"
+# Due a minute ago: inside the grace window, so the service delivers it (late) as it starts.
+"$bindir/dawnlet-remind" todo add "Stretch" --due "$(date -d '-1 min' +%Y-%m-%dT%H:%M)" > /dev/null
+/lib/systemd/systemd-journald > "$dir/journald.log" 2>&1 &
+sleep 0.3
+/lib/systemd/systemd --user > "$dir/systemd.log" 2>&1 &
+for _ in $(seq 100); do [ -S "$XDG_RUNTIME_DIR/systemd/private" ] && break; sleep 0.1; done
+systemctl --user start dawnlet-remind.service; echo "start=$?"
+echo "active=$(systemctl --user is-active dawnlet-remind.service)"
+sleep 1
+systemctl --user show -p StatusText dawnlet-remind.service
+systemctl --user reload dawnlet-remind.service; echo "reload=$?"
+echo "after-reload=$(systemctl --user is-active dawnlet-remind.service)"
+systemctl --user stop dawnlet-remind.service; echo "stop=$?"
+systemctl --user show -p Result -p ExecMainStatus dawnlet-remind.service
+journalctl -D /run/log/journal --no-pager -o verbose 2>/dev/null | grep -E '^ +(MESSAGE=|DAWNLET_)' | sed 's/^ *//'
+systemctl --user exit 2>/dev/null
+kill %1 2>/dev/null
+wait 2>/dev/null
+exit 0
