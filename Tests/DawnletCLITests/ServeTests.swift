@@ -49,7 +49,8 @@ import Testing
             let command = [CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
             if let start {
                 wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
-                wrapper.arguments = [start] + command
+                // "DATE TIME xN" runs the fake clock N times faster than the real one.
+                wrapper.arguments = (start.contains(" x") ? ["-f", "@" + start] : [start]) + command
             } else {
                 // The same shape: a parent that waits for the runner, so runnerPID() works alike.
                 wrapper.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -263,6 +264,51 @@ import Testing
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         return Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// A config whose command writes the (fake) time it ran and the key; the timeout is long
+    /// because under a sped-up fake clock the command's own start-up takes fake minutes.
+    func writeFastClockConfig() throws {
+        let script = "import sys,time,os; open(sys.argv[1],'a').write('%.3f %s\\\\n' % (time.time(), os.environ['DAWNLET_REMINDER_KEY']))"
+        try """
+            { timeZone: "Europe/Berlin", channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)"], timeout: "1h" } } }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    @Test("spring forward in Europe/Berlin, crossed live: the 02:30 reminder fires once, at 03:30 CEST")
+    func springForward() throws {
+        try writeFastClockConfig()
+        try cli("habit", "add", "Meds", "--days", "sun,mon", "--at", "02:30", "--from", "2026-03-29")
+        // 01:59:30 CET, 120 times faster: the clocks jump at 0.25 s, the reminder is due 15 s in.
+        let server = try Server(db: db, config: config, start: "2026-03-29 00:59:30 x120")
+        let got = waitForLines(1, seconds: 30)
+        usleep(1_000_000)
+        #expect(lines().count == 1)
+        #expect(got.first?.hasSuffix(" habit:1:2026-03-29:0m") == true)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        // The runner's own clock (a child restarts the fake clock, so its stamp cannot tell).
+        #expect(log.contains("planned (start): next: Meds (habit:1:2026-03-29:0m) at 2026-03-29T03:30:00+02:00"), "\(log)")
+        #expect(log.split(separator: "\n").contains { $0.hasPrefix("2026-03-29T03:30:") && $0.contains("+02:00 delivered habit:1:2026-03-29:0m@desktop") },
+                "\(log)")
+    }
+
+    @Test("fall back in Europe/Berlin, crossed live: the 02:30 reminder fires once, at the first 02:30")
+    func fallBack() throws {
+        try writeFastClockConfig()
+        try cli("habit", "add", "Meds", "--days", "sun", "--at", "02:30", "--from", "2026-10-01")
+        // 02:29:30 CEST, 240 times faster: due at once; the second 02:30 (CET) passes 15 s later.
+        let server = try Server(db: db, config: config, start: "2026-10-25 00:29:30 x240")
+        let got = waitForLines(1, seconds: 10)
+        let deadline = Date().addingTimeInterval(17)
+        while Date() < deadline { usleep(250_000) }
+        #expect(lines().count == 1, "\(lines())")
+        #expect(got.first?.hasSuffix(" habit:1:2026-10-25:0m") == true)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.split(separator: "\n").contains { $0.hasPrefix("2026-10-25T02:30:") && $0.contains("+02:00 delivered habit:1:2026-10-25:0m@desktop") },
+                "\(log)")
+        #expect(log.contains("next: Meds (habit:1:2026-11-01:0m)"), "after it, the next is a week on: \(log)")
     }
 
     @Test("systemd notifications: READY after the first plan, STATUS with the next reminder, RELOADING on SIGHUP, STOPPING")
