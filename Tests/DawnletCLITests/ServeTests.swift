@@ -311,6 +311,26 @@ import Testing
         #expect(log.contains("next: Meds (habit:1:2026-11-01:0m)"), "after it, the next is a week on: \(log)")
     }
 
+    @Test("suspended across the due time (SIGSTOP, then SIGCONT): delivered once, marked late")
+    func suspend() throws {
+        try writeFastClockConfig()
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
+        // 08:59:50 CET, 30 times faster: due in a third of a second; stopped for 4 s = 2 fake minutes.
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:50 x30")
+        let pid = try server.runnerPID()
+        kill(pid, SIGSTOP)
+        usleep(4_000_000)
+        #expect(lines().isEmpty)
+        kill(pid, SIGCONT)
+        let got = waitForLines(1, seconds: 10)
+        usleep(1_000_000)
+        #expect(lines().count == 1)
+        #expect(got.first?.hasSuffix(" todo:1:2026-12-01:0m") == true)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop (late)"), "\(log)")
+    }
+
     @Test("systemd notifications: READY after the first plan, STATUS with the next reminder, RELOADING on SIGHUP, STOPPING")
     func notifications() throws {
         try cli("todo", "add", "Far ahead", "--due", "2099-01-01T09:00")
