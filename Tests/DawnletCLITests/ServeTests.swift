@@ -61,12 +61,17 @@ import Testing
             stderr = Pipe()
             wrapper.standardError = stderr
             try wrapper.run()
+            runner = try Server.findRunner(under: wrapper.processIdentifier)
         }
 
+        /// The runner's pid, found once at start (it stays valid even if the runner were reparented).
+        private(set) var runner: pid_t = 0
+
+        func runnerPID() throws -> pid_t { runner }
+
         /// The runner itself: faketime forks it (and may fork a helper of its own) and waits.
-        func runnerPID() throws -> pid_t {
-            let parent = wrapper.processIdentifier
-            for _ in 0..<250 {
+        static func findRunner(under parent: pid_t) throws -> pid_t {
+            for _ in 0..<500 {
                 let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
                 for pid in children.split(separator: " ").compactMap({ pid_t($0) }) {
                     let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
@@ -329,6 +334,40 @@ import Testing
         let (status, log) = try server.stop()
         #expect(status == 0)
         #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop (late)"), "\(log)")
+    }
+
+    // In this serialized suite, not beside it: a user manager started while another runner test
+    // is running is the one suspect of a runner that vanished once in CI.
+    @Test("under a real systemd --user: starts (Type=notify), reports status, reloads, stops with 0, logs to the journal")
+    func userManager() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/lib/systemd/systemd") else {
+            Issue.record("needs root and systemd (run `make deps`)")
+            return
+        }
+        let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        let root = here.deletingLastPathComponent().deletingLastPathComponent()
+        let folder = try TemporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["90", "unshare", "-m", "--propagation", "private", here.appendingPathComponent("Scripts/systemd-user.sh").path,
+                             folder.path("m"), CLIProcess.binary.deletingLastPathComponent().path,
+                             root.appendingPathComponent("systemd/dawnlet-remind.service").path]
+        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = text.split(separator: "\n").map(String.init)
+        for expected in ["start=0", "active=active", "reload=0", "after-reload=active", "stop=0", "Result=success", "ExecMainStatus=0",
+                         "DAWNLET_KEY=todo:1:", "DAWNLET_OUTCOME=delivered", "DAWNLET_CHANNEL=desktop"] {
+            #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected) in:\n\(text)")
+        }
+        #expect(lines.contains { $0.hasPrefix("StatusText=nothing due before") || $0.hasPrefix("StatusText=next: ") }, "\(text)")
+        #expect(lines.contains { $0.hasPrefix("MESSAGE=planned (start)") }, "\(text)")
+        #expect(lines.contains { $0.hasPrefix("MESSAGE=planned (SIGHUP)") }, "\(text)")
+        #expect(lines.contains { $0.hasPrefix("MESSAGE=delivered todo:1:") }, "\(text)")
     }
 
     @Test("systemd notifications: READY after the first plan, STATUS with the next reminder, RELOADING on SIGHUP, STOPPING")
