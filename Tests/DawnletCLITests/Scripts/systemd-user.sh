@@ -13,6 +13,11 @@ sed "s|@BINDIR@|$bindir|" "$unit" > "$XDG_CONFIG_HOME/systemd/user/dawnlet-remin
 echo '{ channels: { command: { argv: ["/bin/true"] } } }' > "$XDG_CONFIG_HOME/dawnlet/config.json5"
 # Due a minute ago: inside the grace window, so the service delivers it (late) as it starts.
 "$bindir/dawnlet-remind" todo add "Stretch" --due "$(date -d '-1 min' +%Y-%m-%dT%H:%M)" > /dev/null
+# A cgroup of our own: when the user manager exits it stops what is in its cgroup, and that must
+# be only what this script started, never the test runner or other tests' processes.
+for h in systemd unified; do
+    mkdir -p "/sys/fs/cgroup/$h/dawnlet-test-$$" 2>/dev/null && echo $$ > "/sys/fs/cgroup/$h/dawnlet-test-$$/cgroup.procs" 2>/dev/null
+done
 /lib/systemd/systemd-journald > "$dir/journald.log" 2>&1 &
 sleep 0.3
 /lib/systemd/systemd --user > "$dir/systemd.log" 2>&1 &
@@ -29,4 +34,9 @@ journalctl -D /run/log/journal --no-pager -o verbose 2>/dev/null | grep -E '^ +(
 systemctl --user exit 2>/dev/null
 kill %1 2>/dev/null
 wait 2>/dev/null
+for h in systemd unified; do
+    # The user manager made groups of its own inside ours: remove the innermost first.
+    echo $$ > "/sys/fs/cgroup/$h/cgroup.procs" 2>/dev/null &&
+        find "/sys/fs/cgroup/$h/dawnlet-test-$$" -depth -type d -exec rmdir {} + 2>/dev/null
+done
 exit 0
