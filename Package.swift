@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
         .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
-        .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore"]),
+        .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
 
         // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),

@@ -1,5 +1,6 @@
 import DawnletCore
 import DawnletStore
+import DawnletTestSupport
 import Foundation
 
 /// The runner's figures (issue 5): wake-ups while idle, fire latency, idle memory, re-plan time.
@@ -32,7 +33,7 @@ enum RunnerBench {
         print("  idle RSS: \(rss / 1024) MiB (\(rss) KiB, VmRSS; target < 20 MB)")
 
         // Re-plan: time from a CLI write until the runner has a new plan (its next STATUS).
-        let socket = try BenchNotifySocket(path: folder.appendingPathComponent("notify.sock").path)
+        let socket = try NotifySocket(path: folder.appendingPathComponent("notify.sock").path)
         terminate(idle)
         let watched = try spawn(binary, ["--db", idleDB, "--config", config, "serve"], faketime: nil,
                                 environment: ["NOTIFY_SOCKET": socket.path])
@@ -129,40 +130,5 @@ enum RunnerBench {
         kill(pid, SIGTERM)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    }
-}
-
-/// The bench's stand-in for systemd's notification socket.
-final class BenchNotifySocket {
-    let path: String
-    private let fd: Int32
-
-    init(path: String) throws {
-        self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (i, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[i] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard fd >= 0, bound == 0 else { throw CocoaError(.fileWriteUnknown) }
-    }
-
-    deinit { close(fd) }
-
-    /// Waits for a datagram holding `prefix`.
-    func wait(for prefix: String, seconds: Double) -> Bool {
-        var pollfds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0)]
-        let deadline = Date().addingTimeInterval(seconds)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while Date() < deadline {
-            guard poll(&pollfds, 1, 100) > 0 else { continue }
-            let n = recv(fd, &buffer, buffer.count, 0)
-            if n > 0, String(decoding: buffer[0..<n], as: UTF8.self).contains(prefix) { return true }
-        }
-        return false
     }
 }

@@ -44,3 +44,53 @@ public func mode(_ path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     return (attributes[.posixPermissions] as? Int) ?? -1
 }
+
+/// An AF_UNIX datagram socket standing in for systemd's notification socket.
+public final class NotifySocket {
+    public let path: String
+    private let fd: Int32
+
+    public init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (i, byte) in path.utf8.prefix(bytes.count - 1).enumerated() { bytes[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard fd >= 0, bound == 0 else { throw NotifySocketError(path: path) }
+    }
+
+    deinit { close(fd) }
+
+    /// Datagrams, split into their lines, until one satisfies `done` or time runs out.
+    public func receive(until done: (String) -> Bool, seconds: Double) -> [String] {
+        var lines: [String] = []
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while Date() < deadline {
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n > 0 {
+                let datagram = String(decoding: buffer[0..<n], as: UTF8.self).split(separator: "\n").map(String.init)
+                lines += datagram
+                if datagram.contains(where: done) { break }
+            } else {
+                usleep(20_000)
+            }
+        }
+        return lines
+    }
+
+    /// Waits for a datagram with a line starting with `prefix`.
+    public func wait(for prefix: String, seconds: Double) -> Bool {
+        receive(until: { $0.hasPrefix(prefix) }, seconds: seconds).contains { $0.hasPrefix(prefix) }
+    }
+}
+
+public struct NotifySocketError: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "cannot bind a notification socket at \(path)" }
+}
