@@ -11,18 +11,20 @@ extension Store {
     }
 
     public func subscriptions() throws(StoreError) -> [Subscription] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions ORDER BY id", [], Store.subscription)
+        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions ORDER BY id") { (row) throws(StoreError) in
+            try Store.subscription(row, schedules)
+        }
     }
 
     public func subscription(id: Int64) throws(StoreError) -> Subscription {
         guard let found = try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
-                                       [.int(id)], Store.subscription).first
+                                       [.int(id)], { (row) throws(StoreError) in try Store.subscription(row, schedules) }).first
         else { throw StoreError(.notFound, "no subscription with id \(id)") }
         return found
     }
 
-    private static func subscription(_ row: Statement) throws(StoreError) -> Subscription {
-        guard let schedule = Schedule(row.text(3)) else { throw StoreError(.corrupt, "subscription \(row.int(0)) has a schedule this version cannot read") }
+    private static func subscription(_ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> Subscription {
+        guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "subscription \(row.int(0)) has a schedule this version cannot read") }
         return Subscription(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
     }
 
@@ -89,7 +91,7 @@ extension Store {
     /// returned as it is, and the calendar skips it.
     public func incomeSources() throws(StoreError) -> [IncomeSource] {
         try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources ORDER BY id") { (row) throws(StoreError) in
-            guard let schedule = Schedule(row.text(3)) else { throw StoreError(.corrupt, "income source \(row.int(0)) has a schedule this version cannot read") }
+            guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "income source \(row.int(0)) has a schedule this version cannot read") }
             return IncomeSource(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
         }
     }

@@ -7,6 +7,9 @@ import Glibc
 /// "today" is always an argument.
 public final class Store {
     let db: Connection
+    /// Schedules parsed during this Store's life, by their stored text: rows often share one
+    /// ("weekdays from 2026-11-30"), and a plan reads every definition.
+    let schedules = ScheduleTexts()
 
     /// The SQLite library this build links, for `doctor` and bug reports.
     public static let sqliteVersion = String(cString: sqlite3_libversion())
@@ -142,7 +145,7 @@ extension Store {
         var result: [ItemDefinition] = []
         for kind in kinds {
             result += try db.query(KindTables.of(kind).select + " ORDER BY id") { (row) throws(StoreError) in
-                try Store.definition(kind, row)
+                try Store.definition(kind, row, schedules)
             }
         }
         return result
@@ -152,21 +155,21 @@ extension Store {
     public func definition(_ kind: ItemKind, id: Int64) throws(StoreError) -> ItemDefinition {
         let tables = KindTables.of(kind)
         guard let found = try db.query(tables.select + " WHERE id = ?", [.int(id)], { (row) throws(StoreError) in
-            try Store.definition(kind, row)
+            try Store.definition(kind, row, schedules)
         }).first else {
             throw StoreError(.notFound, "no \(tables.noun) with id \(id)")
         }
         return found
     }
 
-    private static func definition(_ kind: ItemKind, _ row: Statement) throws(StoreError) -> ItemDefinition {
+    private static func definition(_ kind: ItemKind, _ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> ItemDefinition {
         let id = row.int(0)
         func corrupt(_ what: String) -> StoreError {
             StoreError(.corrupt, "\(KindTables.of(kind).noun) \(id) has a \(what) this version cannot read")
         }
         var schedule: Schedule?
         if let text = row.optionalText(4) {
-            guard let parsed = Schedule(text) else { throw corrupt("schedule") }
+            guard let parsed = schedules.parse(text) else { throw corrupt("schedule") }
             schedule = parsed
         }
         var date: CivilDate?
@@ -265,18 +268,20 @@ extension Store {
     }
 
     public func recurringTransactions() throws(StoreError) -> [RecurringTransaction] {
-        try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions ORDER BY id", [], Store.recurring)
+        try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions ORDER BY id") { (row) throws(StoreError) in
+            try Store.recurring(row, schedules)
+        }
     }
 
     public func recurringTransaction(id: Int64) throws(StoreError) -> RecurringTransaction {
         guard let found = try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions WHERE id = ?",
-                                       [.int(id)], Store.recurring).first
+                                       [.int(id)], { (row) throws(StoreError) in try Store.recurring(row, schedules) }).first
         else { throw StoreError(.notFound, "no recurring transaction with id \(id)") }
         return found
     }
 
-    private static func recurring(_ row: Statement) throws(StoreError) -> RecurringTransaction {
-        guard let schedule = Schedule(row.text(3)), let created = CivilDate(row.text(4)) else {
+    private static func recurring(_ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> RecurringTransaction {
+        guard let schedule = schedules.parse(row.text(3)), let created = CivilDate(row.text(4)) else {
             throw StoreError(.corrupt, "recurring transaction \(row.int(0)) cannot be read")
         }
         return RecurringTransaction(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)),
@@ -338,5 +343,17 @@ extension Store {
                 throw StoreError(.notFound, "no recurring transaction with id \(id)")
             }
         }
+    }
+}
+
+/// Parsed schedules by their stored text, for one Store (one thread).
+final class ScheduleTexts {
+    private var parsed: [String: Schedule] = [:]
+
+    func parse(_ text: String) -> Schedule? {
+        if let known = parsed[text] { return known }
+        guard let schedule = Schedule(text) else { return nil }
+        parsed[text] = schedule
+        return schedule
     }
 }
