@@ -347,18 +347,11 @@ import Testing
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let root = here.deletingLastPathComponent().deletingLastPathComponent()
         let folder = try TemporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["90", "unshare", "-m", "--propagation", "private", here.appendingPathComponent("Scripts/systemd-user.sh").path,
-                             folder.path("m"), CLIProcess.binary.deletingLastPathComponent().path,
-                             root.appendingPathComponent("systemd/dawnlet-remind.service").path]
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (_, text) = try CLIProcess.tool("/usr/bin/timeout", [
+            "90", "unshare", "-m", "--propagation", "private", here.appendingPathComponent("Scripts/systemd-user.sh").path,
+            folder.path("m"), CLIProcess.binary.deletingLastPathComponent().path,
+            root.appendingPathComponent("systemd/dawnlet-remind.service").path,
+        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         let lines = text.split(separator: "\n").map(String.init)
         for expected in ["start=0", "active=active", "reload=0", "after-reload=active", "stop=0", "Result=success", "ExecMainStatus=0",
                          "DAWNLET_KEY=todo:1:", "DAWNLET_OUTCOME=delivered", "DAWNLET_CHANNEL=desktop"] {

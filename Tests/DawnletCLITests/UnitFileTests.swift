@@ -19,17 +19,9 @@ import Testing
             .write(toFile: unit, atomically: true, encoding: .utf8)
         let runtime = folder.path("runtime")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: analyze)
-        process.arguments = ["--user", "--man=no", "verify", unit]
-        process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let (status, text) = try CLIProcess.tool(analyze, ["--user", "--man=no", "verify", unit],
+                                                 environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+        #expect(status == 0, "\(text)")
         #expect(text.isEmpty, "\(text)")
     }
 }
