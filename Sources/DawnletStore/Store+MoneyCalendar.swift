@@ -12,20 +12,21 @@ extension Store {
 
     public func subscriptions() throws(StoreError) -> [Subscription] {
         try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions ORDER BY id") { (row) throws(StoreError) in
-            try Store.subscription(row, schedules)
+            try Store.scheduledAmount(row, schedules, "subscription")
         }
     }
 
     public func subscription(id: Int64) throws(StoreError) -> Subscription {
         guard let found = try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
-                                       [.int(id)], { (row) throws(StoreError) in try Store.subscription(row, schedules) }).first
+                                       [.int(id)], { (row) throws(StoreError) in try Store.scheduledAmount(row, schedules, "subscription") }).first
         else { throw StoreError(.notFound, "no subscription with id \(id)") }
         return found
     }
 
-    private static func subscription(_ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> Subscription {
-        guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "subscription \(row.int(0)) has a schedule this version cannot read") }
-        return Subscription(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
+    /// A subscription or income row (id, name, amount_minor, schedule, active): one shape, two tables.
+    private static func scheduledAmount(_ row: Statement, _ schedules: ScheduleTexts, _ noun: String) throws(StoreError) -> ScheduledAmount {
+        guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "\(noun) \(row.int(0)) has a schedule this version cannot read") }
+        return ScheduledAmount(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
     }
 
     public func setSubscriptionActive(id: Int64, _ active: Bool) throws(StoreError) {
@@ -91,8 +92,7 @@ extension Store {
     /// returned as it is, and the calendar skips it.
     public func incomeSources() throws(StoreError) -> [IncomeSource] {
         try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources ORDER BY id") { (row) throws(StoreError) in
-            guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "income source \(row.int(0)) has a schedule this version cannot read") }
-            return IncomeSource(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
+            try Store.scheduledAmount(row, schedules, "income source")
         }
     }
 
