@@ -52,6 +52,13 @@ test: deps
 	@out=$$(.build/release/dawnlet-remind occurrences --schedule 'daily at 02:30' --from 2026-03-29 --to 2026-03-29 --tz Europe/Berlin --json); \
 	if [ "$$out" = '{"occurrences":["2026-03-29"],"instants":["2026-03-29T03:30:00+02:00"]}' ]; then \
 	    echo "release binary: time zones resolve"; else echo "release binary: wrong zone answer: $$out"; exit 1; fi
+	@# `make install` into a scratch prefix: the unit must name the installed binary and pass systemd's check.
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+	$(MAKE) -s install PREFIX=$$scratch/prefix UNITDIR=$$scratch/units >/dev/null && \
+	grep -qx "ExecStart=$$scratch/prefix/bin/dawnlet-remind serve" $$scratch/units/dawnlet-remind.service && \
+	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite today --date 2026-12-01 >/dev/null && \
+	XDG_RUNTIME_DIR=$$scratch systemd-analyze --user --man=no verify $$scratch/units/dawnlet-remind.service && \
+	echo "make install: binary and unit installed and verified"
 
 # Release build of everything: the benchmarks time the real binary as separate processes.
 bench: deps

@@ -18,7 +18,7 @@ let package = Package(
 
         .target(name: "DawnletCore"),
         .target(name: "DawnletStore", dependencies: ["DawnletCore", "CSQLite"]),
-        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal", "CLinux"]),
+        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CLinux"]),
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
         .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),

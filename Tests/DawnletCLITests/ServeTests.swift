@@ -336,6 +336,23 @@ import Testing
         #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop (late)"), "\(log)")
     }
 
+    @Test("the system time zone changes under a running serve: it re-plans, and the reminder fires at the new zone's 09:00")
+    func systemZoneChange() throws {
+        guard getuid() == 0 else {
+            Issue.record("needs root for a private mount namespace with an overlay on /etc")
+            return
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/system-zone.sh")
+        let (_, text) = try CLIProcess.tool("/usr/bin/timeout", [
+            "60", "unshare", "-m", "--propagation", "private", script.path, folder.path("zone"), CLIProcess.binary.path,
+        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        #expect(text.contains("fired=1\n"), "\(text)")
+        #expect(text.contains("at 2026-12-01T09:00:00-05:00"), "planned first in New York: \(text)")
+        #expect(text.contains("time zone changed from America/New_York to Europe/London"), "\(text)")
+        #expect(text.contains("at 2026-12-01T09:00:00+00:00"), "re-planned in London: \(text)")
+        #expect(text.contains("delivered todo:1:2026-12-01:0m@desktop"), "\(text)")
+    }
+
     // In this serialized suite, not beside it: a user manager started while another runner test
     // is running is the one suspect of a runner that vanished once in CI.
     @Test("under a real systemd --user: starts (Type=notify), reports status, reloads, stops with 0, logs to the journal")

@@ -26,7 +26,9 @@ enum ServeCommands {
                 if journal {
                     Journal.send(entry.message, priority: entry.priority, fields: entry.fields)
                 } else {
-                    FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: settings.zone)) \(entry.message)\n".utf8))
+                    // The runner's zone of the moment: the system's, if it follows /etc/localtime.
+                    let zone = settings.followsSystemZone ? TimeZone.current : settings.zone
+                    FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: zone)) \(entry.message)\n".utf8))
                 }
             }
             let code = try runner.run()
