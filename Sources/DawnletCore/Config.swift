@@ -81,6 +81,18 @@ public enum DurationText {
         guard sawUnit, count == 0 else { return nil }
         return total
     }
+
+    /// The shortest text `seconds(_:)` reads back: 600 → `10m`, 5400 → `1h30m`, 0 → `0s`.
+    public static func format(_ seconds: Int) -> String {
+        guard seconds > 0 else { return "0s" }
+        var rest = seconds
+        var text = ""
+        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
+            text += "\(rest / size)\(unit)"
+            rest %= size
+        }
+        return text
+    }
 }
 
 /// The configuration file's settings (DESIGN §7), typed and checked. Every key is optional; the
@@ -125,6 +137,25 @@ public struct Config: Hashable, Sendable {
         public var user: String?
         public var passwordFile: String?
         public var sendmail: [String]?
+        /// Seconds an SMTP exchange may take before it counts as a temporary failure.
+        public var timeout = 30
+        /// A PEM file of certificate authorities to trust instead of the system's (a private server).
+        public var caFile: String?
+
+        /// The host of `url` (`mail.example.org` in `smtp://mail.example.org:587`), brackets removed.
+        public var host: String? {
+            guard let url, let rest = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first else { return nil }
+            let authority = rest.split(separator: "@").last ?? rest
+            if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+                return String(authority[authority.index(after: authority.startIndex)..<close])
+            }
+            return String(authority.split(separator: ":").first ?? authority)
+        }
+
+        public var hostIsLoopback: Bool {
+            guard let host else { return false }
+            return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        }
     }
 
     public struct CalendarSource: Hashable, Sendable {
@@ -256,7 +287,7 @@ public struct Config: Hashable, Sendable {
         }
         if let v = channels["email"] {
             let e = try Config.object(v, "channels.email")
-            try Config.allow(e, "channels.email", ["url", "tls", "from", "to", "user", "passwordFile", "sendmail"])
+            try Config.allow(e, "channels.email", ["url", "tls", "from", "to", "user", "passwordFile", "sendmail", "timeout", "caFile"])
             var email = Email()
             if let u = e["url"] {
                 let url = try Config.string(u, "channels.email.url")
@@ -275,7 +306,23 @@ public struct Config: Hashable, Sendable {
             if let t = e["to"] { email.to = try Config.strings(t, "channels.email.to") }
             if let u = e["user"] { email.user = try Config.string(u, "channels.email.user") }
             if let p = e["passwordFile"] { email.passwordFile = try Config.string(p, "channels.email.passwordFile") }
-            if let s = e["sendmail"] { email.sendmail = try Config.strings(s, "channels.email.sendmail") }
+            if let s = e["sendmail"] {
+                email.sendmail = try Config.strings(s, "channels.email.sendmail")
+                guard let program = email.sendmail?.first, !program.isEmpty else {
+                    throw ConfigError("channels.email.sendmail", "needs at least the program to run")
+                }
+            }
+            if let t = e["timeout"] {
+                email.timeout = try Config.duration(t, "channels.email.timeout")
+                guard (1...600).contains(email.timeout) else { throw ConfigError("channels.email.timeout", "must be between 1s and 10m") }
+            }
+            if let c = e["caFile"] { email.caFile = try Config.string(c, "channels.email.caFile") }
+            if email.tls == .none, email.url != nil {
+                guard email.url?.hasPrefix("smtp://") == true else { throw ConfigError("channels.email.tls", "smtps:// always uses TLS: remove tls or use smtp://") }
+                guard email.hostIsLoopback else {
+                    throw ConfigError("channels.email.tls", "none is refused for \(email.host ?? "this host"): mail and password would cross the network in clear (allowed only for a loopback host)")
+                }
+            }
             guard (email.url == nil) != (email.sendmail == nil) else {
                 throw ConfigError("channels.email", "give either url or sendmail")
             }

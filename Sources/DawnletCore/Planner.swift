@@ -140,8 +140,8 @@ public enum Planner {
     ///   - window: the fire instants wanted, inclusive.
     ///   - includeSuppressed: also return what is skipped, done or logged (`preview --all`).
     public static func plan(
-        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, delivered: Set<String>, now: Instant,
-        window: ClosedRange<Instant>, zone: TimeZone, includeSuppressed: Bool = false
+        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, delivered: Set<String>, snoozed: [String: Instant] = [:],
+        now: Instant, window: ClosedRange<Instant>, zone: TimeZone, includeSuppressed: Bool = false
     ) -> Plan {
         var result: [PlannedReminder] = []
         result.reserveCapacity(items.count)
@@ -152,6 +152,9 @@ public enum Planner {
 
         func status(_ key: String, _ fireAt: Instant, _ channels: [String]) -> PlannedReminder.Status {
             if !delivered.isEmpty && !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
+            return timing(fireAt)
+        }
+        func timing(_ fireAt: Instant) -> PlannedReminder.Status {
             if fireAt > now { return .pending }
             return now.secondsSinceEpoch - fireAt.secondsSinceEpoch <= Int64(rules.graceWindow) ? .late : .missed
         }
@@ -173,6 +176,20 @@ public enum Planner {
                 guard window.contains(fireAt) else { continue }
                 let key = reminderKey(item.kind, item.definitionID, item.date, offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
+                var channels = channels
+                if !snoozed.isEmpty && item.suppression == nil {
+                    // A snoozed channel fires again at its new instant; the others keep this one.
+                    for channel in channels {
+                        guard let until = snoozed["\(key)@\(channel)"], window.contains(until) else { continue }
+                        let utc = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(until.secondsSinceEpoch)))
+                        let note = "snoozed on \(channel) until \(ISO8601.format(until, utcOffset: utc).dropFirst(11).prefix(5))"
+                        result.append(PlannedReminder(
+                            key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until),
+                            item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date))
+                    }
+                    channels.removeAll { snoozed["\(key)@\($0)"] != nil }
+                    if channels.isEmpty { continue }
+                }
                 let state: PlannedReminder.Status = item.suppression.map { .suppressed($0) } ?? status(key, fireAt, channels)
                 if case .suppressed = state, !includeSuppressed { continue }
                 result.append(PlannedReminder(

@@ -23,8 +23,8 @@ public struct PlanSource {
         let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
         let last = ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1)
         let (items, overdue) = try self.items(definitions, in: first...last)
-        return Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered, now: now,
-                            window: window, zone: zone, includeSuppressed: includeSuppressed)
+        return Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered,
+                            snoozed: try store.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
     }
 
     /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.

@@ -200,6 +200,7 @@ final class Statement {
     }
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+    func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
 
     /// Makes the statement ready to run again with new bindings.
     func reset() {

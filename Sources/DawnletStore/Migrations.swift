@@ -143,6 +143,13 @@ enum Migrations {
         );
         CREATE INDEX deliveries_fire_at ON deliveries(fire_at);
         """,
+        // 4: desktop notifications: the server's id (a repeat replaces it), a snooze's new instant
+        // (the row stops being settled until then), and what the person did with it.
+        """
+        ALTER TABLE deliveries ADD COLUMN notification_id INTEGER;
+        ALTER TABLE deliveries ADD COLUMN snoozed_until INTEGER;
+        ALTER TABLE deliveries ADD COLUMN response TEXT;
+        """,
     ]
 
     static var latest: Int { all.count }

@@ -24,10 +24,12 @@ import Testing
         #expect(config.channels(for: .event) == ["desktop"])
         #expect(config.command.argv == ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"])
         #expect(config.email?.url == "smtp://mail.example.org:587")
+        #expect(config.email?.host == "mail.example.org" && config.email?.hostIsLoopback == false)
+        #expect(config.email?.timeout == 30)
         #expect(config.calendars.map(\.name) == ["work"])
         for key in ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars",
                     "expire", "snooze", "fallback", "argv", "timeout", "url", "tls", "from", "to", "user", "passwordFile",
-                    "sendmail", "readOnly"] {
+                    "sendmail", "caFile", "readOnly"] {
             #expect(text.contains(key), "the example mentions \(key)")
         }
     }
@@ -75,6 +77,10 @@ import Testing
         ("{ channels: { email: { from: 'a@b', to: ['c@d'] } } }", "channels.email", "either url or sendmail"),
         ("{ channels: { email: { url: 'smtp://x', tls: 'ssl', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "starttls or none"),
         ("{ channels: { email: { url: 'smtp://x', from: 'a@b\\r\\nBcc: x@y', to: ['c@d'] } } }", "channels.email", "line break"),
+        ("{ channels: { email: { url: 'smtp://mail.example.org', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+        ("{ channels: { email: { url: 'smtps://127.0.0.1', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "smtps://"),
+        ("{ channels: { email: { url: 'smtp://x', from: 'a@b', to: ['c@d'], timeout: '0s' } } }", "channels.email.timeout", "between"),
+        ("{ channels: { email: { sendmail: [], from: 'a@b', to: ['c@d'] } } }", "channels.email.sendmail", "program"),
         ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),
         ("{ calendars: [ { name: 'a', path: '/x', colour: 'red' } ] }", "calendars[0].colour", "unknown key"),
         ("{ calendars: [ { name: 'a', path: '/x' }, { name: 'a', path: '/y' } ] }", "calendars[1].name", "used twice"),

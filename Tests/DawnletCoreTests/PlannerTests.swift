@@ -114,4 +114,27 @@ import Testing
         let p = plan([item], now: "2026-10-31T00:00", from: "2026-10-31T00:00", to: "2026-11-02T00:00", zone: ny)
         #expect(fires(p) == ["habit:1:2026-11-01:0m 2026-11-01T01:30:00-04:00"])
     }
+
+    @Test("a snoozed channel fires again at its new instant; the reminder's other channels keep theirs")
+    func snoozed() throws {
+        let todo = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .virtual)
+        var config = Config()
+        config.defaultRoute = ["desktop", "command"]
+        let key = "todo:2:2026-03-24:0m"
+        let p = Planner.plan(items: [todo], overdue: [], rules: PlanRules(config: config), delivered: ["\(key)@desktop", "\(key)@command"],
+                             snoozed: ["\(key)@desktop": at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
+                             window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
+        #expect(fires(p) == ["todo:2:2026-03-24:0m 2026-03-24T18:00:00+01:00", "todo:2:2026-03-24:0m 2026-03-24T18:10:00+01:00"])
+        #expect(p.reminders.map(\.channels) == [["command"], ["desktop"]])
+        #expect(p.reminders.map(\.status) == [.delivered, .pending])
+        #expect(p.reminders[1].why.last == "snoozed on desktop until 18:10")
+        #expect(p.nextWake == at("2026-03-24T18:10"))
+        // Done since: the snooze fires nothing.
+        let done = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .stored,
+                            suppression: .done)
+        let after = Planner.plan(items: [done], overdue: [], rules: PlanRules(config: config), delivered: [],
+                                 snoozed: ["\(key)@desktop": at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
+                                 window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
+        #expect(after.reminders.isEmpty)
+    }
 }

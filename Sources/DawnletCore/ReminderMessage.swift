@@ -1,0 +1,132 @@
+/// What one delivery says, whatever the channel: the placeholders of the command template
+/// (DESIGN §7), the desktop notification, the email.
+public struct ReminderMessage: Hashable, Sendable {
+    public var title: String
+    public var body: String
+    /// A reminder kind, "digest", or "summary" (several late reminders in one).
+    public var kind: String
+    public var key: String
+    /// When it was due, ISO 8601 with its UTC offset.
+    public var when: String
+    public var late: Bool
+    /// Raised urgency: an overdue todo, a bill due today.
+    public var urgent: Bool
+
+    public init(title: String, body: String, kind: String, key: String, when: String, late: Bool, urgent: Bool = false) {
+        self.title = title
+        self.body = body
+        self.kind = kind
+        self.key = key
+        self.when = when
+        self.late = late
+        self.urgent = urgent
+    }
+
+    /// The message of one planned reminder.
+    public init(_ reminder: PlannedReminder, late: Bool) {
+        let dueToday = reminder.offset?.isZero ?? false
+        self.init(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key,
+                  when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
+                  urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
+    }
+
+    /// The command template's placeholders.
+    public var templateValues: [String: String] {
+        ["title": title, "body": body, "kind": kind, "key": key, "when": when, "late": late ? "late" : ""]
+    }
+
+    /// What a person can do from the notification: Done where the CLI has `done` (todos, habits),
+    /// Skip where it has `skip` (and bills), Snooze on every single reminder. A summary of several
+    /// has none.
+    public func actions(snoozeSeconds: Int) -> [ReminderAction] {
+        guard let target = ReminderTarget(key: key) else { return [] }
+        var actions: [ReminderAction] = []
+        switch target.kind {
+        case .todo, .habit: actions = [.done, .skip]
+        case .event, .bill: actions = [.skip]
+        default: break
+        }
+        return actions + [.snooze(seconds: snoozeSeconds)]
+    }
+}
+
+/// An action button on a desktop notification.
+public enum ReminderAction: Hashable, Sendable {
+    case done, skip, snooze(seconds: Int)
+
+    /// The action key sent to the server and returned in ActionInvoked.
+    public var key: String {
+        switch self {
+        case .done: "done"
+        case .skip: "skip"
+        case .snooze: "snooze"
+        }
+    }
+
+    public var label: String {
+        switch self {
+        case .done: "Done"
+        case .skip: "Skip"
+        case .snooze(let seconds): "Snooze \(DurationText.format(seconds))"
+        }
+    }
+}
+
+/// The item a reminder key points at (`todo:3:2026-12-01:10m` → todo 3 on 2026-12-01); nil for
+/// digests, summaries and anything else without one occurrence behind it.
+public struct ReminderTarget: Hashable, Sendable {
+    public let kind: ReminderKind
+    public let definitionID: Int64
+    public let date: CivilDate
+
+    public init?(key: String) {
+        let parts = key.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 4, let kind = ReminderKind(rawValue: String(parts[0])), kind != .calendar,
+              let id = Int64(parts[1]), let date = CivilDate(String(parts[2])) else { return nil }
+        self.kind = kind
+        definitionID = id
+        self.date = date
+    }
+}
+
+/// A desktop notification's content for one message, shaped by what the server can do
+/// (org.freedesktop.Notifications, Desktop Notifications Specification 1.2).
+public struct DesktopNotification: Hashable, Sendable {
+    public static let appName = "Dawnlet"
+    public static let desktopEntry = "dawnlet-remind"
+
+    public var summary: String
+    public var body: String
+    /// 0 low, 1 normal, 2 critical.
+    public var urgency: UInt8
+    public var category: String
+    /// Milliseconds; 0 means until dismissed.
+    public var expireMilliseconds: Int32
+    public var actions: [ReminderAction]
+
+    /// - Parameter capabilities: the server's GetCapabilities answer: `body-markup` makes the body
+    ///   escaped markup; without `actions` no buttons are offered.
+    public init(_ message: ReminderMessage, capabilities: Set<String>, expireSeconds: Int, snoozeSeconds: Int) {
+        summary = message.late ? "\(message.title) (late)" : message.title
+        body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(message.body) : message.body
+        urgency = message.urgent ? 2 : 1
+        category = "x-dawnlet.\(message.kind)"
+        expireMilliseconds = Int32(clamping: expireSeconds * 1_000)
+        actions = capabilities.contains("actions") ? message.actions(snoozeSeconds: snoozeSeconds) : []
+    }
+
+    /// Text made inert for a server that reads the body as markup: `&`, `<` and `>` as entities.
+    public static func escapeMarkup(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

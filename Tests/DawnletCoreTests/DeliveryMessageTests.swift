@@ -1,0 +1,149 @@
+@testable import DawnletCore
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// What a reminder says on each channel: the desktop notification's content and the email.
+@Suite struct DeliveryMessageTests {
+    let hostile = "Pay <b>rent</b> & $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶"
+
+    func message(title: String = "Call mum", body: String = "todo at 09:00", kind: String = "todo",
+                 key: String = "todo:3:2026-12-01:0m", late: Bool = false, urgent: Bool = false) -> ReminderMessage {
+        ReminderMessage(title: title, body: body, kind: kind, key: key, when: "2026-12-01T09:00:00+01:00", late: late, urgent: urgent)
+    }
+
+    func mail(_ message: ReminderMessage) -> MailMessage {
+        MailMessage(message, from: "dawnlet@example.org", to: ["me@example.org", "you@example.net"],
+                    date: Instant(secondsSinceEpoch: 1_796_112_000), utcOffset: 3_600)
+    }
+
+    /// The header block (up to the blank line) unfolded, one header a line.
+    func headers(_ rendered: String) -> [String] {
+        let head = rendered.components(separatedBy: "\r\n\r\n")[0]
+        return head.replacingOccurrences(of: "\r\n ", with: " ").components(separatedBy: "\r\n")
+    }
+
+    /// RFC 2047 B-words back to text.
+    func decodeWords(_ value: String) -> String {
+        value.split(separator: " ").map { word -> String in
+            let inner = word.dropFirst("=?UTF-8?B?".count).dropLast(2)
+            return String(decoding: Data(base64Encoded: String(inner)) ?? Data(), as: UTF8.self)
+        }.joined()
+    }
+
+    @Test("actions follow the CLI: done and skip for todos and habits, skip for events and bills, snooze for every single reminder")
+    func actionsByKind() {
+        let snooze = ReminderAction.snooze(seconds: 600)
+        #expect(message(kind: "todo").actions(snoozeSeconds: 600) == [.done, .skip, snooze])
+        #expect(message(kind: "habit", key: "habit:2:2026-12-01:0m").actions(snoozeSeconds: 600) == [.done, .skip, snooze])
+        #expect(message(kind: "event", key: "event:2:2026-12-01:10m").actions(snoozeSeconds: 600) == [.skip, snooze])
+        #expect(message(kind: "bill", key: "bill:7:2026-12-01:3d").actions(snoozeSeconds: 600) == [.skip, snooze])
+        #expect(message(kind: "debt", key: "debt:1:2026-12-15:0m").actions(snoozeSeconds: 600) == [snooze])
+        #expect(message(kind: "digest", key: "digest:2026-12-01").actions(snoozeSeconds: 600).isEmpty)
+        #expect(message(kind: "summary", key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snoozeSeconds: 600).isEmpty)
+        #expect(snooze.label == "Snooze 10m")
+        #expect(ReminderAction.snooze(seconds: 5_400).label == "Snooze 1h30m")
+        #expect(ReminderTarget(key: "habit:12:2026-02-28:1d") == ReminderTarget(key: "habit:12:2026-02-28:0m"))
+        #expect(ReminderTarget(key: "habit:12:2026-02-28:1d")?.definitionID == 12)
+        #expect(ReminderTarget(key: "habit:x:2026-02-28:1d") == nil)
+    }
+
+    @Test("the desktop body is escaped only for a server that reads markup; no actions without the capability")
+    func desktopContent() {
+        let m = message(title: hostile, body: hostile, late: true, urgent: true)
+        let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expireSeconds: 30, snoozeSeconds: 600)
+        #expect(markup.body == "Pay &lt;b&gt;rent&lt;/b&gt; &amp; $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶")
+        #expect(markup.summary == hostile + " (late)")
+        #expect(markup.urgency == 2)
+        #expect(markup.expireMilliseconds == 30_000)
+        #expect(markup.category == "x-dawnlet.todo")
+        #expect(markup.actions.map(\.key) == ["done", "skip", "snooze"])
+        let plain = DesktopNotification(message(body: hostile), capabilities: ["body"], expireSeconds: 0, snoozeSeconds: 600)
+        #expect(plain.body == hostile)
+        #expect(plain.urgency == 1)
+        #expect(plain.actions.isEmpty)
+        #expect(plain.expireMilliseconds == 0)
+    }
+
+    @Test("a plain ASCII reminder: every header, CRLF everywhere, 7bit body")
+    func plainMail() {
+        let text = mail(message()).rendered
+        #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
+        let h = headers(text)
+        #expect(h.contains("Date: Tue, 01 Dec 2026 09:00:00 +0100"))
+        #expect(h.contains("From: Dawnlet <dawnlet@example.org>"))
+        #expect(h.contains("To: <me@example.org>, <you@example.net>"))
+        #expect(h.contains("Subject: Call mum"))
+        #expect(h.contains("Content-Type: text/plain; charset=utf-8"))
+        #expect(h.contains("Content-Transfer-Encoding: 7bit"))
+        #expect(h.contains("X-Dawnlet-Key: todo:3:2026-12-01:0m"))
+        #expect(h.contains { $0.hasPrefix("Message-ID: <dawnlet.todo.3.2026-12-01.0m.") && $0.hasSuffix("@example.org>") })
+        #expect(text.hasSuffix("todo at 09:00\r\n\r\nDue 2026-12-01T09:00:00+01:00.\r\n-- \r\nDawnlet reminder todo:3:2026-12-01:0m\r\n"))
+    }
+
+    @Test("the Message-ID depends on the key alone: a repeat has the same one, another reminder a different one")
+    func messageIDs() {
+        let a = mail(message()).messageID
+        #expect(a == mail(message(title: "Other title", late: true)).messageID)
+        #expect(a != mail(message(key: "todo:3:2026-12-01:10m")).messageID)
+        let long = mail(message(key: "summary:" + (1...40).map { "todo:\($0):2026-12-01:0m" }.joined(separator: ",")))
+        #expect(long.messageID.count < 120)
+        #expect(long.messageID.allSatisfy { $0.isASCII && !$0.isWhitespace && $0 != "," && $0 != ":" })
+    }
+
+    @Test("CR/LF, markup, a shell snippet and non-ASCII in a title and body arrive as inert text: no header is created")
+    func hostileMail() throws {
+        let text = mail(message(title: hostile, body: hostile)).rendered
+        let h = headers(text)
+        #expect(!h.contains { $0.hasPrefix("Bcc:") })
+        let subject = try #require(h.first { $0.hasPrefix("Subject: ") })
+        #expect(subject.allSatisfy { $0.isASCII })
+        #expect(decodeWords(String(subject.dropFirst("Subject: ".count))) == "Pay <b>rent</b> & $(touch x)  Bcc: victim@example.org Überweisung 💶")
+        // Each encoded word within RFC 2047's 75 characters, each line within 78.
+        #expect(subject.components(separatedBy: " ").dropFirst().allSatisfy { $0.count <= 75 })
+        #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 78 || !$0.contains("=?") })
+        #expect(h.contains("Content-Transfer-Encoding: quoted-printable"))
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        #expect(body.hasPrefix("Pay <b>rent</b> & $(touch x)\r\nBcc: victim@example.org\r\n=C3=9Cberweisung =F0=9F=92=B6\r\n"))
+        #expect(body.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 76 })
+    }
+
+    @Test("a late reminder says so in the subject; the X-Dawnlet-Key header cannot carry a line break")
+    func lateAndKey() {
+        let h = headers(mail(message(key: "ics:work:abc\r\nBcc: x@y:2026-12-01:0m", late: true)).rendered)
+        #expect(h.contains("Subject: (late) Call mum"))
+        #expect(h.contains("X-Dawnlet-Key: ics:work:abc  Bcc: x@y:2026-12-01:0m"))
+        #expect(!h.contains { $0.hasPrefix("Bcc:") })
+    }
+
+    @Test("quoted-printable: '=' and trailing spaces encoded, long lines soft-broken")
+    func quotedPrintable() {
+        let line = String(repeating: "é=", count: 40) + " "
+        let encoded = MailMessage.quotedPrintable(line)
+        #expect(encoded.components(separatedBy: "\r\n").allSatisfy { $0.count <= 76 })
+        #expect(encoded.hasSuffix("=20"))
+        // Decoding gives the line back.
+        var bytes: [UInt8] = []
+        let flat = Array(encoded.replacingOccurrences(of: "=\r\n", with: "").utf8)
+        var i = 0
+        while i < flat.count {
+            if flat[i] == UInt8(ascii: "="), let v = UInt8(String(decoding: flat[i + 1...i + 2], as: UTF8.self), radix: 16) {
+                bytes.append(v)
+                i += 3
+            } else {
+                bytes.append(flat[i])
+                i += 1
+            }
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == line)
+    }
+
+    @Test("durations print the way the config reads them")
+    func durationText() {
+        for seconds in [0, 1, 59, 60, 600, 3_600, 5_400, 86_400, 90_061] {
+            #expect(DurationText.seconds(DurationText.format(seconds)) == seconds)
+        }
+        #expect(DurationText.format(90_061) == "1d1h1m1s")
+    }
+}

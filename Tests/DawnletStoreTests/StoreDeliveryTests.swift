@@ -1,0 +1,58 @@
+import DawnletCore
+import DawnletStore
+import DawnletTestSupport
+import Testing
+
+/// The delivery log (DESIGN §6) with desktop notifications: claims, the server's id, snoozes.
+@Suite struct StoreDeliveryTests {
+    let folder: TemporaryFolder
+    let store: Store
+    let key = "todo:1:2026-12-01:0m"
+    let fireAt = Instant(secondsSinceEpoch: 1_796_112_000)
+
+    init() throws {
+        folder = try TemporaryFolder()
+        store = try Store(path: folder.path("dawnlet.sqlite"))
+    }
+
+    func claim(_ channel: String = "desktop", at seconds: Int64 = 0) throws -> Bool {
+        try store.claim(key: key, channel: channel, kind: "todo", title: "Call", fireAt: fireAt, late: false,
+                        now: fireAt.adding(seconds: seconds))
+    }
+
+    @Test("a delivered reminder is settled; a snooze unsettles it until it is claimed again, once")
+    func snoozeCycle() throws {
+        #expect(try claim())
+        try store.finish(key: key, channel: "desktop", state: .delivered, detail: nil, notificationID: 17, now: fireAt)
+        #expect(try !claim())
+        #expect(try store.settledDeliveries(since: fireAt) == ["\(key)@desktop"])
+        #expect(try store.notificationID(key: key, channel: "desktop") == 17)
+        #expect(try store.delivery(notificationID: 17, channel: "desktop")?.key == key)
+        #expect(try store.delivery(notificationID: 18, channel: "desktop") == nil)
+
+        let until = fireAt.adding(seconds: 600)
+        #expect(try store.snooze(key: key, channel: "desktop", until: until, response: "snoozed until 09:10"))
+        #expect(try store.settledDeliveries(since: fireAt).isEmpty)
+        #expect(try store.snoozes() == ["\(key)@desktop": until])
+        // The re-fire claims it.
+        #expect(try claim(at: 600))
+        #expect(try store.snoozes().isEmpty)
+        // A repeat keeps the id it replaces until the new one is recorded.
+        #expect(try store.notificationID(key: key, channel: "desktop") == 17)
+        try store.finish(key: key, channel: "desktop", state: .delivered, detail: nil, notificationID: 21, now: until)
+        #expect(try store.notificationID(key: key, channel: "desktop") == 21)
+        #expect(try !claim(at: 700))
+        let row = try #require(try store.deliveries(.delivered).first)
+        #expect(row.attempts == 2 && row.response == "snoozed until 09:10")
+    }
+
+    @Test("only a delivered reminder can be snoozed; a response is recorded on its row")
+    func snoozeNeedsDelivery() throws {
+        #expect(try claim())
+        #expect(try !store.snooze(key: key, channel: "desktop", until: fireAt.adding(seconds: 600), response: "snoozed"))
+        try store.finish(key: key, channel: "desktop", state: .failed, detail: "no server", now: fireAt)
+        #expect(try !store.snooze(key: key, channel: "desktop", until: fireAt.adding(seconds: 600), response: "snoozed"))
+        try store.respond(key: key, channel: "desktop", response: "dismissed")
+        #expect(try store.deliveries(.failed).first?.response == "dismissed")
+    }
+}
