@@ -2,23 +2,34 @@
 #define DAWNLET_CCURL_SHIM_H
 #include <curl/curl.h>
 
-/* curl_easy_setopt is variadic; Swift cannot call it. One typed wrapper per argument kind. */
-static inline CURLcode dawnlet_curl_setopt_long(CURL *handle, CURLoption option, long value) {
-    return curl_easy_setopt(handle, option, value);
+/* libcurl is not linked: DawnletSystem.Curl loads it with dlopen the first time mail is sent, so
+   the runner does not carry libcurl and the thirty libraries behind it (TLS, Kerberos, LDAP, …)
+   while it waits. The functions it needs arrive as pointers from dlsym.
+
+   curl_easy_setopt and curl_easy_getinfo are variadic: Swift can neither call them nor hold
+   their type. One typed wrapper per argument kind calls the pointer with its real C type. */
+typedef CURLcode (*dawnlet_curl_setopt_fn)(CURL *, CURLoption, ...);
+typedef CURLcode (*dawnlet_curl_getinfo_fn)(CURL *, CURLINFO, ...);
+
+static inline CURLcode dawnlet_curl_setopt_long(void *setopt, CURL *handle, CURLoption option, long value) {
+    return ((dawnlet_curl_setopt_fn)setopt)(handle, option, value);
 }
-static inline CURLcode dawnlet_curl_setopt_string(CURL *handle, CURLoption option, const char *value) {
-    return curl_easy_setopt(handle, option, value);
+static inline CURLcode dawnlet_curl_setopt_string(void *setopt, CURL *handle, CURLoption option, const char *value) {
+    return ((dawnlet_curl_setopt_fn)setopt)(handle, option, value);
 }
-static inline CURLcode dawnlet_curl_setopt_pointer(CURL *handle, CURLoption option, void *value) {
-    return curl_easy_setopt(handle, option, value);
+static inline CURLcode dawnlet_curl_setopt_pointer(void *setopt, CURL *handle, CURLoption option, void *value) {
+    return ((dawnlet_curl_setopt_fn)setopt)(handle, option, value);
 }
-static inline CURLcode dawnlet_curl_setopt_slist(CURL *handle, CURLoption option, struct curl_slist *value) {
-    return curl_easy_setopt(handle, option, value);
+static inline CURLcode dawnlet_curl_setopt_slist(void *setopt, CURL *handle, CURLoption option, struct curl_slist *value) {
+    return ((dawnlet_curl_setopt_fn)setopt)(handle, option, value);
 }
-static inline CURLcode dawnlet_curl_setopt_read_function(CURL *handle, curl_read_callback callback) {
-    return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
+static inline CURLcode dawnlet_curl_setopt_read_function(void *setopt, CURL *handle, curl_read_callback callback) {
+    return ((dawnlet_curl_setopt_fn)setopt)(handle, CURLOPT_READFUNCTION, callback);
 }
-static inline CURLcode dawnlet_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
-    return curl_easy_getinfo(handle, info, value);
+static inline CURLcode dawnlet_curl_setopt_debug_function(void *setopt, CURL *handle, curl_debug_callback callback) {
+    return ((dawnlet_curl_setopt_fn)setopt)(handle, CURLOPT_DEBUGFUNCTION, callback);
+}
+static inline CURLcode dawnlet_curl_getinfo_long(void *getinfo, CURL *handle, CURLINFO info, long *value) {
+    return ((dawnlet_curl_getinfo_fn)getinfo)(handle, info, value);
 }
 #endif

@@ -52,17 +52,19 @@ public final class Runner {
         }
     }
 
-    private var settings: Settings
-    private let log: @Sendable (LogEntry) -> Void
-    private let store: Store
-    private let loop: EventLoop
+    var settings: Settings
+    let log: @Sendable (LogEntry) -> Void
+    let store: Store
+    let loop: EventLoop
     private var wake: EventLoop.Timer?
     private var debounce: EventLoop.Timer?
     private var lastDataVersion: Int64 = -1
-    private let inFlight = InFlight()
-    private let deliveries = DispatchGroup()
+    let inFlight = InFlight()
+    let deliveries = DispatchGroup()
     private var lock: FileLock?
     private var watches: [AnyObject] = []
+    /// The session bus connection of the desktop channel, opened at the first desktop reminder.
+    var notifications: NotificationBus?
 
     public init(_ settings: Settings, log: @escaping @Sendable (LogEntry) -> Void) throws {
         self.settings = settings
@@ -138,7 +140,7 @@ public final class Runner {
     }
 
     /// Plans from now, delivers what is due, records what was missed, arms the timer for the next.
-    private func replan(reason: String) {
+    func replan(reason: String) {
         let now = Instant(Date())
         let config = settings.config
         // Looking a week past the grace window back finds what was missed while the machine was
@@ -173,125 +175,6 @@ public final class Runner {
             // The database may be locked by a long write: try again shortly rather than give up.
             log(LogEntry("plan failed (\(reason)): \(error); retrying in 5 s", priority: 3))
             wake?.arm(atMicroseconds: Runner.nowMicroseconds() + 5_000_000)
-        }
-    }
-
-    /// What one delivery says: the placeholders of the command template (DESIGN §7).
-    struct Message: Sendable {
-        let title: String
-        let body: String
-        let kind: String
-        let key: String
-        let when: String
-        let late: Bool
-    }
-
-    /// How many reminders late at once go out one by one; more become one summary per channel.
-    static let summaryThreshold = 3
-
-    /// Claims every channel of the due reminders, then hands them to workers: one delivery each, or,
-    /// when more than three are late at once on a channel, one summary for those.
-    private func deliver(_ due: [PlannedReminder], now: Instant) {
-        var claimed: [String: [PlannedReminder]] = [:]
-        for reminder in due {
-            let late = now.secondsSinceEpoch - reminder.fireAt.secondsSinceEpoch > settings.lateAfter
-            for channel in reminder.channels {
-                let id = "\(reminder.key)@\(channel)"
-                guard inFlight.insert(id) else { continue }
-                do {
-                    if try store.claim(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
-                                       fireAt: reminder.fireAt, late: late, now: now) {
-                        claimed[channel, default: []].append(reminder)
-                        continue
-                    }
-                } catch {
-                    log(LogEntry("cannot claim \(id): \(error)", priority: 3))
-                }
-                inFlight.remove(id)
-            }
-        }
-        let grace = Int64(settings.config.graceWindow)
-        for (channel, reminders) in claimed.sorted(by: { $0.key < $1.key }) {
-            let late = reminders.filter { now.secondsSinceEpoch - $0.fireAt.secondsSinceEpoch > settings.lateAfter }
-            let summarised = late.count > Runner.summaryThreshold ? late : []
-            if !summarised.isEmpty {
-                let lines = summarised.map { "\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)" }
-                let message = Message(title: "\(summarised.count) reminders you missed", body: lines.joined(separator: "\n"),
-                                      kind: "summary", key: "summary:" + summarised.map(\.key).joined(separator: ","),
-                                      when: ISO8601.format(now, in: settings.zone), late: true)
-                dispatch(summarised, message, channel: channel, until: (summarised.map(\.fireAt).min() ?? now).adding(seconds: grace))
-            }
-            for reminder in reminders where !summarised.contains(where: { $0.key == reminder.key }) {
-                let message = Message(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key,
-                                      when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset),
-                                      late: late.contains { $0.key == reminder.key })
-                dispatch([reminder], message, channel: channel, until: reminder.fireAt.adding(seconds: grace))
-            }
-        }
-    }
-
-    /// Runs one delivery on a worker thread: sends, retries a failure with backoff (1, 2, 4, 8 s)
-    /// while still inside the grace window, then records every reminder it carried.
-    private func dispatch(_ reminders: [PlannedReminder], _ message: Message, channel: String, until deadline: Instant) {
-        let settings = self.settings
-        let log = self.log
-        let inFlight = self.inFlight
-        deliveries.enter()
-        DispatchQueue.global().async { [deliveries] in
-            var (state, detail) = Runner.send(message, channel: channel, settings: settings)
-            var attempt = 0
-            while state == .failed && attempt < 4 && Instant(Date()).adding(seconds: 1 << attempt) < deadline {
-                sleep(1 << attempt)
-                attempt += 1
-                (state, detail) = Runner.send(message, channel: channel, settings: settings)
-            }
-            if attempt > 0 { detail = [detail, "after \(attempt + 1) attempts"].compactMap { $0 }.joined(separator: "; ") }
-            if reminders.count > 1 { detail = [detail, "in one summary of \(reminders.count)"].compactMap { $0 }.joined(separator: "; ") }
-            do {
-                let store = try Store(path: settings.databasePath)
-                for reminder in reminders {
-                    try store.finish(key: reminder.key, channel: channel, state: state, detail: detail, now: Instant(Date()))
-                }
-            } catch {
-                log(LogEntry("cannot record \(message.key)@\(channel): \(error)", priority: 3))
-            }
-            for reminder in reminders {
-                inFlight.remove("\(reminder.key)@\(channel)")
-                log(LogEntry("\(state.rawValue) \(reminder.key)@\(channel)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
-                             priority: state == .delivered ? 6 : 4,
-                             fields: Runner.fields(reminder.key, reminder.kind, channel, state.rawValue) + [("DAWNLET_LATE", message.late ? "1" : "0")]))
-            }
-            deliveries.leave()
-        }
-    }
-
-    /// Hands one message to one channel; returns how it ended.
-    static func send(_ message: Message, channel: String, settings: Settings) -> (Delivery.State, String?) {
-        let config = settings.config
-        var note: String?
-        var through = channel
-        if channel == "desktop" {
-            // The desktop channel arrives with issue 6; until then every desktop reminder takes
-            // the configured fallback, as it would when no notification server answers.
-            guard let fallback = config.desktop.fallback else { return (.failed, "no desktop channel in this build and no fallback") }
-            through = fallback
-            note = "sent through the \(fallback) fallback"
-        }
-        guard through == "command" else { return (.failed, "the \(through) channel is not available in this build") }
-        let values = ["title": message.title, "body": message.body, "kind": message.kind, "key": message.key,
-                      "when": message.when, "late": message.late ? "late" : ""]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DAWNLET_REMINDER_KEY"] = message.key
-        environment["DAWNLET_CHANNEL"] = channel
-        do {
-            let result = try CommandRunner.run(CommandTemplate.expand(config.command.argv, values), environment: environment,
-                                               timeout: config.command.timeout)
-            if result.succeeded { return (.delivered, note) }
-            let why = result.timedOut ? "timed out after \(config.command.timeout) s" : "exited \(result.status)"
-            let stderr = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
-            return (.failed, "\(why)\(stderr)")
-        } catch {
-            return (.failed, "\(error)")
         }
     }
 

@@ -15,21 +15,33 @@ public struct CommandResult: Hashable, Sendable {
 
 /// Runs a program without a shell (DESIGN §6): `posix_spawnp` with an empty signal mask and default
 /// dispositions (a child started from a thread that blocks SIGTERM would otherwise inherit the
-/// block and be unkillable, shared/PLATFORM-NOTES.md), in its own process group, stdin and stdout
-/// on /dev/null, stderr captured; killed with its group after `timeout` seconds.
+/// block and be unkillable, shared/PLATFORM-NOTES.md), in its own process group, stdin on
+/// /dev/null or fed `input`, stdout on /dev/null, stderr captured; killed with its group after
+/// `timeout` seconds.
 public enum CommandRunner {
     public static let stderrLimit = 4096
 
-    public static func run(_ argv: [String], environment: [String: String], timeout: Int) throws(SystemError) -> CommandResult {
+    public static func run(_ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil) throws(SystemError) -> CommandResult {
         precondition(!argv.isEmpty, "argv needs a program")
         var pipe: [Int32] = [-1, -1]
         try SystemError.checkPOSIX(dawnlet_pipe2(&pipe, O_CLOEXEC), "pipe2")
         defer { if pipe[0] >= 0 { close(pipe[0]) } }
+        // The child's stdin, when there is input: written as the child reads, never blocking.
+        var inputPipe: [Int32] = [-1, -1]
+        if input != nil {
+            try SystemError.checkPOSIX(dawnlet_pipe2(&inputPipe, O_CLOEXEC), "pipe2")
+            _ = fcntl(inputPipe[1], F_SETFL, O_NONBLOCK)
+        }
+        defer { if inputPipe[1] >= 0 { close(inputPipe[1]) } }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
 
@@ -54,7 +66,10 @@ public enum CommandRunner {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables)
         close(pipe[1])
+        if inputPipe[0] >= 0 { close(inputPipe[0]) }
         guard spawned == 0 else { throw SystemError("cannot run \(argv[0])", errno: spawned) }
+        var pending = input.map { ArraySlice($0) } ?? []
+        if input != nil && pending.isEmpty { close(inputPipe[1]); inputPipe[1] = -1 }
 
         // Wait for the pipe's end and the exit together, with one deadline.
         let exitFD = dawnlet_pidfd_open(pid)
@@ -72,9 +87,19 @@ public enum CommandRunner {
                 break
             }
             var fds = [pollfd(fd: pipeOpen ? pipe[0] : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: exited ? -1 : exitFD, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, Int32(min(remaining, 60_000)))
+                       pollfd(fd: exited ? -1 : exitFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: inputPipe[1], events: Int16(POLLOUT), revents: 0)]
+            let ready = poll(&fds, 3, Int32(min(remaining, 60_000)))
             if ready < 0 && errno != EINTR { break }
+            if fds[2].revents != 0 {
+                // Written, or the child closed its stdin (EPIPE; SIGPIPE is ignored): either way done.
+                let n = pending.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
+                if n > 0 { pending = pending.dropFirst(n) }
+                if pending.isEmpty || (n < 0 && errno != EAGAIN && errno != EINTR) {
+                    close(inputPipe[1])
+                    inputPipe[1] = -1
+                }
+            }
             if fds[0].revents != 0 {
                 var chunk = [UInt8](repeating: 0, count: 1024)
                 let n = read(pipe[0], &chunk, chunk.count)

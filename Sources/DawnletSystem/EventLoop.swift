@@ -5,7 +5,7 @@ import Glibc
 /// The one owner of an `sd_event` loop (libsystemd): timers, signals and file descriptors as
 /// event sources, so the runner waits for the proper event and never polls.
 public final class EventLoop {
-    private let event: OpaquePointer
+    let event: OpaquePointer
 
     public init() throws(SystemError) {
         var event: OpaquePointer?

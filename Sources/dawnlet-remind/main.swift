@@ -10,4 +10,8 @@ if CommandLine.arguments.dropFirst().contains("serve") {
     pthread_sigmask(SIG_BLOCK, &signals, nil)
 }
 
+// A command that closes its stdin before reading a whole message (sendmail) must be an EPIPE
+// for the writer, not the end of dawnlet-remind. Children get default dispositions back.
+signal(SIGPIPE, SIG_IGN)
+
 exit(CommandLineTool.main(Array(CommandLine.arguments.dropFirst())))

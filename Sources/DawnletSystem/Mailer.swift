@@ -1,0 +1,208 @@
+import CCurl
+import DawnletCore
+import Glibc
+
+/// Why a message was not sent. Temporary failures (no connection, a 4xx answer, a timeout) are
+/// worth retrying; permanent ones (a 5xx answer, TLS refused, a bad password file) are not.
+public struct MailError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let message: String
+    public let permanent: Bool
+
+    public init(_ message: String, permanent: Bool) {
+        self.message = message
+        self.permanent = permanent
+    }
+
+    public var description: String { message }
+}
+
+/// The email channel (DESIGN §6): SMTP through libcurl, or a sendmail-compatible command.
+public enum Mailer {
+    /// Sends `message` as configured. The password is read at each send and never logged.
+    public static func send(_ message: MailMessage, settings: Config.Email, environment: [String: String]) throws(MailError) {
+        let text = message.rendered
+        if let sendmail = settings.sendmail {
+            let result: CommandResult
+            do {
+                result = try CommandRunner.run(sendmail, environment: environment, timeout: settings.timeout, input: Array(text.utf8))
+            } catch {
+                throw MailError("\(error)", permanent: true)
+            }
+            guard !result.succeeded else { return }
+            let why = result.timedOut ? "\(sendmail[0]) timed out after \(settings.timeout) s" : "\(sendmail[0]) exited \(result.status)"
+            let words = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+            // sysexits.h: EX_TEMPFAIL (75) asks to try again later.
+            throw MailError(why + words, permanent: !result.timedOut && result.status != 75)
+        }
+        guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
+        let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
+        try SMTP.send(text, url: url, settings: settings, password: password)
+    }
+
+    /// The SMTP password: `$CREDENTIALS_DIRECTORY/smtp-password` (a systemd credential) when
+    /// present, else `passwordFile`, which must belong to us and be readable by nobody else.
+    /// A trailing newline is not part of it.
+    static func password(_ settings: Config.Email, environment: [String: String]) throws(MailError) -> String {
+        var path: String?
+        if let credentials = environment["CREDENTIALS_DIRECTORY"], access("\(credentials)/smtp-password", R_OK) == 0 {
+            path = "\(credentials)/smtp-password"
+        } else if let file = settings.passwordFile {
+            path = file.hasPrefix("~/") ? (environment["HOME"] ?? "") + file.dropFirst() : file
+            var info = stat()
+            guard stat(path!, &info) == 0 else { throw MailError("password file \(file): \(String(cString: strerror(errno)))", permanent: true) }
+            guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+                throw MailError("password file \(file) must be yours and private (chmod 600 \(file))", permanent: true)
+            }
+        }
+        guard let path else {
+            throw MailError("user is set but there is no password: set passwordFile or a systemd credential smtp-password", permanent: true)
+        }
+        guard let file = fopen(path, "r") else { throw MailError("cannot read the password: \(String(cString: strerror(errno)))", permanent: true) }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while bytes.count < 4096 {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        while let last = bytes.last, last == 10 || last == 13 { bytes.removeLast() }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// libcurl, loaded on first use (see Sources/CCurl/shim.h for why it is not linked).
+final class Curl: @unchecked Sendable {
+    let easyInit: @convention(c) () -> UnsafeMutableRawPointer?
+    let easyCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let easyPerform: @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
+    let easyStrerror: @convention(c) (CURLcode) -> UnsafePointer<CChar>?
+    let slistAppend: @convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?
+    let slistFreeAll: @convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void
+    let setopt: UnsafeMutableRawPointer
+    let getinfo: UnsafeMutableRawPointer
+
+    /// The library, or why it could not be loaded; loaded (and globally initialised) once.
+    static let shared: Result<Curl, MailError> = Result { () throws(MailError) in try Curl() }
+
+    private init() throws(MailError) {
+        guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
+            throw MailError("cannot load libcurl.so.4 (install libcurl4): \(dlerror().map { String(cString: $0) } ?? "")", permanent: true)
+        }
+        func symbol(_ name: String) throws(MailError) -> UnsafeMutableRawPointer {
+            guard let pointer = dlsym(library, name) else { throw MailError("libcurl.so.4 has no \(name)", permanent: true) }
+            return pointer
+        }
+        easyInit = unsafeBitCast(try symbol("curl_easy_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
+        easyCleanup = unsafeBitCast(try symbol("curl_easy_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
+        easyPerform = unsafeBitCast(try symbol("curl_easy_perform"), to: (@convention(c) (UnsafeMutableRawPointer?) -> CURLcode).self)
+        easyStrerror = unsafeBitCast(try symbol("curl_easy_strerror"), to: (@convention(c) (CURLcode) -> UnsafePointer<CChar>?).self)
+        slistAppend = unsafeBitCast(try symbol("curl_slist_append"),
+                                    to: (@convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?).self)
+        slistFreeAll = unsafeBitCast(try symbol("curl_slist_free_all"), to: (@convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void).self)
+        setopt = try symbol("curl_easy_setopt")
+        getinfo = try symbol("curl_easy_getinfo")
+        let globalInit = unsafeBitCast(try symbol("curl_global_init"), to: (@convention(c) (Int) -> CURLcode).self)
+        guard globalInit(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { throw MailError("curl_global_init failed", permanent: true) }
+    }
+}
+
+/// One SMTP exchange through libcurl: STARTTLS required for smtp:// unless `tls: none` on a
+/// loopback host, implicit TLS for smtps://, optional login, a timeout for the whole exchange.
+enum SMTP {
+    /// What the read and debug callbacks share: the message still to send, the server's last words.
+    final class Exchange {
+        let bytes: [UInt8]
+        var offset = 0
+        var lastResponse = ""
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+    }
+
+    static func send(_ text: String, url: String, settings: Config.Email, password: String?) throws(MailError) {
+        let curl: Curl
+        switch Curl.shared {
+        case .success(let loaded): curl = loaded
+        case .failure(let error): throw error
+        }
+        guard let handle = curl.easyInit() else { throw MailError("curl_easy_init failed", permanent: false) }
+        defer { curl.easyCleanup(handle) }
+        var recipients: UnsafeMutablePointer<curl_slist>?
+        for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
+        defer { curl.slistFreeAll(recipients) }
+
+        let exchange = Exchange(Array(text.utf8))
+        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        let code: CURLcode = withExtendedLifetime(exchange) {
+            errorBuffer.withUnsafeMutableBufferPointer { errors in
+                let s = curl.setopt
+                var failed = false
+                func option(_ rc: CURLcode) { if rc != CURLE_OK { failed = true } }
+                option(dawnlet_curl_setopt_string(s, handle, CURLOPT_URL, url))
+                option(dawnlet_curl_setopt_string(s, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>"))
+                option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
+                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_UPLOAD, 1))
+                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_NOSIGNAL, 1))
+                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, settings.timeout))
+                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, min(settings.timeout, 10)))
+                if url.hasPrefix("smtp://") {
+                    option(dawnlet_curl_setopt_long(s, handle, CURLOPT_USE_SSL, Int(settings.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
+                }
+                if let caFile = settings.caFile { option(dawnlet_curl_setopt_string(s, handle, CURLOPT_CAINFO, caFile)) }
+                if let user = settings.user {
+                    option(dawnlet_curl_setopt_string(s, handle, CURLOPT_USERNAME, user))
+                    option(dawnlet_curl_setopt_string(s, handle, CURLOPT_PASSWORD, password ?? ""))
+                }
+                option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_ERRORBUFFER, errors.baseAddress))
+                let context = Unmanaged.passUnretained(exchange).toOpaque()
+                option(dawnlet_curl_setopt_read_function(s, handle) { buffer, size, count, userdata in
+                    let exchange = Unmanaged<Exchange>.fromOpaque(userdata!).takeUnretainedValue()
+                    let n = min(size * count, exchange.bytes.count - exchange.offset)
+                    exchange.bytes.withUnsafeBytes { source in
+                        UnsafeMutableRawPointer(buffer!).copyMemory(from: source.baseAddress! + exchange.offset, byteCount: n)
+                    }
+                    exchange.offset += n
+                    return n
+                })
+                option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_READDATA, context))
+                // The server's replies (and only those: what we send includes the login) keep the
+                // last line, for a failure's reason.
+                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_VERBOSE, 1))
+                option(dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
+                    guard type == CURLINFO_HEADER_IN, let data else { return 0 }
+                    let exchange = Unmanaged<Exchange>.fromOpaque(userdata!).takeUnretainedValue()
+                    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+                    exchange.lastResponse = line.trimmingTrailingNewlines
+                    return 0
+                })
+                option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_DEBUGDATA, context))
+                return failed ? CURLE_FAILED_INIT : curl.easyPerform(handle)
+            }
+        }
+        guard code != CURLE_OK else { return }
+
+        var response = 0
+        _ = dawnlet_curl_getinfo_long(curl.getinfo, handle, CURLINFO_RESPONSE_CODE, &response)
+        let written = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let detail = written.isEmpty ? curl.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : written
+        if (400..<600).contains(response) {
+            let words = exchange.lastResponse.isEmpty ? "\(response)" : exchange.lastResponse
+            throw MailError("the server answered \(words)", permanent: response >= 500)
+        }
+        switch code {
+        case CURLE_USE_SSL_FAILED:
+            throw MailError("the server does not offer STARTTLS, which is required (\(detail))", permanent: true)
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_LOGIN_DENIED, CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            throw MailError(detail, permanent: true)
+        default:
+            throw MailError(detail, permanent: false)
+        }
+    }
+}
+
+extension String {
+    var trimmingTrailingNewlines: String {
+        var s = Substring(self)
+        while let last = s.last, last == "\n" || last == "\r" || last == "\r\n" { s = s.dropLast() }
+        return String(s)
+    }
+}

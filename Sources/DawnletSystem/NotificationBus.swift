@@ -1,0 +1,278 @@
+import CSystemd
+import DawnletCore
+import Glibc
+
+/// A D-Bus failure: the error name (`org.freedesktop.DBus.Error.ServiceUnknown`) and its message,
+/// or, when there is no bus to talk to, what stopped the connection.
+public struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let name: String
+    public let message: String
+
+    public init(_ name: String, _ message: String) {
+        self.name = name
+        self.message = message
+    }
+
+    init(_ operation: String, errno: Int32) {
+        self.init("\(operation) failed", String(cString: strerror(errno)))
+    }
+
+    public var description: String { message.isEmpty ? name : "\(name): \(message)" }
+}
+
+/// The desktop notification service (org.freedesktop.Notifications, Desktop Notifications
+/// Specification 1.2) on the user's session bus, through sd-bus. One connection: the server sends
+/// ActionInvoked and NotificationClosed to the connection that made the notification, so the
+/// runner attaches this one to its event loop and makes every call on the loop's thread.
+public final class NotificationBus {
+    static let service = "org.freedesktop.Notifications"
+    static let path = "/org/freedesktop/Notifications"
+    /// How long a call may wait for the server before it counts as an error.
+    public static let callTimeoutMicroseconds: UInt64 = 5_000_000
+
+    private let bus: OpaquePointer
+    /// The server's unique bus name, learned from its replies: signals from anyone else are ignored.
+    private var server: String?
+
+    /// Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).
+    public init() throws(BusError) {
+        var bus: OpaquePointer?
+        let rc = sd_bus_open_user(&bus)
+        guard rc >= 0, let bus else {
+            throw BusError("no session bus", rc == -ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : String(cString: strerror(-rc)))
+        }
+        self.bus = bus
+    }
+
+    deinit {
+        sd_bus_flush_close_unref(bus)
+    }
+
+    /// False once the connection broke (the bus went away): open a new one.
+    public var isOpen: Bool { sd_bus_is_open(bus) > 0 }
+
+    /// Dispatches the bus from `loop`: asynchronous replies and signals arrive on the loop's thread.
+    public func attach(to loop: EventLoop) throws(SystemError) {
+        try SystemError.check(sd_bus_attach_event(bus, loop.event, 0), "sd_bus_attach_event")
+    }
+
+    // MARK: - Calls
+
+    /// GetCapabilities, waiting for the answer (for the CLI).
+    public func capabilities() throws(BusError) -> Set<String> {
+        try call(try message("GetCapabilities"), NotificationBus.readStrings)
+    }
+
+    /// GetServerInformation: name, vendor, version, specification version.
+    public func serverInformation() throws(BusError) -> [String] {
+        try call(try message("GetServerInformation")) { reply throws(BusError) in
+            try (0..<4).map { _ throws(BusError) in try NotificationBus.readString(reply) }
+        }
+    }
+
+    /// Notify, waiting for the id (for the CLI).
+    public func notify(_ notification: DesktopNotification, replacing id: UInt32 = 0) throws(BusError) -> UInt32 {
+        try call(try notifyMessage(notification, replacing: id), NotificationBus.readID)
+    }
+
+    /// GetCapabilities; `done` runs on the loop's thread.
+    public func capabilities(_ done: @escaping (Result<Set<String>, BusError>) -> Void) {
+        callAsync({ () throws(BusError) in try self.message("GetCapabilities") }, NotificationBus.readStrings, done)
+    }
+
+    /// Notify; `done` gets the server's id for the notification, on the loop's thread.
+    public func notify(_ notification: DesktopNotification, replacing id: UInt32, _ done: @escaping (Result<UInt32, BusError>) -> Void) {
+        callAsync({ () throws(BusError) in try self.notifyMessage(notification, replacing: id) }, NotificationBus.readID, done)
+    }
+
+    /// What the person did: ActionInvoked (id, action key) and NotificationClosed (id, reason:
+    /// 1 expired, 2 dismissed, 3 closed by a call, 4 undefined), from the server only.
+    public func onSignals(action: @escaping (UInt32, String) -> Void, closed: @escaping (UInt32, UInt32) -> Void) throws(BusError) {
+        try match("ActionInvoked") { [unowned self] m in
+            guard self.fromServer(m), let id = try? NotificationBus.readID(m), let key = try? NotificationBus.readString(m) else { return }
+            action(id, key)
+        }
+        try match("NotificationClosed") { [unowned self] m in
+            var reason: UInt32 = 0
+            guard self.fromServer(m), let id = try? NotificationBus.readID(m), sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &reason) > 0
+            else { return }
+            closed(id, reason)
+        }
+    }
+
+    // MARK: - Messages
+
+    private func message(_ member: String) throws(BusError) -> OpaquePointer {
+        var m: OpaquePointer?
+        let rc = sd_bus_message_new_method_call(bus, &m, NotificationBus.service, NotificationBus.path, NotificationBus.service, member)
+        guard rc >= 0, let m else { throw BusError("sd_bus_message_new_method_call", errno: -rc) }
+        return m
+    }
+
+    /// Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions, a{sv} hints, i expire_timeout).
+    private func notifyMessage(_ n: DesktopNotification, replacing id: UInt32) throws(BusError) -> OpaquePointer {
+        let m = try message("Notify")
+        do {
+            var builder = MessageBuilder(m)
+            try builder.string(DesktopNotification.appName)
+            try builder.basic("u", id)
+            try builder.string("")
+            try builder.string(n.summary)
+            try builder.string(n.body)
+            try builder.container("a", "s") { (b: inout MessageBuilder) throws(BusError) in
+                for action in n.actions {
+                    try b.string(action.key)
+                    try b.string(action.label)
+                }
+            }
+            try builder.container("a", "{sv}") { (b: inout MessageBuilder) throws(BusError) in
+                try b.hint("urgency", "y") { (v: inout MessageBuilder) throws(BusError) in try v.basic("y", n.urgency) }
+                try b.hint("category", "s") { (v: inout MessageBuilder) throws(BusError) in try v.string(n.category) }
+                try b.hint("desktop-entry", "s") { (v: inout MessageBuilder) throws(BusError) in try v.string(DesktopNotification.desktopEntry) }
+            }
+            try builder.basic("i", n.expireMilliseconds)
+        } catch {
+            sd_bus_message_unref(m)
+            throw error
+        }
+        return m
+    }
+
+    /// Appends to a message under construction; every failure becomes a BusError.
+    private struct MessageBuilder {
+        let m: OpaquePointer
+        init(_ m: OpaquePointer) { self.m = m }
+
+        mutating func string(_ text: String) throws(BusError) {
+            let rc = text.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) }
+            guard rc >= 0 else { throw BusError("sd_bus_message_append_basic", errno: -rc) }
+        }
+
+        mutating func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(BusError) {
+            var value = value
+            let rc = withUnsafePointer(to: &value) { sd_bus_message_append_basic(m, CChar(type.value), $0) }
+            guard rc >= 0 else { throw BusError("sd_bus_message_append_basic", errno: -rc) }
+        }
+
+        mutating func container(_ type: Unicode.Scalar, _ contents: String, _ body: (inout MessageBuilder) throws(BusError) -> Void) throws(BusError) {
+            let open = sd_bus_message_open_container(m, CChar(type.value), contents)
+            guard open >= 0 else { throw BusError("sd_bus_message_open_container", errno: -open) }
+            try body(&self)
+            let close = sd_bus_message_close_container(m)
+            guard close >= 0 else { throw BusError("sd_bus_message_close_container", errno: -close) }
+        }
+
+        /// One `{sv}` entry of the hints dictionary.
+        mutating func hint(_ name: String, _ signature: String, _ value: (inout MessageBuilder) throws(BusError) -> Void) throws(BusError) {
+            try container("e", "sv") { (entry: inout MessageBuilder) throws(BusError) in
+                try entry.string(name)
+                try entry.container("v", signature, value)
+            }
+        }
+    }
+
+    // MARK: - Replies
+
+    static func readID(_ m: OpaquePointer) throws(BusError) -> UInt32 {
+        var id: UInt32 = 0
+        let rc = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
+        guard rc > 0 else { throw BusError("malformed reply", "expected a notification id") }
+        return id
+    }
+
+    static func readString(_ m: OpaquePointer) throws(BusError) -> String {
+        var text: UnsafePointer<CChar>?
+        let rc = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text)
+        guard rc > 0, let text else { throw BusError("malformed reply", "expected a string") }
+        return String(cString: text)
+    }
+
+    static func readStrings(_ m: OpaquePointer) throws(BusError) -> Set<String> {
+        guard sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
+            throw BusError("malformed reply", "expected a list of strings")
+        }
+        var result = Set<String>()
+        var text: UnsafePointer<CChar>?
+        while sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text) > 0, let t = text { result.insert(String(cString: t)) }
+        sd_bus_message_exit_container(m)
+        return result
+    }
+
+    private func fromServer(_ m: OpaquePointer) -> Bool {
+        guard let sender = sd_bus_message_get_sender(m) else { return false }
+        return server == String(cString: sender)
+    }
+
+    private func noteServer(_ reply: OpaquePointer) {
+        if let sender = sd_bus_message_get_sender(reply) { server = String(cString: sender) }
+    }
+
+    static func error(of reply: OpaquePointer) -> BusError? {
+        guard sd_bus_message_is_method_error(reply, nil) > 0, let e = sd_bus_message_get_error(reply) else { return nil }
+        return BusError(e.pointee.name.map { String(cString: $0) } ?? "error", e.pointee.message.map { String(cString: $0) } ?? "")
+    }
+
+    // MARK: - Plumbing
+
+    /// Sends `m` (consumed) and waits for the reply.
+    private func call<T>(_ m: OpaquePointer, _ read: (OpaquePointer) throws(BusError) -> T) throws(BusError) -> T {
+        defer { sd_bus_message_unref(m) }
+        var error = sd_bus_error()
+        var reply: OpaquePointer?
+        let rc = sd_bus_call(bus, m, NotificationBus.callTimeoutMicroseconds, &error, &reply)
+        defer {
+            sd_bus_error_free(&error)
+            if let reply { sd_bus_message_unref(reply) }
+        }
+        guard rc >= 0, let reply else {
+            if let name = error.name { throw BusError(String(cString: name), error.message.map { String(cString: $0) } ?? "") }
+            throw BusError("sd_bus_call", errno: -rc)
+        }
+        noteServer(reply)
+        return try read(reply)
+    }
+
+    /// Sends a message and calls `done` with the reply read by `read`, on the loop's thread.
+    private func callAsync<T>(_ make: () throws(BusError) -> OpaquePointer, _ read: @escaping (OpaquePointer) throws(BusError) -> T,
+                              _ done: @escaping (Result<T, BusError>) -> Void) {
+        let m: OpaquePointer
+        do { m = try make() } catch { return done(.failure(error)) }
+        defer { sd_bus_message_unref(m) }
+        let box = Unmanaged.passRetained(Callback { [unowned self] reply in
+            if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
+            self.noteServer(reply)
+            done(Result { () throws(BusError) in try read(reply) })
+        })
+        let rc = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
+            let box = Unmanaged<Callback>.fromOpaque(userdata!)
+            if let reply { box.takeUnretainedValue().call(reply) }
+            box.release()
+            return 0
+        }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
+        if rc < 0 {
+            box.release()
+            done(.failure(BusError("sd_bus_call_async", errno: -rc)))
+        }
+    }
+
+    private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(BusError) {
+        let box = Unmanaged.passRetained(Callback(handler))
+        var slot: OpaquePointer?
+        let rc = sd_bus_match_signal(bus, &slot, nil, NotificationBus.path, NotificationBus.service, member, { m, userdata, _ in
+            if let m { Unmanaged<Callback>.fromOpaque(userdata!).takeUnretainedValue().call(m) }
+            return 0
+        }, box.toOpaque())
+        guard rc >= 0, let slot else {
+            box.release()
+            throw BusError("sd_bus_match_signal", errno: -rc)
+        }
+        // The bus keeps the slot; the handler is released with it.
+        sd_bus_slot_set_destroy_callback(slot) { userdata in Unmanaged<Callback>.fromOpaque(userdata!).release() }
+        sd_bus_slot_set_floating(slot, 1)
+    }
+
+    private final class Callback {
+        let call: (OpaquePointer) -> Void
+        init(_ call: @escaping (OpaquePointer) -> Void) { self.call = call }
+    }
+}
