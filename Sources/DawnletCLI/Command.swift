@@ -12,7 +12,7 @@ struct Command: Sendable {
         TodayCommand.command,
         PreviewCommand.command,
         OccurrencesCommand.command,
-    ] + ServeCommands.commands
+    ] + ServeCommands.commands + DeliveryCommands.commands
 
     /// The command whose words start the argument list, the longest match first.
     static func find(_ arguments: [String]) -> Command? {

@@ -85,15 +85,15 @@ extension Runner {
         }
     }
 
-    struct Outcome {
-        let state: Delivery.State
-        let detail: String?
+    public struct Outcome: Sendable {
+        public let state: Delivery.State
+        public let detail: String?
         /// A temporary failure: worth another attempt inside the grace window.
-        var retry = false
+        public var retry = false
     }
 
-    /// Hands one message to the command or email channel; says how it ended.
-    static func send(_ message: ReminderMessage, through channel: String, settings: Settings) -> Outcome {
+    /// Hands one message to the command or email channel; says how it ended. One attempt.
+    public static func send(_ message: ReminderMessage, through channel: String, settings: Settings) -> Outcome {
         let config = settings.config
         var environment = ProcessInfo.processInfo.environment
         environment["DAWNLET_REMINDER_KEY"] = message.key

@@ -117,6 +117,16 @@ public enum CommandRunner {
         return CommandResult(status: code, stderr: String(decoding: captured, as: UTF8.self), timedOut: timedOut)
     }
 
+    /// Where `posix_spawnp` would find `program`: itself if it holds a slash, else the first
+    /// executable of that name in `path`'s folders.
+    public static func find(_ program: String, path: String?) -> String? {
+        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":") where access("\(folder)/\(program)", X_OK) == 0 {
+            return "\(folder)/\(program)"
+        }
+        return nil
+    }
+
     static func monotonicMilliseconds() -> Int64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)

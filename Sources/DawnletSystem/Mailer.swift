@@ -36,7 +36,23 @@ public enum Mailer {
         }
         guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
         let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
-        try SMTP.send(text, url: url, settings: settings, password: password)
+        try SMTP.exchange(url: url, settings: settings, password: password, message: Array(text.utf8))
+    }
+
+    /// `doctor`: connects to the SMTP server as a send would (greeting, EHLO, STARTTLS, login)
+    /// and sends nothing; or, for sendmail, checks the program can be found.
+    public static func check(_ settings: Config.Email, environment: [String: String]) throws(MailError) -> String {
+        if let sendmail = settings.sendmail {
+            guard let program = CommandRunner.find(sendmail[0], path: environment["PATH"]) else {
+                throw MailError("\(sendmail[0]) is not found in PATH", permanent: true)
+            }
+            return "sendmail command \(program)"
+        }
+        guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
+        let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
+        try SMTP.exchange(url: url, settings: settings, password: password, message: nil)
+        let tls = url.hasPrefix("smtps://") ? "TLS" : settings.tls == .starttls ? "STARTTLS" : "no TLS (loopback)"
+        return "\(url) answers, \(tls)\(settings.user.map { ", logged in as \($0)" } ?? "")"
     }
 
     /// The SMTP password: `$CREDENTIALS_DIRECTORY/smtp-password` (a systemd credential) when
@@ -118,7 +134,9 @@ enum SMTP {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 
-    static func send(_ text: String, url: String, settings: Config.Email, password: String?) throws(MailError) {
+    /// One exchange: sends `message`, or with nil only connects (CONNECT_ONLY runs SMTP's connect
+    /// phase: greeting, EHLO, STARTTLS, AUTH).
+    static func exchange(url: String, settings: Config.Email, password: String?, message: [UInt8]?) throws(MailError) {
         let curl: Curl
         switch Curl.shared {
         case .success(let loaded): curl = loaded
@@ -130,7 +148,7 @@ enum SMTP {
         for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
         defer { curl.slistFreeAll(recipients) }
 
-        let exchange = Exchange(Array(text.utf8))
+        let exchange = Exchange(message ?? [])
         var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         let code: CURLcode = withExtendedLifetime(exchange) {
             errorBuffer.withUnsafeMutableBufferPointer { errors in
@@ -140,7 +158,7 @@ enum SMTP {
                 option(dawnlet_curl_setopt_string(s, handle, CURLOPT_URL, url))
                 option(dawnlet_curl_setopt_string(s, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>"))
                 option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
-                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_UPLOAD, 1))
+                option(dawnlet_curl_setopt_long(s, handle, message == nil ? CURLOPT_CONNECT_ONLY : CURLOPT_UPLOAD, 1))
                 option(dawnlet_curl_setopt_long(s, handle, CURLOPT_NOSIGNAL, 1))
                 option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, settings.timeout))
                 option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, min(settings.timeout, 10)))
@@ -165,11 +183,13 @@ enum SMTP {
                 })
                 option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_READDATA, context))
                 // The server's replies (and only those: what we send includes the login) keep the
-                // last line, for a failure's reason.
+                // last refusal, for a failure's reason.
                 option(dawnlet_curl_setopt_long(s, handle, CURLOPT_VERBOSE, 1))
                 option(dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
                     guard type == CURLINFO_HEADER_IN, let data else { return 0 }
                     let exchange = Unmanaged<Exchange>.fromOpaque(userdata!).takeUnretainedValue()
+                    // A refusal (4xx, 5xx), not the 221 of the QUIT that follows it.
+                    guard size > 0, data[0] == CChar(UInt8(ascii: "4")) || data[0] == CChar(UInt8(ascii: "5")) else { return 0 }
                     let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
                     exchange.lastResponse = line.trimmingTrailingNewlines
                     return 0

@@ -20,9 +20,20 @@ import Testing
         config = folder.path("config.json5")
         fired = folder.path("fired.txt")
         let script = "import sys,time,os; open(sys.argv[1],'a').write('%.3f %s %s|%s\\\\n' % (time.time(), os.environ['DAWNLET_REMINDER_KEY'], sys.argv[2], sys.argv[3]))"
+        command = """
+            command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{title}", "{late}"], timeout: "5s" }
+            """
+        try writeConfig("")
+    }
+
+    /// The command channel that appends to `fired`, for any config.
+    let command: String
+
+    /// The config: Berlin, a 12 h grace window, the `fired` command, and `extra` settings.
+    func writeConfig(_ extra: String, channels: String = "") throws {
         try """
-            { timeZone: "Europe/Berlin", graceWindow: "12h",
-              channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{title}", "{late}"], timeout: "5s" } } }
+            { timeZone: "Europe/Berlin", graceWindow: "12h", \(extra)
+              channels: { \(command), \(channels) } }
             """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 

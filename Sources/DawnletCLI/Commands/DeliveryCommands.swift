@@ -1,0 +1,135 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+import DawnletSystem
+import Foundation
+
+/// `notify-test` (one test reminder through a real channel) and `doctor` (is everything the
+/// runner needs in place?).
+enum DeliveryCommands {
+    static let channels = ["desktop", "command", "email"]
+
+    static let commands: [Command] = [
+        Command(path: ["notify-test"], usage: "notify-test [--channel desktop|command|email]",
+                summary: "Send one test reminder through a channel (default: desktop, without its fallback) and say what happened.",
+                options: [.value("channel")], run: notifyTest),
+        Command(path: ["doctor"], usage: "doctor",
+                summary: "Check the config, the database, the desktop notification server, email and the user unit.",
+                options: [], run: doctor),
+    ]
+
+    static func notifyTest(_ invocation: inout Invocation) throws {
+        let channel = invocation.arguments.value("channel") ?? "desktop"
+        guard channels.contains(channel) else {
+            throw CLIError.usage("--channel must be one of \(channels.joined(separator: ", ")), not \(channel)", invocation.globals.usage)
+        }
+        let zone = try invocation.timeZone()
+        let now = Instant(Date())
+        let message = ReminderMessage(title: "Dawnlet test reminder", body: "If you can read this, the \(channel) channel works.",
+                                      kind: "test", key: "test:\(now.secondsSinceEpoch)", when: ISO8601.format(now, in: zone), late: false)
+        let config = invocation.config
+        if channel == "desktop" {
+            do {
+                let bus = try NotificationBus()
+                let server = try bus.serverInformation()
+                let capabilities = try bus.capabilities()
+                let id = try bus.notify(DesktopNotification(message, capabilities: capabilities, expireSeconds: config.desktop.expire,
+                                                            snoozeSeconds: config.desktop.snooze))
+                invocation.output.line("desktop: shown as notification \(id) by \(server.prefix(3).joined(separator: " "))"
+                    + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))")
+            } catch {
+                throw CLIError(code: .failure, message: "desktop: \(error)")
+            }
+            return
+        }
+        if channel == "email" && config.email == nil {
+            throw CLIError(code: .configError, message: "email: channels.email is not set up in the config")
+        }
+        let settings = Runner.Settings(databasePath: "", config: config, zone: zone)
+        let outcome = Runner.send(message, through: channel, settings: settings)
+        guard outcome.state == .delivered else {
+            throw CLIError(code: .failure, message: "\(channel): failed\(outcome.retry ? " (temporary)" : ""): \(outcome.detail ?? "")")
+        }
+        let target = channel == "email" ? " to \(config.email?.to.joined(separator: ", ") ?? "")" : " (\(config.command.argv[0]))"
+        invocation.output.line("\(channel): delivered\(target)")
+    }
+
+    static func doctor(_ invocation: inout Invocation) throws {
+        var failures = 0
+        func report(_ ok: Bool?, _ what: String, _ text: String) {
+            let mark = ok == true ? "ok  " : ok == false ? "FAIL" : "note"
+            if ok == false { failures += 1 }
+            invocation.output.line("\(mark) \(what): \(text)")
+        }
+        let config = invocation.config
+        let environment = ProcessInfo.processInfo.environment
+        report(true, "config", "\(invocation.globals.configPath ?? ConfigFile.defaultPath()) (\(FileManager.default.fileExists(atPath: invocation.globals.configPath ?? ConfigFile.defaultPath()) ? "read" : "absent: defaults"))")
+        do {
+            let zone = try invocation.timeZone()
+            report(true, "time zone", zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
+        } catch {
+            report(false, "time zone", "\(error)")
+        }
+
+        let path = invocation.databasePath()
+        do {
+            let store = try Store(path: path)
+            let definitions = try store.definitions().count
+            let missed = try store.deliveries(.missed).count
+            let failed = try store.deliveries(.failed).count
+            report(true, "database", "\(path): \(definitions) item definitions")
+            if missed + failed > 0 { report(nil, "deliveries", "\(missed) missed, \(failed) failed (see `dawnlet-remind missed`)") }
+        } catch {
+            report(false, "database", "\(path): \(error)")
+        }
+
+        var used = Set(ReminderKind.allCases.flatMap { config.channels(for: $0) })
+        if used.contains("desktop"), let fallback = config.desktop.fallback { used.insert(fallback) }
+        if used.contains("desktop") {
+            do {
+                let bus = try NotificationBus()
+                let server = try bus.serverInformation()
+                let capabilities = try bus.capabilities()
+                report(true, "desktop", "\(server.prefix(3).joined(separator: " ")) answers on the session bus")
+                report(capabilities.contains("actions") ? true : nil, "desktop actions",
+                       capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
+            } catch {
+                report(config.desktop.fallback == nil ? false : nil, "desktop",
+                       "\(error)" + (config.desktop.fallback.map { "; reminders go through the \($0) fallback" } ?? "; no fallback: reminders fail"))
+            }
+        }
+        if used.contains("command") {
+            let program = config.command.argv[0]
+            if let found = CommandRunner.find(program, path: environment["PATH"]) {
+                report(true, "command", "\(found)")
+            } else {
+                report(false, "command", "\(program) is not found in PATH")
+            }
+        }
+        if let email = config.email {
+            do {
+                report(true, "email", try Mailer.check(email, environment: environment))
+            } catch {
+                report(false, "email", error.message)
+            }
+        } else if used.contains("email") {
+            report(false, "email", "routed to, but channels.email is not set up")
+        }
+
+        let unit = unitState(environment)
+        report(unit.ok, "service", unit.text)
+        guard failures == 0 else { throw CLIError(code: .failure, message: "\(failures) problem\(failures == 1 ? "" : "s") found") }
+    }
+
+    /// The user unit: enabled and running under the user manager?
+    static func unitState(_ environment: [String: String]) -> (ok: Bool?, text: String) {
+        guard CommandRunner.find("systemctl", path: environment["PATH"]) != nil else { return (nil, "systemctl is not available") }
+        func systemctl(_ verb: String) -> Int32? {
+            (try? CommandRunner.run(["systemctl", "--user", "--quiet", verb, "dawnlet-remind.service"], environment: environment, timeout: 5))?.status
+        }
+        guard let active = systemctl("is-active") else { return (nil, "cannot run systemctl") }
+        let enabled = systemctl("is-enabled") == 0
+        if active == 0 { return (true, "dawnlet-remind.service is running" + (enabled ? " and enabled" : " (not enabled: it will not start at login)")) }
+        return (nil, "dawnlet-remind.service is not running (make install, then systemctl --user enable --now dawnlet-remind.service)")
+    }
+}

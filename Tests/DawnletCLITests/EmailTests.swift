@@ -1,0 +1,151 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// The email channel against a real SMTP server (aiosmtpd on loopback, writing a Maildir), read
+/// back with Python's email parser. In the runner's serialized suite: these start `serve` too.
+extension ServeTests {
+    func emailChannel(_ port: Int, _ extra: String = "tls: \"none\"") -> String {
+        "email: { url: \"smtp://127.0.0.1:\(port)\", \(extra), from: \"dawnlet@example.org\", to: [\"me@example.org\"] }"
+    }
+
+    /// Sets a todo's title the way a calendar file or another program could: the CLI itself
+    /// refuses control characters.
+    func setTitle(_ title: String, todo id: Int) throws {
+        let (status, text) = try CLIProcess.tool("/usr/bin/python3", [
+            "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE todos SET title=? WHERE id=?', (sys.argv[2], int(sys.argv[3]))); c.commit()",
+            db, title, "\(id)",
+        ], environment: [:])
+        #expect(status == 0, "\(text)")
+    }
+
+    @Test("email from serve: one correct message; CR/LF, <b>, $(touch x) and non-ASCII in the title arrive as inert text; a restart sends nothing again")
+    func emailArrives() throws {
+        let smtp = try SMTPServer(folder: folder, mode: "accept")
+        try writeConfig("route: { default: [\"email\"] },", channels: emailChannel(smtp.port))
+        try cli("todo", "add", "placeholder", "--due", "2026-12-01T09:00")
+        try setTitle("Pay <b>rent</b> & $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶", todo: 1)
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
+        let got = try smtp.waitForMessages(1, seconds: 10)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@email"), "\(log)")
+        try #require(got.count == 1, "\(got)")
+        let mail = got[0]
+        #expect(mail["subject"] as? String == "Pay <b>rent</b> & $(touch x)  Bcc: victim@example.org Überweisung 💶")
+        #expect(mail["from"] as? String == "Dawnlet <dawnlet@example.org>")
+        #expect(mail["to"] as? String == "me@example.org")
+        #expect((mail["date"] as? String)?.hasSuffix("+0100") == true, "\(mail)")
+        #expect((mail["message_id"] as? String)?.hasPrefix("<dawnlet.todo.1.2026-12-01.0m.") == true)
+        #expect(mail["x_dawnlet_key"] as? String == "todo:1:2026-12-01:0m")
+        #expect(mail["charset"] as? String == "utf-8")
+        #expect((mail["body"] as? String)?.hasPrefix("Todo at 09:00\n\nDue 2026-12-01T09:00:00+01:00.\n") == true, "\(mail)")
+        #expect((mail["defects"] as? [String])?.isEmpty == true, "\(mail)")
+        #expect(mail["headers"] as? [String] == ["date", "from", "to", "message-id", "subject", "mime-version", "content-type",
+                                                 "content-transfer-encoding", "auto-submitted", "x-dawnlet-key"])
+        #expect(!FileManager.default.fileExists(atPath: "x") && !FileManager.default.fileExists(atPath: folder.path("x")))
+
+        let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
+        usleep(2_000_000)
+        #expect(try again.stop().0 == 0)
+        #expect(try smtp.messages().count == 1)
+    }
+
+    @Test("email: a 4xx answer is retried and the message arrives once; a 5xx answer is recorded failed with the server's words, not retried")
+    func emailTemporaryAndPermanent() throws {
+        let flaky = try SMTPServer(folder: folder, mode: "tempfail-once")
+        try writeConfig("route: { default: [\"email\"] },", channels: emailChannel(flaky.port))
+        try cli("todo", "add", "Retry me", "--due", "2026-12-01T09:00")
+        var server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
+        #expect(try flaky.waitForMessages(1, seconds: 10).count == 1)
+        usleep(300_000)
+        var (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@email: after 2 attempts"), "\(log)")
+        #expect(try flaky.messages().count == 1)
+
+        let rejecting = try SMTPServer(folder: folder, mode: "reject")
+        try writeConfig("route: { default: [\"email\"] },", channels: emailChannel(rejecting.port))
+        try cli("todo", "add", "Rejected", "--due", "2026-12-01T10:00")
+        server = try Server(db: db, config: config, start: "2026-12-01 08:59:58")
+        usleep(3_500_000)
+        (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("failed todo:2:2026-12-01:0m@email: the server answered 550 5.1.1 <me@example.org>: mailbox unavailable\n"), "\(log)")
+
+        let test = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        CLIProcess.expectFailure(test, status: 1, mentioning: ["email: failed: the server answered 550"])
+    }
+
+    @Test("email: a server that is down is a temporary failure, said in one line")
+    func emailServerDown() throws {
+        try writeConfig("", channels: emailChannel(9))
+        let result = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        CLIProcess.expectFailure(result, status: 1, mentioning: ["email: failed (temporary):", "127.0.0.1"])
+    }
+
+    @Test("email: STARTTLS with login and a private CA; the password file must be private; TLS is never silently skipped")
+    func emailStartTLS() throws {
+        let (cert, key) = try SMTPServer.certificate(in: folder)
+        let smtp = try SMTPServer(folder: folder, mode: "accept", login: .init(cert: cert, key: key, user: "me", password: "s3cret"))
+        let passwordFile = folder.path("smtp-password")
+        try "s3cret\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o600)
+        try writeConfig("", channels: emailChannel(smtp.port, "user: \"me\", passwordFile: \"\(passwordFile)\", caFile: \"\(cert)\""))
+        let sent = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stdout == "email: delivered to me@example.org\n")
+        #expect(try smtp.messages().map { $0["subject"] as? String } == ["Dawnlet test reminder"])
+        let doctor = try CLIProcess.run(["--db", db, "--config", config, "doctor"])
+        #expect(doctor.stdout.contains("ok   email: smtp://127.0.0.1:\(smtp.port) answers, STARTTLS, logged in as me\n"), "\(doctor.stdout)")
+        #expect(!doctor.stdout.contains("s3cret") && !doctor.stderr.contains("s3cret"))
+
+        chmod(passwordFile, 0o644)
+        let open = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        CLIProcess.expectFailure(open, status: 1, mentioning: ["must be yours and private", "chmod 600"])
+        chmod(passwordFile, 0o600)
+
+        // The system's CAs do not know this certificate: refused, not sent in clear.
+        try writeConfig("", channels: emailChannel(smtp.port, "user: \"me\", passwordFile: \"\(passwordFile)\""))
+        let untrusted = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        CLIProcess.expectFailure(untrusted, status: 1, mentioning: ["email: failed: SSL certificate problem"])
+
+        // A server without STARTTLS, with STARTTLS required (the default).
+        let plain = try SMTPServer(folder: folder, mode: "accept")
+        try writeConfig("", channels: emailChannel(plain.port, "tls: \"starttls\""))
+        let noTLS = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        CLIProcess.expectFailure(noTLS, status: 1, mentioning: ["does not offer STARTTLS"])
+        #expect(try plain.messages().isEmpty)
+        #expect(try smtp.messages().count == 1)
+    }
+
+    @Test("email through a sendmail-compatible command (msmtp -t): the same message arrives")
+    func emailThroughSendmail() throws {
+        try Repository.require("/usr/bin/msmtp", "msmtp")
+        let smtp = try SMTPServer(folder: folder, mode: "accept")
+        try writeConfig("", channels: """
+            email: { sendmail: ["msmtp", "-t", "--host=127.0.0.1", "--port=\(smtp.port)", "--tls=off", "--auth=off", "--from=dawnlet@example.org"],
+                     from: "dawnlet@example.org", to: ["me@example.org"] }
+            """)
+        let sent = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let got = try smtp.waitForMessages(1, seconds: 5)
+        #expect(got.map { $0["subject"] as? String } == ["Dawnlet test reminder"])
+        #expect((got.first?["message_id"] as? String)?.hasPrefix("<dawnlet.test.") == true)
+    }
+
+    @Test("the morning digest is one email listing the day's items")
+    func emailDigest() throws {
+        let smtp = try SMTPServer(folder: folder, mode: "accept")
+        try writeConfig("route: { default: [\"email\"] },", channels: emailChannel(smtp.port))
+        for title in ["Bins out", "Library books", "Water plants"] { try cli("todo", "add", title, "--due", "2026-12-01") }
+        let server = try Server(db: db, config: config, start: "2026-12-01 06:59:58")
+        let got = try smtp.waitForMessages(1, seconds: 10)
+        usleep(500_000)
+        #expect(try server.stop().0 == 0)
+        #expect(try smtp.messages().count == 1)
+        #expect(got.first?["subject"] as? String == "Tuesday 2026-12-01: 3 items")
+        #expect((got.first?["body"] as? String)?.hasPrefix("todo: Bins out\ntodo: Library books\ntodo: Water plants\n") == true, "\(got)")
+        #expect(got.first?["x_dawnlet_key"] as? String == "digest:2026-12-01")
+    }
+}

@@ -1,0 +1,207 @@
+import DawnletTestSupport
+import Foundation
+
+/// The real components the delivery tests talk to, started here and stopped after: an SMTP
+/// server (aiosmtpd) writing a Maildir, and a private session bus with a notification server
+/// (dunst under Xvfb). Each fails with a message naming `make deps` when its tool is missing.
+struct TestServerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let scripts = root.appendingPathComponent("Tests/DawnletCLITests/Scripts")
+    static let python = root.appendingPathComponent(".build/venv/bin/python").path
+
+    static func require(_ path: String, _ what: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw TestServerError("\(what) is missing (\(path)): run `make deps`") }
+    }
+}
+
+/// A child process the test owns: started with a fixed environment, killed (SIGKILL, which no
+/// inherited signal mask can block) and reaped at the end.
+final class Daemon {
+    let process = Process()
+    let output = Pipe()
+
+    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"].merging(environment) { $1 }
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// The first line it prints.
+    func firstLine() -> String {
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = output.fileHandleForReading.readData(ofLength: 1)
+            guard let byte = chunk.first, byte != 10 else { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    deinit {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+}
+
+/// aiosmtpd on 127.0.0.1 (Scripts/smtp-server.py): `accept`, `tempfail-once` or `reject`;
+/// with `login`, STARTTLS required and a user/password checked.
+final class SMTPServer {
+    let maildir: String
+    let port: Int
+    private let daemon: Daemon
+
+    struct Login {
+        let cert: String
+        let key: String
+        let user: String
+        let password: String
+    }
+
+    init(folder: TemporaryFolder, mode: String, login: Login? = nil) throws {
+        try Repository.require(Repository.python, "the Python venv with aiosmtpd")
+        maildir = folder.path("maildir-\(mode)-\(UUID().uuidString.prefix(8))")
+        let extra = login.map { [$0.cert, $0.key, $0.user, $0.password] } ?? []
+        daemon = try Daemon(Repository.python, [Repository.scripts.appendingPathComponent("smtp-server.py").path, maildir, mode] + extra)
+        let line = daemon.firstLine()
+        guard line.hasPrefix("ready "), let port = Int(line.dropFirst(6)) else { throw TestServerError("the SMTP server did not start: \(line)") }
+        self.port = port
+    }
+
+    /// Every message received, as Python's email parser reads it (Scripts/read-maildir.py).
+    func messages() throws -> [[String: Any]] {
+        guard FileManager.default.fileExists(atPath: maildir + "/new") else { return [] }
+        let (status, text) = try CLIProcess.tool(Repository.python, [Repository.scripts.appendingPathComponent("read-maildir.py").path, maildir],
+                                                 environment: [:])
+        guard status == 0, let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
+            throw TestServerError("cannot read the Maildir: \(text)")
+        }
+        return list
+    }
+
+    func waitForMessages(_ count: Int, seconds: Double) throws -> [[String: Any]] {
+        let deadline = Date().addingTimeInterval(seconds)
+        var got = try messages()
+        while got.count < count && Date() < deadline {
+            usleep(100_000)
+            got = try messages()
+        }
+        return got
+    }
+
+    /// A self-signed certificate for 127.0.0.1 (openssl), for STARTTLS tests.
+    static func certificate(in folder: TemporaryFolder) throws -> (cert: String, key: String) {
+        try Repository.require("/usr/bin/openssl", "openssl")
+        let cert = folder.path("cert.pem"), key = folder.path("key.pem")
+        let (status, text) = try CLIProcess.tool("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ], environment: [:])
+        guard status == 0 else { throw TestServerError("openssl: \(text)") }
+        return (cert, key)
+    }
+}
+
+/// A private session bus (dbus-daemon with a minimal config: no service activation), optionally
+/// with a real notification server: dunst on an Xvfb display. dunst's context menu ("dmenu")
+/// is a script that records the menu and picks the entry starting with the word in `choice`.
+final class DesktopSession {
+    let folder: TemporaryFolder
+    let address: String
+    let display: String
+    private var daemons: [Daemon] = []
+
+    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": display] }
+    var menuFile: String { folder.path("menu.txt") }
+    var choiceFile: String { folder.path("choice") }
+
+    init(notificationServer: Bool) throws {
+        for tool in ["/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl"] { try Repository.require(tool, tool) }
+        folder = try TemporaryFolder()
+        let socket = folder.path("bus")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """.write(toFile: folder.path("bus.conf"), atomically: true, encoding: .utf8)
+        let bus = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("bus.conf"))", "--nofork", "--print-address"])
+        daemons.append(bus)
+        address = bus.firstLine()
+        guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
+        // A display number of our own: tests in other processes may run Xvfb too.
+        display = ":\(100 + Int(getpid()) % 400)"
+        guard notificationServer else { return }
+
+        daemons.append(try Daemon("/usr/bin/Xvfb", [display, "-screen", "0", "1024x600x24", "-nolisten", "tcp"]))
+        let x11 = "/tmp/.X11-unix/X\(display.dropFirst())"
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: x11) { usleep(50_000) }
+        let dmenu = folder.path("dmenu.sh")
+        try "#!/bin/sh\ntee \(menuFile) | grep -m1 \"^#$(cat \(choiceFile)) \"\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
+        chmod(dmenu, 0o755)
+        try "Done".write(toFile: choiceFile, atomically: true, encoding: .utf8)
+        try """
+            [global]
+                dmenu = \(dmenu)
+                markup = full
+                font = DejaVu Sans 12
+                width = 420
+                origin = top-right
+                offset = 20x40
+            """.write(toFile: folder.path("dunstrc"), atomically: true, encoding: .utf8)
+        daemons.append(try Daemon("/usr/bin/dunst", ["-config", folder.path("dunstrc")], environment: environment))
+        for _ in 0..<100 {
+            if (try? dunstctl(["is-paused"]))?.0 == 0 { return }
+            usleep(50_000)
+        }
+        throw TestServerError("dunst did not start on \(display)")
+    }
+
+    @discardableResult
+    func dunstctl(_ arguments: [String]) throws -> (Int32, String) {
+        try CLIProcess.tool("/usr/bin/dunstctl", arguments, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 })
+    }
+
+    /// How many notifications dunst shows now.
+    func displayed() -> Int { Int((try? dunstctl(["count", "displayed"]))?.1.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
+
+    func waitForDisplayed(_ count: Int, seconds: Double) -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        while displayed() < count && Date() < deadline { usleep(50_000) }
+        return displayed()
+    }
+
+    /// dunst's history: each notification's fields (summary, body, appname, category, urgency, id).
+    func history() throws -> [[String: Any]] {
+        let (_, text) = try dunstctl(["history"])
+        let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let lists = root?["data"] as? [[[String: Any]]] ?? []
+        return lists.flatMap { $0 }.map { entry in entry.mapValues { ($0 as? [String: Any])?["data"] ?? $0 } }
+    }
+
+    /// Opens dunst's context menu on the newest notification; the dmenu script picks the entry
+    /// labelled `label` (Done, Skip, Snooze).
+    func invoke(_ label: String) throws {
+        try label.write(toFile: choiceFile, atomically: true, encoding: .utf8)
+        try dunstctl(["context"])
+    }
+
+    /// A screenshot of the whole display (imagemagick's import), kept as a test artifact.
+    func screenshot(to path: String) throws {
+        try Repository.require("/usr/bin/import", "imagemagick")
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let (status, text) = try CLIProcess.tool("/usr/bin/import", ["-window", "root", path], environment: environment)
+        guard status == 0 else { throw TestServerError("import: \(text)") }
+    }
+}
