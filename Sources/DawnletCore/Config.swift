@@ -257,7 +257,7 @@ public struct Config: Hashable, Sendable {
             if let e = d["expire"] { desktop.expire = try Config.duration(e, "channels.desktop.expire") }
             if let s = d["snooze"] {
                 desktop.snooze = try Config.duration(s, "channels.desktop.snooze")
-                guard desktop.snooze >= 60 else { throw ConfigError("channels.desktop.snooze", "must be at least 1m") }
+                guard desktop.snooze >= 5 else { throw ConfigError("channels.desktop.snooze", "must be at least 5s") }
             }
             if let f = d["fallback"] {
                 if case .null = f {

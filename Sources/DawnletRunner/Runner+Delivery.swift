@@ -236,6 +236,7 @@ extension Runner {
                 return
             }
             try store.respond(key: row.key, channel: "desktop", response: response)
+            notifications?.close(id)
             log(LogEntry("\(response): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, "desktop", action)))
             replan(reason: "notification action")
         } catch {

@@ -85,6 +85,17 @@ public final class NotificationBus {
         callAsync({ () throws(BusError) in try self.notifyMessage(notification, replacing: id) }, NotificationBus.readID, done)
     }
 
+    /// CloseNotification, answered or not: after an action the notification has done its work
+    /// (some servers, dunst among them, leave that to the client).
+    public func close(_ id: UInt32) {
+        callAsync({ () throws(BusError) in
+            let m = try self.message("CloseNotification")
+            var builder = MessageBuilder(m)
+            do throws(BusError) { try builder.basic("u", id) } catch { sd_bus_message_unref(m); throw error }
+            return m
+        }, { _ throws(BusError) in () }, { _ in })
+    }
+
     /// What the person did: ActionInvoked (id, action key) and NotificationClosed (id, reason:
     /// 1 expired, 2 dismissed, 3 closed by a call, 4 undefined), from the server only.
     public func onSignals(action: @escaping (UInt32, String) -> Void, closed: @escaping (UInt32, UInt32) -> Void) throws(BusError) {

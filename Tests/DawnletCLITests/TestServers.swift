@@ -148,7 +148,7 @@ final class DesktopSession {
         let x11 = "/tmp/.X11-unix/X\(display.dropFirst())"
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: x11) { usleep(50_000) }
         let dmenu = folder.path("dmenu.sh")
-        try "#!/bin/sh\ntee \(menuFile) | grep -m1 \"^#$(cat \(choiceFile)) \"\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\ncat > \(menuFile)\ngrep -m1 \"^#$(cat \(choiceFile)) \" \(menuFile)\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
         chmod(dmenu, 0o755)
         try "Done".write(toFile: choiceFile, atomically: true, encoding: .utf8)
         try """
@@ -159,6 +159,10 @@ final class DesktopSession {
                 width = 420
                 origin = top-right
                 offset = 20x40
+            # Shows (and records in history's "message") the urgency dunst received.
+            [urgent]
+                msg_urgency = critical
+                format = "URGENT <b>%s</b>\\n%b"
             """.write(toFile: folder.path("dunstrc"), atomically: true, encoding: .utf8)
         daemons.append(try Daemon("/usr/bin/dunst", ["-config", folder.path("dunstrc")], environment: environment))
         for _ in 0..<100 {

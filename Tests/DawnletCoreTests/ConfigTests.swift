@@ -67,7 +67,7 @@ import Testing
         ("{ route: { chores: ['desktop'] } }", "route.chores", "unknown kind"),
         ("{ route: { bill: ['email'] } }", "route.bill", "channels.email is not set up"),
         ("{ channels: { pager: {} } }", "channels.pager", "unknown key"),
-        ("{ channels: { desktop: { snooze: '10s' } } }", "channels.desktop.snooze", "at least 1m"),
+        ("{ channels: { desktop: { snooze: '4s' } } }", "channels.desktop.snooze", "at least 5s"),
         ("{ channels: { desktop: { fallback: 'desktop' } } }", "channels.desktop.fallback", "command, email or null"),
         ("{ channels: { command: { argv: [] } } }", "channels.command.argv", "at least the program"),
         ("{ channels: { command: { argv: ['x', 1] } } }", "channels.command.argv[1]", "must be a string"),

@@ -1,0 +1,132 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// The desktop channel against a real notification server (dunst under Xvfb on a private
+/// session bus), and without one. In the runner's serialized suite: these start `serve` too.
+///
+/// On the real clock, not libfaketime: libfaketime 0.9.10 shifts CLOCK_MONOTONIC timerfds by the
+/// fake offset too, and sd-event's "fire now" instant (1 ns) becomes negative, so sd-bus on an
+/// sd-event loop fails with EINVAL under it. A todo due a minute ago goes out (late) at start.
+extension ServeTests {
+    /// A minute ago in Berlin, as `todo add --due` takes it, and its date.
+    func minuteAgo() -> (due: String, date: String) {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        let due = formatter.string(from: Date().addingTimeInterval(-60))
+        return (due, String(due.prefix(10)))
+    }
+
+    /// The todo's status on a day, as `today --json` says.
+    func todoStatus(on date: String) throws -> String? {
+        let result = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", date, "--json"])
+        let root = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let items = (root?["items"] as? [[String: Any]]) ?? []
+        return items.first { $0["kind"] as? String == "todo" }?["status"] as? String
+    }
+
+    func waitForTodoStatus(_ status: String, on date: String, seconds: Double) throws -> String? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var now = try todoStatus(on: date)
+        while now != status && Date() < deadline {
+            usleep(100_000)
+            now = try todoStatus(on: date)
+        }
+        return now
+    }
+
+    @Test("desktop: serve's reminder appears on dunst with its text and actions; Done from the notification marks the todo done")
+    func desktopDone() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (due, day) = minuteAgo()
+        try cli("todo", "add", "Pay <b>rent</b> & $(touch x) Überweisung 💶", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        // The artifact to look at: the notification as dunst draws it ("(A)" marks its actions).
+        try session.screenshot(to: Repository.root.appendingPathComponent(".build/test-artifacts/desktop-notification.png").path)
+        #expect(try todoStatus(on: day) == "open")
+        try session.invoke("Done")
+        #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+
+        let menu = try String(contentsOfFile: session.menuFile, encoding: .utf8)
+        let title = "Pay <b>rent</b> & $(touch x) Überweisung 💶"
+        #expect(menu.contains("#Done (\(title) (late)) ["), "\(menu)")
+        #expect(menu.contains("#Skip (\(title) (late)) ["), "\(menu)")
+        #expect(menu.contains("#Snooze 10m (\(title) (late)) ["), "\(menu)")
+        // Closed by the action, it moves to dunst's history.
+        var history = try session.history()
+        for _ in 0..<50 where history.isEmpty {
+            usleep(100_000)
+            history = try session.history()
+        }
+        let shown = try #require(history.first)
+        #expect(shown["summary"] as? String == title + " (late)")
+        #expect(shown["body"] as? String == "Todo at \(due.suffix(5))")
+        #expect((shown["message"] as? String)?.hasPrefix("URGENT ") == true, "a late todo is critical: \(shown)")
+        #expect(shown["appname"] as? String == "Dawnlet")
+        #expect(shown["category"] as? String == "x-dawnlet.todo")
+        let id = try #require(shown["id"] as? Int)
+        #expect(log.contains("delivered todo:1:\(day):0m@desktop (late): notification \(id)\n"), "\(log)")
+        #expect(log.contains("done: todo:1:\(day):0m (notification \(id))"), "\(log)")
+        #expect(log.contains("planned (notification action)"), "\(log)")
+        #expect(lines().isEmpty, "the fallback was not used")
+        #expect(!FileManager.default.fileExists(atPath: "x") && !FileManager.default.fileExists(atPath: folder.path("x")))
+    }
+
+    @Test("desktop: Snooze fires the reminder again after the snooze, replacing the notification rather than stacking")
+    func desktopSnooze() throws {
+        let session = try DesktopSession(notificationServer: true)
+        try writeConfig("", channels: "desktop: { snooze: \"5s\" }")
+        let (due, day) = minuteAgo()
+        try cli("todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        try session.invoke("Snooze")
+        // dunst closes it on the action; five seconds later the snooze shows it again.
+        let deadline = Date().addingTimeInterval(5)
+        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        #expect(session.waitForDisplayed(1, seconds: 15) == 1)
+        usleep(500_000)
+        #expect(session.displayed() == 1)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        let first = try #require(log.firstMatch(of: /notification (\d+)\n/)?.1)
+        #expect(log.contains("snoozed until \(day)T"), "\(log)")
+        #expect(log.contains("planned (notification action): next: Stretch (todo:1:\(day):0m)"), "\(log)")
+        #expect(log.contains(", replacing \(first)\n"), "\(log)")
+        #expect(try todoStatus(on: day) == "open")
+    }
+
+    @Test("desktop: a bus without a notification server falls back to the command channel and records why")
+    func desktopWithoutServer() throws {
+        let session = try DesktopSession(notificationServer: false)
+        let (due, day) = minuteAgo()
+        try cli("todo", "add", "Call mum", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(waitForLines(1, seconds: 10).count == 1)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("delivered todo:1:\(day):0m@desktop (late): desktop: org.freedesktop.DBus.Error.ServiceUnknown"), "\(log)")
+        #expect(log.contains("sent through the command fallback"), "\(log)")
+        let test = try CLIProcess.run(["--db", db, "--config", config, "notify-test"], environment: session.environment)
+        CLIProcess.expectFailure(test, status: 1, mentioning: ["desktop: org.freedesktop.DBus.Error.ServiceUnknown"])
+    }
+
+    @Test("desktop: no bus at all and no fallback: the reminder is recorded failed, with the reason, and nothing crashes")
+    func desktopNoBusNoFallback() throws {
+        try writeConfig("", channels: "desktop: { fallback: null }")
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58",
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("no-bus"))"])
+        usleep(3_500_000)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("failed todo:1:2026-12-01:0m@desktop: desktop: no session bus: "), "\(log)")
+        #expect(log.contains("no fallback configured"), "\(log)")
+        #expect(lines().isEmpty)
+    }
+}
