@@ -7,15 +7,16 @@ import Testing
 ///
 /// On the real clock, not libfaketime: libfaketime 0.9.10 shifts CLOCK_MONOTONIC timerfds by the
 /// fake offset too, and sd-event's "fire now" instant (1 ns) becomes negative, so sd-bus on an
-/// sd-event loop fails with EINVAL under it. A todo due a minute ago goes out (late) at start.
+/// sd-event loop fails with EINVAL under it. A todo due two minutes ago goes out (late) at start.
 extension ServeTests {
-    /// A minute ago in Berlin, as `todo add --due` takes it, and its date.
-    func minuteAgo() -> (due: String, date: String) {
+    /// Two minutes ago in Berlin (surely past the runner's 60 s "late" line), as `todo add --due`
+    /// takes it, and its date.
+    func twoMinutesAgo() -> (due: String, date: String) {
         let formatter = DateFormatter()
         formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        let due = formatter.string(from: Date().addingTimeInterval(-60))
+        let due = formatter.string(from: Date().addingTimeInterval(-120))
         return (due, String(due.prefix(10)))
     }
 
@@ -40,7 +41,7 @@ extension ServeTests {
     @Test("desktop: serve's reminder appears on dunst with its text and actions; Done from the notification marks the todo done")
     func desktopDone() throws {
         let session = try DesktopSession(notificationServer: true)
-        let (due, day) = minuteAgo()
+        let (due, day) = twoMinutesAgo()
         try cli("todo", "add", "Pay <b>rent</b> & $(touch x) Überweisung 💶", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
@@ -81,7 +82,7 @@ extension ServeTests {
     func desktopSnooze() throws {
         let session = try DesktopSession(notificationServer: true)
         try writeConfig("", channels: "desktop: { snooze: \"5s\" }")
-        let (due, day) = minuteAgo()
+        let (due, day) = twoMinutesAgo()
         try cli("todo", "add", "Stretch", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
@@ -104,7 +105,7 @@ extension ServeTests {
     @Test("desktop: a bus without a notification server falls back to the command channel and records why")
     func desktopWithoutServer() throws {
         let session = try DesktopSession(notificationServer: false)
-        let (due, day) = minuteAgo()
+        let (due, day) = twoMinutesAgo()
         try cli("todo", "add", "Call mum", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(waitForLines(1, seconds: 10).count == 1)
