@@ -13,10 +13,12 @@ enum RunnerBench {
         let stamps = folder.appendingPathComponent("stamps").path
         try FileManager.default.createDirectory(atPath: stamps, withIntermediateDirectories: true)
         let config = folder.appendingPathComponent("config.json5").path
-        // The command writes the (fake) time it started to a file named after the reminder key.
+        // The command channel (the desktop one would first look for a notification server) writes
+        // the (fake) time it started to a file named after the reminder key.
         // A fixed script of ours: no user text reaches this shell.
         try """
-            { timeZone: "UTC", channels: { command: { argv: ["/bin/sh", "-c", "date +%s.%N > \\"$0\\"", "\(stamps)/{key}"] } } }
+            { timeZone: "UTC", route: { default: ["command"] },
+              channels: { command: { argv: ["/bin/sh", "-c", "date +%s.%N > \\"$0\\"", "\(stamps)/{key}"] } } }
             """.write(toFile: config, atomically: true, encoding: .utf8)
         print("runner: `dawnlet-remind serve`, release build")
 
@@ -103,12 +105,8 @@ enum RunnerBench {
     /// `start` (UTC); returns both pids.
     static func spawnUnderFaketime(_ binary: String, _ arguments: [String], start: String) throws -> (wrapper: pid_t, runner: pid_t) {
         let wrapper = try spawn("/usr/bin/faketime", [start, binary] + arguments, faketime: nil)
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: "/proc/\(wrapper)/task/\(wrapper)/children", encoding: .utf8),
-               let pid = text.split(separator: " ").first.flatMap({ pid_t($0) }) { return (wrapper, pid) }
-            usleep(10_000)
-        }
-        throw CocoaError(.executableLoad)
+        guard let runner = childRunning(binary, under: wrapper) else { throw CocoaError(.executableLoad) }
+        return (wrapper, runner)
     }
 
     /// Starts a program with this environment plus `environment`, stderr to /dev/null.

@@ -102,6 +102,33 @@ extension ServeTests {
         #expect(try todoStatus(on: day) == "open")
     }
 
+    @Test("desktop: Skip on an event's notification skips that occurrence; a dismissed notification is recorded as such")
+    func desktopSkipAndDismiss() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (due, day) = twoMinutesAgo()
+        try cli("event", "add", "Standup", "--start", due, "--every", "daily", "--remind", "0m")
+        try cli("todo", "add", "Water plants", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(2, seconds: 10) == 2)
+        // The newest first in dunst's menu: pick the event's Skip by its title.
+        try session.invoke("Skip (Standup")
+        let deadline = Date().addingTimeInterval(10)
+        var log = ""
+        while Date() < deadline && session.displayed() != 1 { usleep(100_000) }
+        try session.dunstctl(["close"])
+        usleep(1_000_000)
+        let status: Int32
+        (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("skipped: event:1:\(day):0m"), "\(log)")
+        #expect(log.contains("dismissed: todo:1:\(day):0m"), "\(log)")
+        let today = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", day, "--json"])
+        let root = try JSONSerialization.jsonObject(with: Data(today.stdout.utf8)) as? [String: Any]
+        let event = (root?["items"] as? [[String: Any]])?.first { $0["kind"] as? String == "event" }
+        #expect(event?["status"] as? String == "skipped", "\(today.stdout)")
+        #expect(try todoStatus(on: day) == "open", "dismissing is not done")
+    }
+
     @Test("desktop: a bus without a notification server falls back to the command channel and records why")
     func desktopWithoutServer() throws {
         let session = try DesktopSession(notificationServer: false)
@@ -115,6 +142,10 @@ extension ServeTests {
         #expect(log.contains("sent through the command fallback"), "\(log)")
         let test = try CLIProcess.run(["--db", db, "--config", config, "notify-test"], environment: session.environment)
         CLIProcess.expectFailure(test, status: 1, mentioning: ["desktop: org.freedesktop.DBus.Error.ServiceUnknown"])
+        let doctor = try CLIProcess.run(["--db", db, "--config", config, "doctor"], environment: session.environment)
+        #expect(doctor.stdout.contains("note desktop: org.freedesktop.DBus.Error.ServiceUnknown"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("reminders go through the command fallback"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("ok   database: \(db)"), "\(doctor.stdout)")
     }
 
     @Test("desktop: no bus at all and no fallback: the reminder is recorded failed, with the reason, and nothing crashes")

@@ -72,27 +72,16 @@ import Testing
             stderr = Pipe()
             wrapper.standardError = stderr
             try wrapper.run()
-            runner = try Server.findRunner(under: wrapper.processIdentifier)
+            guard let runner = childRunning(CLIProcess.binary.path, under: wrapper.processIdentifier) else {
+                throw ServeTestError("the runner did not start")
+            }
+            self.runner = runner
         }
 
         /// The runner's pid, found once at start (it stays valid even if the runner were reparented).
         private(set) var runner: pid_t = 0
 
         func runnerPID() throws -> pid_t { runner }
-
-        /// The runner itself: faketime forks it (and may fork a helper of its own) and waits.
-        static func findRunner(under parent: pid_t) throws -> pid_t {
-            for _ in 0..<500 {
-                let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
-                for pid in children.split(separator: " ").compactMap({ pid_t($0) }) {
-                    let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-                    // After its exec: argv[0] is our binary (before it, faketime's own).
-                    if String(decoding: command, as: UTF8.self).hasPrefix(CLIProcess.binary.path + "\u{0}") { return pid }
-                }
-                usleep(20_000)
-            }
-            throw ServeTestError("the runner did not start")
-        }
 
         /// SIGTERM to the runner; its exit status and what it logged.
         func stop() throws -> (Int32, String) {

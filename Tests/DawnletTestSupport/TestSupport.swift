@@ -94,3 +94,18 @@ public struct NotifySocketError: Error, CustomStringConvertible {
     public let path: String
     public var description: String { "cannot bind a notification socket at \(path)" }
 }
+
+/// The process running `binary` among `parent`'s children (a wrapper such as faketime forks it,
+/// and may fork a helper of its own first): its argv[0] is the binary once it has exec'd. Nil if
+/// none appears within five seconds.
+public func childRunning(_ binary: String, under parent: pid_t) -> pid_t? {
+    for _ in 0..<250 {
+        let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
+        for pid in children.split(separator: " ").compactMap({ pid_t($0) }) {
+            let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            if String(decoding: command, as: UTF8.self).hasPrefix(binary + "\u{0}") { return pid }
+        }
+        usleep(20_000)
+    }
+    return nil
+}
