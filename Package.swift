@@ -14,7 +14,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // Headers only: libcurl is loaded with dlopen when mail is first sent (Sources/CCurl/shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .systemLibrary(name: "CICal", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        // Headers only, like CCurl: libical is loaded with dlopen when a calendar is first read.
+        .systemLibrary(name: "CICal", providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CLinux"),
 
         .target(name: "DawnletCore"),

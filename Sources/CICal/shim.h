@@ -1,4 +1,61 @@
 #ifndef DAWNLET_CICAL_SHIM_H
 #define DAWNLET_CICAL_SHIM_H
+#include <dlfcn.h>
 #include <libical/ical.h>
+
+/* libical is not linked: it brings ICU and libstdc++ (~3.5 MB resident), which a runner without
+   calendars should not carry. The functions dawnlet-remind uses arrive through this table,
+   filled once by dawnlet_ical_load from dlopen("libical.so.3"). Each field has the type of the
+   function it holds (checked here, by the C compiler, against libical's own prototypes). */
+#define DAWNLET_ICAL_FUNCTIONS(X) \
+    X(icalerror_set_errors_are_fatal) \
+    X(icalparser_parse_string) \
+    X(icalcomponent_free) \
+    X(icalcomponent_isa) \
+    X(icalcomponent_count_errors) \
+    X(icalcomponent_get_first_component) \
+    X(icalcomponent_get_next_component) \
+    X(icalcomponent_get_first_property) \
+    X(icalcomponent_get_next_property) \
+    X(icalcomponent_get_dtstart) \
+    X(icalcomponent_get_dtend) \
+    X(icalcomponent_get_due) \
+    X(icalcomponent_get_duration) \
+    X(icalcomponent_get_summary) \
+    X(icalcomponent_get_uid) \
+    X(icalcomponent_get_recurrenceid) \
+    X(icalcomponent_get_status) \
+    X(icalproperty_get_rrule) \
+    X(icalproperty_get_exdate) \
+    X(icalproperty_get_rdate) \
+    X(icalproperty_get_trigger) \
+    X(icalproperty_get_xlicerror) \
+    X(icalproperty_get_first_parameter) \
+    X(icalparameter_get_related) \
+    X(icalrecur_iterator_new) \
+    X(icalrecur_iterator_next) \
+    X(icalrecur_iterator_free) \
+    X(icalrecurrencetype_from_string) \
+    X(icaltime_as_timet_with_zone) \
+    X(icaltime_is_null_time) \
+    X(icaltime_null_date) \
+    X(icaltimezone_get_utc_timezone) \
+    X(icaldurationtype_as_int)
+
+#define DAWNLET_ICAL_FIELD(name) __typeof__(&name) name;
+struct dawnlet_ical {
+    DAWNLET_ICAL_FUNCTIONS(DAWNLET_ICAL_FIELD)
+};
+#undef DAWNLET_ICAL_FIELD
+
+/* Fills `table`; returns NULL on success, else the name of what is missing (or dlerror()). */
+static inline const char *dawnlet_ical_load(struct dawnlet_ical *table) {
+    void *library = dlopen("libical.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return dlerror();
+#define DAWNLET_ICAL_LOAD(name) \
+    if (!(table->name = (__typeof__(&name))dlsym(library, #name))) return #name;
+    DAWNLET_ICAL_FUNCTIONS(DAWNLET_ICAL_LOAD)
+#undef DAWNLET_ICAL_LOAD
+    return 0;
+}
 #endif
