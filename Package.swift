@@ -20,7 +20,7 @@ let package = Package(
 
         .target(name: "DawnletCore"),
         .target(name: "DawnletStore", dependencies: ["DawnletCore", "CSQLite"]),
-        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CLinux"]),
+        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal", "CLinux"]),
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
         .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
+        .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"]),
         .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]

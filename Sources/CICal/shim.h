@@ -32,6 +32,10 @@
     X(icalproperty_get_xlicerror) \
     X(icalproperty_get_first_parameter) \
     X(icalparameter_get_related) \
+    X(icalparameter_get_tzid) \
+    X(icalproperty_get_recurrenceid) \
+    X(icalcomponent_get_timezone) \
+    X(icaltimezone_get_builtin_timezone) \
     X(icalrecur_iterator_new) \
     X(icalrecur_iterator_next) \
     X(icalrecur_iterator_free) \

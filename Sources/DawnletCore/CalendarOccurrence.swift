@@ -1,0 +1,54 @@
+/// One instance of an event or todo from an external calendar file (DESIGN §8): read at planning
+/// time, never stored. Its key (`ics:NAME:UID:INSTANCE`) stays the same however often the file is
+/// read, so a reminder for it fires once.
+public struct CalendarOccurrence: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable { case event, todo }
+
+    /// The calendar's name in the config (`work`).
+    public let calendar: String
+    public let uid: String
+    public let kind: Kind
+    public let title: String
+    /// Its day in the planning zone (an all-day item's own date).
+    public let date: CivilDate
+    /// Its start (a todo's due), nil for an all-day item.
+    public let start: Instant?
+    /// Its wall time in the planning zone, nil for an all-day item.
+    public let time: WallTime?
+    /// The instants its VALARMs fire at; nil when it has none (the per-kind defaults apply).
+    public let alarms: [Instant]?
+    /// Which instance of a repeating item: its original start (`20261201T090000Z`, or `20261201`
+    /// for a date); nil for a single one.
+    public let instance: String?
+
+    public init(calendar: String, uid: String, kind: Kind, title: String, date: CivilDate, start: Instant?, time: WallTime?,
+                alarms: [Instant]?, instance: String?) {
+        self.calendar = calendar
+        self.uid = uid
+        self.kind = kind
+        self.title = title
+        self.date = date
+        self.start = start
+        self.time = time
+        self.alarms = alarms
+        self.instance = instance
+    }
+
+    /// `ics:work:UID:20261201T090000Z`, or `ics:work:UID` for a single item.
+    public var key: String {
+        "ics:\(calendar):\(uid)" + (instance.map { ":\($0)" } ?? "")
+    }
+}
+
+/// A calendar file, or one item in it, that could not be used: reported, skipped, nothing else lost.
+public struct CalendarProblem: Error, Hashable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let message: String
+
+    public init(file: String, _ message: String) {
+        self.file = file
+        self.message = message
+    }
+
+    public var description: String { "\(file): \(message)" }
+}

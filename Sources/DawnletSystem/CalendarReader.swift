@@ -1,0 +1,370 @@
+import CICal
+import DawnletCore
+import Foundation
+
+/// libical, loaded on first use (see Sources/CICal/shim.h for why it is not linked).
+final class ICal: @unchecked Sendable {
+    let f: dawnlet_ical
+
+    static let shared: Result<ICal, CalendarProblem> = {
+        var table = dawnlet_ical()
+        if let missing = dawnlet_ical_load(&table) {
+            return .failure(CalendarProblem(file: "libical.so.3", "cannot be loaded (install libical3): \(String(cString: missing))"))
+        }
+        // A malformed file must be reported, never abort the process.
+        table.icalerror_set_errors_are_fatal!(0)
+        return .success(ICal(table))
+    }()
+
+    private init(_ f: dawnlet_ical) { self.f = f }
+}
+
+/// Reads an iCalendar file, or a vdir (a folder of them), with libical and expands its events and
+/// todos for a window (DESIGN §8): DTSTART/DTEND/DURATION/DUE, all-day dates, TZID with embedded
+/// VTIMEZONEs, UTC and floating times, RRULE, RDATE, EXDATE, RECURRENCE-ID overrides, cancelled
+/// events and completed todos left out, VALARMs relative to start or end, or absolute. A file or
+/// item that cannot be used is reported and skipped; the rest is still read.
+public enum CalendarReader {
+    /// Larger files are reported and skipped unread.
+    public static let maximumFileBytes = 16 << 20
+    /// A rule that would produce more instances than this before the window ends is cut there.
+    public static let maximumInstances = 100_000
+
+    public struct Result: Sendable {
+        public var occurrences: [CalendarOccurrence] = []
+        public var problems: [CalendarProblem] = []
+    }
+
+    /// Instances of `name`'s items starting inside `window`, times in `zone`.
+    public static func read(name: String, path: String, window: ClosedRange<Instant>, zone: TimeZone) -> Result {
+        var result = Result()
+        let ical: ICal
+        switch ICal.shared {
+        case .success(let loaded): ical = loaded
+        case .failure(let problem):
+            result.problems.append(problem)
+            return result
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            result.problems.append(CalendarProblem(file: path, "no such file or folder"))
+            return result
+        }
+        var files = [path]
+        if isFolder.boolValue {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            files = names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
+        }
+        for file in files {
+            var reader = FileReader(ical: ical, calendar: name, file: file, window: window, zone: zone)
+            reader.read()
+            result.occurrences += reader.occurrences
+            result.problems += reader.problems
+        }
+        return result
+    }
+
+    /// One file: parse, then each VEVENT and VTODO.
+    struct FileReader {
+        let ical: ICal
+        let calendar: String
+        let file: String
+        let window: ClosedRange<Instant>
+        let zone: TimeZone
+        var occurrences: [CalendarOccurrence] = []
+        var problems: [CalendarProblem] = []
+        /// The VCALENDAR being read: its VTIMEZONEs resolve TZIDs.
+        var calendarComponent: OpaquePointer?
+
+        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: TimeZone) {
+            self.ical = ical
+            self.calendar = calendar
+            self.file = file
+            self.window = window
+            self.zone = zone
+        }
+
+        mutating func problem(_ message: String) {
+            problems.append(CalendarProblem(file: file, message))
+        }
+
+        mutating func read() {
+            let f = ical.f
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                  let size = attributes[.size] as? Int else { return problem("cannot be read") }
+            guard size <= CalendarReader.maximumFileBytes else {
+                return problem("larger than \(CalendarReader.maximumFileBytes >> 20) MiB: skipped")
+            }
+            guard let data = FileManager.default.contents(atPath: file) else { return problem("cannot be read") }
+            guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+                return problem("not text")
+            }
+            if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            guard let root = text.withCString({ f.icalparser_parse_string!($0) }) else {
+                return problem("not an iCalendar file (libical found no calendar in it)")
+            }
+            defer { f.icalcomponent_free!(root) }
+            reportErrors(root)
+            // One VCALENDAR, or several under an XROOT.
+            var calendars: [OpaquePointer] = []
+            if f.icalcomponent_isa!(root) == ICAL_VCALENDAR_COMPONENT {
+                calendars = [root]
+            } else {
+                var c = f.icalcomponent_get_first_component!(root, ICAL_VCALENDAR_COMPONENT)
+                while let calendar = c {
+                    calendars.append(calendar)
+                    c = f.icalcomponent_get_next_component!(root, ICAL_VCALENDAR_COMPONENT)
+                }
+                if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa!(root)) {
+                    calendars = [root]
+                }
+            }
+            for calendar in calendars {
+                calendarComponent = calendar
+                for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
+                    var items: [OpaquePointer] = []
+                    if f.icalcomponent_isa!(calendar) == kind {
+                        items = [calendar]
+                    } else {
+                        var c = f.icalcomponent_get_first_component!(calendar, kind)
+                        while let item = c {
+                            items.append(item)
+                            c = f.icalcomponent_get_next_component!(calendar, kind)
+                        }
+                    }
+                    expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
+                }
+            }
+        }
+
+        /// libical keeps going past what it cannot parse and leaves an X-LIC-ERROR behind: say so.
+        mutating func reportErrors(_ component: OpaquePointer) {
+            let f = ical.f
+            guard f.icalcomponent_count_errors!(component) > 0 else { return }
+            var reported = 0
+            func walk(_ c: OpaquePointer, _ reader: inout FileReader) {
+                var p = f.icalcomponent_get_first_property!(c, ICAL_XLICERROR_PROPERTY)
+                while let property = p, reported < 5 {
+                    let text = f.icalproperty_get_xlicerror!(property).map { String(cString: $0) } ?? "unreadable property"
+                    reader.problem("libical: \(text) (that property is ignored)")
+                    reported += 1
+                    p = f.icalcomponent_get_next_property!(c, ICAL_XLICERROR_PROPERTY)
+                }
+                var child = f.icalcomponent_get_first_component!(c, ICAL_ANY_COMPONENT)
+                while let sub = child {
+                    walk(sub, &reader)
+                    child = f.icalcomponent_get_next_component!(c, ICAL_ANY_COMPONENT)
+                }
+            }
+            walk(component, &self)
+        }
+
+        /// The items of one kind: masters expanded, overrides (RECURRENCE-ID) put in place.
+        mutating func expand(_ items: [OpaquePointer], kind: CalendarOccurrence.Kind) {
+            let f = ical.f
+            var overrides: [String: [String: OpaquePointer]] = [:]
+            var masters: [(String, OpaquePointer)] = []
+            for (index, item) in items.enumerated() {
+                let uid = f.icalcomponent_get_uid!(item).map { String(cString: $0) } ?? "\((file as NSString).lastPathComponent)#\(index)"
+                if let property = f.icalcomponent_get_first_property!(item, ICAL_RECURRENCEID_PROPERTY) {
+                    let rid = zoned(f.icalproperty_get_recurrenceid!(property), property)
+                    overrides[uid, default: [:]][instanceName(rid)] = item
+                } else {
+                    masters.append((uid, item))
+                }
+            }
+            for (uid, master) in masters {
+                var replaced = overrides[uid] ?? [:]
+                for (start, instance) in instances(of: master, uid: uid) {
+                    if let instance, let override = replaced.removeValue(forKey: instance) {
+                        add(override, uid: uid, kind: kind, start: nil, instance: instance)
+                    } else {
+                        add(master, uid: uid, kind: kind, start: start, instance: instance)
+                    }
+                }
+                // An override that moved an instance into the window from outside it.
+                for (instance, override) in replaced { add(override, uid: uid, kind: kind, start: nil, instance: instance) }
+                overrides[uid] = nil
+            }
+            // Overrides whose master is elsewhere (another file of the vdir, or missing).
+            for (uid, list) in overrides { for (instance, item) in list { add(item, uid: uid, kind: kind, start: nil, instance: instance) } }
+        }
+
+        /// The start of each instance of a master that can matter for the window, with its name
+        /// (nil for a single item). A rule is followed from DTSTART; EXDATEs removed; RDATEs added.
+        mutating func instances(of item: OpaquePointer, uid: String) -> [(icaltimetype, String?)] {
+            let f = ical.f
+            let start = startTime(item)
+            guard f.icaltime_is_null_time!(start) == 0 else {
+                problem("\(uid): no DTSTART or DUE: skipped")
+                return []
+            }
+            var rules: [icalrecurrencetype] = []
+            var p = f.icalcomponent_get_first_property!(item, ICAL_RRULE_PROPERTY)
+            while let property = p {
+                rules.append(f.icalproperty_get_rrule!(property))
+                p = f.icalcomponent_get_next_property!(item, ICAL_RRULE_PROPERTY)
+            }
+            var extra: [icaltimetype] = []
+            p = f.icalcomponent_get_first_property!(item, ICAL_RDATE_PROPERTY)
+            while let property = p {
+                let rdate = f.icalproperty_get_rdate!(property)
+                extra.append(zoned(f.icaltime_is_null_time!(rdate.time) == 0 ? rdate.time : rdate.period.start, property))
+                p = f.icalcomponent_get_next_property!(item, ICAL_RDATE_PROPERTY)
+            }
+            if rules.isEmpty && extra.isEmpty { return [(start, nil)] }
+
+            var excluded = Set<String>()
+            p = f.icalcomponent_get_first_property!(item, ICAL_EXDATE_PROPERTY)
+            while let property = p {
+                excluded.insert(instanceName(zoned(f.icalproperty_get_exdate!(property), property)))
+                p = f.icalcomponent_get_next_property!(item, ICAL_EXDATE_PROPERTY)
+            }
+            // Instances up to a week past the window can have reminders inside it.
+            let end = window.upperBound.adding(seconds: 8 * 86_400)
+            var result: [(icaltimetype, String?)] = []
+            var seen = Set<String>()
+            func consider(_ t: icaltimetype, _ reader: inout FileReader) {
+                let name = reader.instanceName(t)
+                guard !excluded.contains(name), seen.insert(name).inserted,
+                      let at = reader.instant(t), at >= reader.window.lowerBound.adding(seconds: -8 * 86_400), at <= end else { return }
+                result.append((t, name))
+            }
+            for rule in rules {
+                guard rule.freq != ICAL_NO_RECURRENCE, let iterator = f.icalrecur_iterator_new!(rule, start) else {
+                    problem("\(uid): an RRULE libical cannot use: only its DTSTART is kept")
+                    consider(start, &self)
+                    continue
+                }
+                defer { f.icalrecur_iterator_free!(iterator) }
+                var count = 0
+                while true {
+                    let t = f.icalrecur_iterator_next!(iterator)
+                    if f.icaltime_is_null_time!(t) != 0 { break }
+                    if let at = instant(t), at > end { break }
+                    count += 1
+                    if count > CalendarReader.maximumInstances {
+                        problem("\(uid): more than \(CalendarReader.maximumInstances) instances before the window ends: the rest is skipped")
+                        break
+                    }
+                    consider(t, &self)
+                }
+            }
+            for t in [start] + extra { consider(t, &self) }
+            return result
+        }
+
+        /// A todo is reminded at its DUE, else its DTSTART; an event at its DTSTART.
+        func startTime(_ item: OpaquePointer) -> icaltimetype {
+            let f = ical.f
+            if f.icalcomponent_isa!(item) == ICAL_VTODO_COMPONENT {
+                let due = f.icalcomponent_get_due!(item)
+                if f.icaltime_is_null_time!(due) == 0 { return due }
+            }
+            return f.icalcomponent_get_dtstart!(item)
+        }
+
+        /// One instance, unless cancelled or completed. `start` is the master's instance start
+        /// (nil: the item's own, for an override).
+        mutating func add(_ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: icaltimetype?, instance: String?) {
+            let f = ical.f
+            let status = f.icalcomponent_get_status!(item)
+            if status == ICAL_STATUS_CANCELLED || status == ICAL_STATUS_COMPLETED { return }
+            if kind == .todo, f.icalcomponent_get_first_property!(item, ICAL_COMPLETED_PROPERTY) != nil { return }
+            let own = startTime(item)
+            let begin = start ?? own
+            guard f.icaltime_is_null_time!(begin) == 0, let date = CivilDate(year: Int(begin.year), month: Int(begin.month), day: Int(begin.day))
+            else { return }
+            let title = f.icalcomponent_get_summary!(item).map { String(cString: $0) } ?? "(untitled)"
+            var at: Instant?
+            var time: WallTime?
+            var day = date
+            if begin.is_date == 0, let instant = instant(begin) {
+                at = instant
+                let local = ISO8601.localDate(of: instant, in: zone)
+                day = local.date
+                time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
+            }
+            guard (at ?? dayStart(day)) >= window.lowerBound.adding(seconds: -8 * 86_400),
+                  (at ?? dayStart(day)) <= window.upperBound.adding(seconds: 8 * 86_400) else { return }
+            occurrences.append(CalendarOccurrence(calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
+                                                  alarms: alarms(item, start: at ?? dayStart(day), end: end(item, start: at ?? dayStart(day))),
+                                                  instance: instance))
+        }
+
+        /// The end an alarm RELATED=END counts from: DTEND, else start + DURATION, else the start.
+        func end(_ item: OpaquePointer, start: Instant) -> Instant {
+            let f = ical.f
+            let dtend = f.icalcomponent_get_dtend!(item)
+            let dtstart = f.icalcomponent_get_dtstart!(item)
+            if f.icaltime_is_null_time!(dtend) == 0, let e = instant(dtend), let s = instant(dtstart) {
+                return start.adding(seconds: e.secondsSinceEpoch - s.secondsSinceEpoch)
+            }
+            return start.adding(seconds: Int64(f.icaldurationtype_as_int!(f.icalcomponent_get_duration!(item))))
+        }
+
+        /// Each VALARM's instant; nil when there are none.
+        func alarms(_ item: OpaquePointer, start: Instant, end: Instant) -> [Instant]? {
+            let f = ical.f
+            var result: [Instant] = []
+            var found = false
+            var c = f.icalcomponent_get_first_component!(item, ICAL_VALARM_COMPONENT)
+            while let alarm = c {
+                found = true
+                if let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) {
+                    let value = f.icalproperty_get_trigger!(trigger)
+                    if f.icaltime_is_null_time!(value.time) == 0 {
+                        if let at = instant(value.time) { result.append(at) }
+                    } else {
+                        let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER)
+                        let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
+                        result.append(base.adding(seconds: Int64(f.icaldurationtype_as_int!(value.duration))))
+                    }
+                }
+                c = f.icalcomponent_get_next_component!(item, ICAL_VALARM_COMPONENT)
+            }
+            return found ? result.sorted() : nil
+        }
+
+        /// A property's date-time with the zone its TZID names (libical attaches it for DTSTART,
+        /// DTEND and DUE, not for RECURRENCE-ID, RDATE and EXDATE): the calendar's VTIMEZONE of
+        /// that name, else libical's built-in zone. An unknown TZID leaves it floating.
+        func zoned(_ t: icaltimetype, _ property: OpaquePointer) -> icaltimetype {
+            let f = ical.f
+            guard t.is_date == 0, t.zone == nil, let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
+                  let tzid = f.icalparameter_get_tzid!(parameter) else { return t }
+            var zoned = t
+            zoned.zone = calendarComponent.flatMap { f.icalcomponent_get_timezone!($0, tzid) } ?? f.icaltimezone_get_builtin_timezone!(tzid)
+            return zoned
+        }
+
+        /// The instant of a date-time: through its zone (TZID, VTIMEZONE or UTC), or, floating,
+        /// as a wall time in the planning zone. Nil for a date.
+        func instant(_ t: icaltimetype) -> Instant? {
+            if t.is_date != 0 {
+                return CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).map(dayStart)
+            }
+            if let zone = t.zone {
+                return Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, zone)))
+            }
+            guard let date = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),
+                  let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute)) else { return nil }
+            return zone.resolve(wall, on: date).instant.adding(seconds: Int64(t.second))
+        }
+
+        func dayStart(_ date: CivilDate) -> Instant {
+            zone.resolve(WallTime(hour: 0, minute: 0)!, on: date).instant
+        }
+
+        /// `20261201T090000Z` (UTC) for a date-time, `20261201` for a date: the instance's name in keys.
+        func instanceName(_ t: icaltimetype) -> String {
+            func pad(_ n: Int32, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
+            if t.is_date != 0 { return pad(t.year, 4) + pad(t.month, 2) + pad(t.day, 2) }
+            guard let at = instant(t) else { return "invalid" }
+            let local = ISO8601.localDate(of: at, in: TimeZone(identifier: "UTC")!)
+            let s = local.secondsOfDay
+            return pad(Int32(local.date.year), 4) + pad(Int32(local.date.month), 2) + pad(Int32(local.date.day), 2)
+                + "T" + pad(Int32(s / 3600), 2) + pad(Int32(s / 60 % 60), 2) + pad(Int32(s % 60), 2) + "Z"
+        }
+    }
+}
