@@ -36,6 +36,7 @@
     X(icalproperty_get_recurrenceid) \
     X(icalcomponent_get_timezone) \
     X(icaltimezone_get_builtin_timezone) \
+    X(icaltimezone_get_tzid) \
     X(icalrecur_iterator_new) \
     X(icalrecur_iterator_next) \
     X(icalrecur_iterator_free) \

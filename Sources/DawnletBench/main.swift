@@ -81,11 +81,14 @@ func benchScheduleExpansion() {
     if checksum == 42 { print("") }  // keeps the work observable to the optimizer
 }
 
-benchScheduleExpansion()
+// DAWNLET_BENCH_ONLY=calendar (or schedule, organizer, runner) runs one part.
+let only = ProcessInfo.processInfo.environment["DAWNLET_BENCH_ONLY"]
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dawnlet-remind").path
 do {
-    try OrganizerBench.run(binary: binary)
-    try RunnerBench.run(binary: binary)
+    if only == nil || only == "schedule" { benchScheduleExpansion() }
+    if only == nil || only == "organizer" { try OrganizerBench.run(binary: binary) }
+    if only == nil || only == "runner" { try RunnerBench.run(binary: binary) }
+    if only == nil || only == "calendar" { try CalendarBench.run() }
 } catch {
     print("bench: \(error)")
     exit(1)

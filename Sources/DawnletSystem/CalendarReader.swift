@@ -55,13 +55,31 @@ public enum CalendarReader {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             files = names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
         }
+        let zones = Zones(zone)
         for file in files {
-            var reader = FileReader(ical: ical, calendar: name, file: file, window: window, zone: zone)
+            var reader = FileReader(ical: ical, calendar: name, file: file, window: window, zone: zone, zones: zones)
             reader.read()
             result.occurrences += reader.occurrences
             result.problems += reader.problems
         }
         return result
+    }
+
+    /// TZIDs that name an IANA zone are converted with the system's rules (as calendar programs
+    /// do), per day through a cache: libical would expand each file's VTIMEZONE from 1970 again.
+    /// Other TZIDs (custom names) go through libical and their VTIMEZONE.
+    final class Zones {
+        let planning: ZoneDayCache
+        private var known: [String: ZoneDayCache?] = [:]
+
+        init(_ zone: TimeZone) { planning = ZoneDayCache(zone: zone) }
+
+        func named(_ tzid: String) -> ZoneDayCache? {
+            if let cached = known[tzid] { return cached }
+            let zone = TimeZone(identifier: tzid).map { ZoneDayCache(zone: $0) }
+            known[tzid] = zone
+            return zone
+        }
     }
 
     /// One file: parse, then each VEVENT and VTODO.
@@ -76,7 +94,10 @@ public enum CalendarReader {
         /// The VCALENDAR being read: its VTIMEZONEs resolve TZIDs.
         var calendarComponent: OpaquePointer?
 
-        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: TimeZone) {
+        let zones: Zones
+
+        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: TimeZone, zones: Zones) {
+            self.zones = zones
             self.ical = ical
             self.calendar = calendar
             self.file = file
@@ -344,16 +365,17 @@ public enum CalendarReader {
             if t.is_date != 0 {
                 return CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).map(dayStart)
             }
-            if let zone = t.zone {
-                return Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, zone)))
-            }
             guard let date = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),
                   let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute)) else { return nil }
-            return zone.resolve(wall, on: date).instant.adding(seconds: Int64(t.second))
+            guard let zone = t.zone else { return zones.planning.resolve(wall, on: date).instant.adding(seconds: Int64(t.second)) }
+            if let tzid = ical.f.icaltimezone_get_tzid!(zone), let named = zones.named(String(cString: tzid)) {
+                return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second))
+            }
+            return Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, zone)))
         }
 
         func dayStart(_ date: CivilDate) -> Instant {
-            zone.resolve(WallTime(hour: 0, minute: 0)!, on: date).instant
+            zones.planning.resolve(WallTime(hour: 0, minute: 0)!, on: date).instant
         }
 
         /// `20261201T090000Z` (UTC) for a date-time, `20261201` for a date: the instance's name in keys.
