@@ -18,10 +18,13 @@ public struct PlanItem: Hashable, Sendable {
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
     public let note: String?
+    /// The external calendar instance behind a `calendar` item (DESIGN §8).
+    public let calendar: CalendarOccurrence?
 
     public init(kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
                 source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
-                detail: String? = nil, note: String? = nil) {
+                detail: String? = nil, note: String? = nil, calendar: CalendarOccurrence? = nil) {
+        self.calendar = calendar
         self.kind = kind
         self.definitionID = definitionID
         self.date = date
@@ -75,7 +78,10 @@ public struct PlannedReminder: Hashable, Sendable {
         item?.title ?? "\(occurrenceDate.weekday.fullName) \(occurrenceDate): \(Planner.count(items.count, "item"))"
     }
     public var source: Occurrence.Source { item?.source ?? .virtual }
-    public var definitionID: Int64? { item?.definitionID }
+    /// Where it comes from, for `preview`: `virtual` or `stored` (generated or stored occurrence),
+    /// `ics:NAME` for an external calendar.
+    public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }
+    public var definitionID: Int64? { item?.calendar == nil ? item?.definitionID : nil }
 
     /// The notification text.
     public var body: String {
@@ -102,6 +108,10 @@ public struct PlannedReminder: Hashable, Sendable {
             if overdueCount > 0 { why.append("\(Planner.count(overdueCount, "overdue one-off todo")) still open") }
             return why + notes
         }
+        if let calendar = item.calendar {
+            let origin = "\(calendar.kind.rawValue) \(calendar.uid) from calendar \(calendar.calendar)" + (calendar.instance.map { ", instance \($0)" } ?? "")
+            return [origin, calendar.alarms == nil ? "\(offset) before its time (the calendar default)" : "its VALARM"] + notes
+        }
         return ["\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",
                 offset.isZero ? (item.time == nil ? "at the morning digest time" : "at its time")
                               : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")"] + notes
@@ -114,8 +124,11 @@ public struct PlanRules: Sendable {
     public var morningDigest: WallTime
     public var graceWindow: Int
     public var route: @Sendable (ReminderKind) -> [String]
+    /// A calendar's own channels, by its name, where the config gives them.
+    public var calendarChannels: [String: [String]] = [:]
 
     public init(config: Config) {
+        for source in config.calendars { calendarChannels[source.name] = source.channels }
         defaults = config.reminders
         morningDigest = config.morningDigest
         graceWindow = config.graceWindow
@@ -128,6 +141,8 @@ public struct Plan: Sendable {
     public let reminders: [PlannedReminder]
     /// The next instant the runner must wake: now if anything is late, else the first pending one.
     public let nextWake: Instant?
+    /// Calendar files, or items in them, that could not be used (the rest was planned).
+    public var calendarProblems: [CalendarProblem] = []
 }
 
 /// The planner (DESIGN §5): a pure function of occurrences, rules, the delivery log, now and the
@@ -154,6 +169,10 @@ public enum Planner {
             if !delivered.isEmpty && !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
             return timing(fireAt)
         }
+        /// The kind's route, or an external calendar's own channels.
+        func channelsOf(_ item: PlanItem) -> [String] {
+            item.calendar.flatMap { rules.calendarChannels[$0.calendar] } ?? routes[item.kind] ?? []
+        }
         func timing(_ fireAt: Instant) -> PlannedReminder.Status {
             if fireAt > now { return .pending }
             return now.secondsSinceEpoch - fireAt.secondsSinceEpoch <= Int64(rules.graceWindow) ? .late : .missed
@@ -161,7 +180,20 @@ public enum Planner {
 
         for item in items {
             let offsets = item.offsets.isEmpty ? (rules.defaults[item.kind] ?? []) : item.offsets
-            let channels = routes[item.kind] ?? []
+            let channels = channelsOf(item)
+            if let calendar = item.calendar, let alarms = calendar.alarms {
+                // An external item's own VALARMs: exact instants, keyed by the instant (an alarm
+                // moved with its event reminds again; one re-read unchanged does not).
+                for alarm in alarms where window.contains(alarm) {
+                    let utcOffset = days.utcOffset(at: alarm)
+                    let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
+                    let key = "\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))"
+                    result.append(PlannedReminder(
+                        key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: status(key, alarm, channels), item: item,
+                        offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
+                }
+                continue
+            }
             if item.time == nil && item.suppression == nil {
                 // A date-only item joins the morning digest of its day, or of the day a whole number
                 // of days before it; a shorter offset (an all-day event's default 10m) means its day.
@@ -174,7 +206,7 @@ public enum Planner {
                 let base = item.time ?? rules.morningDigest
                 let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
                 guard window.contains(fireAt) else { continue }
-                let key = reminderKey(item.kind, item.definitionID, item.date, offset)
+                let key = item.calendar.map { "\($0.key):\(offset)" } ?? reminderKey(item.kind, item.definitionID, item.date, offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
                 var channels = channels
                 if !snoozed.isEmpty && item.suppression == nil {
@@ -210,7 +242,7 @@ public enum Planner {
             let late = overdue.filter { $0.date < day }
             guard !due.isEmpty || !late.isEmpty else { continue }
             let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
-            let channels = Array(Set(contents.flatMap { routes[$0.kind] ?? [] })).sorted()
+            let channels = Array(Set(contents.flatMap(channelsOf))).sorted()
             let key = "digest:\(day)"
             var notes: [String] = []
             if case .skippedByGap(let seconds) = resolved.resolution {

@@ -1,5 +1,6 @@
 import DawnletCore
 import DawnletStore
+import DawnletSystem
 import Foundation
 
 /// Everything the planner needs, read from the store for one window: the one code path `preview`
@@ -22,9 +23,33 @@ public struct PlanSource {
         let lead = longestLeadDays(definitions)
         let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
         let last = ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1)
-        let (items, overdue) = try self.items(definitions, in: first...last)
-        return Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered,
-                            snoozed: try store.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
+        var (items, overdue) = try self.items(definitions, in: first...last)
+        let calendars = calendarItems(window)
+        items += calendars.items
+        var plan = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered,
+                                snoozed: try store.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
+        plan.calendarProblems = calendars.problems
+        return plan
+    }
+
+    /// The configured calendar files' instances around `window` (DESIGN §8), read now, never stored.
+    public func calendarItems(_ window: ClosedRange<Instant>) -> (items: [PlanItem], problems: [CalendarProblem]) {
+        var items: [PlanItem] = []
+        var problems: [CalendarProblem] = []
+        for source in config.calendars {
+            let read = CalendarReader.read(name: source.name, path: PlanSource.expandingTilde(source.path), window: window, zone: zone)
+            items += read.occurrences.map {
+                PlanItem(kind: .calendar, definitionID: 0, date: $0.date, time: $0.time, title: $0.title, source: .virtual, calendar: $0)
+            }
+            problems += read.problems
+        }
+        return (items, problems)
+    }
+
+    /// `~/x` in the config is in the home folder.
+    public static func expandingTilde(_ path: String) -> String {
+        guard path.hasPrefix("~/") else { return path }
+        return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
     }
 
     /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.

@@ -58,7 +58,10 @@ public final class Runner {
     let loop: EventLoop
     private var wake: EventLoop.Timer?
     private var debounce: EventLoop.Timer?
+    private var calendarDebounce: EventLoop.Timer?
     private var lastDataVersion: Int64 = -1
+    /// What the last plan said about unusable calendar files: logged again only when it changes.
+    private var lastCalendarProblems: [CalendarProblem] = []
     let inFlight = InFlight()
     let deliveries = DispatchGroup()
     private var lock: FileLock?
@@ -81,6 +84,7 @@ public final class Runner {
         }
         wake = try loop.timer { [unowned self] in self.replan(reason: "timer") }
         debounce = try loop.timer { [unowned self] in self.databaseChanged() }
+        calendarDebounce = try loop.timer { [unowned self] in self.replan(reason: "calendar files changed") }
         try loop.onSignal(SIGHUP) { [unowned self] in
             ServiceNotify.send("RELOADING=1")
             self.replan(reason: "SIGHUP")
@@ -88,6 +92,7 @@ public final class Runner {
         }
         for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in self.stop() } }
         try watchDatabaseFolder()
+        watchCalendars()
         try watchClock()
         if settings.followsSystemZone { try watchSystemZone() }
         loop.enableWatchdog()
@@ -105,6 +110,30 @@ public final class Runner {
         try loop.onReadable(watch.fd) { [unowned self] in
             _ = watch.changedNames()
             self.debounce?.arm(atMicroseconds: Runner.nowMicroseconds() + 100_000)
+        }
+    }
+
+    /// inotify on each calendar's folder (a vdir, or the folder of one file): a sync tool's
+    /// write re-plans after 200 ms of quiet. A calendar whose folder is missing is not watched
+    /// (each plan reports it).
+    private func watchCalendars() {
+        for source in settings.config.calendars {
+            let path = PlanSource.expandingTilde(source.path)
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
+            let file = isFolder.boolValue ? nil : (path as NSString).lastPathComponent
+            do {
+                let watch = try FolderWatch(folder.isEmpty ? "." : folder)
+                watches.append(watch)
+                try loop.onReadable(watch.fd) { [unowned self] in
+                    let names = watch.changedNames()
+                    guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
+                    self.calendarDebounce?.arm(atMicroseconds: Runner.nowMicroseconds() + 200_000)
+                }
+            } catch {
+                log(LogEntry("calendar \(source.name): cannot watch \(folder): \(error); changes are seen at the next plan", priority: 4))
+            }
         }
     }
 
@@ -150,6 +179,10 @@ public final class Runner {
             lastDataVersion = try store.dataVersion()
             let settled = try store.settledDeliveries(since: window.lowerBound)
             let plan = try PlanSource(store: store, config: config, zone: settings.zone).plan(now: now, window: window, delivered: settled)
+            if plan.calendarProblems != lastCalendarProblems {
+                for problem in plan.calendarProblems { log(LogEntry("calendar \(problem)", priority: 4)) }
+                lastCalendarProblems = plan.calendarProblems
+            }
             var next: PlannedReminder?
             deliver(plan.reminders.filter { $0.status == .late }, now: now)
             for reminder in plan.reminders {

@@ -50,6 +50,8 @@ enum PreviewCommand {
 
         let source = PlanSource(store: try invocation.openStore(), config: invocation.config, zone: zone)
         let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
+        // A calendar file that cannot be used is said, not fatal: the rest is planned.
+        for problem in plan.calendarProblems { invocation.output.error("dawnlet-remind: warning: calendar \(problem)") }
         if invocation.json {
             // Streamed one reminder at a time: a month of a large database is tens of thousands.
             invocation.output.json { w, flush in
@@ -109,7 +111,7 @@ enum PreviewCommand {
         w.field("kind", r.kind)
         w.field("title", r.title)
         w.field("occurrence_date", date: r.occurrenceDate)
-        w.field("source", r.source.rawValue)
+        w.field("source", r.sourceName)
         w.field("definition_id", r.definitionID.map { Int($0) })
         w.field("channels", strings: r.channels)
         w.field("offset", r.offset?.description)
@@ -129,7 +131,7 @@ enum PreviewCommand {
             for item in r.items {
                 w.beginObject()
                 w.field("kind", item.kind.rawValue)
-                w.field("definition_id", Int(item.definitionID))
+                w.field("definition_id", item.calendar == nil ? Int(item.definitionID) : nil)
                 w.field("title", item.title)
                 w.field("date", date: item.date)
                 w.endObject()

@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletRunner
 import DawnletStore
 
 /// `today [--date D] [--json]`: the merged day across modules (DESIGN §3): timed items in order,
@@ -37,6 +38,18 @@ enum TodayCommand {
             Item(kind: "bill", id: $0.id, definitionID: $0.definitionID, title: $0.name, time: nil,
                  status: $0.status == .skipped ? "skipped" : "open", overdue: false, dueDate: nil, source: "stored", amount: $0.amount)
         }
+        // External calendars' items of the day (DESIGN §8), timed ones in their place.
+        let zone = try invocation.timeZone()
+        let midnight = WallTime(hour: 0, minute: 0)!
+        let dayWindow = zone.resolve(midnight, on: day).instant...zone.resolve(midnight, on: day.adding(days: 1)).instant.adding(seconds: -1)
+        let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(dayWindow)
+        for problem in calendars.problems { invocation.output.error("dawnlet-remind: warning: calendar \(problem)") }
+        for occurrence in calendars.items.compactMap(\.calendar) where occurrence.date == day {
+            let item = Item(kind: occurrence.kind.rawValue, id: nil, definitionID: nil, title: occurrence.title, time: occurrence.time,
+                            status: "open", overdue: false, dueDate: nil, source: "ics:\(occurrence.calendar)", amount: nil)
+            let position = occurrence.time.flatMap { time in items.firstIndex { $0.time.map { $0 > time } ?? true } } ?? items.count
+            items.insert(item, at: position)
+        }
         if invocation.json {
             invocation.output.line(JSON.object([
                 ("date", .string(day.description)),
@@ -58,7 +71,7 @@ enum TodayCommand {
         for item in items {
             let box = item.status == "done" ? "[x]" : item.status == "skipped" ? "[-]" : "[ ]"
             var line = "  \(item.time?.description ?? "     ")  \(box) \(item.kind.padding(toLength: 5, withPad: " ", startingAt: 0)) "
-            line += "#\(item.definitionID.map(String.init) ?? "-")  \(item.title)"
+            line += "\(item.definitionID.map { "#\($0)" } ?? (item.source.hasPrefix("ics:") ? item.source : "#-"))  \(item.title)"
             if let amount = item.amount { line += "  \(amount)" }
             if let due = item.dueDate { line += "  OVERDUE since \(due)" }
             if item.status == "skipped" { line += "  (skipped)" }

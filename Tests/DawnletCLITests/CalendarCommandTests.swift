@@ -1,0 +1,101 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// External calendar files in `preview` and `today` (DESIGN §8): read at planning time, shown
+/// with their source, never written to the database; a broken file is a warning, not a failure.
+@Suite struct CalendarCommandTests {
+    let folder: TemporaryFolder
+    let db: String
+    let config: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        db = folder.path("dawnlet.sqlite")
+        config = folder.path("config.json5")
+        let vdir = folder.path("work")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+            BEGIN:VEVENT\r\nUID:standup@example.org\r\nSUMMARY:Standup\r\nDTSTART;TZID=Europe/Berlin:20261201T093000\r\n\
+            RRULE:FREQ=DAILY;COUNT=3\r\nEXDATE;TZID=Europe/Berlin:20261202T093000\r\nEND:VEVENT\r\n\
+            BEGIN:VEVENT\r\nUID:dentist@example.org\r\nSUMMARY:Dentist\r\nDTSTART:20261202T130000Z\r\n\
+            BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT1H\r\nEND:VALARM\r\nEND:VEVENT\r\n\
+            BEGIN:VEVENT\r\nUID:holiday@example.org\r\nSUMMARY:Holiday\r\nDTSTART;VALUE=DATE:20261203\r\nEND:VEVENT\r\n\
+            END:VCALENDAR\r\n
+            """.write(toFile: vdir + "/events.ics", atomically: true, encoding: .utf8)
+        try "not a calendar\n".write(toFile: vdir + "/broken.ics", atomically: true, encoding: .utf8)
+        try """
+            { timeZone: "Europe/Berlin", calendars: [ { name: "work", path: "\(vdir)", channels: ["command"] } ] }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    @Test("preview lists calendar reminders with their source and keys; the broken file is a one-line warning")
+    func preview() throws {
+        let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "3", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "dawnlet-remind: warning: calendar \(folder.path("work"))/broken.ics: not an iCalendar file (libical found no calendar in it)\n")
+        let root = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let reminders = (root?["reminders"] as? [[String: Any]]) ?? []
+        let summary = reminders.map { "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "") \($0["source"] as? String ?? "") \($0["channels"] as? [String] ?? [])" }
+        #expect(summary == [
+            "ics:work:standup@example.org:20261201T083000Z:10m 2026-12-01T09:20:00+01:00 ics:work [\"command\"]",
+            "ics:work:dentist@example.org:alarm:2026-12-02T12:00:00 2026-12-02T13:00:00+01:00 ics:work [\"command\"]",
+            "digest:2026-12-03 2026-12-03T08:00:00+01:00 virtual [\"command\"]",
+            "ics:work:standup@example.org:20261203T083000Z:10m 2026-12-03T09:20:00+01:00 ics:work [\"command\"]",
+        ], "\(summary)")
+        #expect(reminders.allSatisfy { $0["definition_id"] is NSNull || $0["kind"] as? String == "digest" })
+    }
+
+    @Test("today shows the day's calendar items in time order beside Dawnlet's own, and stores none of them")
+    func today() throws {
+        try CLIProcess.run(["--db", db, "--config", config, "todo", "add", "Call", "--due", "2026-12-02T10:00"]).expectSuccess()
+        let result = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", "2026-12-02"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            2026-12-02 Wednesday
+              10:00  [ ] todo  #1  Call
+              14:00  [ ] event ics:work  Dentist
+
+            """, "the Standup of the 2nd is excluded")
+        let list = try CLIProcess.run(["--db", db, "--config", config, "event", "list", "--json"])
+        #expect(list.stdout.contains("\"events\":[]"), "\(list.stdout)")
+    }
+}
+
+extension CLIResult {
+    func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(status == 0, "\(stderr)", sourceLocation: sourceLocation)
+    }
+}
+
+extension ServeTests {
+    @Test("serve re-reads a calendar file a sync tool replaces, fires its alarm once, and not again when it is rewritten unchanged")
+    func calendarReread() throws {
+        let vdir = folder.path("vdir")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try writeConfig("calendars: [ { name: \"work\", path: \"\(vdir)\" } ],")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:55")
+        usleep(1_000_000)
+        // As vdirsyncer writes: a temporary file renamed into place. Alarm at 09:00:03 Berlin.
+        let event = """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:review@example.org\r\nSUMMARY:Review\r\n\
+            DTSTART:20261201T081000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER;VALUE=DATE-TIME:20261201T080003Z\r\nEND:VALARM\r\n\
+            END:VEVENT\r\nEND:VCALENDAR\r\n
+            """
+        for _ in 0..<2 {
+            try event.write(toFile: vdir + "/.review.tmp", atomically: false, encoding: .utf8)
+            rename(vdir + "/.review.tmp", vdir + "/review.ics")
+            usleep(500_000)
+        }
+        let got = waitForLines(1, seconds: 10)
+        #expect(got.count == 1)
+        #expect(got.first?.contains(" ics:work:review@example.org:alarm:2026-12-01T08:00:03 Review|") == true, "\(got)")
+        try event.write(toFile: vdir + "/review.ics", atomically: true, encoding: .utf8)
+        usleep(1_500_000)
+        #expect(lines().count == 1)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("planned (calendar files changed): next: Review (ics:work:review@example.org:alarm:2026-12-01T08:00:03)"), "\(log)")
+    }
+}
