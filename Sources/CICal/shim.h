@@ -40,6 +40,7 @@
     X(icalrecur_iterator_new) \
     X(icalrecur_iterator_next) \
     X(icalrecur_iterator_free) \
+    X(icalrecur_iterator_set_start) \
     X(icalrecurrencetype_from_string) \
     X(icaltime_as_timet_with_zone) \
     X(icaltime_is_null_time) \

@@ -65,6 +65,13 @@ public enum CalendarReader {
         return result
     }
 
+    /// An instant's UTC date and seconds into it.
+    static func utc(_ instant: Instant) -> (date: CivilDate, secondsOfDay: Int) {
+        let t = instant.secondsSinceEpoch
+        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
+        return (CivilDate(dayNumber: Int(days)), Int(t - days * 86_400))
+    }
+
     /// TZIDs that name an IANA zone are converted with the system's rules (as calendar programs
     /// do), per day through a cache: libical would expand each file's VTIMEZONE from 1970 again.
     /// Other TZIDs (custom names) go through libical and their VTIMEZONE.
@@ -251,18 +258,35 @@ public enum CalendarReader {
                       let at = reader.instant(t), at >= reader.window.lowerBound.adding(seconds: -8 * 86_400), at <= end else { return }
                 result.append((t, name))
             }
+            // Iterated on wall times (libical shifts every instance after a zoned DTSTART that
+            // falls in a DST gap), the zone put back on each; UNTIL compared here, as instants.
+            var floating = start
+            floating.zone = nil
             for rule in rules {
-                guard rule.freq != ICAL_NO_RECURRENCE, let iterator = f.icalrecur_iterator_new!(rule, start) else {
+                guard rule.freq != ICAL_NO_RECURRENCE, let iterator = f.icalrecur_iterator_new!(rule, floating) else {
                     problem("\(uid): an RRULE libical cannot use: only its DTSTART is kept")
                     consider(start, &self)
                     continue
                 }
                 defer { f.icalrecur_iterator_free!(iterator) }
+                let until = f.icaltime_is_null_time!(rule.until) == 0 ? instant(rule.until) : nil
+                // Without COUNT, skip straight to (a margin before) the window.
+                if rule.count == 0 {
+                    let from = CalendarReader.utc(window.lowerBound.adding(seconds: -9 * 86_400))
+                    if from.date > CivilDate(year: Int(start.year), month: Int(start.month), day: Int(start.day)) ?? from.date {
+                        var jump = floating
+                        jump.year = Int32(from.date.year)
+                        jump.month = Int32(from.date.month)
+                        jump.day = Int32(from.date.day)
+                        _ = f.icalrecur_iterator_set_start!(iterator, jump)
+                    }
+                }
                 var count = 0
                 while true {
-                    let t = f.icalrecur_iterator_next!(iterator)
+                    var t = f.icalrecur_iterator_next!(iterator)
                     if f.icaltime_is_null_time!(t) != 0 { break }
-                    if let at = instant(t), at > end { break }
+                    t.zone = start.zone
+                    if let at = instant(t), at > end || until.map({ at > $0 }) == true { break }
                     count += 1
                     if count > CalendarReader.maximumInstances {
                         problem("\(uid): more than \(CalendarReader.maximumInstances) instances before the window ends: the rest is skipped")
@@ -383,9 +407,8 @@ public enum CalendarReader {
             func pad(_ n: Int32, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
             if t.is_date != 0 { return pad(t.year, 4) + pad(t.month, 2) + pad(t.day, 2) }
             guard let at = instant(t) else { return "invalid" }
-            let local = ISO8601.localDate(of: at, in: TimeZone(identifier: "UTC")!)
-            let s = local.secondsOfDay
-            return pad(Int32(local.date.year), 4) + pad(Int32(local.date.month), 2) + pad(Int32(local.date.day), 2)
+            let (date, s) = CalendarReader.utc(at)
+            return pad(Int32(date.year), 4) + pad(Int32(date.month), 2) + pad(Int32(date.day), 2)
                 + "T" + pad(Int32(s / 3600), 2) + pad(Int32(s / 60 % 60), 2) + pad(Int32(s % 60), 2) + "Z"
         }
     }
