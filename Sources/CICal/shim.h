@@ -37,6 +37,7 @@
     X(icalcomponent_get_timezone) \
     X(icaltimezone_get_builtin_timezone) \
     X(icaltimezone_get_tzid) \
+    X(icaltimezone_get_location) \
     X(icalrecur_iterator_new) \
     X(icalrecur_iterator_next) \
     X(icalrecur_iterator_free) \

@@ -84,7 +84,7 @@ public enum CalendarReader {
         func named(_ tzid: String) -> ZoneDayCache? {
             if let cached = known[tzid] { return cached }
             let zone = TimeZone(identifier: tzid).map { ZoneDayCache(zone: $0) }
-            known[tzid] = zone
+            known.updateValue(zone, forKey: tzid)  // nil too: a name that is no IANA zone is asked once
             return zone
         }
     }
@@ -392,8 +392,11 @@ public enum CalendarReader {
             guard let date = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),
                   let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute)) else { return nil }
             guard let zone = t.zone else { return zones.planning.resolve(wall, on: date).instant.adding(seconds: Int64(t.second)) }
-            if let tzid = ical.f.icaltimezone_get_tzid!(zone), let named = zones.named(String(cString: tzid)) {
-                return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second))
+            // A VTIMEZONE's TZID, or a built-in zone's location (its TZID carries a libical prefix).
+            for name in [ical.f.icaltimezone_get_tzid!(zone), ical.f.icaltimezone_get_location!(zone)] {
+                if let name, let named = zones.named(String(cString: name)) {
+                    return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second))
+                }
             }
             return Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, zone)))
         }

@@ -137,4 +137,18 @@ import Testing
         let r = read(folder.url.path, from: "2026-03-01T00:00", to: "2026-05-01T00:00")
         #expect(r.occurrences.map(\.uid).sorted() == ["a", "b"])
     }
+
+    @Test("a daily 02:30 across the spring gap: only the gap day moves to 03:30 (libical alone would shift every later day)")
+    func springGap() throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("meds.ics")
+        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:meds\r\nSUMMARY:Meds\r\nDTSTART;TZID=Europe/Berlin:20260328T023000\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let r = read(file, from: "2026-03-28T00:00", to: "2026-03-31T00:00", zone: Self.berlin)
+        let times = r.occurrences.filter { $0.date <= date("2026-03-30") && $0.date >= date("2026-03-28") }
+            .map { "\($0.date) \($0.time!) \(ISO8601.format($0.start!, utcOffset: 0))" }
+        #expect(times == ["2026-03-28 02:30 2026-03-28T01:30:00+00:00", "2026-03-29 03:30 2026-03-29T01:30:00+00:00",
+                          "2026-03-30 02:30 2026-03-30T00:30:00+00:00"], "\(times)")
+        #expect(r.occurrences.map(\.instance).contains("20260330T003000Z"))
+    }
 }
