@@ -7,25 +7,9 @@ import Testing
 /// Our schedules written as RFC 5545 RRULEs and expanded by libical must give the same dates.
 /// This pins the exact meaning that calendar export (DESIGN §8) relies on.
 @Suite(.serialized) struct LibicalParityTests {
-    /// The RRULE that means exactly this (resolved) schedule.
+    /// The RRULE that means exactly this (resolved) schedule: the one export writes.
     static func rrule(_ rule: Schedule.Rule, anchor: CivilDate) -> String {
-        switch rule {
-        case .weekly(let interval, let days):
-            let set = days ?? WeekdaySet([anchor.weekday])
-            return "FREQ=WEEKLY;INTERVAL=\(interval);BYDAY=\(set.map(\.icalCode).joined(separator: ","));WKST=MO"
-        case .monthlyOnDay(let interval, let day):
-            let d = day ?? anchor.day
-            // Day d ≥ 29 means "d, or the month's last day when shorter": the last of 28…d that exists.
-            let byDay = d <= 28 ? "BYMONTHDAY=\(d)" : "BYMONTHDAY=\((28...d).map(String.init).joined(separator: ","));BYSETPOS=-1"
-            return "FREQ=MONTHLY;INTERVAL=\(interval);\(byDay)"
-        case .monthlyOnWeekday(let interval, let ordinal, let weekday):
-            let n: String
-            switch ordinal {
-            case .nth(let k): n = String(k)
-            case .last: n = "-1"
-            }
-            return "FREQ=MONTHLY;INTERVAL=\(interval);BYDAY=\(n)\(weekday.icalCode)"
-        }
+        Schedule(rule: rule, anchor: anchor, time: nil).rrule(anchor: anchor)
     }
 
     /// libical's expansion from DTSTART = anchor, clipped to the range. RFC 5545 always counts

@@ -1,0 +1,86 @@
+import DawnletCore
+import DawnletSystem
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Export (DESIGN §8) checked by reading back with libical: the calendar file means what our own
+/// Schedule means.
+@Suite struct CalendarExportTests {
+    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+    func randomSchedule(_ rng: inout SeededRandom) -> Schedule {
+        let anchor = date("2026-01-01").adding(days: Int.random(in: -400...200, using: &rng))
+        let rule: Schedule.Rule
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0, 1:
+            rule = .weekly(interval: Int.random(in: 1...3, using: &rng), days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
+        case 2, 3:
+            rule = .monthlyOnDay(interval: Int.random(in: 1...3, using: &rng), day: Int.random(in: 1...31, using: &rng))
+        case 4:
+            let ordinal: Schedule.Ordinal = Bool.random(using: &rng) ? .last : .nth(Int.random(in: 1...5, using: &rng))
+            rule = .monthlyOnWeekday(interval: Int.random(in: 1...2, using: &rng), ordinal: ordinal,
+                                     weekday: Weekday(rawValue: Int.random(in: 1...7, using: &rng)) ?? .monday)
+        default:
+            rule = .monthlyOnDay(interval: 12, day: nil)
+        }
+        return Schedule(rule: rule, anchor: anchor, time: nil)
+    }
+
+    @Test("export, then read back with libical: the same occurrences as our generator, for 300 random schedules across DST")
+    func roundTrip() throws {
+        let folder = try TemporaryFolder()
+        var rng = SeededRandom(seed: 8)
+        let range = date("2026-01-01")...date("2027-12-31")
+        let zone = Self.berlin
+        let window = zone.resolve(WallTime(hour: 0, minute: 0)!, on: range.lowerBound).instant
+            ... zone.resolve(WallTime(hour: 23, minute: 59)!, on: range.upperBound).instant
+        for i in 0..<300 {
+            let schedule = randomSchedule(&rng)
+            let time = Bool.random(using: &rng) ? WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 30) : nil
+            let item = ItemDefinition(kind: i % 2 == 0 ? .event : .todo, id: Int64(i), title: "Item \(i)", time: time, schedule: schedule)
+            let file = folder.path("item-\(i).ics")
+            try CalendarExport.document(item, stored: [], offsets: [], uid: "item-\(i)", zone: zone).write(toFile: file, atomically: true, encoding: .utf8)
+            let read = CalendarReader.read(name: "x", path: file, window: window, zone: zone)
+            #expect(read.problems.isEmpty, "\(read.problems)")
+            let theirs = read.occurrences.map(\.date).filter { range.contains($0) }.sorted()
+            let ours = schedule.occurrences(in: range, defaultAnchor: schedule.anchor!)
+            #expect(theirs == ours, "\(schedule) at \(time?.description ?? "all day"): \(schedule.rrule(anchor: schedule.anchor!))")
+            if let time {
+                // Every instance at its wall time (02:30 on the spring-forward day is 03:30).
+                #expect(read.occurrences.allSatisfy { $0.time == time || ($0.time == WallTime(hour: time.hour + 1, minute: 30)) })
+            }
+        }
+    }
+
+    @Test("skips become EXDATEs, edits and done instances RECURRENCE-ID overrides, offsets VALARMs; text is escaped and folded")
+    func exceptions() throws {
+        let folder = try TemporaryFolder()
+        let schedule = try DawnletTestSupport.schedule("weekly on tue from 2026-12-01")
+        let item = ItemDefinition(kind: .todo, id: 3, title: "Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
+                                  time: WallTime(hour: 7, minute: 0), schedule: schedule, reminders: [])
+        let stored = [
+            StoredOccurrence(rowID: 1, kind: .todo, definitionID: 3, date: date("2026-12-08"), status: .skipped),
+            StoredOccurrence(rowID: 2, kind: .todo, definitionID: 3, date: date("2026-12-15"), status: .open, title: "Bins (late)", time: WallTime(hour: 9, minute: 0)),
+            StoredOccurrence(rowID: 3, kind: .todo, definitionID: 3, date: date("2026-12-22"), status: .done),
+        ]
+        let text = CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin)
+        #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+        #expect(text.contains("EXDATE;TZID=Europe/Berlin:20261208T070000\r\n"))
+        #expect(text.contains("RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU;WKST=MO\r\n"))
+        #expect(text.contains("TRIGGER:-PT10M\r\n") && text.contains("TRIGGER:-P1D\r\n"))
+        let file = folder.path("todo.ics")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let window = ISO8601.parse("2026-12-01T00:00", zone: Self.berlin)!...ISO8601.parse("2026-12-31T00:00", zone: Self.berlin)!
+        let read = CalendarReader.read(name: "x", path: file, window: window, zone: Self.berlin)
+        #expect(read.problems.isEmpty, "\(read.problems)")
+        let lines = read.occurrences.filter { $0.date < date("2027-01-01") }.map { "\($0.date) \($0.time!) \($0.title)" }.sorted()
+        #expect(lines == [
+            "2026-12-01 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
+            "2026-12-15 09:00 Bins (late)",
+            "2026-12-29 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
+        ], "skipped 12-08 and done 12-22 are out: \(lines)")
+        #expect(read.occurrences.first { $0.date == date("2026-12-01") }?.alarms?.count == 2)
+        #expect(CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin) == text)
+    }
+}
