@@ -12,6 +12,7 @@ struct Command: Sendable {
         TodayCommand.command,
         PreviewCommand.command,
         OccurrencesCommand.command,
+        ExportCommand.command,
     ] + ServeCommands.commands + DeliveryCommands.commands
 
     /// The command whose words start the argument list, the longest match first.

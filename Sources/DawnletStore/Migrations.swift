@@ -150,6 +150,10 @@ enum Migrations {
         ALTER TABLE deliveries ADD COLUMN snoozed_until INTEGER;
         ALTER TABLE deliveries ADD COLUMN response TEXT;
         """,
+        // 5: values the database keeps about itself (the namespace of exported calendar UIDs).
+        """
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     static var latest: Int { all.count }

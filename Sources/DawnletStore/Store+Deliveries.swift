@@ -117,6 +117,20 @@ extension Store {
         }
     }
 
+    /// This database's namespace for exported calendar UIDs (16 hex digits, made at first use):
+    /// two databases exporting into one vdir never claim each other's files.
+    public func exportNamespace() throws(StoreError) -> String {
+        try db.writeTransaction { () throws(StoreError) in
+            if let known = try db.query("SELECT value FROM settings WHERE key = 'export-namespace'", [], { $0.text(0) }).first {
+                return known
+            }
+            let made = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+            let value = String(repeating: "0", count: 16 - made.count) + made
+            try db.run("INSERT INTO settings (key, value) VALUES ('export-namespace', ?)", [.text(value)])
+            return value
+        }
+    }
+
     /// The database file, for the runner's watch on its folder.
     public var path: String { db.path }
 }

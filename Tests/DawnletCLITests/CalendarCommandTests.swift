@@ -99,3 +99,43 @@ extension ServeTests {
         #expect(log.contains("planned (calendar files changed): next: Review (ics:work:review@example.org:alarm:2026-12-01T08:00:03)"), "\(log)")
     }
 }
+
+@Suite struct ExportCommandTests {
+    @Test("export writes one private .ics per item, again the same files, removes deleted ones; another database reads them back")
+    func export() throws {
+        let folder = try TemporaryFolder()
+        let db = folder.path("a.sqlite"), out = folder.path("vdir")
+        func run(_ arguments: String...) throws -> CLIResult { try CLIProcess.run(["--db", db, "--tz", "Europe/Berlin"] + arguments) }
+        try run("todo", "add", "Bins", "--every", "weekly on tue at 07:00 from 2026-12-01").expectSuccess()
+        try run("todo", "skip", "1", "--on", "2026-12-08").expectSuccess()
+        try run("event", "add", "Dentist", "--start", "2026-12-03T14:00", "--duration", "45m", "--remind", "1h").expectSuccess()
+        try run("todo", "add", "Gone soon", "--due", "2026-12-04").expectSuccess()
+        let first = try run("export", "--to", out)
+        #expect(first.stdout == "exported 2 todos and 1 events to \(out)\n", "\(first.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(names.count == 3 && names.allSatisfy { $0.hasPrefix("dawnlet-") && $0.hasSuffix(".ics") })
+        #expect(try names.allSatisfy { try mode("\(out)/\($0)") == 0o600 })
+        let bytes = try names.map { try Data(contentsOf: URL(fileURLWithPath: "\(out)/\($0)")) }
+
+        try run("todo", "delete", "2").expectSuccess()
+        let again = try run("export", "--to", out)
+        #expect(again.stdout == "exported 1 todos and 1 events to \(out) (1 file of deleted items removed)\n")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(kept.count == 2)
+        for (name, data) in zip(names, bytes) where kept.contains(name) {
+            #expect(try Data(contentsOf: URL(fileURLWithPath: "\(out)/\(name)")) == data, "\(name) rewritten identically")
+        }
+
+        // A second database with the folder as a calendar: the same occurrences, skip and alarm included.
+        let config = folder.path("config.json5")
+        try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"mine\", path: \"\(out)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        let preview = try CLIProcess.run(["--db", folder.path("b.sqlite"), "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "10", "--json"])
+        #expect(preview.status == 0 && preview.stderr.isEmpty, "\(preview.stderr)")
+        let root = try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any]
+        let fires = ((root?["reminders"] as? [[String: Any]]) ?? []).map { "\($0["title"] as? String ?? "") \($0["fire_at"] as? String ?? "")" }
+        #expect(fires == ["Bins 2026-12-01T07:00:00+01:00", "Dentist 2026-12-03T13:00:00+01:00"], "\(fires)")
+
+        let bad = try run("export", "--to", db)
+        CLIProcess.expectFailure(bad, status: 1, mentioning: [db])
+    }
+}

@@ -1,0 +1,71 @@
+import DawnletCore
+import DawnletStore
+import Foundation
+import Glibc
+
+/// `export --to DIR [--todos] [--events]` (DESIGN §8): one .ics per Dawnlet todo or event in a vdir
+/// folder, named by a stable UID, so exporting again rewrites the same files; each written to a
+/// private temporary file and renamed into place. Files of ours for items deleted since are removed.
+enum ExportCommand {
+    static let command = Command(
+        path: ["export"], usage: "export --to DIR [--todos] [--events]",
+        summary: "Write each todo and event (or only --todos / --events) as an .ics file in DIR, a vdir other calendars read.",
+        options: [.value("to"), .flag("todos"), .flag("events")], run: run)
+
+    static func run(_ invocation: inout Invocation) throws {
+        guard let folder = invocation.arguments.value("to"), !folder.isEmpty else {
+            throw CLIError.usage("--to DIR is required", invocation.globals.usage)
+        }
+        let onlyTodos = invocation.arguments.has("todos"), onlyEvents = invocation.arguments.has("events")
+        let kinds: [ItemKind] = onlyTodos == onlyEvents ? [.todo, .event] : onlyTodos ? [.todo] : [.event]
+        let store = try invocation.openStore()
+        let zone = try invocation.timeZone()
+        let namespace = try store.exportNamespace()
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CLIError(code: .failure, message: "\(folder): cannot create the folder")
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CLIError(code: .failure, message: "\(folder): not a folder")
+        }
+        let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
+        let stored = try store.storedOccurrences(kinds, in: everything) + (try store.oneOffTodoRows())
+        var written = Set<String>()
+        var counts: [ItemKind: Int] = [:]
+        for definition in try store.definitions(kinds) {
+            let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
+            let offsets = definition.reminders.isEmpty
+                ? invocation.config.reminders[ReminderKind(rawValue: definition.kind.rawValue) ?? .event] ?? [] : definition.reminders
+            let text = CalendarExport.document(definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone)
+            try save(text, to: "\(folder)/\(uid).ics")
+            written.insert("\(uid).ics")
+            counts[definition.kind, default: 0] += 1
+        }
+        // Ours (by namespace and kind) but no longer an item: deleted since the last export.
+        var removed = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where kinds.contains(where: { name.hasPrefix("dawnlet-\(namespace)-\($0.rawValue)-") }) && name.hasSuffix(".ics") && !written.contains(name) {
+            if unlink("\(folder)/\(name)") == 0 { removed += 1 }
+        }
+        var summary = "exported \(counts[.todo] ?? 0) todos and \(counts[.event] ?? 0) events to \(folder)"
+        if removed > 0 { summary += " (\(removed) file\(removed == 1 ? "" : "s") of deleted items removed)" }
+        invocation.output.line(summary)
+    }
+
+    /// Unchanged files are left alone; others go to a private temporary file, synced, renamed.
+    static func save(_ text: String, to path: String) throws {
+        let bytes = Array(text.utf8)
+        if let existing = FileManager.default.contents(atPath: path), Array(existing) == bytes { return }
+        let temporary = "\((path as NSString).deletingLastPathComponent)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(errno))))") }
+        let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
+        close(fd)
+        guard ok, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(errno))))")
+        }
+    }
+}
