@@ -227,6 +227,10 @@ public enum CalendarReader {
                 problem("\(uid): no DTSTART or DUE: skipped")
                 return []
             }
+            if let tzid = unknownZone(item, start) {
+                problem("\(uid): unknown time zone \"\(tzid)\" (no VTIMEZONE of that name, not an IANA name): skipped")
+                return []
+            }
             var rules: [icalrecurrencetype] = []
             var p = f.icalcomponent_get_first_property!(item, ICAL_RRULE_PROPERTY)
             while let property = p {
@@ -297,6 +301,22 @@ public enum CalendarReader {
             }
             for t in [start] + extra { consider(t, &self) }
             return result
+        }
+
+        /// The TZID of a start that names no zone libical or the system knows (libical would
+        /// silently read it as floating).
+        func unknownZone(_ item: OpaquePointer, _ start: icaltimetype) -> String? {
+            let f = ical.f
+            guard start.is_date == 0, start.zone == nil else { return nil }
+            for kind in [ICAL_DUE_PROPERTY, ICAL_DTSTART_PROPERTY] {
+                if let property = f.icalcomponent_get_first_property!(item, kind),
+                   let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
+                   let tzid = f.icalparameter_get_tzid!(parameter) {
+                    let name = String(cString: tzid)
+                    return zones.named(name) == nil ? name : nil
+                }
+            }
+            return nil
         }
 
         /// A todo is reminded at its DUE, else its DTSTART; an event at its DTSTART.

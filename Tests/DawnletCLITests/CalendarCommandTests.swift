@@ -137,5 +137,8 @@ extension ServeTests {
 
         let bad = try run("export", "--to", db)
         CLIProcess.expectFailure(bad, status: 1, mentioning: [db])
+        try "{ calendars: [ { name: \"mine\", path: \"\(out)/\", readOnly: true } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        let readOnly = try CLIProcess.run(["--db", db, "--config", config, "export", "--to", out])
+        CLIProcess.expectFailure(readOnly, status: 65, mentioning: ["calendar mine is read-only"])
     }
 }

@@ -57,6 +57,11 @@ import Testing
         let rule = read("\(calendars)/issue_1081_invalid_rrule_freq.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(rule.occurrences.count == 1, "the event is kept, without its rule")
         #expect(rule.problems.first?.message.contains("RRULE") == true)
+        let zone = read("\(calendars)/issue_722_missing_VTIMEZONE_custom.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
+        #expect(zone.occurrences.isEmpty)
+        #expect(zone.problems.map(\.message) == ["issue_722_missing_VTIMEZONE_custom.ics#0: unknown time zone \"CUSTOM_tzid\" (no VTIMEZONE of that name, not an IANA name): skipped"])
+        let builtin = read("\(calendars)/issue_722_missing_timezones.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
+        #expect(builtin.occurrences.contains { $0.start == at("2014-08-29T12:00") }, "America/New_York without a VTIMEZONE: libical's own")
         let missing = read("/nonexistent/calendar.ics", from: "2026-01-01T00:00", to: "2026-02-01T00:00")
         #expect(missing.problems.map(\.description) == ["/nonexistent/calendar.ics: no such file or folder"])
     }

@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletRunner
 import DawnletStore
 import Foundation
 import Glibc
@@ -15,6 +16,12 @@ enum ExportCommand {
     static func run(_ invocation: inout Invocation) throws {
         guard let folder = invocation.arguments.value("to"), !folder.isEmpty else {
             throw CLIError.usage("--to DIR is required", invocation.globals.usage)
+        }
+        let target = URL(fileURLWithPath: folder).standardizedFileURL.path
+        for source in invocation.config.calendars where source.readOnly {
+            if URL(fileURLWithPath: PlanSource.expandingTilde(source.path)).standardizedFileURL.path == target {
+                throw CLIError.data("calendar \(source.name) is read-only in the config: nothing is written into \(folder)")
+            }
         }
         let onlyTodos = invocation.arguments.has("todos"), onlyEvents = invocation.arguments.has("events")
         let kinds: [ItemKind] = onlyTodos == onlyEvents ? [.todo, .event] : onlyTodos ? [.todo] : [.event]
