@@ -36,9 +36,11 @@ public struct PlanSource {
     public func calendarItems(_ window: ClosedRange<Instant>) -> (items: [PlanItem], problems: [CalendarProblem]) {
         var items: [PlanItem] = []
         var problems: [CalendarProblem] = []
+        // Our own exported items, met again in a vdir we also read, are already planned.
+        let ours = ((try? store.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
         for source in config.calendars {
             let read = CalendarReader.read(name: source.name, path: PlanSource.expandingTilde(source.path), window: window, zone: zone)
-            items += read.occurrences.map {
+            items += read.occurrences.filter { occurrence in ours.map { !occurrence.uid.hasPrefix($0) } ?? true }.map {
                 PlanItem(kind: .calendar, definitionID: 0, date: $0.date, time: $0.time, title: $0.title, source: .virtual, calendar: $0)
             }
             problems += read.problems

@@ -121,14 +121,17 @@ extension Store {
     /// two databases exporting into one vdir never claim each other's files.
     public func exportNamespace() throws(StoreError) -> String {
         try db.writeTransaction { () throws(StoreError) in
-            if let known = try db.query("SELECT value FROM settings WHERE key = 'export-namespace'", [], { $0.text(0) }).first {
-                return known
-            }
+            if let known = try existingExportNamespace() { return known }
             let made = String(UInt64.random(in: 0...UInt64.max), radix: 16)
             let value = String(repeating: "0", count: 16 - made.count) + made
             try db.run("INSERT INTO settings (key, value) VALUES ('export-namespace', ?)", [.text(value)])
             return value
         }
+    }
+
+    /// The namespace, if this database ever exported (reading never creates it).
+    public func existingExportNamespace() throws(StoreError) -> String? {
+        try db.query("SELECT value FROM settings WHERE key = 'export-namespace'", [], { $0.text(0) }).first
     }
 
     /// The database file, for the runner's watch on its folder.

@@ -135,6 +135,13 @@ extension ServeTests {
         let fires = ((root?["reminders"] as? [[String: Any]]) ?? []).map { "\($0["title"] as? String ?? "") \($0["fire_at"] as? String ?? "")" }
         #expect(fires == ["Bins 2026-12-01T07:00:00+01:00", "Dentist 2026-12-03T13:00:00+01:00"], "\(fires)")
 
+        // The exporting database reading its own vdir does not plan its items twice.
+        try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"mine\", path: \"\(out)\", readOnly: false } ] }"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let own = try CLIProcess.run(["--db", db, "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "10", "--json"])
+        #expect(own.stdout.components(separatedBy: "\"title\":\"Dentist\"").count == 2, "\(own.stdout)")
+        #expect(!own.stdout.contains("ics:mine"), "\(own.stdout)")
+
         let bad = try run("export", "--to", db)
         CLIProcess.expectFailure(bad, status: 1, mentioning: [db])
         try "{ calendars: [ { name: \"mine\", path: \"\(out)/\", readOnly: true } ] }".write(toFile: config, atomically: true, encoding: .utf8)
