@@ -88,7 +88,7 @@ do {
     if only == nil || only == "schedule" { benchScheduleExpansion() }
     if only == nil || only == "organizer" { try OrganizerBench.run(binary: binary) }
     if only == nil || only == "runner" { try RunnerBench.run(binary: binary) }
-    if only == nil || only == "calendar" { try CalendarBench.run() }
+    if only == nil || only == "calendar" { try CalendarBench.run(binary: binary) }
 } catch {
     print("bench: \(error)")
     exit(1)

@@ -1,4 +1,5 @@
 import CICal
+import Glibc
 import DawnletCore
 import Foundation
 
@@ -118,13 +119,25 @@ public enum CalendarReader {
 
         mutating func read() {
             let f = ical.f
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-                  let size = attributes[.size] as? Int else { return problem("cannot be read") }
-            guard size <= CalendarReader.maximumFileBytes else {
+            // One open, one fstat, one read: a vdir is thousands of small files.
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return problem("cannot be read: \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return problem("not a regular file") }
+            guard info.st_size <= CalendarReader.maximumFileBytes else {
                 return problem("larger than \(CalendarReader.maximumFileBytes >> 20) MiB: skipped")
             }
-            guard let data = FileManager.default.contents(atPath: file) else { return problem("cannot be read") }
-            guard var text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
+            var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+            var filled = 0
+            while filled < bytes.count {
+                let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { break }
+                filled += n
+            }
+            guard filled == bytes.count else { return problem("cannot be read: it changed while being read") }
+            guard var text = String(validating: bytes, as: UTF8.self) ?? String(bytes: bytes, encoding: .isoLatin1) else {
                 return problem("not text")
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
