@@ -1,6 +1,7 @@
 // `make bench`: release-built measurements, each printed with what it measured.
 // Not a test: figures vary by machine; targets are stated beside them for the reader.
 import DawnletCore
+import DawnletTestSupport
 import Foundation
 
 /// A small seeded generator so every run expands the same schedules.
@@ -15,29 +16,10 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// 10,000 schedules in the mix people keep: weekly (often several days), every other week,
-/// monthly by date (some clamped), monthly by nth or last weekday, yearly; anchored in the past year.
+/// 10,000 schedules in the mix people keep (DawnletTestSupport.randomSchedule), anchored in the past year.
 func mixedSchedules(count: Int, around start: CivilDate) -> [Schedule] {
     var rng = SplitMix64(state: 2026)
-    return (0..<count).map { _ in
-        let anchor = start.adding(days: -Int.random(in: 0...365, using: &rng))
-        let rule: Schedule.Rule
-        switch Int.random(in: 0..<10, using: &rng) {
-        case 0...3:
-            rule = .weekly(interval: 1, days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
-        case 4:
-            rule = .weekly(interval: Int.random(in: 2...3, using: &rng), days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
-        case 5...6:
-            rule = .monthlyOnDay(interval: 1, day: Int.random(in: 1...31, using: &rng))
-        case 7...8:
-            let ordinal: Schedule.Ordinal = Bool.random(using: &rng) ? .last : .nth(Int.random(in: 1...5, using: &rng))
-            rule = .monthlyOnWeekday(interval: Int.random(in: 1...2, using: &rng), ordinal: ordinal,
-                                     weekday: Weekday(rawValue: Int.random(in: 1...7, using: &rng)) ?? .monday)
-        default:
-            rule = .monthlyOnDay(interval: 12, day: nil)
-        }
-        return Schedule(rule: rule, anchor: anchor, time: nil)
-    }
+    return (0..<count).map { _ in randomSchedule(using: &rng, anchoredIn: start.adding(days: -365)...start) }
 }
 
 func seconds(_ duration: Duration) -> Double {

@@ -109,3 +109,26 @@ public func childRunning(_ binary: String, under parent: pid_t) -> pid_t? {
     }
     return nil
 }
+
+/// A schedule in the mix people keep: weekly (often several days), every other or third week,
+/// monthly by date (some clamped), monthly by nth or last weekday, yearly; anchored on a day in
+/// `anchors`. The same generator state always gives the same schedule.
+public func randomSchedule<R: RandomNumberGenerator>(using rng: inout R, anchoredIn anchors: ClosedRange<CivilDate>) -> Schedule {
+    let anchor = anchors.upperBound.adding(days: -Int.random(in: 0...(anchors.upperBound.dayNumber - anchors.lowerBound.dayNumber), using: &rng))
+    let rule: Schedule.Rule
+    switch Int.random(in: 0..<10, using: &rng) {
+    case 0...3:
+        rule = .weekly(interval: 1, days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
+    case 4:
+        rule = .weekly(interval: Int.random(in: 2...3, using: &rng), days: WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)))
+    case 5...6:
+        rule = .monthlyOnDay(interval: 1, day: Int.random(in: 1...31, using: &rng))
+    case 7...8:
+        let ordinal: Schedule.Ordinal = Bool.random(using: &rng) ? .last : .nth(Int.random(in: 1...5, using: &rng))
+        rule = .monthlyOnWeekday(interval: Int.random(in: 1...2, using: &rng), ordinal: ordinal,
+                                 weekday: Weekday(rawValue: Int.random(in: 1...7, using: &rng)) ?? .monday)
+    default:
+        rule = .monthlyOnDay(interval: 12, day: nil)
+    }
+    return Schedule(rule: rule, anchor: anchor, time: nil)
+}
