@@ -47,6 +47,23 @@ import Testing
         #expect(reminders.allSatisfy { $0["definition_id"] is NSNull || $0["kind"] as? String == "digest" })
     }
 
+    @Test("doctor reads each calendar and says what it found and what is wrong")
+    func doctor() throws {
+        let result = try CLIProcess.run(["--db", db, "--config", config, "doctor"])
+        #expect(result.stdout.contains("note calendar work: "), "\(result.stdout)")
+        #expect(result.stdout.contains("; 1 problem, first: \(folder.path("work"))/broken.ics: not an iCalendar file"), "\(result.stdout)")
+    }
+
+    @Test("a file larger than 16 MiB is reported and skipped unread; the others are still read")
+    func hugeFile() throws {
+        let huge = folder.path("work") + "/huge.ics"
+        FileManager.default.createFile(atPath: huge, contents: Data(count: 17 << 20))
+        let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "3"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\(huge): larger than 16 MiB: skipped"), "\(result.stderr)")
+        #expect(result.stdout.contains("Standup"))
+    }
+
     @Test("today shows the day's calendar items in time order beside Dawnlet's own, and stores none of them")
     func today() throws {
         try CLIProcess.run(["--db", db, "--config", config, "todo", "add", "Call", "--due", "2026-12-02T10:00"]).expectSuccess()

@@ -14,7 +14,7 @@ enum DeliveryCommands {
                 summary: "Send one test reminder through a channel (default: desktop, without its fallback) and say what happened.",
                 options: [.value("channel")], run: notifyTest),
         Command(path: ["doctor"], usage: "doctor",
-                summary: "Check the config, the database, the desktop notification server, email and the user unit.",
+                summary: "Check the config, the database, the desktop notification server, email, calendar files and the user unit.",
                 options: [], run: doctor),
     ]
 
@@ -114,6 +114,17 @@ enum DeliveryCommands {
             }
         } else if used.contains("email") {
             report(false, "email", "routed to, but channels.email is not set up")
+        }
+
+        for source in config.calendars {
+            let now = Instant(Date())
+            let zone = (try? invocation.timeZone()) ?? TimeZone.current
+            let read = CalendarReader.read(name: source.name, path: PlanSource.expandingTilde(source.path),
+                                           window: now...now.adding(seconds: Int64(config.horizon)), zone: zone)
+            let problems = read.problems.count
+            report(problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
+                   "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"
+                   + (problems == 0 ? "" : "; \(problems) problem\(problems == 1 ? "" : "s"), first: \(read.problems[0])"))
         }
 
         let unit = unitState(environment)
