@@ -28,11 +28,16 @@ enum RunnerBench {
         usleep(1_000_000)
         let before = status(idle, "voluntary_ctxt_switches")
         let rss = status(idle, "VmRSS")
+        let anonymous = status(idle, "RssAnon"), fileBacked = status(idle, "RssFile")
+        let rollup = (try? String(contentsOfFile: "/proc/\(idle)/smaps_rollup", encoding: .utf8)) ?? ""
+        let pss = rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
+            .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? -1
         let idleSeconds = Int(ProcessInfo.processInfo.environment["DAWNLET_BENCH_IDLE_SECONDS"] ?? "") ?? 60
         sleep(UInt32(idleSeconds))
         let after = status(idle, "voluntary_ctxt_switches")
         print("  idle for \(idleSeconds) s with nothing due: \(after - before) wake-ups (voluntary context switches in /proc/PID/status; target 0)")
-        print("  idle RSS: \(rss / 1024) MiB (\(rss) KiB, VmRSS; target < 20 MB)")
+        print("  idle RSS: \(rss / 1024) MiB (\(rss) KiB, VmRSS; target < 20 MB): \(anonymous) KiB its own (anonymous),"
+              + " \(fileBacked) KiB clean pages of the binary and shared libraries; PSS \(pss) KiB")
 
         // Re-plan: time from a CLI write until the runner has a new plan (its next STATUS).
         let socket = try NotifySocket(path: folder.appendingPathComponent("notify.sock").path)

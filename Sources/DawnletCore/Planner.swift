@@ -18,13 +18,22 @@ public struct PlanItem: Hashable, Sendable {
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
     public let note: String?
-    /// The external calendar instance behind a `calendar` item (DESIGN §8).
-    public let calendar: CalendarOccurrence?
+    /// The external calendar instance behind a `calendar` item (DESIGN §8); boxed, so the many
+    /// items of a plan stay small.
+    public var calendar: CalendarOccurrence? { calendarBox?.occurrence }
+    private let calendarBox: CalendarBox?
+
+    private final class CalendarBox: Hashable, Sendable {
+        let occurrence: CalendarOccurrence
+        init(_ occurrence: CalendarOccurrence) { self.occurrence = occurrence }
+        static func == (a: CalendarBox, b: CalendarBox) -> Bool { a.occurrence == b.occurrence }
+        func hash(into hasher: inout Hasher) { hasher.combine(occurrence) }
+    }
 
     public init(kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
                 source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
                 detail: String? = nil, note: String? = nil, calendar: CalendarOccurrence? = nil) {
-        self.calendar = calendar
+        calendarBox = calendar.map(CalendarBox.init)
         self.kind = kind
         self.definitionID = definitionID
         self.date = date
