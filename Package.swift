@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
-        .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"]),
+        .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]

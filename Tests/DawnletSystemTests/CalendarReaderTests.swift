@@ -7,8 +7,7 @@ import Testing
 /// Calendar files read with libical (DESIGN §8), on the corpus of real and broken calendars in
 /// shared/data/ics and on files written here.
 @Suite struct CalendarReaderTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/data/ics")
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
     static let utc = TimeZone(identifier: "UTC")!
     static let berlin = TimeZone(identifier: "Europe/Berlin")!
 
