@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Calendar files read with libical (DESIGN §8), on the corpus of real and broken calendars in
-/// shared/data/ics and on files written here.
+/// Corpus/ (copied from the workplace's shared/data/ics) and on files written here.
 @Suite struct CalendarReaderTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
     static let utc = TimeZone(identifier: "UTC")!
