@@ -60,6 +60,8 @@ public final class Runner {
     private var debounce: EventLoop.Timer?
     private var calendarDebounce: EventLoop.Timer?
     private var lastDataVersion: Int64 = -1
+    /// The reminders the timer is armed for: delivered the moment it fires.
+    private var armedFor: [PlannedReminder] = []
     /// What the last plan said about unusable calendar files: logged again only when it changes.
     private var lastCalendarProblems: [CalendarProblem] = []
     let inFlight = InFlight()
@@ -82,7 +84,7 @@ public final class Runner {
         guard lock != nil else {
             throw RunnerError(message: "another dawnlet-remind serve is already running on \(settings.databasePath)")
         }
-        wake = try loop.timer { [unowned self] in self.replan(reason: "timer") }
+        wake = try loop.timer { [unowned self] in self.wakeUp() }
         debounce = try loop.timer { [unowned self] in self.databaseChanged() }
         calendarDebounce = try loop.timer { [unowned self] in self.replan(reason: "calendar files changed") }
         try loop.onSignal(SIGHUP) { [unowned self] in
@@ -168,6 +170,16 @@ public final class Runner {
         replan(reason: "database changed")
     }
 
+    /// The timer: what it was armed for goes out first, unless the database changed since that plan
+    /// (then the new plan decides); then a new plan from now.
+    private func wakeUp() {
+        let now = Instant(Date())
+        let due = armedFor.filter { $0.fireAt <= now }
+        if !due.isEmpty, (try? store.dataVersion()) == lastDataVersion { deliver(due, now: now) }
+        armedFor = []
+        replan(reason: "timer")
+    }
+
     /// Plans from now, delivers what is due, records what was missed, arms the timer for the next.
     func replan(reason: String) {
         let now = Instant(Date())
@@ -198,6 +210,7 @@ public final class Runner {
                 default: break
                 }
             }
+            armedFor = next.map { first in plan.reminders.filter { $0.status == .pending && $0.fireAt == first.fireAt } } ?? []
             let wakeAt = next?.fireAt ?? window.upperBound
             wake?.arm(atMicroseconds: UInt64(max(0, wakeAt.secondsSinceEpoch)) * 1_000_000)
             let when = ISO8601.format(wakeAt, in: settings.zone)
