@@ -39,19 +39,13 @@ public struct PlanSource {
         // Our own exported items, met again in a vdir we also read, are already planned.
         let ours = ((try? store.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
         for source in config.calendars {
-            let read = CalendarReader.read(name: source.name, path: PlanSource.expandingTilde(source.path), window: window, zone: zone)
+            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone)
             items += read.occurrences.filter { occurrence in ours.map { !occurrence.uid.hasPrefix($0) } ?? true }.map {
                 PlanItem(kind: .calendar, definitionID: 0, date: $0.date, time: $0.time, title: $0.title, source: .virtual, calendar: $0)
             }
             problems += read.problems
         }
         return (items, problems)
-    }
-
-    /// `~/x` in the config is in the home folder.
-    public static func expandingTilde(_ path: String) -> String {
-        guard path.hasPrefix("~/") else { return path }
-        return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
     }
 
     /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.

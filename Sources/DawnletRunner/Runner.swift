@@ -120,7 +120,7 @@ public final class Runner {
     /// (each plan reports it).
     private func watchCalendars() {
         for source in settings.config.calendars {
-            let path = PlanSource.expandingTilde(source.path)
+            let path = ConfigPath.expand(source.path)
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
             let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent

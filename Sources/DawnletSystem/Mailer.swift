@@ -36,7 +36,7 @@ public enum Mailer {
         }
         guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
         let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
-        try SMTP.exchange(url: url, settings: settings, password: password, message: Array(text.utf8))
+        try SMTP.exchange(url: url, settings: settings.expandingPaths(environment), password: password, message: Array(text.utf8))
     }
 
     /// `doctor`: connects to the SMTP server as a send would (greeting, EHLO, STARTTLS, login)
@@ -50,7 +50,7 @@ public enum Mailer {
         }
         guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
         let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
-        try SMTP.exchange(url: url, settings: settings, password: password, message: nil)
+        try SMTP.exchange(url: url, settings: settings.expandingPaths(environment), password: password, message: nil)
         let tls = url.hasPrefix("smtps://") ? "TLS" : settings.tls == .starttls ? "STARTTLS" : "no TLS (loopback)"
         return "\(url) answers, \(tls)\(settings.user.map { ", logged in as \($0)" } ?? "")"
     }
@@ -63,7 +63,7 @@ public enum Mailer {
         if let credentials = environment["CREDENTIALS_DIRECTORY"], access("\(credentials)/smtp-password", R_OK) == 0 {
             path = "\(credentials)/smtp-password"
         } else if let file = settings.passwordFile {
-            path = file.hasPrefix("~/") ? (environment["HOME"] ?? "") + file.dropFirst() : file
+            path = ConfigPath.expand(file, environment: environment)
             var info = stat()
             guard stat(path!, &info) == 0 else { throw MailError("password file \(file): \(String(cString: strerror(errno)))", permanent: true) }
             guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
@@ -84,6 +84,15 @@ public enum Mailer {
         }
         while let last = bytes.last, last == 10 || last == 13 { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension Config.Email {
+    /// With `caFile` as a path curl can open (`~/` expanded).
+    func expandingPaths(_ environment: [String: String]) -> Config.Email {
+        var copy = self
+        copy.caFile = caFile.map { ConfigPath.expand($0, environment: environment) }
+        return copy
     }
 }
 

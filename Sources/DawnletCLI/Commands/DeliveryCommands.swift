@@ -119,7 +119,7 @@ enum DeliveryCommands {
         for source in config.calendars {
             let now = Instant(Date())
             let zone = (try? invocation.timeZone()) ?? TimeZone.current
-            let read = CalendarReader.read(name: source.name, path: PlanSource.expandingTilde(source.path),
+            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path),
                                            window: now...now.adding(seconds: Int64(config.horizon)), zone: zone)
             let problems = read.problems.count
             report(problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",

@@ -1,5 +1,5 @@
 import DawnletCore
-import DawnletRunner
+import DawnletSystem
 import DawnletStore
 import Foundation
 import Glibc
@@ -19,7 +19,7 @@ enum ExportCommand {
         }
         let target = URL(fileURLWithPath: folder).standardizedFileURL.path
         for source in invocation.config.calendars where source.readOnly {
-            if URL(fileURLWithPath: PlanSource.expandingTilde(source.path)).standardizedFileURL.path == target {
+            if URL(fileURLWithPath: ConfigPath.expand(source.path)).standardizedFileURL.path == target {
                 throw CLIError.data("calendar \(source.name) is read-only in the config: nothing is written into \(folder)")
             }
         }
