@@ -93,7 +93,14 @@ public enum CalendarExport {
         }
     }
 
-    static func basic(_ date: CivilDate) -> String { date.description.replacingOccurrences(of: "-", with: "") }
+    /// `20261201`: a DATE value.
+    public static func basic(_ date: CivilDate) -> String { date.description.replacingOccurrences(of: "-", with: "") }
+
+    /// `20261201T080000Z`: a UTC DATE-TIME value.
+    public static func basic(_ instant: Instant) -> String {
+        let (date, s) = ISO8601.split(local: instant.secondsSinceEpoch)
+        return "\(basic(date))T\(two(s / 3600))\(two(s / 60 % 60))\(two(s % 60))Z"
+    }
 
     static func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 

@@ -230,7 +230,8 @@ public enum ISO8601 {
     }
 
     /// Local seconds since 1970-01-01T00:00 → (date, seconds into it), flooring for times before 1970.
-    private static func split(local: Int64) -> (date: CivilDate, secondsOfDay: Int) {
+    /// (An instant's seconds give its UTC date.)
+    public static func split(local: Int64) -> (date: CivilDate, secondsOfDay: Int) {
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         return (CivilDate(dayNumber: Int(days)), Int(local - days * 86_400))
     }

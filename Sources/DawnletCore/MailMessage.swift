@@ -165,10 +165,7 @@ public struct MailMessage: Hashable, Sendable {
 
     /// `Tue, 01 Dec 2026 09:00:00 +0100` (RFC 5322 §3.3).
     static func dateHeader(_ instant: Instant, utcOffset: Int) -> String {
-        let local = instant.secondsSinceEpoch + Int64(utcOffset)
-        let days = Int(local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
-        let seconds = Int(local - Int64(days) * 86_400)
-        let date = CivilDate(dayNumber: days)
+        let (date, seconds) = ISO8601.split(local: instant.secondsSinceEpoch + Int64(utcOffset))
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let weekday = date.weekday.shortName.prefix(1).uppercased() + date.weekday.shortName.dropFirst()
         let sign = utcOffset < 0 ? "-" : "+"

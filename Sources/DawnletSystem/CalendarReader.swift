@@ -66,13 +66,6 @@ public enum CalendarReader {
         return result
     }
 
-    /// An instant's UTC date and seconds into it.
-    static func utc(_ instant: Instant) -> (date: CivilDate, secondsOfDay: Int) {
-        let t = instant.secondsSinceEpoch
-        let days = t >= 0 ? t / 86_400 : (t - 86_399) / 86_400
-        return (CivilDate(dayNumber: Int(days)), Int(t - days * 86_400))
-    }
-
     /// TZIDs that name an IANA zone are converted with the system's rules (as calendar programs
     /// do), per day through a cache: libical would expand each file's VTIMEZONE from 1970 again.
     /// Other TZIDs (custom names) go through libical and their VTIMEZONE.
@@ -117,6 +110,29 @@ public enum CalendarReader {
             problems.append(CalendarProblem(file: file, message))
         }
 
+        /// A component's subcomponents of a kind, collected first: libical's iteration state lives
+        /// in the parent, so nothing may iterate the same parent while these are used.
+        func children(_ component: OpaquePointer, _ kind: icalcomponent_kind) -> [OpaquePointer] {
+            var result: [OpaquePointer] = []
+            var c = ical.f.icalcomponent_get_first_component!(component, kind)
+            while let child = c {
+                result.append(child)
+                c = ical.f.icalcomponent_get_next_component!(component, kind)
+            }
+            return result
+        }
+
+        /// A component's properties of a kind, collected first (as for `children`).
+        func properties(_ component: OpaquePointer, _ kind: icalproperty_kind) -> [OpaquePointer] {
+            var result: [OpaquePointer] = []
+            var p = ical.f.icalcomponent_get_first_property!(component, kind)
+            while let property = p {
+                result.append(property)
+                p = ical.f.icalcomponent_get_next_property!(component, kind)
+            }
+            return result
+        }
+
         mutating func read() {
             let f = ical.f
             // One open, one fstat, one read: a vdir is thousands of small files.
@@ -146,33 +162,13 @@ public enum CalendarReader {
             }
             defer { f.icalcomponent_free!(root) }
             reportErrors(root)
-            // One VCALENDAR, or several under an XROOT.
-            var calendars: [OpaquePointer] = []
-            if f.icalcomponent_isa!(root) == ICAL_VCALENDAR_COMPONENT {
-                calendars = [root]
-            } else {
-                var c = f.icalcomponent_get_first_component!(root, ICAL_VCALENDAR_COMPONENT)
-                while let calendar = c {
-                    calendars.append(calendar)
-                    c = f.icalcomponent_get_next_component!(root, ICAL_VCALENDAR_COMPONENT)
-                }
-                if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa!(root)) {
-                    calendars = [root]
-                }
-            }
+            // One VCALENDAR, several under an XROOT, or a bare VEVENT/VTODO as the root.
+            var calendars = f.icalcomponent_isa!(root) == ICAL_VCALENDAR_COMPONENT ? [root] : children(root, ICAL_VCALENDAR_COMPONENT)
+            if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa!(root)) { calendars = [root] }
             for calendar in calendars {
                 calendarComponent = calendar
                 for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
-                    var items: [OpaquePointer] = []
-                    if f.icalcomponent_isa!(calendar) == kind {
-                        items = [calendar]
-                    } else {
-                        var c = f.icalcomponent_get_first_component!(calendar, kind)
-                        while let item = c {
-                            items.append(item)
-                            c = f.icalcomponent_get_next_component!(calendar, kind)
-                        }
-                    }
+                    let items = f.icalcomponent_isa!(calendar) == kind ? [calendar] : children(calendar, kind)
                     expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
                 }
             }
@@ -184,18 +180,12 @@ public enum CalendarReader {
             guard f.icalcomponent_count_errors!(component) > 0 else { return }
             var reported = 0
             func walk(_ c: OpaquePointer, _ reader: inout FileReader) {
-                var p = f.icalcomponent_get_first_property!(c, ICAL_XLICERROR_PROPERTY)
-                while let property = p, reported < 5 {
+                for property in reader.properties(c, ICAL_XLICERROR_PROPERTY) where reported < 5 {
                     let text = f.icalproperty_get_xlicerror!(property).map { String(cString: $0) } ?? "unreadable property"
                     reader.problem("libical: \(text) (that property is ignored)")
                     reported += 1
-                    p = f.icalcomponent_get_next_property!(c, ICAL_XLICERROR_PROPERTY)
                 }
-                var child = f.icalcomponent_get_first_component!(c, ICAL_ANY_COMPONENT)
-                while let sub = child {
-                    walk(sub, &reader)
-                    child = f.icalcomponent_get_next_component!(c, ICAL_ANY_COMPONENT)
-                }
+                for sub in reader.children(c, ICAL_ANY_COMPONENT) { walk(sub, &reader) }
             }
             walk(component, &self)
         }
@@ -244,35 +234,22 @@ public enum CalendarReader {
                 problem("\(uid): unknown time zone \"\(tzid)\" (no VTIMEZONE of that name, not an IANA name): skipped")
                 return []
             }
-            var rules: [icalrecurrencetype] = []
-            var p = f.icalcomponent_get_first_property!(item, ICAL_RRULE_PROPERTY)
-            while let property = p {
-                rules.append(f.icalproperty_get_rrule!(property))
-                p = f.icalcomponent_get_next_property!(item, ICAL_RRULE_PROPERTY)
-            }
-            var extra: [icaltimetype] = []
-            p = f.icalcomponent_get_first_property!(item, ICAL_RDATE_PROPERTY)
-            while let property = p {
+            let rules = properties(item, ICAL_RRULE_PROPERTY).map { f.icalproperty_get_rrule!($0) }
+            let extra = properties(item, ICAL_RDATE_PROPERTY).map { property in
                 let rdate = f.icalproperty_get_rdate!(property)
-                extra.append(zoned(f.icaltime_is_null_time!(rdate.time) == 0 ? rdate.time : rdate.period.start, property))
-                p = f.icalcomponent_get_next_property!(item, ICAL_RDATE_PROPERTY)
+                return zoned(f.icaltime_is_null_time!(rdate.time) == 0 ? rdate.time : rdate.period.start, property)
             }
             if rules.isEmpty && extra.isEmpty { return [(start, nil)] }
-
-            var excluded = Set<String>()
-            p = f.icalcomponent_get_first_property!(item, ICAL_EXDATE_PROPERTY)
-            while let property = p {
-                excluded.insert(instanceName(zoned(f.icalproperty_get_exdate!(property), property)))
-                p = f.icalcomponent_get_next_property!(item, ICAL_EXDATE_PROPERTY)
-            }
+            let excluded = Set(properties(item, ICAL_EXDATE_PROPERTY).map { instanceName(zoned(f.icalproperty_get_exdate!($0), $0)) })
             // Instances up to a week past the window can have reminders inside it.
             let end = window.upperBound.adding(seconds: 8 * 86_400)
             var result: [(icaltimetype, String?)] = []
             var seen = Set<String>()
-            func consider(_ t: icaltimetype, _ reader: inout FileReader) {
-                let name = reader.instanceName(t)
-                guard !excluded.contains(name), seen.insert(name).inserted,
-                      let at = reader.instant(t), at >= reader.window.lowerBound.adding(seconds: -8 * 86_400), at <= end else { return }
+            let begin = window.lowerBound.adding(seconds: -8 * 86_400)
+            func consider(_ t: icaltimetype, at: Instant?) {
+                guard let at, at >= begin, at <= end else { return }
+                let name = instanceName(t, at: at)
+                guard !excluded.contains(name), seen.insert(name).inserted else { return }
                 result.append((t, name))
             }
             // Iterated on wall times (libical shifts every instance after a zoned DTSTART that
@@ -282,14 +259,14 @@ public enum CalendarReader {
             for rule in rules {
                 guard rule.freq != ICAL_NO_RECURRENCE, let iterator = f.icalrecur_iterator_new!(rule, floating) else {
                     problem("\(uid): an RRULE libical cannot use: only its DTSTART is kept")
-                    consider(start, &self)
+                    consider(start, at: instant(start))
                     continue
                 }
                 defer { f.icalrecur_iterator_free!(iterator) }
                 let until = f.icaltime_is_null_time!(rule.until) == 0 ? instant(rule.until) : nil
                 // Without COUNT, skip straight to (a margin before) the window.
                 if rule.count == 0 {
-                    let from = CalendarReader.utc(window.lowerBound.adding(seconds: -9 * 86_400))
+                    let from = ISO8601.split(local: window.lowerBound.adding(seconds: -9 * 86_400).secondsSinceEpoch)
                     if from.date > CivilDate(year: Int(start.year), month: Int(start.month), day: Int(start.day)) ?? from.date {
                         var jump = floating
                         jump.year = Int32(from.date.year)
@@ -303,16 +280,17 @@ public enum CalendarReader {
                     var t = f.icalrecur_iterator_next!(iterator)
                     if f.icaltime_is_null_time!(t) != 0 { break }
                     t.zone = start.zone
-                    if let at = instant(t), at > end || until.map({ at > $0 }) == true { break }
+                    let at = instant(t)
+                    if let at, at > end || until.map({ at > $0 }) == true { break }
                     count += 1
                     if count > CalendarReader.maximumInstances {
                         problem("\(uid): more than \(CalendarReader.maximumInstances) instances before the window ends: the rest is skipped")
                         break
                     }
-                    consider(t, &self)
+                    consider(t, at: at)
                 }
             }
-            for t in [start] + extra { consider(t, &self) }
+            for t in [start] + extra { consider(t, at: instant(t)) }
             return result
         }
 
@@ -384,24 +362,20 @@ public enum CalendarReader {
         /// Each VALARM's instant; nil when there are none.
         func alarms(_ item: OpaquePointer, start: Instant, end: Instant) -> [Instant]? {
             let f = ical.f
+            let valarms = children(item, ICAL_VALARM_COMPONENT)
             var result: [Instant] = []
-            var found = false
-            var c = f.icalcomponent_get_first_component!(item, ICAL_VALARM_COMPONENT)
-            while let alarm = c {
-                found = true
-                if let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) {
-                    let value = f.icalproperty_get_trigger!(trigger)
-                    if f.icaltime_is_null_time!(value.time) == 0 {
-                        if let at = instant(value.time) { result.append(at) }
-                    } else {
-                        let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER)
-                        let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
-                        result.append(base.adding(seconds: Int64(f.icaldurationtype_as_int!(value.duration))))
-                    }
+            for alarm in valarms {
+                guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
+                let value = f.icalproperty_get_trigger!(trigger)
+                if f.icaltime_is_null_time!(value.time) == 0 {
+                    if let at = instant(value.time) { result.append(at) }
+                } else {
+                    let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER)
+                    let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
+                    result.append(base.adding(seconds: Int64(f.icaldurationtype_as_int!(value.duration))))
                 }
-                c = f.icalcomponent_get_next_component!(item, ICAL_VALARM_COMPONENT)
             }
-            return found ? result.sorted() : nil
+            return valarms.isEmpty ? nil : result.sorted()
         }
 
         /// A property's date-time with the zone its TZID names (libical attaches it for DTSTART,
@@ -439,13 +413,11 @@ public enum CalendarReader {
         }
 
         /// `20261201T090000Z` (UTC) for a date-time, `20261201` for a date: the instance's name in keys.
-        func instanceName(_ t: icaltimetype) -> String {
-            func pad(_ n: Int32, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
-            if t.is_date != 0 { return pad(t.year, 4) + pad(t.month, 2) + pad(t.day, 2) }
-            guard let at = instant(t) else { return "invalid" }
-            let (date, s) = CalendarReader.utc(at)
-            return pad(Int32(date.year), 4) + pad(Int32(date.month), 2) + pad(Int32(date.day), 2)
-                + "T" + pad(Int32(s / 3600), 2) + pad(Int32(s / 60 % 60), 2) + pad(Int32(s % 60), 2) + "Z"
+        func instanceName(_ t: icaltimetype, at: Instant? = nil) -> String {
+            if t.is_date != 0 {
+                return CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).map(CalendarExport.basic) ?? "invalid"
+            }
+            return (at ?? instant(t)).map(CalendarExport.basic) ?? "invalid"
         }
     }
 }
