@@ -94,7 +94,10 @@ public enum CalendarExport {
     }
 
     /// `20261201`: a DATE value.
-    public static func basic(_ date: CivilDate) -> String { date.description.replacingOccurrences(of: "-", with: "") }
+    public static func basic(_ date: CivilDate) -> String {
+        let year = String(date.year)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + two(date.month) + two(date.day)
+    }
 
     /// `20261201T080000Z`: a UTC DATE-TIME value.
     public static func basic(_ instant: Instant) -> String {
