@@ -20,12 +20,12 @@ extension ServeTests {
         return (due, String(due.prefix(10)))
     }
 
-    /// The todo's status on a day, as `today --json` says.
-    func todoStatus(on date: String) throws -> String? {
+    /// The status of the day's first item of a kind (the todo by default), as `today --json` says.
+    func todoStatus(on date: String, kind: String = "todo") throws -> String? {
         let result = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", date, "--json"])
         let root = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let items = (root?["items"] as? [[String: Any]]) ?? []
-        return items.first { $0["kind"] as? String == "todo" }?["status"] as? String
+        return items.first { $0["kind"] as? String == kind }?["status"] as? String
     }
 
     func waitForTodoStatus(_ status: String, on date: String, seconds: Double) throws -> String? {
@@ -122,10 +122,7 @@ extension ServeTests {
         #expect(status == 0)
         #expect(log.contains("skipped: event:1:\(day):0m"), "\(log)")
         #expect(log.contains("dismissed: todo:1:\(day):0m"), "\(log)")
-        let today = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", day, "--json"])
-        let root = try JSONSerialization.jsonObject(with: Data(today.stdout.utf8)) as? [String: Any]
-        let event = (root?["items"] as? [[String: Any]])?.first { $0["kind"] as? String == "event" }
-        #expect(event?["status"] as? String == "skipped", "\(today.stdout)")
+        #expect(try todoStatus(on: day, kind: "event") == "skipped")
         #expect(try todoStatus(on: day) == "open", "dismissing is not done")
     }
 

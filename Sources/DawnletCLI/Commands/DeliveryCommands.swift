@@ -30,12 +30,10 @@ enum DeliveryCommands {
         let config = invocation.config
         if channel == "desktop" {
             do {
-                let bus = try NotificationBus()
-                let server = try bus.serverInformation()
-                let capabilities = try bus.capabilities()
+                let (bus, server, capabilities) = try desktopServer()
                 let id = try bus.notify(DesktopNotification(message, capabilities: capabilities, expireSeconds: config.desktop.expire,
                                                             snoozeSeconds: config.desktop.snooze))
-                invocation.output.line("desktop: shown as notification \(id) by \(server.prefix(3).joined(separator: " "))"
+                invocation.output.line("desktop: shown as notification \(id) by \(server)"
                     + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))")
             } catch {
                 throw CLIError(code: .failure, message: "desktop: \(error)")
@@ -87,10 +85,8 @@ enum DeliveryCommands {
         if used.contains("desktop"), let fallback = config.desktop.fallback { used.insert(fallback) }
         if used.contains("desktop") {
             do {
-                let bus = try NotificationBus()
-                let server = try bus.serverInformation()
-                let capabilities = try bus.capabilities()
-                report(true, "desktop", "\(server.prefix(3).joined(separator: " ")) answers on the session bus")
+                let (_, server, capabilities) = try desktopServer()
+                report(true, "desktop", "\(server) answers on the session bus")
                 report(capabilities.contains("actions") ? true : nil, "desktop actions",
                        capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
             } catch {
@@ -130,6 +126,14 @@ enum DeliveryCommands {
         let unit = unitState(environment)
         report(unit.ok, "service", unit.text)
         guard failures == 0 else { throw CLIError(code: .failure, message: "\(failures) problem\(failures == 1 ? "" : "s") found") }
+    }
+
+    /// The notification server on the session bus: a connection, its name, vendor and version,
+    /// and what it can do.
+    static func desktopServer() throws(BusError) -> (NotificationBus, String, Set<String>) {
+        let bus = try NotificationBus()
+        let server = try bus.serverInformation().prefix(3).joined(separator: " ")
+        return (bus, server, try bus.capabilities())
     }
 
     /// The user unit: enabled and running under the user manager?
