@@ -223,4 +223,9 @@ struct Output {
     func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+
+    /// Calendar files that could not be used: said on stderr, one line each; the command goes on.
+    func warn(_ problems: [CalendarProblem]) {
+        for problem in problems { error("\(CommandLineTool.name): warning: calendar \(problem)") }
+    }
 }

@@ -51,7 +51,7 @@ enum PreviewCommand {
         let source = PlanSource(store: try invocation.openStore(), config: invocation.config, zone: zone)
         let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
         // A calendar file that cannot be used is said, not fatal: the rest is planned.
-        for problem in plan.calendarProblems { invocation.output.error("dawnlet-remind: warning: calendar \(problem)") }
+        invocation.output.warn(plan.calendarProblems)
         if invocation.json {
             // Streamed one reminder at a time: a month of a large database is tens of thousands.
             invocation.output.json { w, flush in

@@ -43,7 +43,7 @@ enum TodayCommand {
         let midnight = WallTime(hour: 0, minute: 0)!
         let dayWindow = zone.resolve(midnight, on: day).instant...zone.resolve(midnight, on: day.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(dayWindow)
-        for problem in calendars.problems { invocation.output.error("dawnlet-remind: warning: calendar \(problem)") }
+        invocation.output.warn(calendars.problems)
         for occurrence in calendars.items.compactMap(\.calendar) where occurrence.date == day {
             let item = Item(kind: occurrence.kind.rawValue, id: nil, definitionID: nil, title: occurrence.title, time: occurrence.time,
                             status: "open", overdue: false, dueDate: nil, source: "ics:\(occurrence.calendar)", amount: nil)
