@@ -154,7 +154,58 @@ enum Migrations {
         """
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         """,
+        // 6: an id names one item for ever (DESIGN §3): every table whose ids a reminder key, a
+        // delivery row, an export UID or a person can name becomes AUTOINCREMENT, keeping its ids.
+        // Its sequence starts past the highest id it has, and past the highest id the delivery
+        // log has seen for its kind (an item deleted before this migration is not named again).
+        neverReused("todos", kind: "todo", columns: """
+            title TEXT NOT NULL, due_date TEXT, due_time TEXT, schedule TEXT, reminders TEXT NOT NULL DEFAULT '', created TEXT NOT NULL
+            """)
+            + neverReused("events", kind: "event", columns: """
+                title TEXT NOT NULL, start_date TEXT NOT NULL, start_time TEXT, duration_minutes INTEGER, schedule TEXT,
+                reminders TEXT NOT NULL DEFAULT '', created TEXT NOT NULL
+                """)
+            + neverReused("habits", kind: "habit", columns: "name TEXT NOT NULL, schedule TEXT NOT NULL, time TEXT, created TEXT NOT NULL")
+            + neverReused("recurring_transactions", kind: "bill", columns: """
+                name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL, created TEXT NOT NULL
+                """)
+            + neverReused("subscriptions", kind: "subscription", columns: """
+                name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL,
+                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)), created TEXT NOT NULL
+                """)
+            + neverReused("debts", kind: "debt", columns: """
+                name TEXT NOT NULL, balance_minor INTEGER NOT NULL, minimum_minor INTEGER NOT NULL,
+                payment_day INTEGER NOT NULL CHECK (payment_day BETWEEN 1 AND 31), created TEXT NOT NULL
+                """)
+            + neverReused("goals", kind: "goal", columns: "name TEXT NOT NULL, target_minor INTEGER NOT NULL, target_date TEXT, created TEXT NOT NULL")
+            + neverReused("income_sources", kind: "income", columns: """
+                name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL,
+                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)), created TEXT NOT NULL
+                """)
+            + neverReused("payments", kind: nil, columns: """
+                kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
+                amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, UNIQUE (kind, source_id, period_start)
+                """),
     ]
+
+    /// Rebuilds `table` with the same columns and an AUTOINCREMENT id (SQLite cannot add it in
+    /// place: sqlite.org/lang_altertable.html, "making other kinds of table schema changes"). Runs
+    /// with foreign keys off, so dropping the old table cascades nothing; the other tables'
+    /// references name the table, so they point at the new one once it is renamed.
+    private static func neverReused(_ table: String, kind: String?, columns: String) -> String {
+        // A delivery key starts `kind:id:` (`todo:12:2026-12-01:0m`); CAST keeps the leading digits.
+        let existing = "coalesce((SELECT max(id) FROM \(table)), 0)"
+        let logged = kind.map { ", coalesce((SELECT max(CAST(substr(key, \($0.count + 2)) AS INTEGER)) FROM deliveries WHERE key LIKE '\($0):%'), 0)" }
+        return """
+            CREATE TABLE \(table)_new (id INTEGER PRIMARY KEY AUTOINCREMENT, \(columns));
+            INSERT INTO \(table)_new SELECT * FROM \(table);
+            DROP TABLE \(table);
+            ALTER TABLE \(table)_new RENAME TO \(table);
+            DELETE FROM sqlite_sequence WHERE name = '\(table)';
+            INSERT INTO sqlite_sequence (name, seq) VALUES ('\(table)', \(logged.map { "max(\(existing)\($0))" } ?? existing));
+
+            """
+    }
 
     static var latest: Int { all.count }
 }

@@ -35,8 +35,11 @@ public final class Store {
             throw StoreError(.newerSchema,
                              "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
         }
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        // Foreign keys go on after migrating: a migration that rebuilds a table must not cascade
+        // the drop of the old one (and the pragma is a no-op inside a transaction).
         if version < Migrations.latest { try migrate() }
+        try db.execute("PRAGMA foreign_keys = ON;")
     }
 
     /// Changes whenever another connection commits (`PRAGMA data_version`): the runner re-plans
@@ -58,6 +61,10 @@ public final class Store {
                 let current = try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
                 guard current < target else { return }
                 try db.execute(sql)
+                // What foreign keys would have kept (they are off while migrating).
+                if let broken = try db.query("PRAGMA foreign_key_check", [], { $0.text(0) }).first {
+                    throw StoreError(.corrupt, "migration \(target) left a reference in \(broken) pointing nowhere; nothing was changed")
+                }
                 try db.execute("PRAGMA user_version = \(target)")
             }
         }
