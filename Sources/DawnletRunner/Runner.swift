@@ -111,7 +111,7 @@ public final class Runner {
         watches.append(watch)
         try loop.onReadable(watch.fd) { [unowned self] in
             _ = watch.changedNames()
-            self.debounce?.arm(atMicroseconds: Runner.nowMicroseconds() + 100_000)
+            self.arm(self.debounce, afterMicroseconds: 100_000)
         }
     }
 
@@ -131,7 +131,7 @@ public final class Runner {
                 try loop.onReadable(watch.fd) { [unowned self] in
                     let names = watch.changedNames()
                     guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
-                    self.calendarDebounce?.arm(atMicroseconds: Runner.nowMicroseconds() + 200_000)
+                    self.arm(self.calendarDebounce, afterMicroseconds: 200_000)
                 }
             } catch {
                 log(LogEntry("calendar \(source.name): cannot watch \(folder): \(error); changes are seen at the next plan", priority: 4))
@@ -162,6 +162,11 @@ public final class Runner {
             self.settings.zone = zone
             self.replan(reason: "the time zone changed")
         }
+    }
+
+    /// Arms a timer; a failure is logged (the next event re-arms it).
+    func arm(_ timer: EventLoop.Timer?, afterMicroseconds microseconds: UInt64) {
+        do { try timer?.arm(afterMicroseconds: microseconds) } catch { log(LogEntry("cannot arm a timer: \(error)", priority: 3)) }
     }
 
     private func databaseChanged() {
@@ -212,7 +217,7 @@ public final class Runner {
             }
             armedFor = next.map { first in plan.reminders.filter { $0.status == .pending && $0.fireAt == first.fireAt } } ?? []
             let wakeAt = next?.fireAt ?? window.upperBound
-            wake?.arm(atMicroseconds: UInt64(max(0, wakeAt.secondsSinceEpoch)) * 1_000_000)
+            try wake?.arm(atMicroseconds: UInt64(max(0, wakeAt.secondsSinceEpoch)) * 1_000_000)
             let when = ISO8601.format(wakeAt, in: settings.zone)
             let status = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
             ServiceNotify.send("STATUS=" + status)
@@ -220,7 +225,7 @@ public final class Runner {
         } catch {
             // The database may be locked by a long write: try again shortly rather than give up.
             log(LogEntry("plan failed (\(reason)): \(error); retrying in 5 s", priority: 3))
-            wake?.arm(atMicroseconds: Runner.nowMicroseconds() + 5_000_000)
+            arm(wake, afterMicroseconds: 5_000_000)
         }
     }
 
@@ -228,7 +233,7 @@ public final class Runner {
     /// abandoned here stays claimed and is retried on the next start.
     private func stop() {
         ServiceNotify.send("STOPPING=1")
-        wake?.disarm()
+        try? wake?.disarm()
         if deliveries.wait(timeout: .now() + .seconds(settings.shutdownBound)) == .timedOut {
             log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4))
         }

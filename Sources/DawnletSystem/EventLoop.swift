@@ -32,12 +32,13 @@ public final class EventLoop {
         sd_event_set_watchdog(event, 1)
     }
 
-    /// A one-shot CLOCK_REALTIME timer with 1 ms accuracy, disarmed until `arm(at:)`.
-    public func timer(_ handler: @escaping () -> Void) throws(SystemError) -> Timer {
-        let box = Unmanaged.passRetained(Handler(handler))
+    /// A one-shot timer on `clock` (CLOCK_REALTIME: an instant of the wall clock; CLOCK_MONOTONIC:
+    /// a timeout) with 1 ms accuracy, disarmed until `arm`.
+    public func timer(clock: clockid_t = CLOCK_REALTIME, _ handler: @escaping () -> Void) throws(SystemError) -> Timer {
+        let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
-        let rc = sd_event_add_time(event, &source, CLOCK_REALTIME, UInt64.max, 1000, { _, _, userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call()
+        let rc = sd_event_add_time(event, &source, clock, UInt64.max, 1000, { _, _, userdata in
+            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
             return 0
         }, box.toOpaque())
         guard rc >= 0, let source else {
@@ -45,16 +46,18 @@ public final class EventLoop {
             throw SystemError("sd_event_add_time", errno: -rc)
         }
         EventLoop.own(source, box)
-        return Timer(source)
+        let timer = Timer(source, clock: clock)
+        try timer.disarm()
+        return timer
     }
 
     /// Calls `handler` when `signal` arrives. The signal must already be blocked in every thread
     /// (block it first thing in main).
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
-        let box = Unmanaged.passRetained(Handler(handler))
+        let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
         let rc = sd_event_add_signal(event, &source, signal, { _, _, userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call()
+            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
             return 0
         }, box.toOpaque())
         guard rc >= 0, let source else {
@@ -64,12 +67,19 @@ public final class EventLoop {
         EventLoop.own(source, box)
     }
 
-    /// Calls `handler` when `fd` is readable. The caller keeps the descriptor open.
+    /// Calls `handler` when `fd` is readable, for as long as the loop runs. The caller keeps the
+    /// descriptor open.
     public func onReadable(_ fd: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
+        _ = try watch(fd, events: UInt32(EPOLLIN.rawValue)) { _ in handler() }
+    }
+
+    /// Calls `handler` with the ready events (EPOLLIN, EPOLLOUT, EPOLLHUP, …) while `fd` is ready
+    /// for `events`, until the source is cancelled. The caller keeps the descriptor open until then.
+    public func watch(_ fd: Int32, events: UInt32, _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> Source {
         let box = Unmanaged.passRetained(Handler(handler))
         var source: OpaquePointer?
-        let rc = sd_event_add_io(event, &source, fd, UInt32(EPOLLIN.rawValue), { _, _, _, userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call()
+        let rc = sd_event_add_io(event, &source, fd, events, { _, _, revents, userdata in
+            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(revents)
             return 0
         }, box.toOpaque())
         guard rc >= 0, let source else {
@@ -77,6 +87,7 @@ public final class EventLoop {
             throw SystemError("sd_event_add_io", errno: -rc)
         }
         EventLoop.own(source, box)
+        return Source(source)
     }
 
     /// The loop keeps the source ("floating"); the handler box is released when it is destroyed.
@@ -87,29 +98,66 @@ public final class EventLoop {
         sd_event_source_set_floating(source, 1)
     }
 
+    /// A handler and the events that woke it (0 for timers and signals).
     private final class Handler {
-        let call: () -> Void
-        init(_ call: @escaping () -> Void) { self.call = call }
+        let call: (UInt32) -> Void
+        init(_ call: @escaping (UInt32) -> Void) { self.call = call }
+    }
+
+    /// An event source the loop keeps until `cancel()` (safe from inside its own handler).
+    public class Source {
+        let source: OpaquePointer
+        private var cancelled = false
+
+        init(_ source: OpaquePointer) { self.source = source }
+
+        /// Which events an io source waits for.
+        public func setEvents(_ events: UInt32) throws(SystemError) {
+            try SystemError.check(sd_event_source_set_io_events(source, events), "sd_event_source_set_io_events")
+        }
+
+        /// Removes the source from the loop; its handler is released and never called again.
+        public func cancel() {
+            guard !cancelled else { return }
+            cancelled = true
+            // The loop's reference becomes ours (floating off), and dropping it frees the source.
+            sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+            sd_event_source_set_floating(source, 0)
+            sd_event_source_unref(source)
+        }
     }
 
     /// A re-armable one-shot timer.
-    public final class Timer {
-        private let source: OpaquePointer
+    public final class Timer: Source {
+        public let clock: clockid_t
 
-        init(_ source: OpaquePointer) {
-            self.source = source
-            sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        init(_ source: OpaquePointer, clock: clockid_t) {
+            self.clock = clock
+            super.init(source)
         }
 
-        /// Fires once at `microseconds` since the epoch (CLOCK_REALTIME), within 1 ms.
-        public func arm(atMicroseconds microseconds: UInt64) {
-            sd_event_source_set_time(source, microseconds)
-            sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT))
+        /// Fires once at `microseconds` on the timer's clock (since the epoch for CLOCK_REALTIME),
+        /// within 1 ms.
+        public func arm(atMicroseconds microseconds: UInt64) throws(SystemError) {
+            try SystemError.check(sd_event_source_set_time(source, microseconds), "sd_event_source_set_time")
+            try SystemError.check(sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)), "sd_event_source_set_enabled")
         }
 
-        public func disarm() {
-            sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+        /// Fires once `microseconds` from now on the timer's clock.
+        public func arm(afterMicroseconds microseconds: UInt64) throws(SystemError) {
+            try arm(atMicroseconds: EventLoop.now(clock) + microseconds)
         }
+
+        public func disarm() throws(SystemError) {
+            try SystemError.check(sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+        }
+    }
+
+    /// Microseconds on `clock` now (since the epoch for CLOCK_REALTIME).
+    public static func now(_ clock: clockid_t) -> UInt64 {
+        var ts = timespec()
+        clock_gettime(clock, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
     }
 }
 
