@@ -32,4 +32,24 @@ static inline CURLcode dawnlet_curl_setopt_debug_function(void *setopt, CURL *ha
 static inline CURLcode dawnlet_curl_getinfo_long(void *getinfo, CURL *handle, CURLINFO info, long *value) {
     return ((dawnlet_curl_getinfo_fn)getinfo)(handle, info, value);
 }
+
+/* curl_multi_setopt is variadic too: the same kind of wrapper, for the four options the
+   event-loop sender sets (DawnletSystem.SMTPSender). */
+typedef CURLMcode (*dawnlet_curl_multi_setopt_fn)(CURLM *, CURLMoption, ...);
+
+static inline CURLMcode dawnlet_curl_multi_setopt_socket_function(void *setopt, CURLM *multi, curl_socket_callback callback) {
+    return ((dawnlet_curl_multi_setopt_fn)setopt)(multi, CURLMOPT_SOCKETFUNCTION, callback);
+}
+static inline CURLMcode dawnlet_curl_multi_setopt_socket_data(void *setopt, CURLM *multi, void *data) {
+    return ((dawnlet_curl_multi_setopt_fn)setopt)(multi, CURLMOPT_SOCKETDATA, data);
+}
+static inline CURLMcode dawnlet_curl_multi_setopt_timer_function(void *setopt, CURLM *multi, curl_multi_timer_callback callback) {
+    return ((dawnlet_curl_multi_setopt_fn)setopt)(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
+static inline CURLMcode dawnlet_curl_multi_setopt_timer_data(void *setopt, CURLM *multi, void *data) {
+    return ((dawnlet_curl_multi_setopt_fn)setopt)(multi, CURLMOPT_TIMERDATA, data);
+}
+
+/* A CURLMsg's result (the union member data.result) needs no accessor: Swift imports the union
+   as a field `data` with a `result` property, so `message.pointee.data.result` reads it. */
 #endif

@@ -106,6 +106,15 @@ final class Curl: @unchecked Sendable {
     let slistFreeAll: @convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void
     let setopt: UnsafeMutableRawPointer
     let getinfo: UnsafeMutableRawPointer
+    // The multi interface: transfers driven by our event loop instead of a blocking perform.
+    let multiInit: @convention(c) () -> UnsafeMutableRawPointer?
+    let multiCleanup: @convention(c) (UnsafeMutableRawPointer?) -> CURLMcode
+    let multiAddHandle: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode
+    let multiRemoveHandle: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode
+    let multiSocketAction: @convention(c) (UnsafeMutableRawPointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode
+    let multiInfoRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?
+    let multiStrerror: @convention(c) (CURLMcode) -> UnsafePointer<CChar>?
+    let multiSetopt: UnsafeMutableRawPointer
 
     /// The library, or why it could not be loaded; loaded (and globally initialised) once.
     static let shared: Result<Curl, MailError> = Result { () throws(MailError) in try Curl() }
@@ -127,8 +136,25 @@ final class Curl: @unchecked Sendable {
         slistFreeAll = unsafeBitCast(try symbol("curl_slist_free_all"), to: (@convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void).self)
         setopt = try symbol("curl_easy_setopt")
         getinfo = try symbol("curl_easy_getinfo")
+        multiInit = unsafeBitCast(try symbol("curl_multi_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
+        multiCleanup = unsafeBitCast(try symbol("curl_multi_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> CURLMcode).self)
+        multiAddHandle = unsafeBitCast(try symbol("curl_multi_add_handle"),
+                                       to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
+        multiRemoveHandle = unsafeBitCast(try symbol("curl_multi_remove_handle"),
+                                          to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
+        multiSocketAction = unsafeBitCast(try symbol("curl_multi_socket_action"),
+                                          to: (@convention(c) (UnsafeMutableRawPointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode).self)
+        multiInfoRead = unsafeBitCast(try symbol("curl_multi_info_read"),
+                                      to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?).self)
+        multiStrerror = unsafeBitCast(try symbol("curl_multi_strerror"), to: (@convention(c) (CURLMcode) -> UnsafePointer<CChar>?).self)
+        multiSetopt = try symbol("curl_multi_setopt")
         let globalInit = unsafeBitCast(try symbol("curl_global_init"), to: (@convention(c) (Int) -> CURLcode).self)
         guard globalInit(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { throw MailError("curl_global_init failed", permanent: true) }
+    }
+
+    /// "curl_multi_add_handle: Out of memory": a failed multi call, for an error message.
+    func describe(_ operation: String, _ code: CURLMcode) -> String {
+        "\(operation): \(multiStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)")"
     }
 }
 
