@@ -100,7 +100,6 @@ extension Config.Email {
 final class Curl: @unchecked Sendable {
     let easyInit: @convention(c) () -> UnsafeMutableRawPointer?
     let easyCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
-    let easyPerform: @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
     let easyStrerror: @convention(c) (CURLcode) -> UnsafePointer<CChar>?
     let slistAppend: @convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?
     let slistFreeAll: @convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void
@@ -129,7 +128,6 @@ final class Curl: @unchecked Sendable {
         }
         easyInit = unsafeBitCast(try symbol("curl_easy_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
         easyCleanup = unsafeBitCast(try symbol("curl_easy_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
-        easyPerform = unsafeBitCast(try symbol("curl_easy_perform"), to: (@convention(c) (UnsafeMutableRawPointer?) -> CURLcode).self)
         easyStrerror = unsafeBitCast(try symbol("curl_easy_strerror"), to: (@convention(c) (CURLcode) -> UnsafePointer<CChar>?).self)
         slistAppend = unsafeBitCast(try symbol("curl_slist_append"),
                                     to: (@convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?).self)
@@ -169,87 +167,53 @@ enum SMTP {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 
-    /// One exchange: sends `message`, or with nil only connects (CONNECT_ONLY runs SMTP's connect
-    /// phase: greeting, EHLO, STARTTLS, AUTH).
+    /// One exchange, waited for: sends `message`, or with nil only connects (CONNECT_ONLY runs
+    /// SMTP's connect phase: greeting, EHLO, STARTTLS, AUTH). The CLI's commands are not event
+    /// driven, so the exchange runs on an SMTPSender with a loop of its own until it is done: one
+    /// code path for a blocking send and for sends on a shared loop.
     static func exchange(url: String, settings: Config.Email, password: String?, message: [UInt8]?) throws(MailError) {
-        let curl: Curl
-        switch Curl.shared {
-        case .success(let loaded): curl = loaded
-        case .failure(let error): throw error
+        let loop: EventLoop
+        do {
+            loop = try EventLoop()
+        } catch {
+            throw MailError("cannot start an event loop for the SMTP exchange: \(error)", permanent: false)
         }
-        guard let handle = curl.easyInit() else { throw MailError("curl_easy_init failed", permanent: false) }
-        defer { curl.easyCleanup(handle) }
-        var recipients: UnsafeMutablePointer<curl_slist>?
-        for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
-        defer { curl.slistFreeAll(recipients) }
-
-        let exchange = Exchange(message ?? [])
-        var errorBuffer = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        let code: CURLcode = withExtendedLifetime(exchange) {
-            errorBuffer.withUnsafeMutableBufferPointer { errors in
-                let s = curl.setopt
-                var failed = false
-                func option(_ rc: CURLcode) { if rc != CURLE_OK { failed = true } }
-                option(dawnlet_curl_setopt_string(s, handle, CURLOPT_URL, url))
-                option(dawnlet_curl_setopt_string(s, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>"))
-                option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
-                option(dawnlet_curl_setopt_long(s, handle, message == nil ? CURLOPT_CONNECT_ONLY : CURLOPT_UPLOAD, 1))
-                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_NOSIGNAL, 1))
-                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, settings.timeout))
-                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, min(settings.timeout, 10)))
-                if url.hasPrefix("smtp://") {
-                    option(dawnlet_curl_setopt_long(s, handle, CURLOPT_USE_SSL, Int(settings.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
-                }
-                if let caFile = settings.caFile { option(dawnlet_curl_setopt_string(s, handle, CURLOPT_CAINFO, caFile)) }
-                if let user = settings.user {
-                    option(dawnlet_curl_setopt_string(s, handle, CURLOPT_USERNAME, user))
-                    option(dawnlet_curl_setopt_string(s, handle, CURLOPT_PASSWORD, password ?? ""))
-                }
-                option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_ERRORBUFFER, errors.baseAddress))
-                let context = Unmanaged.passUnretained(exchange).toOpaque()
-                option(dawnlet_curl_setopt_read_function(s, handle) { buffer, size, count, userdata in
-                    let exchange = Unmanaged<Exchange>.fromOpaque(userdata!).takeUnretainedValue()
-                    let n = min(size * count, exchange.bytes.count - exchange.offset)
-                    exchange.bytes.withUnsafeBytes { source in
-                        UnsafeMutableRawPointer(buffer!).copyMemory(from: source.baseAddress! + exchange.offset, byteCount: n)
-                    }
-                    exchange.offset += n
-                    return n
-                })
-                option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_READDATA, context))
-                // The server's replies (and only those: what we send includes the login) keep the
-                // last refusal, for a failure's reason.
-                option(dawnlet_curl_setopt_long(s, handle, CURLOPT_VERBOSE, 1))
-                option(dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
-                    guard type == CURLINFO_HEADER_IN, let data else { return 0 }
-                    let exchange = Unmanaged<Exchange>.fromOpaque(userdata!).takeUnretainedValue()
-                    // A refusal (4xx, 5xx), not the 221 of the QUIT that follows it.
-                    guard size > 0, data[0] == CChar(UInt8(ascii: "4")) || data[0] == CChar(UInt8(ascii: "5")) else { return 0 }
-                    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-                    exchange.lastResponse = line.trimmingTrailingNewlines
-                    return 0
-                })
-                option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_DEBUGDATA, context))
-                return failed ? CURLE_FAILED_INIT : curl.easyPerform(handle)
-            }
+        let sender = try SMTPSender(loop: loop)
+        var finished = false
+        var outcome: MailError?
+        sender.send(url: url, settings: settings, password: password, message: message) { error in
+            finished = true
+            outcome = error
+            loop.exit(0)
         }
-        guard code != CURLE_OK else { return }
+        // The sender must live until the loop is done with it: Swift may otherwise end its
+        // lifetime right after its last use above, and a sender that goes away abandons its sends.
+        do {
+            _ = try withExtendedLifetime(sender) { () throws(SystemError) -> Int32 in try loop.run() }
+        } catch {
+            throw MailError("the SMTP exchange's event loop failed: \(error)", permanent: false)
+        }
+        guard finished else { throw MailError("the SMTP exchange ended without a result", permanent: false) }
+        if let outcome { throw outcome }
+    }
 
-        var response = 0
-        _ = dawnlet_curl_getinfo_long(curl.getinfo, handle, CURLINFO_RESPONSE_CODE, &response)
-        let written = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    /// How a finished exchange failed, from curl's result, the server's last response code,
+    /// its last refusal line and curl's error buffer; nil when it succeeded. The one place a
+    /// failure is judged temporary or permanent, whichever way the exchange ran.
+    static func failure(_ code: CURLcode, response: Int, lastRefusal: String, written: String, curl: Curl) -> MailError? {
+        guard code != CURLE_OK else { return nil }
         let detail = written.isEmpty ? curl.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : written
         if (400..<600).contains(response) {
-            let words = exchange.lastResponse.isEmpty ? "\(response)" : exchange.lastResponse
-            throw MailError("the server answered \(words)", permanent: response >= 500)
+            let words = lastRefusal.isEmpty ? "\(response)" : lastRefusal
+            return MailError("the server answered \(words)", permanent: response >= 500)
         }
         switch code {
         case CURLE_USE_SSL_FAILED:
-            throw MailError("the server does not offer STARTTLS, which is required (\(detail))", permanent: true)
+            return MailError("the server does not offer STARTTLS, which is required (\(detail))", permanent: true)
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_LOGIN_DENIED, CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            throw MailError(detail, permanent: true)
+            return MailError(detail, permanent: true)
         default:
-            throw MailError(detail, permanent: false)
+            return MailError(detail, permanent: false)
         }
     }
 }

@@ -1,0 +1,455 @@
+import CCurl
+import CLinux
+import CSystemd
+import DawnletCore
+import Glibc
+
+/// SMTP exchanges on an event loop through libcurl's multi interface: no thread and no blocking
+/// call, so the runner can send mail from its single-threaded loop. curl says which sockets it
+/// waits on and when it next needs the clock (CURLMOPT_SOCKETFUNCTION, CURLMOPT_TIMERFUNCTION);
+/// the sender turns those into io sources and one CLOCK_MONOTONIC timer on the loop (a timerfd
+/// watched as an io source: see RelativeTimer for why not `EventLoop.timer`) and hands curl each
+/// event. Several sends run at once, so a server that never answers holds up only its own
+/// message, until the configured `timeout`.
+///
+/// When no send is in flight, the sender has nothing on the loop: no io source, no timer.
+/// Use it from the loop's thread only.
+public final class SMTPSender {
+    private let loop: EventLoop
+    private let curl: Curl
+    private let multi: UnsafeMutableRawPointer
+    private let watcher: Watcher
+    /// The sends in flight, by their easy handle.
+    private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// Sends that failed before they could start, waiting for the loop to report them.
+    private var reports: [(error: MailError, done: (MailError?) -> Void)] = []
+    private let reportTimer: RelativeTimer
+
+    public init(loop: EventLoop) throws(MailError) {
+        let curl: Curl
+        switch Curl.shared {
+        case .success(let loaded): curl = loaded
+        case .failure(let error): throw error
+        }
+        guard let multi = curl.multiInit() else { throw MailError("curl_multi_init failed", permanent: false) }
+        self.loop = loop
+        self.curl = curl
+        self.multi = multi
+        watcher = Watcher(loop: loop)
+        reportTimer = RelativeTimer(loop: loop)
+        // From here on a failure still runs deinit, which cleans the multi handle up.
+
+        // curl's callbacks reach the watcher, not the sender: they also come while the sender's
+        // deinit removes its transfers, and the watcher is alive until that is over.
+        let context = Unmanaged.passUnretained(watcher).toOpaque()
+        let s = curl.multiSetopt
+        try check(dawnlet_curl_multi_setopt_socket_function(s, multi) { _, socket, what, userdata, _ in
+            guard let userdata else { return -1 }
+            return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().socketChanged(socket, what)
+        }, "CURLMOPT_SOCKETFUNCTION")
+        try check(dawnlet_curl_multi_setopt_socket_data(s, multi, context), "CURLMOPT_SOCKETDATA")
+        try check(dawnlet_curl_multi_setopt_timer_function(s, multi) { _, milliseconds, userdata in
+            guard let userdata else { return -1 }
+            return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().timerChanged(milliseconds)
+        }, "CURLMOPT_TIMERFUNCTION")
+        try check(dawnlet_curl_multi_setopt_timer_data(s, multi, context), "CURLMOPT_TIMERDATA")
+        // The loop holds the watcher's sources and they must not keep the sender alive: whoever
+        // owns the sender decides when it goes.
+        watcher.ready = { [weak self] socket, mask in self?.act(on: socket, mask) }
+        reportTimer.handler = { [weak self] in self?.deliverReports() }
+    }
+
+    deinit {
+        // A sender that goes away abandons what is in flight; each send still hears, once, that it
+        // did not finish.
+        let abandoned = Array(transfers.values)
+        transfers = [:]
+        for transfer in abandoned {
+            let removed = curl.multiRemoveHandle(multi, transfer.handle)
+            transfer.close()
+            var why = "the mail sender was shut down before the exchange finished"
+            if removed != CURLM_OK { why += "; " + curl.describe("curl_multi_remove_handle", removed) }
+            transfer.finish(MailError(why, permanent: false))
+        }
+        deliverReports()
+        // It can fail only for a bad handle or a call from inside a curl callback; neither can
+        // happen here (no callback of ours drops the sender), and there is no one left to tell.
+        let cleaned = curl.multiCleanup(multi)
+        assert(cleaned == CURLM_OK, curl.describe("curl_multi_cleanup", cleaned))
+        watcher.stop()
+    }
+
+    /// Starts one exchange: sends `message` (the whole CRLF message) to `settings.to`, or with
+    /// nil only connects, greets, starts TLS and logs in (CONNECT_ONLY, for `doctor`). Returns at
+    /// once; `done` is called exactly once, on the loop, after the exchange's curl handle is
+    /// removed and cleaned up, with nil on success or why it failed (temporary or permanent, by
+    /// the same rule as `Mailer.send`). It is not called from inside `send`, unless the loop
+    /// cannot even take the timer that reports a failure to start.
+    public func send(url: String, settings: Config.Email, password: String?, message: [UInt8]?, done: @escaping (MailError?) -> Void) {
+        guard let transfer = Transfer(curl: curl, message: message, done: done) else {
+            return report(MailError("curl_easy_init failed", permanent: false), to: done)
+        }
+        if let failure = transfer.configure(url: url, settings: settings, password: password, connectOnly: message == nil) {
+            transfer.close()
+            return report(failure, to: done)
+        }
+        transfers[transfer.handle] = transfer
+        let added = curl.multiAddHandle(multi, transfer.handle)
+        guard added == CURLM_OK else {
+            let why = watcher.explain(curl.describe("curl_multi_add_handle", added))
+            // curl may have linked the handle in before a callback failed; cleaning the easy
+            // handle up detaches it from the multi handle either way.
+            transfers[transfer.handle] = nil
+            transfer.close()
+            settle()
+            return report(MailError(why, permanent: false), to: done)
+        }
+    }
+
+    /// True when no exchange is in flight and the sender has nothing on the loop: no io source,
+    /// no timer, no failure waiting to be reported.
+    public var isIdle: Bool {
+        transfers.isEmpty && reports.isEmpty && !reportTimer.isOnLoop && watcher.isIdle
+    }
+
+    /// A socket became ready (or, for CURL_SOCKET_TIMEOUT, curl's timer fired): curl does what it
+    /// can, then every exchange it finished is reported.
+    private func act(on socket: curl_socket_t, _ mask: Int32) {
+        var running: Int32 = 0
+        let acted = curl.multiSocketAction(multi, socket, mask, &running)
+        collect()
+        if acted != CURLM_OK {
+            // curl aborts every transfer when a callback fails, and after any other failure the
+            // state of those left is unknown: each ends as a temporary failure, to be retried.
+            abandonAll(because: watcher.explain(curl.describe("curl_multi_socket_action", acted)))
+        }
+        settle()
+    }
+
+    /// Reports every exchange curl has finished.
+    private func collect() {
+        var queued: Int32 = 0
+        while let message = curl.multiInfoRead(multi, &queued) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            // The message is valid only until the next multi call: read it before removing.
+            let result = message.pointee.data.result
+            guard let transfer = transfers.removeValue(forKey: handle) else { continue }
+            var outcome = transfer.outcome(result)
+            let removed = curl.multiRemoveHandle(multi, handle)
+            // The easy handle's cleanup detaches it from the multi handle even if that failed.
+            transfer.close()
+            // A failed removal is added to a failure's reason, but it does not turn a delivery
+            // into a failure: the server has the message, and the runner would send it twice.
+            if removed != CURLM_OK, let failure = outcome {
+                outcome = MailError(failure.message + "; " + curl.describe("curl_multi_remove_handle", removed), permanent: failure.permanent)
+            }
+            // Settled before `done`, which may start the next send or check that all is quiet.
+            settle()
+            transfer.finish(outcome)
+        }
+    }
+
+    private func abandonAll(because why: String) {
+        let abandoned = Array(transfers.values)
+        transfers = [:]
+        for transfer in abandoned {
+            let removed = curl.multiRemoveHandle(multi, transfer.handle)
+            transfer.close()
+            var message = why
+            if removed != CURLM_OK { message += "; " + curl.describe("curl_multi_remove_handle", removed) }
+            transfer.finish(MailError(message, permanent: false))
+        }
+    }
+
+    /// With nothing in flight nothing may stay on the loop. curl removes its sockets and clears
+    /// its timer by itself when its last transfer goes; this makes sure of it.
+    private func settle() {
+        if transfers.isEmpty { watcher.stop() }
+    }
+
+    /// A failure found inside `send`, reported from the loop: the caller may still be in the
+    /// middle of setting up when `send` returns.
+    private func report(_ error: MailError, to done: @escaping (MailError?) -> Void) {
+        reports.append((error, done))
+        do {
+            try reportTimer.arm(afterMicroseconds: 0)
+        } catch {
+            // The loop cannot take even a timer: say so now rather than never.
+            deliverReports()
+        }
+    }
+
+    private func deliverReports() {
+        let due = reports
+        reports = []
+        reportTimer.stop()
+        for report in due { report.done(report.error) }
+    }
+
+    private func check(_ code: CURLMcode, _ option: String) throws(MailError) {
+        guard code == CURLM_OK else { throw MailError(curl.describe("curl_multi_setopt(\(option))", code), permanent: false) }
+    }
+}
+
+/// What curl asked the loop to watch: one io source per socket, one timer.
+private final class Watcher {
+    let loop: EventLoop
+    private var sockets: [curl_socket_t: EventLoop.Source] = [:]
+    private let timer: RelativeTimer
+    /// Where events go (the sender); set once the sender exists.
+    var ready: (curl_socket_t, Int32) -> Void = { _, _ in }
+    /// Why a callback last told curl it failed, for the error curl then returns.
+    private var failure: String?
+
+    init(loop: EventLoop) {
+        self.loop = loop
+        timer = RelativeTimer(loop: loop)
+        timer.handler = { [weak self] in self?.ready(CURL_SOCKET_TIMEOUT, 0) }
+    }
+
+    var isIdle: Bool { sockets.isEmpty && !timer.isOnLoop }
+
+    /// CURLMOPT_SOCKETFUNCTION: curl wants `socket` watched for `what` (CURL_POLL_IN, _OUT,
+    /// _INOUT) or no longer (CURL_POLL_REMOVE). Returns -1 when the loop refuses, which makes
+    /// curl fail the call that asked.
+    func socketChanged(_ socket: curl_socket_t, _ what: Int32) -> Int32 {
+        if what == CURL_POLL_REMOVE {
+            sockets.removeValue(forKey: socket)?.cancel()
+            return 0
+        }
+        var events: UInt32 = 0
+        if what & CURL_POLL_IN != 0 { events |= EPOLLIN.rawValue }
+        if what & CURL_POLL_OUT != 0 { events |= EPOLLOUT.rawValue }
+        do {
+            if let source = sockets[socket] {
+                try source.setEvents(events)
+            } else {
+                sockets[socket] = try loop.watch(socket, events: events) { [weak self] revents in
+                    self?.ready(socket, Watcher.selection(revents))
+                }
+            }
+            return 0
+        } catch {
+            failure = "\(error)"
+            return -1
+        }
+    }
+
+    /// CURLMOPT_TIMERFUNCTION: curl wants to be called in `milliseconds` (0: as soon as
+    /// possible), or not at all (-1).
+    func timerChanged(_ milliseconds: Int) -> Int32 {
+        do {
+            if milliseconds < 0 {
+                try timer.disarm()
+            } else {
+                try timer.arm(afterMicroseconds: UInt64(milliseconds) * 1000)
+            }
+            return 0
+        } catch {
+            failure = "\(error)"
+            return -1
+        }
+    }
+
+    /// `message`, with why a callback of ours failed if one did since the last call.
+    func explain(_ message: String) -> String {
+        defer { failure = nil }
+        return failure.map { "\(message) (\($0))" } ?? message
+    }
+
+    /// Takes everything off the loop.
+    func stop() {
+        for source in sockets.values { source.cancel() }
+        sockets = [:]
+        timer.stop()
+    }
+
+    /// curl's CURL_CSELECT_* bits for epoll's ready events. A hang-up counts as readable, so
+    /// curl reads the end of the stream and says what happened in its own words.
+    static func selection(_ revents: UInt32) -> Int32 {
+        var mask: Int32 = 0
+        if revents & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLRDHUP.rawValue) != 0 { mask |= CURL_CSELECT_IN }
+        if revents & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
+        if revents & EPOLLERR.rawValue != 0 { mask |= CURL_CSELECT_ERR }
+        return mask
+    }
+}
+
+/// A one-shot CLOCK_MONOTONIC timer armed relative to now: a timerfd of its own, watched on the
+/// loop, opened when first armed and closed by `stop()`.
+///
+/// Not `EventLoop.timer`: sd-event arms its timers at absolute instants, and libfaketime 0.9.10
+/// (which the runner's tests run under) shifts an absolute CLOCK_MONOTONIC timerfd by its fake
+/// offset, so such a timer never fires there, not even one armed at the loop's own "now". A
+/// relative arm reaches the kernel untouched.
+private final class RelativeTimer {
+    private let loop: EventLoop
+    var handler: () -> Void = {}
+    private var fd: Int32 = -1
+    private var source: EventLoop.Source?
+
+    init(loop: EventLoop) { self.loop = loop }
+
+    deinit { stop() }
+
+    /// Fires once, `microseconds` from now (0: on the loop's next turn).
+    func arm(afterMicroseconds microseconds: UInt64) throws(SystemError) {
+        if source == nil { try open() }
+        // An all-zero value would disarm the timerfd: 1 ns is the soonest instant.
+        let nanoseconds = max(microseconds * 1000, 1)
+        var spec = itimerspec()
+        spec.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
+        spec.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
+        try SystemError.checkPOSIX(timerfd_settime(fd, 0, &spec, nil), "timerfd_settime")
+    }
+
+    func disarm() throws(SystemError) {
+        guard fd >= 0 else { return }
+        var spec = itimerspec()
+        try SystemError.checkPOSIX(timerfd_settime(fd, 0, &spec, nil), "timerfd_settime")
+    }
+
+    /// Whether its descriptor is open and watched (armed or not).
+    var isOnLoop: Bool { source != nil }
+
+    /// Off the loop and closed; `arm` opens it again.
+    func stop() {
+        source?.cancel()
+        source = nil
+        if fd >= 0 { close(fd) }
+        fd = -1
+    }
+
+    private func open() throws(SystemError) {
+        fd = try SystemError.checkPOSIX(timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)), "timerfd_create")
+        do throws(SystemError) {
+            source = try loop.watch(fd, events: EPOLLIN.rawValue) { [weak self] _ in self?.expired() }
+        } catch {
+            close(fd)
+            fd = -1
+            throw error
+        }
+    }
+
+    private func expired() {
+        // Read the expiry count, or the descriptor stays readable.
+        var count: UInt64 = 0
+        guard read(fd, &count, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size else { return }
+        handler()
+    }
+}
+
+/// One exchange in flight: its easy handle and everything curl's options point at, kept until
+/// the handle is cleaned up.
+private final class Transfer {
+    let handle: UnsafeMutableRawPointer
+    private let curl: Curl
+    /// The read offset and the server's last refusal, which the callbacks update.
+    private let exchange: SMTP.Exchange
+    /// CURLOPT_ERRORBUFFER: curl writes its message here.
+    private let errors: UnsafeMutablePointer<CChar>
+    private var recipients: UnsafeMutablePointer<curl_slist>?
+    private var done: ((MailError?) -> Void)?
+    private var closed = false
+
+    init?(curl: Curl, message: [UInt8]?, done: @escaping (MailError?) -> Void) {
+        guard let handle = curl.easyInit() else { return nil }
+        self.handle = handle
+        self.curl = curl
+        self.done = done
+        exchange = SMTP.Exchange(message ?? [])
+        let size = Int(CURL_ERROR_SIZE) + 1
+        errors = .allocate(capacity: size)
+        errors.initialize(repeating: 0, count: size)
+    }
+
+    deinit {
+        close()
+        errors.deallocate()
+    }
+
+    /// Sets the options; returns the failure (curl's "failed initialization", as a blocking
+    /// send would report it) when curl refuses one.
+    func configure(url: String, settings: Config.Email, password: String?, connectOnly: Bool) -> MailError? {
+        for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
+        let s = curl.setopt
+        var failed = false
+        func option(_ rc: CURLcode) { if rc != CURLE_OK { failed = true } }
+        option(dawnlet_curl_setopt_string(s, handle, CURLOPT_URL, url))
+        option(dawnlet_curl_setopt_string(s, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>"))
+        option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
+        option(dawnlet_curl_setopt_long(s, handle, connectOnly ? CURLOPT_CONNECT_ONLY : CURLOPT_UPLOAD, 1))
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_NOSIGNAL, 1))
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, settings.timeout))
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, min(settings.timeout, 10)))
+        // The QUIT after a delivered message is waited for inside curl (a blocking wait, outside
+        // CURLOPT_TIMEOUT); bound it by the same timeout instead of curl's default two minutes.
+        // Every other response is already bound more tightly by CURLOPT_TIMEOUT.
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, settings.timeout))
+        // One connection per exchange, closed at its end (as the blocking send did): no idle
+        // connection stays open between reminders, and no socket stays on the loop.
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_FORBID_REUSE, 1))
+        if url.hasPrefix("smtp://") {
+            option(dawnlet_curl_setopt_long(s, handle, CURLOPT_USE_SSL, Int(settings.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
+        }
+        if let caFile = settings.caFile { option(dawnlet_curl_setopt_string(s, handle, CURLOPT_CAINFO, caFile)) }
+        if let user = settings.user {
+            option(dawnlet_curl_setopt_string(s, handle, CURLOPT_USERNAME, user))
+            option(dawnlet_curl_setopt_string(s, handle, CURLOPT_PASSWORD, password ?? ""))
+        }
+        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_ERRORBUFFER, errors))
+        // The exchange lives as long as this transfer, which outlives the easy handle.
+        let context = Unmanaged.passUnretained(exchange).toOpaque()
+        option(dawnlet_curl_setopt_read_function(s, handle) { buffer, size, count, userdata in
+            guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
+            let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
+            let n = min(size * count, exchange.bytes.count - exchange.offset)
+            exchange.bytes.withUnsafeBytes { source in
+                guard let base = source.baseAddress, n > 0 else { return }
+                UnsafeMutableRawPointer(buffer).copyMemory(from: base + exchange.offset, byteCount: n)
+            }
+            exchange.offset += n
+            return n
+        })
+        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_READDATA, context))
+        // The server's replies (and only those: what we send includes the login) keep the
+        // last refusal, for a failure's reason.
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_VERBOSE, 1))
+        option(dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
+            guard type == CURLINFO_HEADER_IN, let data, let userdata else { return 0 }
+            let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
+            // A refusal (4xx, 5xx), not the 221 of the QUIT that follows it.
+            guard size > 0, data[0] == CChar(UInt8(ascii: "4")) || data[0] == CChar(UInt8(ascii: "5")) else { return 0 }
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+            exchange.lastResponse = line.trimmingTrailingNewlines
+            return 0
+        })
+        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_DEBUGDATA, context))
+        return failed ? outcome(CURLE_FAILED_INIT) : nil
+    }
+
+    /// How the exchange ended, judged by the one rule every send uses.
+    func outcome(_ code: CURLcode) -> MailError? {
+        guard code != CURLE_OK else { return nil }
+        var response = 0
+        if dawnlet_curl_getinfo_long(curl.getinfo, handle, CURLINFO_RESPONSE_CODE, &response) != CURLE_OK { response = 0 }
+        return SMTP.failure(code, response: response, lastRefusal: exchange.lastResponse, written: String(cString: errors), curl: curl)
+    }
+
+    /// Cleans the easy handle up (which also takes it out of a multi handle it is still in),
+    /// then frees what its options pointed at.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        curl.easyCleanup(handle)
+        curl.slistFreeAll(recipients)
+        recipients = nil
+    }
+
+    /// Calls `done`, once.
+    func finish(_ error: MailError?) {
+        let done = self.done
+        self.done = nil
+        done?(error)
+    }
+}
