@@ -30,6 +30,7 @@ let package = Package(
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
+        .testTarget(name: "DawnletRunnerTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletRunner", "DawnletTestSupport"]),
         .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus"]),
         .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts"]),
     ],

@@ -1,4 +1,12 @@
 /// What a reminder is about (DESIGN §5). `calendar` is an item of an external calendar file (§8).
+/// Where a reminder goes (DESIGN §6). Ordered by name, as lists of them are shown.
+public enum Channel: String, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    case command, desktop, email
+
+    public static func < (a: Channel, b: Channel) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { rawValue }
+}
+
 public enum ReminderKind: String, Hashable, Sendable, CaseIterable, Comparable {
     case todo, event, habit, bill, subscription, debt, goal, income, calendar
 
@@ -108,8 +116,8 @@ public struct Config: Hashable, Sendable {
     /// Default offsets per kind, for items without their own.
     public var reminders: [ReminderKind: [ReminderOffset]] = Config.defaultReminders
     /// Channels per kind; `nil` key is the default route.
-    public var route: [ReminderKind: [String]] = [:]
-    public var defaultRoute = ["desktop"]
+    public var route: [ReminderKind: [Channel]] = [:]
+    public var defaultRoute: [Channel] = [.desktop]
     public var desktop = Desktop()
     public var command = Command()
     public var email: Email?
@@ -120,7 +128,7 @@ public struct Config: Hashable, Sendable {
         public var expire = 0
         public var snooze = 600
         /// The channel a desktop notification falls back to when no server answers; nil for none.
-        public var fallback: String? = "command"
+        public var fallback: Channel? = .command
     }
 
     public struct Command: Hashable, Sendable {
@@ -162,7 +170,7 @@ public struct Config: Hashable, Sendable {
         public var name: String
         public var path: String
         public var readOnly = true
-        public var channels: [String]?
+        public var channels: [Channel]?
     }
 
     public static let defaultReminders: [ReminderKind: [ReminderOffset]] = [
@@ -171,12 +179,11 @@ public struct Config: Hashable, Sendable {
         .calendar: [.minutes(10)],
     ]
 
-    public static let channelNames: Set<String> = ["desktop", "command", "email"]
 
     public init() {}
 
     /// The channels reminders of `kind` go to.
-    public func channels(for kind: ReminderKind) -> [String] { route[kind] ?? defaultRoute }
+    public func channels(for kind: ReminderKind) -> [Channel] { route[kind] ?? defaultRoute }
 
     /// Checks a decoded tree. Unknown keys are errors, never ignored.
     public init(_ value: ConfigValue) throws(ConfigError) {
@@ -226,7 +233,7 @@ public struct Config: Hashable, Sendable {
         }
         if let v = root["channels"] { try parseChannels(v) }
         for (path, channels) in [("route.default", defaultRoute)] + route.map({ ("route.\($0.key.rawValue)", $0.value) })
-        where channels.contains("email") && email == nil {
+        where channels.contains(.email) && email == nil {
             throw ConfigError(path, "sends to email, but channels.email is not set up")
         }
         if let v = root["calendars"] {
@@ -264,10 +271,10 @@ public struct Config: Hashable, Sendable {
                     desktop.fallback = nil
                 } else {
                     let name = try Config.string(f, "channels.desktop.fallback")
-                    guard name == "command" || name == "email" else {
+                    guard let channel = Channel(rawValue: name), channel != .desktop else {
                         throw ConfigError("channels.desktop.fallback", "must be command, email or null")
                     }
-                    desktop.fallback = name
+                    desktop.fallback = channel
                 }
             }
         }
@@ -369,12 +376,11 @@ public struct Config: Hashable, Sendable {
         return seconds
     }
 
-    static func channelList(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [String] {
-        let names = try strings(v, path)
-        for name in names where !channelNames.contains(name) {
-            throw ConfigError(path, "unknown channel \"\(name)\" (desktop, command or email)")
+    static func channelList(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [Channel] {
+        try strings(v, path).map { (name) throws(ConfigError) in
+            guard let channel = Channel(rawValue: name) else { throw ConfigError(path, "unknown channel \"\(name)\" (desktop, command or email)") }
+            return channel
         }
-        return names
     }
 
     static func allow(_ object: [String: ConfigValue], _ path: String, _ keys: Set<String>) throws(ConfigError) {

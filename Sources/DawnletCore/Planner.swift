@@ -52,14 +52,25 @@ public struct PlannedReminder: Hashable, Sendable {
     public enum Status: Hashable, Sendable {
         /// Fires at `fireAt`, in the future.
         case pending
+        /// Its instant has come (at most `DeliveryPolicy.lateAfter` ago): goes out now, on time.
+        case due
         /// Was due and not delivered, still inside the grace window: goes out now, marked late.
         case late
         /// Was due longer ago than the grace window: recorded as missed, not sent.
         case missed
-        /// The delivery log has it.
-        case delivered
+        /// The delivery log has settled every channel (`settled` says how).
+        case settled
         /// Produces no reminder: skipped, done or logged.
         case suppressed(PlanItem.Suppression)
+
+        init(_ timing: DeliveryPolicy.Timing) {
+            switch timing {
+            case .pending: self = .pending
+            case .due: self = .due
+            case .late: self = .late
+            case .missed: self = .missed
+            }
+        }
     }
 
     /// Deterministic: `kind:definition:date:offset` (`todo:3:2026-12-01:10m`), `digest:2026-12-01`.
@@ -67,8 +78,12 @@ public struct PlannedReminder: Hashable, Sendable {
     public let key: String
     public let fireAt: Instant
     public let utcOffset: Int
-    public let channels: [String]
+    public let channels: [Channel]
     public let status: Status
+    /// How the delivery log says each channel's delivery ended (only the settled ones).
+    public let settled: [Channel: Settlement]
+    /// A snooze moved it to `fireAt`.
+    public let snoozed: Bool
     /// What the reminder is about (nil for a digest) and how far ahead of it it fires.
     public let item: PlanItem?
     public let offset: ReminderOffset?
@@ -131,16 +146,17 @@ public struct PlannedReminder: Hashable, Sendable {
 public struct PlanRules: Sendable {
     public var defaults: [ReminderKind: [ReminderOffset]]
     public var morningDigest: WallTime
-    public var graceWindow: Int
-    public var route: @Sendable (ReminderKind) -> [String]
+    /// Grace window and the meaning of late: the statuses a plan gives are the runner's.
+    public var policy: DeliveryPolicy
+    public var route: @Sendable (ReminderKind) -> [Channel]
     /// A calendar's own channels, by its name, where the config gives them.
-    public var calendarChannels: [String: [String]] = [:]
+    public var calendarChannels: [String: [Channel]] = [:]
 
     public init(config: Config) {
         for source in config.calendars { calendarChannels[source.name] = source.channels }
         defaults = config.reminders
         morningDigest = config.morningDigest
-        graceWindow = config.graceWindow
+        policy = DeliveryPolicy(graceWindow: Int64(config.graceWindow))
         route = { [config] kind in config.channels(for: kind) }
     }
 }
@@ -148,10 +164,13 @@ public struct PlanRules: Sendable {
 public struct Plan: Sendable {
     /// Inside the window, by fire time then key; suppressed ones only when asked for.
     public let reminders: [PlannedReminder]
-    /// The next instant the runner must wake: now if anything is late, else the first pending one.
-    public let nextWake: Instant?
     /// Calendar files, or items in them, that could not be used (the rest was planned).
     public var calendarProblems: [CalendarProblem] = []
+
+    public init(reminders: [PlannedReminder], calendarProblems: [CalendarProblem] = []) {
+        self.reminders = reminders
+        self.calendarProblems = calendarProblems
+    }
 }
 
 /// The planner (DESIGN §5): a pure function of occurrences, rules, the delivery log, now and the
@@ -162,30 +181,32 @@ public enum Planner {
     ///     window plus the longest offset (the caller widens the range).
     ///   - overdue: one-off todos not done, listed in each morning digest after their due date.
     ///   - window: the fire instants wanted, inclusive.
+    ///   - log: the delivery log's settled deliveries (delivered, failed, missed).
+    ///   - snoozed: deliveries a snooze moved, and their new instants.
     ///   - includeSuppressed: also return what is skipped, done or logged (`preview --all`).
     public static func plan(
-        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, delivered: Set<String>, snoozed: [String: Instant] = [:],
+        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
         now: Instant, window: ClosedRange<Instant>, zone: TimeZone, includeSuppressed: Bool = false
     ) -> Plan {
         var result: [PlannedReminder] = []
         result.reserveCapacity(items.count)
         var digests: [CivilDate: [PlanItem]] = [:]
         let days = ZoneDayCache(zone: zone)
-        var routes: [ReminderKind: [String]] = [:]
+        var routes: [ReminderKind: [Channel]] = [:]
         for kind in ReminderKind.allCases { routes[kind] = rules.route(kind) }
 
-        func status(_ key: String, _ fireAt: Instant, _ channels: [String]) -> PlannedReminder.Status {
-            if !delivered.isEmpty && !channels.isEmpty && channels.allSatisfy({ delivered.contains("\(key)@\($0)") }) { return .delivered }
-            return timing(fireAt)
+        /// What the log says of each channel, and the status that makes.
+        func status(_ key: String, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
+            var settled: [Channel: Settlement] = [:]
+            if !log.isEmpty { for channel in channels { settled[channel] = log[DeliveryID(key, channel)] } }
+            if !channels.isEmpty && settled.count == channels.count { return (.settled, settled) }
+            return (timing(fireAt), settled)
         }
         /// The kind's route, or an external calendar's own channels.
-        func channelsOf(_ item: PlanItem) -> [String] {
+        func channelsOf(_ item: PlanItem) -> [Channel] {
             item.calendar.flatMap { rules.calendarChannels[$0.calendar] } ?? routes[item.kind] ?? []
         }
-        func timing(_ fireAt: Instant) -> PlannedReminder.Status {
-            if fireAt > now { return .pending }
-            return now.secondsSinceEpoch - fireAt.secondsSinceEpoch <= Int64(rules.graceWindow) ? .late : .missed
-        }
+        func timing(_ fireAt: Instant) -> PlannedReminder.Status { PlannedReminder.Status(rules.policy.timing(fireAt, now: now)) }
 
         for item in items {
             let offsets = item.offsets.isEmpty ? (rules.defaults[item.kind] ?? []) : item.offsets
@@ -197,8 +218,9 @@ public enum Planner {
                     let utcOffset = days.utcOffset(at: alarm)
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = "\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))"
+                    let (state, settled) = status(key, alarm, channels)
                     result.append(PlannedReminder(
-                        key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: status(key, alarm, channels), item: item,
+                        key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false, item: item,
                         offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
                 }
                 continue
@@ -221,20 +243,21 @@ public enum Planner {
                 if !snoozed.isEmpty && item.suppression == nil {
                     // A snoozed channel fires again at its new instant; the others keep this one.
                     for channel in channels {
-                        guard let until = snoozed["\(key)@\(channel)"], window.contains(until) else { continue }
+                        guard let until = snoozed[DeliveryID(key, channel)], window.contains(until) else { continue }
                         let utc = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(until.secondsSinceEpoch)))
                         let note = "snoozed on \(channel) until \(ISO8601.format(until, utcOffset: utc).dropFirst(11).prefix(5))"
                         result.append(PlannedReminder(
-                            key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until),
+                            key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until), settled: [:], snoozed: true,
                             item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date))
                     }
-                    channels.removeAll { snoozed["\(key)@\($0)"] != nil }
+                    channels.removeAll { snoozed[DeliveryID(key, $0)] != nil }
                     if channels.isEmpty { continue }
                 }
-                let state: PlannedReminder.Status = item.suppression.map { .suppressed($0) } ?? status(key, fireAt, channels)
-                if case .suppressed = state, !includeSuppressed { continue }
+                if item.suppression != nil && !includeSuppressed { continue }
+                let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? status(key, fireAt, channels)
                 result.append(PlannedReminder(
-                    key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, item: item, offset: offset,
+                    key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
+                    item: item, offset: offset,
                     notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
             }
         }
@@ -258,22 +281,15 @@ public enum Planner {
                 notes.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
             }
             notes += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
+            let (state, settled) = status(key, resolved.instant, channels)
             result.append(PlannedReminder(
                 key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, channels: channels,
-                status: status(key, resolved.instant, channels), item: nil, offset: nil, notes: notes, items: contents,
+                status: state, settled: settled, snoozed: false, item: nil, offset: nil, notes: notes, items: contents,
                 overdueCount: late.count, occurrenceDate: day))
         }
 
         sortByFireTime(&result)
-        var next: Instant?
-        for r in result {
-            switch r.status {
-            case .late: next = now
-            case .pending: next = min(next ?? r.fireAt, r.fireAt)
-            default: continue
-            }
-        }
-        return Plan(reminders: result, nextWake: next)
+        return Plan(reminders: result)
     }
 
     /// `base` on `date` in `zone`, less the offset: minutes and hours exactly, days and weeks on the

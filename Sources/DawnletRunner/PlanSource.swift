@@ -16,8 +16,9 @@ public struct PlanSource {
         self.zone = zone
     }
 
-    /// The plan for reminders firing inside `window`, as of `now`.
-    public func plan(now: Instant, window: ClosedRange<Instant>, delivered: Set<String> = [], includeSuppressed: Bool = false) throws -> Plan {
+    /// The plan for reminders firing inside `window`, as of `now`, with what the delivery log
+    /// says of them: `serve` and `preview` see the same statuses.
+    public func plan(now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false) throws -> Plan {
         // Occurrences up to the longest lead time after the window can have reminders inside it.
         let definitions = try store.definitions()
         let lead = longestLeadDays(definitions)
@@ -26,7 +27,8 @@ public struct PlanSource {
         var (items, overdue) = try self.items(definitions, in: first...last)
         let calendars = calendarItems(window)
         items += calendars.items
-        var plan = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config), delivered: delivered,
+        var plan = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config),
+                                log: try store.deliveryLog(since: window.lowerBound),
                                 snoozed: try store.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
         plan.calendarProblems = calendars.problems
         return plan

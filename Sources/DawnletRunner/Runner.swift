@@ -1,9 +1,7 @@
 import DawnletCore
 import DawnletStore
 import DawnletSystem
-import Dispatch
 import Foundation
-import Synchronization
 
 /// One thing the runner has to say: a line for people, and fields for the journal.
 public struct LogEntry: Sendable {
@@ -28,11 +26,12 @@ public struct RunnerError: Error, CustomStringConvertible {
 
 /// `dawnlet-remind serve` (DESIGN §6): plans, sleeps on one CLOCK_REALTIME timer until the next
 /// reminder, delivers what is due exactly once through the delivery log, and re-plans when the
-/// database changes, on SIGHUP, and when the horizon runs out. SIGTERM/SIGINT end it with 0.
+/// database changes, on SIGHUP, when the clock or the zone changes, and when the horizon runs out.
+/// SIGTERM/SIGINT end it with 0.
 ///
-/// All planning and claiming happens on the event loop's thread with one connection; each
-/// delivery runs on a worker thread with a connection of its own, so a hanging command delays
-/// nothing else.
+/// A thin loop: what to send, record as missed or retry, and when to wake is decided by
+/// `Dispatcher.decide` (Core); the runner carries it out. Everything happens on the event loop's
+/// thread with one database connection; the channels run on the same loop (`LoopChannels`).
 public final class Runner {
     public struct Settings: Sendable {
         public var databasePath: String
@@ -40,8 +39,6 @@ public final class Runner {
         public var zone: TimeZone
         /// The zone is the system's (no config or --tz): follow /etc/localtime when it changes.
         public var followsSystemZone = false
-        /// How long a late-starting delivery may still be marked on time (s).
-        public var lateAfter: Int64 = 60
         /// How long SIGTERM waits for deliveries in flight (s).
         public var shutdownBound: Int = 15
 
@@ -50,32 +47,64 @@ public final class Runner {
             self.config = config
             self.zone = zone
         }
+
+        public var policy: DeliveryPolicy { DeliveryPolicy(graceWindow: Int64(config.graceWindow)) }
     }
 
     var settings: Settings
-    let log: @Sendable (LogEntry) -> Void
+    let log: (LogEntry) -> Void
     let store: Store
     let loop: EventLoop
+    /// "Now", read once per event: the wall clock, or a test's.
+    let clock: () -> Instant
+    var channels: DeliveryChannels?
     private var wake: EventLoop.Timer?
     private var debounce: EventLoop.Timer?
     private var calendarDebounce: EventLoop.Timer?
-    private var lastDataVersion: Int64 = -1
-    /// The reminders the timer is armed for: delivered the moment it fires.
-    private var armedFor: [PlannedReminder] = []
-    /// What the last plan said about unusable calendar files: logged again only when it changes.
-    private var lastCalendarProblems: [CalendarProblem] = []
-    let inFlight = InFlight()
-    let deliveries = DispatchGroup()
     private var lock: FileLock?
     private var watches: [AnyObject] = []
-    /// The session bus connection of the desktop channel, opened at the first desktop reminder.
-    var notifications: NotificationBus?
 
-    public init(_ settings: Settings, log: @escaping @Sendable (LogEntry) -> Void) throws {
+    /// The last plan, its window's end, and the database version it read.
+    private var plan = Plan(reminders: [])
+    private var planEnds = Instant(secondsSinceEpoch: 0)
+    private var planVersion: Int64 = -1
+    /// Deliveries handed to a channel and not yet ended; and those ended since the last plan
+    /// (which still shows them unsettled).
+    public private(set) var inFlight: Set<DeliveryID> = []
+    private var settledSincePlan: Set<DeliveryID> = []
+    /// Temporary failures waiting for their next try.
+    public private(set) var retries: [DeliveryID: Retry] = [:]
+    /// The instant the wake timer is armed for (what `Dispatcher.decide` returned).
+    public private(set) var nextWake: Instant?
+    private var lastStatus = ""
+    /// What the last plan said about unusable calendar files: logged again only when it changes.
+    private var lastCalendarProblems: [CalendarProblem] = []
+    private var stopping = false
+    private var shutdownBound: EventLoop.RelativeTimer?
+    /// `decide` is running: a delivery that ends inside it (a channel that answers at once) asks
+    /// for another round instead of deciding inside the decision.
+    private var deciding = false
+    private var decideAgain = false
+
+    /// - Parameters:
+    ///   - clock: "now" (default: the wall clock).
+    ///   - channels: where messages go (default: the real channels on this runner's loop).
+    public init(_ settings: Settings, clock: @escaping () -> Instant = { Instant(Date()) }, channels: DeliveryChannels? = nil,
+                log: @escaping (LogEntry) -> Void) throws {
         self.settings = settings
         self.log = log
+        self.clock = clock
         store = try Store(path: settings.databasePath)
         loop = try EventLoop()
+        wake = try loop.timer { [unowned self] in self.timerFired() }
+        if let channels {
+            self.channels = channels
+        } else {
+            let real = LoopChannels(loop: loop, settings: { [unowned self] in self.settings }, log: log)
+            real.onAction = { [unowned self] id, action in self.act(on: id, action) }
+            real.onClosed = { [unowned self] id, reason in self.closed(id, reason: reason) }
+            self.channels = real
+        }
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit code.
@@ -84,7 +113,6 @@ public final class Runner {
         guard lock != nil else {
             throw RunnerError(message: "another dawnlet-remind serve is already running on \(settings.databasePath)")
         }
-        wake = try loop.timer { [unowned self] in self.wakeUp() }
         debounce = try loop.timer { [unowned self] in self.databaseChanged() }
         calendarDebounce = try loop.timer { [unowned self] in self.replan(reason: "calendar files changed") }
         try loop.onSignal(SIGHUP) { [unowned self] in
@@ -98,9 +126,14 @@ public final class Runner {
         try watchClock()
         if settings.followsSystemZone { try watchSystemZone() }
         loop.enableWatchdog()
-        replan(reason: "start")
+        start()
         ServiceNotify.send("READY=1")
         return try loop.run()
+    }
+
+    /// The first plan, and what it makes due.
+    public func start() {
+        replan(reason: "start")
     }
 
     /// inotify on the database's folder: a write by the CLI (to the database or its WAL) wakes the
@@ -159,8 +192,7 @@ public final class Runner {
             let zone = TimeZone.current
             guard zone.identifier != self.settings.zone.identifier else { return }
             self.log(LogEntry("time zone changed from \(self.settings.zone.identifier) to \(zone.identifier)"))
-            self.settings.zone = zone
-            self.replan(reason: "the time zone changed")
+            self.zoneChanged(to: zone)
         }
     }
 
@@ -169,94 +201,202 @@ public final class Runner {
         do { try timer?.arm(afterMicroseconds: microseconds) } catch { log(LogEntry("cannot arm a timer: \(error)", priority: 3)) }
     }
 
+    /// The configured zone changed (/etc/localtime, or a test): wall times move, so plan again.
+    public func zoneChanged(to zone: TimeZone) {
+        settings.zone = zone
+        replan(reason: "the time zone changed")
+    }
+
     private func databaseChanged() {
         let version = (try? store.dataVersion()) ?? -1
-        guard version != lastDataVersion else { return }
+        guard version != planVersion else { return }
         replan(reason: "database changed")
     }
 
-    /// The timer: what it was armed for goes out first, unless the database changed since that plan
-    /// (then the new plan decides); then a new plan from now.
-    private func wakeUp() {
-        let now = Instant(Date())
-        let due = armedFor.filter { $0.fireAt <= now }
-        if !due.isEmpty, (try? store.dataVersion()) == lastDataVersion { deliver(due, now: now) }
-        armedFor = []
-        replan(reason: "timer")
+    /// The wake timer: decide again on the plan as it is, unless the database changed since it
+    /// was made or its window ran out (then plan first).
+    public func timerFired() {
+        let now = clock()
+        if now >= planEnds || (try? store.dataVersion()) != planVersion {
+            replan(reason: "timer", now: now)
+        } else {
+            decide(now: now)
+        }
     }
 
-    /// Plans from now, delivers what is due, records what was missed, arms the timer for the next.
-    func replan(reason: String) {
-        let now = Instant(Date())
+    /// Plans from now and does what the plan makes due.
+    public func replan(reason: String) {
+        replan(reason: reason, now: clock())
+    }
+
+    private func replan(reason: String, now: Instant) {
         let config = settings.config
         // Looking a week past the grace window back finds what was missed while the machine was
         // off, so it is recorded (and listed by `missed`) instead of silently dropped.
         let window = now.adding(seconds: -Int64(config.graceWindow) - Runner.missedLookback)...now.adding(seconds: Int64(config.horizon))
         do {
-            lastDataVersion = try store.dataVersion()
-            let settled = try store.settledDeliveries(since: window.lowerBound)
-            let plan = try PlanSource(store: store, config: config, zone: settings.zone).plan(now: now, window: window, delivered: settled)
-            if plan.calendarProblems != lastCalendarProblems {
-                for problem in plan.calendarProblems { log(LogEntry("calendar \(problem)", priority: 4)) }
-                lastCalendarProblems = plan.calendarProblems
-            }
-            var next: PlannedReminder?
-            deliver(plan.reminders.filter { $0.status == .late }, now: now)
-            for reminder in plan.reminders {
-                switch reminder.status {
-                case .missed:
-                    for channel in reminder.channels {
-                        try store.recordMissed(key: reminder.key, channel: channel, kind: reminder.kind, title: reminder.title,
-                                               fireAt: reminder.fireAt, now: now)
-                        log(LogEntry("missed \(reminder.key)@\(channel) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))",
-                                     priority: 4, fields: Runner.fields(reminder.key, reminder.kind, channel, "missed")))
-                    }
-                case .pending: if next == nil { next = reminder }
-                default: break
-                }
-            }
-            armedFor = next.map { first in plan.reminders.filter { $0.status == .pending && $0.fireAt == first.fireAt } } ?? []
-            let wakeAt = next?.fireAt ?? window.upperBound
-            try wake?.arm(atMicroseconds: UInt64(max(0, wakeAt.secondsSinceEpoch)) * 1_000_000)
-            let when = ISO8601.format(wakeAt, in: settings.zone)
-            let status = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
-            ServiceNotify.send("STATUS=" + status)
-            if reason != "timer" { log(LogEntry("planned (\(reason)): \(status)")) }
+            planVersion = try store.dataVersion()
+            plan = try PlanSource(store: store, config: config, zone: settings.zone).plan(now: now, window: window)
+            planEnds = window.upperBound
+            settledSincePlan = []
         } catch {
             // The database may be locked by a long write: try again shortly rather than give up.
             log(LogEntry("plan failed (\(reason)): \(error); retrying in 5 s", priority: 3))
-            arm(wake, afterMicroseconds: 5_000_000)
+            armWake(at: now.adding(seconds: 5))
+            return
+        }
+        if plan.calendarProblems != lastCalendarProblems {
+            for problem in plan.calendarProblems { log(LogEntry("calendar \(problem)", priority: 4)) }
+            lastCalendarProblems = plan.calendarProblems
+        }
+        decide(now: now, announce: reason == "timer")
+        if reason != "timer" { log(LogEntry("planned (\(reason)): \(lastStatus)")) }
+    }
+
+    /// Asks `Dispatcher.decide` what to do now, does it, and arms the timer where it says. With
+    /// `announce`, a new next reminder is also logged.
+    private func decide(now: Instant, announce: Bool = true) {
+        guard !stopping else { return }
+        if deciding { return decideAgain = true }
+        deciding = true
+        defer { deciding = false }
+        var decision: Decision
+        repeat {
+            decideAgain = false
+            decision = Dispatcher.decide(plan.reminders, busy: inFlight.union(settledSincePlan), retries: retries, now: now,
+                                         policy: settings.policy, planEnds: planEnds)
+            for missed in decision.missed { recordMissed(missed, now: now) }
+            for send in decision.sends { start(send, now: now) }
+        } while decideAgain && !stopping
+        armWake(at: decision.nextWake)
+        let when = ISO8601.format(decision.nextWake, in: settings.zone)
+        let next = plan.reminders.first { $0.fireAt == decision.nextWake && $0.fireAt > now }
+        let status = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
+        if status != lastStatus {
+            lastStatus = status
+            ServiceNotify.send("STATUS=" + status)
+            if announce { log(LogEntry(status)) }
         }
     }
 
-    /// SIGTERM/SIGINT: says STOPPING, gives deliveries in flight a bounded time, exits 0. A delivery
-    /// abandoned here stays claimed and is retried on the next start.
+    private func armWake(at instant: Instant) {
+        nextWake = instant
+        do {
+            try wake?.arm(atMicroseconds: UInt64(max(0, instant.secondsSinceEpoch)) * 1_000_000)
+        } catch {
+            // Without its timer the runner would sleep for ever: say so, and try again in a second.
+            log(LogEntry("cannot arm the wake timer: \(error); trying again in 1 s", priority: 3))
+            arm(wake, afterMicroseconds: 1_000_000)
+        }
+    }
+
+    private func recordMissed(_ missed: Decision.Missed, now: Instant) {
+        let reminder = missed.reminder
+        let id = DeliveryID(reminder.key, missed.channel)
+        do {
+            try store.recordMissed(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, now: now)
+            settledSincePlan.insert(id)
+            retries[id] = nil
+            log(LogEntry("missed \(id) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))",
+                         priority: 4, fields: Runner.fields(reminder.key, reminder.kind, missed.channel, "missed")))
+        } catch {
+            log(LogEntry("cannot record \(id) as missed: \(error)", priority: 3))
+        }
+    }
+
+    /// Claims every reminder of a send on its channel, then hands the message over.
+    private func start(_ send: Decision.Send, now: Instant) {
+        var claimed: [PlannedReminder] = []
+        for reminder in send.reminders {
+            let id = DeliveryID(reminder.key, send.channel)
+            guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
+            do {
+                if try store.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late, now: now) {
+                    claimed.append(reminder)
+                } else {
+                    settledSincePlan.insert(id)
+                }
+            } catch {
+                log(LogEntry("cannot claim \(id): \(error)", priority: 3))
+            }
+        }
+        guard !claimed.isEmpty, let channels else { return }
+        let message: ReminderMessage
+        if claimed.count > 1 {
+            let lines = claimed.map { "\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)" }
+            message = ReminderMessage(title: "\(claimed.count) reminders you missed", body: lines.joined(separator: "\n"),
+                                      kind: "summary", key: "summary:" + claimed.map(\.key).joined(separator: ","),
+                                      when: ISO8601.format(now, in: settings.zone), late: true)
+        } else {
+            message = ReminderMessage(claimed[0], late: send.late)
+        }
+        let ids = claimed.map { DeliveryID($0.key, send.channel) }
+        inFlight.formUnion(ids)
+        let replacing = claimed.count == 1 && send.channel == .desktop ? (try? store.notificationID(ids[0])) ?? nil : nil
+        channels.deliver(message, through: send.channel, replacing: replacing) { [unowned self] outcome in
+            self.finished(ids, claimed, send, message, outcome)
+        }
+    }
+
+    /// A channel said how a delivery ended: tried again later, or recorded; then decide again.
+    private func finished(_ ids: [DeliveryID], _ reminders: [PlannedReminder], _ send: Decision.Send, _ message: ReminderMessage,
+                          _ outcome: DeliveryOutcome) {
+        let now = clock()
+        inFlight.subtract(ids)
+        let failures = send.failures + 1
+        if outcome.state == .failed, outcome.retry, !stopping, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
+            for id in ids { retries[id] = Retry(failures: failures, at: at) }
+            log(LogEntry("\(message.key)@\(send.channel) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
+                         priority: 4, fields: Runner.fields(message.key, message.kind, send.channel, "retry")))
+        } else {
+            var detail = outcome.detail
+            if send.failures > 0 { detail = [detail, "after \(failures) attempts"].compactMap { $0 }.joined(separator: "; ") }
+            if reminders.count > 1 { detail = [detail, "in one summary of \(reminders.count)"].compactMap { $0 }.joined(separator: "; ") }
+            for (id, reminder) in zip(ids, reminders) {
+                retries[id] = nil
+                settledSincePlan.insert(id)
+                do {
+                    try store.finish(id, state: outcome.state, detail: detail, notificationID: outcome.notificationID, now: now)
+                } catch {
+                    log(LogEntry("cannot record \(id): \(error)", priority: 3))
+                }
+                log(LogEntry("\(outcome.state.rawValue) \(id)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
+                             priority: outcome.state == .delivered ? 6 : 4,
+                             fields: Runner.fields(reminder.key, reminder.kind, send.channel, outcome.state.rawValue)
+                                 + [("DAWNLET_LATE", message.late ? "1" : "0")]))
+            }
+        }
+        if stopping {
+            if inFlight.isEmpty { loop.exit(0) }
+            return
+        }
+        decide(now: now)
+    }
+
+    /// SIGTERM/SIGINT: says STOPPING, starts nothing new, gives deliveries in flight a bounded
+    /// time, exits 0. A delivery abandoned here stays claimed and is retried on the next start.
     private func stop() {
         ServiceNotify.send("STOPPING=1")
+        stopping = true
         try? wake?.disarm()
-        if deliveries.wait(timeout: .now() + .seconds(settings.shutdownBound)) == .timedOut {
-            log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4))
+        if inFlight.isEmpty { return loop.exit(0) }
+        do {
+            let bound = EventLoop.RelativeTimer(loop: loop) { [unowned self] in
+                self.log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4))
+                self.loop.exit(0)
+            }
+            shutdownBound = bound
+            try bound.arm(afterMicroseconds: UInt64(settings.shutdownBound) * 1_000_000)
+        } catch {
+            log(LogEntry("cannot bound the shutdown: \(error)", priority: 3))
+            loop.exit(0)
         }
-        loop.exit(0)
     }
 
-    /// The `key@channel` deliveries handed to workers and not yet recorded, shared with them.
-    final class InFlight: Sendable {
-        private let ids = Mutex<Set<String>>([])
-        func insert(_ id: String) -> Bool { ids.withLock { $0.insert(id).inserted } }
-        func remove(_ id: String) { _ = ids.withLock { $0.remove(id) } }
-    }
-
-    static func fields(_ key: String, _ kind: String, _ channel: String, _ outcome: String) -> [(String, String)] {
-        [("DAWNLET_KEY", key), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel), ("DAWNLET_OUTCOME", outcome)]
+    static func fields(_ key: String, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {
+        [("DAWNLET_KEY", key), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel.rawValue), ("DAWNLET_OUTCOME", outcome)]
     }
 
     /// How far before the grace window a start looks for missed reminders: a week.
     static let missedLookback: Int64 = 7 * 86_400
-
-    static func nowMicroseconds() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000
-    }
 }

@@ -5,7 +5,7 @@ public struct Delivery: Hashable, Sendable {
     public enum State: String, Hashable, Sendable { case claimed, delivered, failed, missed }
 
     public let key: String
-    public let channel: String
+    public let channel: Channel
     public let state: State
     public let kind: String
     public let title: String
@@ -17,57 +17,65 @@ public struct Delivery: Hashable, Sendable {
     public let notificationID: UInt32?
     /// What the person did: done, skipped, snoozed until …, dismissed, expired.
     public let response: String?
+    /// When it was recorded delivered, failed or missed.
+    public let finishedAt: Instant?
+
+    public var id: DeliveryID { DeliveryID(key, channel) }
 }
 
 /// The delivery log (DESIGN §6): a reminder is claimed (committed) before it is handed to a
 /// channel, and recorded delivered, failed or missed after. The primary key (key, channel) is what
 /// makes a second send impossible, even from a second runner.
 extension Store {
-    /// `key@channel` of every delivery that is settled (delivered, failed or missed) for reminders
-    /// due at or after `since`: the planner's "already done". Claimed rows are not settled: after
-    /// a crash they are tried again (the one case DESIGN §6 allows to repeat). Snoozed rows are
-    /// not settled either: they fire again at their new instant (`snoozes()`).
-    public func settledDeliveries(since: Instant) throws(StoreError) -> Set<String> {
-        Set(try db.query("SELECT key, channel FROM deliveries WHERE state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?",
-                         [.int(since.secondsSinceEpoch)]) { "\($0.text(0))@\($0.text(1))" })
+    /// Every delivery that is settled (delivered, failed or missed) for reminders due at or after
+    /// `since`, and how: the planner's "already done". Claimed rows are not settled: after a crash
+    /// they are tried again (the one case DESIGN §6 allows to repeat). Snoozed rows are not settled
+    /// either: they fire again at their new instant (`snoozes()`).
+    public func deliveryLog(since: Instant) throws(StoreError) -> [DeliveryID: Settlement] {
+        var log: [DeliveryID: Settlement] = [:]
+        for row in try deliveries(where: "state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?", [.int(since.secondsSinceEpoch)]) {
+            let outcome: Settlement.Outcome = row.state == .delivered ? .delivered : row.state == .missed ? .missed : .failed
+            log[row.id] = Settlement(outcome, at: row.finishedAt, detail: row.detail)
+        }
+        return log
     }
 
-    /// `key@channel` → the instant a snoozed reminder fires again.
-    public func snoozes() throws(StoreError) -> [String: Instant] {
-        var result: [String: Instant] = [:]
+    /// The deliveries a snooze moved, and the instants they fire again.
+    public func snoozes() throws(StoreError) -> [DeliveryID: Instant] {
+        var result: [DeliveryID: Instant] = [:]
         for (id, until) in try db.query("SELECT key, channel, snoozed_until FROM deliveries WHERE snoozed_until IS NOT NULL", [], {
-            ("\($0.text(0))@\($0.text(1))", Instant(secondsSinceEpoch: $0.int(2)))
-        }) { result[id] = until }
+            (Channel(rawValue: $0.text(1)).map { [key = $0.text(0)] in DeliveryID(key, $0) }, Instant(secondsSinceEpoch: $0.int(2)))
+        }) { if let id { result[id] = until } }
         return result
     }
 
     /// Snooze: a delivered reminder fires again on that channel at `until`. False when there is no
     /// delivered row to snooze.
     @discardableResult
-    public func snooze(key: String, channel: String, until: Instant, response: String) throws(StoreError) -> Bool {
+    public func snooze(_ id: DeliveryID, until: Instant, response: String) throws(StoreError) -> Bool {
         try db.run("UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = 'delivered'",
-                   [.int(until.secondsSinceEpoch), .text(response), .text(key), .text(channel)]) == 1
+                   [.int(until.secondsSinceEpoch), .text(response), .text(id.key), .text(id.channel.rawValue)]) == 1
     }
 
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
-    public func respond(key: String, channel: String, response: String) throws(StoreError) {
-        try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(key), .text(channel)])
+    public func respond(_ id: DeliveryID, response: String) throws(StoreError) {
+        try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(id.key), .text(id.channel.rawValue)])
     }
 
     /// The reminder a notification id belongs to on a channel (the newest, since a server restart reuses ids).
-    public func delivery(notificationID: UInt32, channel: String) throws(StoreError) -> Delivery? {
+    public func delivery(notificationID: UInt32, channel: Channel) throws(StoreError) -> Delivery? {
         try deliveries(where: "notification_id = ? AND channel = ? ORDER BY finished_at DESC LIMIT 1",
-                       [.int(Int64(notificationID)), .text(channel)]).first
+                       [.int(Int64(notificationID)), .text(channel.rawValue)]).first
     }
 
     /// The notification id a reminder was last shown with on a channel: a repeat replaces it.
-    public func notificationID(key: String, channel: String) throws(StoreError) -> UInt32? {
-        try deliveries(where: "key = ? AND channel = ?", [.text(key), .text(channel)]).first?.notificationID
+    public func notificationID(_ id: DeliveryID) throws(StoreError) -> UInt32? {
+        try deliveries(where: "key = ? AND channel = ?", [.text(id.key), .text(id.channel.rawValue)]).first?.notificationID
     }
 
     /// Claims a reminder for a channel. True when this call owns the delivery: no row existed, a
     /// claim left by a runner that stopped before recording it, or a snoozed one. False when it is settled.
-    public func claim(key: String, channel: String, kind: String, title: String, fireAt: Instant, late: Bool,
+    public func claim(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool,
                       now: Instant) throws(StoreError) -> Bool {
         try db.writeTransaction { () throws(StoreError) in
             try db.run("""
@@ -76,27 +84,27 @@ extension Store {
                 ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
                     snoozed_until = NULL
                 WHERE state = 'claimed' OR snoozed_until IS NOT NULL
-                """, [.text(key), .text(channel), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
+                """, [.text(id.key), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
                       .int(late ? 1 : 0), .int(now.secondsSinceEpoch)]) == 1
         }
     }
 
     /// Records how a claimed delivery ended (and the notification id it was shown with, if any).
-    public func finish(key: String, channel: String, state: Delivery.State, detail: String?, notificationID: UInt32? = nil,
+    public func finish(_ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil,
                        now: Instant) throws(StoreError) {
         try db.run("""
             UPDATE deliveries SET state = ?, detail = ?, finished_at = ?, notification_id = coalesce(?, notification_id)
             WHERE key = ? AND channel = ?
             """, [.text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
-                  .text(key), .text(channel)])
+                  .text(id.key), .text(id.channel.rawValue)])
     }
 
     /// Records a reminder that was due longer ago than the grace window: never sent, never dropped silently.
-    public func recordMissed(key: String, channel: String, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
+    public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
         try db.run("""
             INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail)
             VALUES (?, ?, 'missed', ?, ?, ?, ?, ?, 'outside the grace window') ON CONFLICT (key, channel) DO NOTHING
-            """, [.text(key), .text(channel), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
+            """, [.text(id.key), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
                   .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch)])
     }
 
@@ -107,13 +115,17 @@ extension Store {
 
     private func deliveries(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [Delivery] {
         try db.query("""
-            SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response FROM deliveries
+            SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at FROM deliveries
             WHERE \(condition)
-            """, arguments) { row in
-            Delivery(key: row.text(0), channel: row.text(1), state: Delivery.State(rawValue: row.text(2)) ?? .failed,
-                     kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
-                     late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
-                     notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10))
+            """, arguments) { (row) throws(StoreError) in
+            guard let channel = Channel(rawValue: row.text(1)), let state = Delivery.State(rawValue: row.text(2)) else {
+                throw StoreError(.corrupt, "the delivery log has a row for \(row.text(0)) that cannot be read")
+            }
+            return Delivery(key: row.text(0), channel: channel, state: state,
+                            kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
+                            late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
+                            notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
+                            finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) })
         }
     }
 

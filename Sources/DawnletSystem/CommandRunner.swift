@@ -21,23 +21,152 @@ public struct CommandResult: Hashable, Sendable {
 public enum CommandRunner {
     public static let stderrLimit = 4096
 
+    /// Runs `argv` to its end (or its timeout) and says how it ended: `start` on a private loop.
     public static func run(_ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil) throws(SystemError) -> CommandResult {
+        let loop = try EventLoop()
+        var outcome: CommandResult?
+        try start(argv, environment: environment, timeout: timeout, input: input, on: loop) { result in
+            outcome = result
+            loop.exit(0)
+        }
+        if outcome == nil { _ = try loop.run() }
+        guard let outcome else { throw SystemError("running \(argv[0])", errno: EIO) }
+        return outcome
+    }
+
+    /// Starts `argv` and watches it on `loop`: its exit through a pidfd, its stderr and stdin
+    /// through their pipes, its timeout on a CLOCK_MONOTONIC timerfd. `done` runs once, on the
+    /// loop's thread, after every source and descriptor of the run is gone. Throws when it cannot
+    /// be started (then `done` is never called).
+    public static func start(_ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil, on loop: EventLoop,
+                             done: @escaping (CommandResult) -> Void) throws(SystemError) {
         precondition(!argv.isEmpty, "argv needs a program")
+        let child = try spawn(argv, environment: environment, input: input != nil)
+        let run = Running(child, input: input ?? [], done: done)
+        do {
+            try run.watch(on: loop, timeout: timeout)
+        } catch {
+            kill(-child.pid, SIGKILL)
+            run.abandon()
+            while waitpid(child.pid, nil, 0) == -1 && errno == EINTR {}
+            throw error
+        }
+    }
+
+    /// A started child: its pid, a pidfd for its exit, the read end of its stderr and the write end of its stdin.
+    struct Child {
+        let pid: pid_t
+        var exitFD: Int32
+        var stderrFD: Int32
+        var stdinFD: Int32
+    }
+
+    /// One run being watched; it owns the child's descriptors until it ends.
+    private final class Running {
+        var child: Child
+        var pending: ArraySlice<UInt8>
+        var captured: [UInt8] = []
+        var exited = false
+        var timedOut = false
+        var sources: [EventLoop.Source] = []
+        var timeout: EventLoop.RelativeTimer?
+        var finished = false
+        let done: (CommandResult) -> Void
+
+        init(_ child: Child, input: [UInt8], done: @escaping (CommandResult) -> Void) {
+            self.child = child
+            pending = input[...]
+            self.done = done
+        }
+
+        func watch(on loop: EventLoop, timeout: Int) throws(SystemError) {
+            sources.append(try loop.watch(child.exitFD, events: EventLoop.readable) { [self] _ in
+                exited = true
+                finishIfOver()
+            })
+            sources.append(try loop.watch(child.stderrFD, events: EventLoop.readable) { [self] _ in readStderr() })
+            if child.stdinFD >= 0 {
+                if pending.isEmpty { closeStdin() } else {
+                    sources.append(try loop.watch(child.stdinFD, events: EventLoop.writable) { [self] _ in writeStdin() })
+                }
+            }
+            let timer = EventLoop.RelativeTimer(loop: loop) { [self] in
+                timedOut = true
+                kill(-child.pid, SIGKILL)
+                finishIfOver()
+            }
+            self.timeout = timer
+            try timer.arm(afterMicroseconds: UInt64(timeout) * 1_000_000)
+        }
+
+        func readStderr() {
+            var chunk = [UInt8](repeating: 0, count: 1024)
+            let n = read(child.stderrFD, &chunk, chunk.count)
+            if n > 0 {
+                if captured.count < CommandRunner.stderrLimit { captured += chunk[0..<min(n, CommandRunner.stderrLimit - captured.count)] }
+                return
+            }
+            if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
+            close(child.stderrFD)
+            child.stderrFD = -1
+            finishIfOver()
+        }
+
+        /// Written, or the child closed its stdin (EPIPE; SIGPIPE is ignored): either way done.
+        func writeStdin() {
+            let n = pending.withUnsafeBytes { write(child.stdinFD, $0.baseAddress, $0.count) }
+            if n > 0 { pending = pending.dropFirst(n) }
+            if pending.isEmpty || (n < 0 && errno != EAGAIN && errno != EINTR) { closeStdin() }
+        }
+
+        func closeStdin() {
+            guard child.stdinFD >= 0 else { return }
+            close(child.stdinFD)
+            child.stdinFD = -1
+        }
+
+        /// Over when it exited and its stderr reached its end, or when it exited after its timeout
+        /// killed it (a grandchild may still hold stderr open).
+        func finishIfOver() {
+            guard !finished, exited, child.stderrFD < 0 || timedOut else { return }
+            finished = true
+            var status: Int32 = 0
+            while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            abandon()
+            let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            done(CommandResult(status: code, stderr: String(decoding: captured, as: UTF8.self), timedOut: timedOut))
+        }
+
+        /// Cancels every source and closes every descriptor (the handlers hold `self` until then).
+        func abandon() {
+            for source in sources { source.cancel() }
+            sources = []
+            timeout?.stop()
+            timeout = nil
+            closeStdin()
+            for fd in [child.stderrFD, child.exitFD] where fd >= 0 { close(fd) }
+            child.stderrFD = -1
+            child.exitFD = -1
+        }
+    }
+
+    /// `posix_spawnp` with an empty signal mask, default dispositions and its own process group;
+    /// stdin on /dev/null or a non-blocking pipe, stdout on /dev/null, stderr on a pipe.
+    static func spawn(_ argv: [String], environment: [String: String], input: Bool) throws(SystemError) -> Child {
         var pipe: [Int32] = [-1, -1]
         try SystemError.checkPOSIX(dawnlet_pipe2(&pipe, O_CLOEXEC), "pipe2")
-        defer { if pipe[0] >= 0 { close(pipe[0]) } }
-        // The child's stdin, when there is input: written as the child reads, never blocking.
         var inputPipe: [Int32] = [-1, -1]
-        if input != nil {
-            try SystemError.checkPOSIX(dawnlet_pipe2(&inputPipe, O_CLOEXEC), "pipe2")
+        if input {
+            do { try SystemError.checkPOSIX(dawnlet_pipe2(&inputPipe, O_CLOEXEC), "pipe2") } catch {
+                close(pipe[0]); close(pipe[1])
+                throw error
+            }
             _ = fcntl(inputPipe[1], F_SETFL, O_NONBLOCK)
         }
-        defer { if inputPipe[1] >= 0 { close(inputPipe[1]) } }
-
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if input != nil {
+        if input {
             posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -67,54 +196,22 @@ public enum CommandRunner {
         let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables)
         close(pipe[1])
         if inputPipe[0] >= 0 { close(inputPipe[0]) }
-        guard spawned == 0 else { throw SystemError("cannot run \(argv[0])", errno: spawned) }
-        var pending = input.map { ArraySlice($0) } ?? []
-        if input != nil && pending.isEmpty { close(inputPipe[1]); inputPipe[1] = -1 }
-
-        // Wait for the pipe's end and the exit together, with one deadline.
-        let exitFD = dawnlet_pidfd_open(pid)
-        defer { if exitFD >= 0 { close(exitFD) } }
-        var captured: [UInt8] = []
-        var pipeOpen = true
-        var exited = false
-        var timedOut = false
-        let deadline = monotonicMilliseconds() + Int64(timeout) * 1000
-        while pipeOpen || (!exited && exitFD >= 0) {
-            let remaining = deadline - monotonicMilliseconds()
-            if remaining <= 0 {
-                timedOut = true
-                kill(-pid, SIGKILL)
-                break
-            }
-            var fds = [pollfd(fd: pipeOpen ? pipe[0] : -1, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: exited ? -1 : exitFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: inputPipe[1], events: Int16(POLLOUT), revents: 0)]
-            let ready = poll(&fds, 3, Int32(min(remaining, 60_000)))
-            if ready < 0 && errno != EINTR { break }
-            if fds[2].revents != 0 {
-                // Written, or the child closed its stdin (EPIPE; SIGPIPE is ignored): either way done.
-                let n = pending.withUnsafeBytes { write(inputPipe[1], $0.baseAddress, $0.count) }
-                if n > 0 { pending = pending.dropFirst(n) }
-                if pending.isEmpty || (n < 0 && errno != EAGAIN && errno != EINTR) {
-                    close(inputPipe[1])
-                    inputPipe[1] = -1
-                }
-            }
-            if fds[0].revents != 0 {
-                var chunk = [UInt8](repeating: 0, count: 1024)
-                let n = read(pipe[0], &chunk, chunk.count)
-                if n > 0 {
-                    if captured.count < stderrLimit { captured += chunk[0..<min(n, stderrLimit - captured.count)] }
-                } else if n == 0 || errno != EINTR {
-                    pipeOpen = false
-                }
-            }
-            if fds[1].revents != 0 { exited = true }
+        guard spawned == 0 else {
+            close(pipe[0])
+            if inputPipe[1] >= 0 { close(inputPipe[1]) }
+            throw SystemError("cannot run \(argv[0])", errno: spawned)
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return CommandResult(status: code, stderr: String(decoding: captured, as: UTF8.self), timedOut: timedOut)
+        _ = fcntl(pipe[0], F_SETFL, O_NONBLOCK)
+        let exitFD = dawnlet_pidfd_open(pid)
+        guard exitFD >= 0 else {
+            let error = SystemError("pidfd_open", errno: errno)
+            kill(-pid, SIGKILL)
+            while waitpid(pid, nil, 0) == -1 && errno == EINTR {}
+            close(pipe[0])
+            if inputPipe[1] >= 0 { close(inputPipe[1]) }
+            throw error
+        }
+        return Child(pid: pid, exitFD: exitFD, stderrFD: pipe[0], stdinFD: inputPipe[1])
     }
 
     /// Where `posix_spawnp` would find `program`: itself if it holds a slash, else the first
@@ -125,11 +222,5 @@ public enum CommandRunner {
             return "\(folder)/\(program)"
         }
         return nil
-    }
-
-    static func monotonicMilliseconds() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 }

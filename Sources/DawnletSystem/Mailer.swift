@@ -18,25 +18,38 @@ public struct MailError: Error, Hashable, Sendable, CustomStringConvertible {
 
 /// The email channel (DESIGN §6): SMTP through libcurl, or a sendmail-compatible command.
 public enum Mailer {
-    /// Sends `message` as configured. The password is read at each send and never logged.
-    public static func send(_ message: MailMessage, settings: Config.Email, environment: [String: String]) throws(MailError) {
-        let text = message.rendered
+    /// Sends `text` (a rendered message) as configured, on `loop`: a sendmail child fed the
+    /// message on stdin, or an SMTP exchange through `smtp` (made on first use). `done` is called
+    /// once, on the loop's thread, with nil on success. The password is read at each send and
+    /// never logged.
+    public static func send(_ text: [UInt8], settings: Config.Email, environment: [String: String], on loop: EventLoop,
+                            smtp: () throws(MailError) -> SMTPSender, done: @escaping (MailError?) -> Void) {
         if let sendmail = settings.sendmail {
-            let result: CommandResult
             do {
-                result = try CommandRunner.run(sendmail, environment: environment, timeout: settings.timeout, input: Array(text.utf8))
+                try CommandRunner.start(sendmail, environment: environment, timeout: settings.timeout, input: text, on: loop) { result in
+                    done(sendmailError(result, sendmail, timeout: settings.timeout))
+                }
             } catch {
-                throw MailError("\(error)", permanent: true)
+                done(MailError("\(error)", permanent: true))
             }
-            guard !result.succeeded else { return }
-            let why = result.timedOut ? "\(sendmail[0]) timed out after \(settings.timeout) s" : "\(sendmail[0]) exited \(result.status)"
-            let words = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
-            // sysexits.h: EX_TEMPFAIL (75) asks to try again later.
-            throw MailError(why + words, permanent: !result.timedOut && result.status != 75)
+            return
         }
-        guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
-        let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
-        try SMTP.exchange(url: url, settings: settings.expandingPaths(environment), password: password, message: Array(text.utf8))
+        do throws(MailError) {
+            guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
+            let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
+            try smtp().send(url: url, settings: settings.expandingPaths(environment), password: password, message: text, done: done)
+        } catch {
+            done(error)
+        }
+    }
+
+    /// How a sendmail command's end reads as a mail error; nil when it took the message.
+    public static func sendmailError(_ result: CommandResult, _ sendmail: [String], timeout: Int) -> MailError? {
+        guard !result.succeeded else { return nil }
+        let why = result.timedOut ? "\(sendmail[0]) timed out after \(timeout) s" : "\(sendmail[0]) exited \(result.status)"
+        let words = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+        // sysexits.h: EX_TEMPFAIL (75) asks to try again later.
+        return MailError(why + words, permanent: !result.timedOut && result.status != 75)
     }
 
     /// `doctor`: connects to the SMTP server as a send would (greeting, EHLO, STARTTLS, login)

@@ -2,24 +2,6 @@ import CSystemd
 import DawnletCore
 import Glibc
 
-/// A D-Bus failure: the error name (`org.freedesktop.DBus.Error.ServiceUnknown`) and its message,
-/// or, when there is no bus to talk to, what stopped the connection.
-public struct BusError: Error, Hashable, Sendable, CustomStringConvertible {
-    public let name: String
-    public let message: String
-
-    public init(_ name: String, _ message: String) {
-        self.name = name
-        self.message = message
-    }
-
-    init(_ operation: String, errno: Int32) {
-        self.init("\(operation) failed", String(cString: strerror(errno)))
-    }
-
-    public var description: String { message.isEmpty ? name : "\(name): \(message)" }
-}
-
 /// The desktop notification service (org.freedesktop.Notifications, Desktop Notifications
 /// Specification 1.2) on the user's session bus, through sd-bus. One connection: the server sends
 /// ActionInvoked and NotificationClosed to the connection that made the notification, so the
@@ -35,11 +17,12 @@ public final class NotificationBus {
     private var server: String?
 
     /// Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).
-    public init() throws(BusError) {
+    public init() throws(SystemError) {
         var bus: OpaquePointer?
         let rc = sd_bus_open_user(&bus)
         guard rc >= 0, let bus else {
-            throw BusError("no session bus", rc == -ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : String(cString: strerror(-rc)))
+            throw SystemError("no session bus", errno: -rc,
+                              detail: rc == -ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : nil)
         }
         self.bus = bus
     }
@@ -59,46 +42,46 @@ public final class NotificationBus {
     // MARK: - Calls
 
     /// GetCapabilities, waiting for the answer (for the CLI).
-    public func capabilities() throws(BusError) -> Set<String> {
+    public func capabilities() throws(SystemError) -> Set<String> {
         try call(try message("GetCapabilities"), NotificationBus.readStrings)
     }
 
     /// GetServerInformation: name, vendor, version, specification version.
-    public func serverInformation() throws(BusError) -> [String] {
-        try call(try message("GetServerInformation")) { reply throws(BusError) in
-            try (0..<4).map { _ throws(BusError) in try NotificationBus.readString(reply) }
+    public func serverInformation() throws(SystemError) -> [String] {
+        try call(try message("GetServerInformation")) { reply throws(SystemError) in
+            try (0..<4).map { _ throws(SystemError) in try NotificationBus.readString(reply) }
         }
     }
 
     /// Notify, waiting for the id (for the CLI).
-    public func notify(_ notification: DesktopNotification, replacing id: UInt32 = 0) throws(BusError) -> UInt32 {
+    public func notify(_ notification: DesktopNotification, replacing id: UInt32 = 0) throws(SystemError) -> UInt32 {
         try call(try notifyMessage(notification, replacing: id), NotificationBus.readID)
     }
 
     /// GetCapabilities; `done` runs on the loop's thread.
-    public func capabilities(_ done: @escaping (Result<Set<String>, BusError>) -> Void) {
-        callAsync({ () throws(BusError) in try self.message("GetCapabilities") }, NotificationBus.readStrings, done)
+    public func capabilities(_ done: @escaping (Result<Set<String>, SystemError>) -> Void) {
+        callAsync({ () throws(SystemError) in try self.message("GetCapabilities") }, NotificationBus.readStrings, done)
     }
 
     /// Notify; `done` gets the server's id for the notification, on the loop's thread.
-    public func notify(_ notification: DesktopNotification, replacing id: UInt32, _ done: @escaping (Result<UInt32, BusError>) -> Void) {
-        callAsync({ () throws(BusError) in try self.notifyMessage(notification, replacing: id) }, NotificationBus.readID, done)
+    public func notify(_ notification: DesktopNotification, replacing id: UInt32, _ done: @escaping (Result<UInt32, SystemError>) -> Void) {
+        callAsync({ () throws(SystemError) in try self.notifyMessage(notification, replacing: id) }, NotificationBus.readID, done)
     }
 
     /// CloseNotification, answered or not: after an action the notification has done its work
     /// (some servers, dunst among them, leave that to the client).
     public func close(_ id: UInt32) {
-        callAsync({ () throws(BusError) in
+        callAsync({ () throws(SystemError) in
             let m = try self.message("CloseNotification")
             var builder = MessageBuilder(m)
-            do throws(BusError) { try builder.basic("u", id) } catch { sd_bus_message_unref(m); throw error }
+            do throws(SystemError) { try builder.basic("u", id) } catch { sd_bus_message_unref(m); throw error }
             return m
-        }, { _ throws(BusError) in () }, { _ in })
+        }, { _ throws(SystemError) in () }, { _ in })
     }
 
     /// What the person did: ActionInvoked (id, action key) and NotificationClosed (id, reason:
     /// 1 expired, 2 dismissed, 3 closed by a call, 4 undefined), from the server only.
-    public func onSignals(action: @escaping (UInt32, String) -> Void, closed: @escaping (UInt32, UInt32) -> Void) throws(BusError) {
+    public func onSignals(action: @escaping (UInt32, String) -> Void, closed: @escaping (UInt32, UInt32) -> Void) throws(SystemError) {
         try match("ActionInvoked") { [unowned self] m in
             guard self.fromServer(m), let id = try? NotificationBus.readID(m), let key = try? NotificationBus.readString(m) else { return }
             action(id, key)
@@ -113,15 +96,15 @@ public final class NotificationBus {
 
     // MARK: - Messages
 
-    private func message(_ member: String) throws(BusError) -> OpaquePointer {
+    private func message(_ member: String) throws(SystemError) -> OpaquePointer {
         var m: OpaquePointer?
         let rc = sd_bus_message_new_method_call(bus, &m, NotificationBus.service, NotificationBus.path, NotificationBus.service, member)
-        guard rc >= 0, let m else { throw BusError("sd_bus_message_new_method_call", errno: -rc) }
+        guard rc >= 0, let m else { throw SystemError("sd_bus_message_new_method_call", errno: -rc) }
         return m
     }
 
     /// Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions, a{sv} hints, i expire_timeout).
-    private func notifyMessage(_ n: DesktopNotification, replacing id: UInt32) throws(BusError) -> OpaquePointer {
+    private func notifyMessage(_ n: DesktopNotification, replacing id: UInt32) throws(SystemError) -> OpaquePointer {
         let m = try message("Notify")
         do {
             var builder = MessageBuilder(m)
@@ -130,16 +113,16 @@ public final class NotificationBus {
             try builder.string("")
             try builder.string(n.summary)
             try builder.string(n.body)
-            try builder.container("a", "s") { (b: inout MessageBuilder) throws(BusError) in
+            try builder.container("a", "s") { (b: inout MessageBuilder) throws(SystemError) in
                 for action in n.actions {
                     try b.string(action.key)
                     try b.string(action.label)
                 }
             }
-            try builder.container("a", "{sv}") { (b: inout MessageBuilder) throws(BusError) in
-                try b.hint("urgency", "y") { (v: inout MessageBuilder) throws(BusError) in try v.basic("y", n.urgency) }
-                try b.hint("category", "s") { (v: inout MessageBuilder) throws(BusError) in try v.string(n.category) }
-                try b.hint("desktop-entry", "s") { (v: inout MessageBuilder) throws(BusError) in try v.string(DesktopNotification.desktopEntry) }
+            try builder.container("a", "{sv}") { (b: inout MessageBuilder) throws(SystemError) in
+                try b.hint("urgency", "y") { (v: inout MessageBuilder) throws(SystemError) in try v.basic("y", n.urgency) }
+                try b.hint("category", "s") { (v: inout MessageBuilder) throws(SystemError) in try v.string(n.category) }
+                try b.hint("desktop-entry", "s") { (v: inout MessageBuilder) throws(SystemError) in try v.string(DesktopNotification.desktopEntry) }
             }
             try builder.basic("i", n.expireMilliseconds)
         } catch {
@@ -149,33 +132,33 @@ public final class NotificationBus {
         return m
     }
 
-    /// Appends to a message under construction; every failure becomes a BusError.
+    /// Appends to a message under construction; every failure becomes a SystemError.
     private struct MessageBuilder {
         let m: OpaquePointer
         init(_ m: OpaquePointer) { self.m = m }
 
-        mutating func string(_ text: String) throws(BusError) {
+        mutating func string(_ text: String) throws(SystemError) {
             let rc = text.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) }
-            guard rc >= 0 else { throw BusError("sd_bus_message_append_basic", errno: -rc) }
+            try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
-        mutating func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(BusError) {
+        mutating func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(SystemError) {
             var value = value
             let rc = withUnsafePointer(to: &value) { sd_bus_message_append_basic(m, CChar(type.value), $0) }
-            guard rc >= 0 else { throw BusError("sd_bus_message_append_basic", errno: -rc) }
+            try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
-        mutating func container(_ type: Unicode.Scalar, _ contents: String, _ body: (inout MessageBuilder) throws(BusError) -> Void) throws(BusError) {
+        mutating func container(_ type: Unicode.Scalar, _ contents: String, _ body: (inout MessageBuilder) throws(SystemError) -> Void) throws(SystemError) {
             let open = sd_bus_message_open_container(m, CChar(type.value), contents)
-            guard open >= 0 else { throw BusError("sd_bus_message_open_container", errno: -open) }
+            try SystemError.check(open, "sd_bus_message_open_container")
             try body(&self)
             let close = sd_bus_message_close_container(m)
-            guard close >= 0 else { throw BusError("sd_bus_message_close_container", errno: -close) }
+            try SystemError.check(close, "sd_bus_message_close_container")
         }
 
         /// One `{sv}` entry of the hints dictionary.
-        mutating func hint(_ name: String, _ signature: String, _ value: (inout MessageBuilder) throws(BusError) -> Void) throws(BusError) {
-            try container("e", "sv") { (entry: inout MessageBuilder) throws(BusError) in
+        mutating func hint(_ name: String, _ signature: String, _ value: (inout MessageBuilder) throws(SystemError) -> Void) throws(SystemError) {
+            try container("e", "sv") { (entry: inout MessageBuilder) throws(SystemError) in
                 try entry.string(name)
                 try entry.container("v", signature, value)
             }
@@ -184,23 +167,23 @@ public final class NotificationBus {
 
     // MARK: - Replies
 
-    static func readID(_ m: OpaquePointer) throws(BusError) -> UInt32 {
+    static func readID(_ m: OpaquePointer) throws(SystemError) -> UInt32 {
         var id: UInt32 = 0
         let rc = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
-        guard rc > 0 else { throw BusError("malformed reply", "expected a notification id") }
+        guard rc > 0 else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a notification id") }
         return id
     }
 
-    static func readString(_ m: OpaquePointer) throws(BusError) -> String {
+    static func readString(_ m: OpaquePointer) throws(SystemError) -> String {
         var text: UnsafePointer<CChar>?
         let rc = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text)
-        guard rc > 0, let text else { throw BusError("malformed reply", "expected a string") }
+        guard rc > 0, let text else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a string") }
         return String(cString: text)
     }
 
-    static func readStrings(_ m: OpaquePointer) throws(BusError) -> Set<String> {
+    static func readStrings(_ m: OpaquePointer) throws(SystemError) -> Set<String> {
         guard sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
-            throw BusError("malformed reply", "expected a list of strings")
+            throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a list of strings")
         }
         var result = Set<String>()
         var text: UnsafePointer<CChar>?
@@ -218,15 +201,15 @@ public final class NotificationBus {
         if let sender = sd_bus_message_get_sender(reply) { server = String(cString: sender) }
     }
 
-    static func error(of reply: OpaquePointer) -> BusError? {
+    static func error(of reply: OpaquePointer) -> SystemError? {
         guard sd_bus_message_is_method_error(reply, nil) > 0, let e = sd_bus_message_get_error(reply) else { return nil }
-        return BusError(e.pointee.name.map { String(cString: $0) } ?? "error", e.pointee.message.map { String(cString: $0) } ?? "")
+        return SystemError.bus(e)
     }
 
     // MARK: - Plumbing
 
     /// Sends `m` (consumed) and waits for the reply.
-    private func call<T>(_ m: OpaquePointer, _ read: (OpaquePointer) throws(BusError) -> T) throws(BusError) -> T {
+    private func call<T>(_ m: OpaquePointer, _ read: (OpaquePointer) throws(SystemError) -> T) throws(SystemError) -> T {
         defer { sd_bus_message_unref(m) }
         var error = sd_bus_error()
         var reply: OpaquePointer?
@@ -236,23 +219,23 @@ public final class NotificationBus {
             if let reply { sd_bus_message_unref(reply) }
         }
         guard rc >= 0, let reply else {
-            if let name = error.name { throw BusError(String(cString: name), error.message.map { String(cString: $0) } ?? "") }
-            throw BusError("sd_bus_call", errno: -rc)
+            if error.name != nil { throw SystemError.bus(&error) }
+            throw SystemError("sd_bus_call", errno: -rc)
         }
         noteServer(reply)
         return try read(reply)
     }
 
     /// Sends a message and calls `done` with the reply read by `read`, on the loop's thread.
-    private func callAsync<T>(_ make: () throws(BusError) -> OpaquePointer, _ read: @escaping (OpaquePointer) throws(BusError) -> T,
-                              _ done: @escaping (Result<T, BusError>) -> Void) {
+    private func callAsync<T>(_ make: () throws(SystemError) -> OpaquePointer, _ read: @escaping (OpaquePointer) throws(SystemError) -> T,
+                              _ done: @escaping (Result<T, SystemError>) -> Void) {
         let m: OpaquePointer
         do { m = try make() } catch { return done(.failure(error)) }
         defer { sd_bus_message_unref(m) }
         let box = Unmanaged.passRetained(Callback { [unowned self] reply in
             if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
             self.noteServer(reply)
-            done(Result { () throws(BusError) in try read(reply) })
+            done(Result { () throws(SystemError) in try read(reply) })
         })
         let rc = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
             let box = Unmanaged<Callback>.fromOpaque(userdata!)
@@ -262,11 +245,11 @@ public final class NotificationBus {
         }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
         if rc < 0 {
             box.release()
-            done(.failure(BusError("sd_bus_call_async", errno: -rc)))
+            done(.failure(SystemError("sd_bus_call_async", errno: -rc)))
         }
     }
 
-    private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(BusError) {
+    private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Callback(handler))
         var slot: OpaquePointer?
         let rc = sd_bus_match_signal(bus, &slot, nil, NotificationBus.path, NotificationBus.service, member, { m, userdata, _ in
@@ -275,7 +258,7 @@ public final class NotificationBus {
         }, box.toOpaque())
         guard rc >= 0, let slot else {
             box.release()
-            throw BusError("sd_bus_match_signal", errno: -rc)
+            throw SystemError("sd_bus_match_signal", errno: -rc)
         }
         // The bus keeps the slot; the handler is released with it.
         sd_bus_slot_set_destroy_callback(slot) { userdata in Unmanaged<Callback>.fromOpaque(userdata!).release() }
@@ -285,5 +268,13 @@ public final class NotificationBus {
     private final class Callback {
         let call: (OpaquePointer) -> Void
         init(_ call: @escaping (OpaquePointer) -> Void) { self.call = call }
+    }
+}
+
+extension SystemError {
+    /// An sd-bus error (an error reply, or a call that failed with one): its name, message and errno.
+    static func bus(_ error: UnsafePointer<sd_bus_error>) -> SystemError {
+        SystemError("D-Bus call", errno: sd_bus_error_get_errno(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
+                    detail: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 /// call, so the runner can send mail from its single-threaded loop. curl says which sockets it
 /// waits on and when it next needs the clock (CURLMOPT_SOCKETFUNCTION, CURLMOPT_TIMERFUNCTION);
 /// the sender turns those into io sources and one CLOCK_MONOTONIC timer on the loop (a timerfd
-/// watched as an io source: see RelativeTimer for why not `EventLoop.timer`) and hands curl each
+/// watched as an io source: see EventLoop.RelativeTimer for why not `EventLoop.timer`) and hands curl each
 /// event. Several sends run at once, so a server that never answers holds up only its own
 /// message, until the configured `timeout`.
 ///
@@ -23,7 +23,7 @@ public final class SMTPSender {
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
     /// Sends that failed before they could start, waiting for the loop to report them.
     private var reports: [(error: MailError, done: (MailError?) -> Void)] = []
-    private let reportTimer: RelativeTimer
+    private let reportTimer: EventLoop.RelativeTimer
 
     public init(loop: EventLoop) throws(MailError) {
         let curl: Curl
@@ -36,7 +36,7 @@ public final class SMTPSender {
         self.curl = curl
         self.multi = multi
         watcher = Watcher(loop: loop)
-        reportTimer = RelativeTimer(loop: loop)
+        reportTimer = EventLoop.RelativeTimer(loop: loop)
         // From here on a failure still runs deinit, which cleans the multi handle up.
 
         // curl's callbacks reach the watcher, not the sender: they also come while the sender's
@@ -195,7 +195,7 @@ public final class SMTPSender {
 private final class Watcher {
     let loop: EventLoop
     private var sockets: [curl_socket_t: EventLoop.Source] = [:]
-    private let timer: RelativeTimer
+    private let timer: EventLoop.RelativeTimer
     /// Where events go (the sender); set once the sender exists.
     var ready: (curl_socket_t, Int32) -> Void = { _, _ in }
     /// Why a callback last told curl it failed, for the error curl then returns.
@@ -203,7 +203,7 @@ private final class Watcher {
 
     init(loop: EventLoop) {
         self.loop = loop
-        timer = RelativeTimer(loop: loop)
+        timer = EventLoop.RelativeTimer(loop: loop)
         timer.handler = { [weak self] in self?.ready(CURL_SOCKET_TIMEOUT, 0) }
     }
 
@@ -272,70 +272,6 @@ private final class Watcher {
         if revents & EPOLLOUT.rawValue != 0 { mask |= CURL_CSELECT_OUT }
         if revents & EPOLLERR.rawValue != 0 { mask |= CURL_CSELECT_ERR }
         return mask
-    }
-}
-
-/// A one-shot CLOCK_MONOTONIC timer armed relative to now: a timerfd of its own, watched on the
-/// loop, opened when first armed and closed by `stop()`.
-///
-/// Not `EventLoop.timer`: sd-event arms its timers at absolute instants, and libfaketime 0.9.10
-/// (which the runner's tests run under) shifts an absolute CLOCK_MONOTONIC timerfd by its fake
-/// offset, so such a timer never fires there, not even one armed at the loop's own "now". A
-/// relative arm reaches the kernel untouched.
-private final class RelativeTimer {
-    private let loop: EventLoop
-    var handler: () -> Void = {}
-    private var fd: Int32 = -1
-    private var source: EventLoop.Source?
-
-    init(loop: EventLoop) { self.loop = loop }
-
-    deinit { stop() }
-
-    /// Fires once, `microseconds` from now (0: on the loop's next turn).
-    func arm(afterMicroseconds microseconds: UInt64) throws(SystemError) {
-        if source == nil { try open() }
-        // An all-zero value would disarm the timerfd: 1 ns is the soonest instant.
-        let nanoseconds = max(microseconds * 1000, 1)
-        var spec = itimerspec()
-        spec.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
-        spec.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
-        try SystemError.checkPOSIX(timerfd_settime(fd, 0, &spec, nil), "timerfd_settime")
-    }
-
-    func disarm() throws(SystemError) {
-        guard fd >= 0 else { return }
-        var spec = itimerspec()
-        try SystemError.checkPOSIX(timerfd_settime(fd, 0, &spec, nil), "timerfd_settime")
-    }
-
-    /// Whether its descriptor is open and watched (armed or not).
-    var isOnLoop: Bool { source != nil }
-
-    /// Off the loop and closed; `arm` opens it again.
-    func stop() {
-        source?.cancel()
-        source = nil
-        if fd >= 0 { close(fd) }
-        fd = -1
-    }
-
-    private func open() throws(SystemError) {
-        fd = try SystemError.checkPOSIX(timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)), "timerfd_create")
-        do throws(SystemError) {
-            source = try loop.watch(fd, events: EPOLLIN.rawValue) { [weak self] _ in self?.expired() }
-        } catch {
-            close(fd)
-            fd = -1
-            throw error
-        }
-    }
-
-    private func expired() {
-        // Read the expiry count, or the descriptor stays readable.
-        var count: UInt64 = 0
-        guard read(fd, &count, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size else { return }
-        handler()
     }
 }
 

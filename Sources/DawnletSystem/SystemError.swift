@@ -1,16 +1,27 @@
 import Glibc
 
-/// A failed system or libsystemd call: which call, and the errno it reported.
+/// A failed system, libsystemd or D-Bus call: which call, the errno it reported, and for a D-Bus
+/// error reply its name (`org.freedesktop.DBus.Error.ServiceUnknown`), so a caller can match either.
 public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public let operation: String
     public let errno: Int32
+    /// The D-Bus error name of an error reply, when there was one.
+    public let busError: String?
+    /// The words of whoever failed (a D-Bus error's message, why there is no connection), said
+    /// instead of strerror's.
+    public let detail: String?
 
-    public init(_ operation: String, errno: Int32) {
+    public init(_ operation: String, errno: Int32, busError: String? = nil, detail: String? = nil) {
         self.operation = operation
         self.errno = errno
+        self.busError = busError
+        self.detail = detail
     }
 
-    public var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+    public var description: String {
+        if let busError { return detail.map { $0.isEmpty ? busError : "\(busError): \($0)" } ?? busError }
+        return "\(operation): \(detail ?? String(cString: strerror(errno)))"
+    }
 
     /// libsystemd returns a negative errno and never sets `errno`; this is the one place that
     /// convention becomes a thrown error. Returns the (non-negative) result otherwise.

@@ -45,21 +45,6 @@ enum CLIProcess {
                          stderr: String(decoding: errData, as: UTF8.self))
     }
 
-    /// Runs any tool to its end; its exit status and stdout and stderr together.
-    static func tool(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
-
     /// Asserts a failure the way DESIGN §7 asks for: the exit code, one clear message line (plus
     /// the usage line for usage errors), and no crash or backtrace.
     static func expectFailure(_ result: CLIResult, status: Int32, mentioning words: [String],

@@ -12,7 +12,7 @@ extension ServeTests {
     /// Sets a todo's title the way a calendar file or another program could: the CLI itself
     /// refuses control characters.
     func setTitle(_ title: String, todo id: Int) throws {
-        let (status, text) = try CLIProcess.tool("/usr/bin/python3", [
+        let (status, text) = try runTool("/usr/bin/python3", [
             "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE todos SET title=? WHERE id=?', (sys.argv[2], int(sys.argv[3]))); c.commit()",
             db, title, "\(id)",
         ], environment: [:])

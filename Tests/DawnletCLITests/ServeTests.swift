@@ -344,7 +344,7 @@ import Testing
             return
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/system-zone.sh")
-        let (_, text) = try CLIProcess.tool("/usr/bin/timeout", [
+        let (_, text) = try runTool("/usr/bin/timeout", [
             "60", "unshare", "-m", "--propagation", "private", script.path, folder.path("zone"), CLIProcess.binary.path,
         ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         #expect(text.contains("fired=1\n"), "\(text)")
@@ -365,7 +365,7 @@ import Testing
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let root = here.deletingLastPathComponent().deletingLastPathComponent()
         let folder = try TemporaryFolder()
-        let (_, text) = try CLIProcess.tool("/usr/bin/timeout", [
+        let (_, text) = try runTool("/usr/bin/timeout", [
             "90", "unshare", "-m", "--propagation", "private", here.appendingPathComponent("Scripts/systemd-user.sh").path,
             folder.path("m"), CLIProcess.binary.deletingLastPathComponent().path,
             root.appendingPathComponent("systemd/dawnlet-remind.service").path,

@@ -20,8 +20,8 @@ import Testing
         #expect(config.horizon == 14 * 86_400 && config.graceWindow == 12 * 3_600)
         #expect(config.reminders[.debt] == [.minutes(0), .days(3)])
         #expect(config.reminders[.income] == [])
-        #expect(config.channels(for: .bill) == ["desktop", "email"])
-        #expect(config.channels(for: .event) == ["desktop"])
+        #expect(config.channels(for: .bill) == [.desktop, .email])
+        #expect(config.channels(for: .event) == [.desktop])
         #expect(config.command.argv == ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"])
         #expect(config.email?.url == "smtp://mail.example.org:587")
         #expect(config.email?.host == "mail.example.org" && config.email?.hostIsLoopback == false)
@@ -39,7 +39,7 @@ import Testing
         let config = try Self.parse("{}")
         #expect(config == Config())
         #expect(config.reminders[.goal] == [.days(7), .days(0)])
-        #expect(config.channels(for: .todo) == ["desktop"])
+        #expect(config.channels(for: .todo) == [.desktop])
     }
 
     @Test("durations", arguments: [("30s", 30), ("10m", 600), ("12h", 43_200), ("14d", 1_209_600), ("1h30m", 5_400), ("0s", 0)])

@@ -13,8 +13,8 @@ import Testing
     }
 
     func plan(_ items: [PlanItem], overdue: [PlanItem] = [], now: String = "2026-03-20T00:00", from: String = "2026-03-20T00:00",
-              to: String = "2026-04-05T00:00", delivered: Set<String> = [], all: Bool = false, zone: TimeZone = PlannerTests.berlin) -> Plan {
-        Planner.plan(items: items, overdue: overdue, rules: rules, delivered: delivered, now: at(now, zone),
+              to: String = "2026-04-05T00:00", delivered: [DeliveryID] = [], all: Bool = false, zone: TimeZone = PlannerTests.berlin) -> Plan {
+        Planner.plan(items: items, overdue: overdue, rules: rules, log: PlannerTests.log(delivered), now: at(now, zone),
                      window: at(from, zone)...at(to, zone), zone: zone, includeSuppressed: all)
     }
 
@@ -47,6 +47,16 @@ import Testing
         #expect(fires(plan([event])) == expected)
     }
 
+    /// A delivery log where each of `ids` was delivered.
+    static func log(_ ids: [DeliveryID]) -> [DeliveryID: Settlement] {
+        Dictionary(uniqueKeysWithValues: ids.map { ($0, Settlement(.delivered, at: nil)) })
+    }
+
+    /// The runner's next wake for a plan, as `serve` computes it.
+    func nextWake(_ plan: Plan, now: String, planEnds: String = "2027-01-01T00:00") -> Instant {
+        Dispatcher.decide(plan.reminders, busy: [], retries: [:], now: at(now), policy: rules.policy, planEnds: at(planEnds)).nextWake
+    }
+
     @Test("skipped, done and logged produce nothing, unless --all asks, with the reason")
     func suppressed() {
         let items = [
@@ -57,7 +67,7 @@ import Testing
         #expect(plan(items).reminders.isEmpty)
         let all = plan(items, all: true)
         #expect(all.reminders.map(\.status) == [.suppressed(.done), .suppressed(.logged), .suppressed(.skipped)])
-        #expect(all.nextWake == nil)
+        #expect(nextWake(all, now: "2026-03-20T00:00") == at("2027-01-01T00:00"))
     }
 
     @Test("the morning digest: date-only items of the day, days-ahead items, overdue one-offs")
@@ -70,7 +80,7 @@ import Testing
         var rules = Config()
         rules.reminders[.debt] = [.minutes(0), .days(3)]
         let overdue = [PlanItem(kind: .todo, definitionID: 9, date: date("2026-03-23"), time: nil, title: "Tax form", source: .virtual)]
-        let p = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: rules), delivered: [], now: at("2026-03-24T00:00"),
+        let p = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: rules), log: [:], now: at("2026-03-24T00:00"),
                              window: at("2026-03-24T00:00")...at("2026-03-24T23:59"), zone: Self.berlin)
         let digest = try #require(p.reminders.first)
         #expect(p.reminders.count == 1)
@@ -79,7 +89,7 @@ import Testing
         // Rent today, the card due in 3 days, the holiday goal in 7; the overdue todo last.
         #expect(digest.items.map(\.title) == ["Rent", "Card", "Holiday", "Tax form"])
         #expect(digest.body == "bill: Rent -950.00\ndebt: Card (2026-03-27)\ngoal: Holiday (2026-03-31)\noverdue since 2026-03-23: Tax form")
-        #expect(digest.channels == ["desktop"])
+        #expect(digest.channels == [.desktop])
     }
 
     @Test("keys are stable across re-plans at different times")
@@ -100,11 +110,13 @@ import Testing
             PlanItem(kind: .todo, definitionID: 4, date: date("2026-03-25"), time: WallTime("10:00"), title: "Next", source: .virtual),
         ]
         let p = plan(items, now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00",
-                     delivered: ["todo:3:2026-03-24:0m@desktop"])
-        #expect(p.reminders.map(\.status) == [.missed, .late, .delivered, .pending])
-        #expect(p.nextWake == at("2026-03-24T22:00"))
+                     delivered: [DeliveryID("todo:3:2026-03-24:0m", .desktop)])
+        #expect(p.reminders.map(\.status) == [.missed, .late, .settled, .pending])
+        #expect(p.reminders[2].settled == [.desktop: Settlement(.delivered, at: nil)])
+        // The late one goes out now; then the runner sleeps until the pending one.
+        #expect(nextWake(p, now: "2026-03-24T22:00") == at("2026-03-25T10:00"))
         let calm = plan([items[3]], now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00")
-        #expect(calm.nextWake == at("2026-03-25T10:00"))
+        #expect(nextWake(calm, now: "2026-03-24T22:00") == at("2026-03-25T10:00"))
     }
 
     @Test("a repeated hour fires once, at the first 01:30 (America/New_York)")
@@ -119,21 +131,23 @@ import Testing
     func snoozed() throws {
         let todo = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .virtual)
         var config = Config()
-        config.defaultRoute = ["desktop", "command"]
+        config.defaultRoute = [.desktop, .command]
         let key = "todo:2:2026-03-24:0m"
-        let p = Planner.plan(items: [todo], overdue: [], rules: PlanRules(config: config), delivered: ["\(key)@desktop", "\(key)@command"],
-                             snoozed: ["\(key)@desktop": at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
+        let p = Planner.plan(items: [todo], overdue: [], rules: PlanRules(config: config),
+                             log: PlannerTests.log([DeliveryID(key, .desktop), DeliveryID(key, .command)]),
+                             snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
                              window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
         #expect(fires(p) == ["todo:2:2026-03-24:0m 2026-03-24T18:00:00+01:00", "todo:2:2026-03-24:0m 2026-03-24T18:10:00+01:00"])
-        #expect(p.reminders.map(\.channels) == [["command"], ["desktop"]])
-        #expect(p.reminders.map(\.status) == [.delivered, .pending])
+        #expect(p.reminders.map(\.channels) == [[.command], [.desktop]])
+        #expect(p.reminders.map(\.status) == [.settled, .pending])
+        #expect(p.reminders.map(\.snoozed) == [false, true])
         #expect(p.reminders[1].why.last == "snoozed on desktop until 18:10")
-        #expect(p.nextWake == at("2026-03-24T18:10"))
+        #expect(nextWake(p, now: "2026-03-24T18:05") == at("2026-03-24T18:10"))
         // Done since: the snooze fires nothing.
         let done = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .stored,
                             suppression: .done)
-        let after = Planner.plan(items: [done], overdue: [], rules: PlanRules(config: config), delivered: [],
-                                 snoozed: ["\(key)@desktop": at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
+        let after = Planner.plan(items: [done], overdue: [], rules: PlanRules(config: config), log: [:],
+                                 snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
                                  window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
         #expect(after.reminders.isEmpty)
     }

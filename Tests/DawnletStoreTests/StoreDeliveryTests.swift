@@ -15,32 +15,34 @@ import Testing
         store = try Store(path: folder.path("dawnlet.sqlite"))
     }
 
-    func claim(_ channel: String = "desktop", at seconds: Int64 = 0) throws -> Bool {
-        try store.claim(key: key, channel: channel, kind: "todo", title: "Call", fireAt: fireAt, late: false,
+    var id: DeliveryID { DeliveryID(key, .desktop) }
+
+    func claim(at seconds: Int64 = 0) throws -> Bool {
+        try store.claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
                         now: fireAt.adding(seconds: seconds))
     }
 
     @Test("a delivered reminder is settled; a snooze unsettles it until it is claimed again, once")
     func snoozeCycle() throws {
         #expect(try claim())
-        try store.finish(key: key, channel: "desktop", state: .delivered, detail: nil, notificationID: 17, now: fireAt)
+        try store.finish(id, state: .delivered, detail: nil, notificationID: 17, now: fireAt)
         #expect(try !claim())
-        #expect(try store.settledDeliveries(since: fireAt) == ["\(key)@desktop"])
-        #expect(try store.notificationID(key: key, channel: "desktop") == 17)
-        #expect(try store.delivery(notificationID: 17, channel: "desktop")?.key == key)
-        #expect(try store.delivery(notificationID: 18, channel: "desktop") == nil)
+        #expect(try store.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt)])
+        #expect(try store.notificationID(id) == 17)
+        #expect(try store.delivery(notificationID: 17, channel: .desktop)?.key == key)
+        #expect(try store.delivery(notificationID: 18, channel: .desktop) == nil)
 
         let until = fireAt.adding(seconds: 600)
-        #expect(try store.snooze(key: key, channel: "desktop", until: until, response: "snoozed until 09:10"))
-        #expect(try store.settledDeliveries(since: fireAt).isEmpty)
-        #expect(try store.snoozes() == ["\(key)@desktop": until])
+        #expect(try store.snooze(id, until: until, response: "snoozed until 09:10"))
+        #expect(try store.deliveryLog(since: fireAt).isEmpty)
+        #expect(try store.snoozes() == [id: until])
         // The re-fire claims it.
         #expect(try claim(at: 600))
         #expect(try store.snoozes().isEmpty)
         // A repeat keeps the id it replaces until the new one is recorded.
-        #expect(try store.notificationID(key: key, channel: "desktop") == 17)
-        try store.finish(key: key, channel: "desktop", state: .delivered, detail: nil, notificationID: 21, now: until)
-        #expect(try store.notificationID(key: key, channel: "desktop") == 21)
+        #expect(try store.notificationID(id) == 17)
+        try store.finish(id, state: .delivered, detail: nil, notificationID: 21, now: until)
+        #expect(try store.notificationID(id) == 21)
         #expect(try !claim(at: 700))
         let row = try #require(try store.deliveries(.delivered).first)
         #expect(row.attempts == 2 && row.response == "snoozed until 09:10")
@@ -49,10 +51,10 @@ import Testing
     @Test("only a delivered reminder can be snoozed; a response is recorded on its row")
     func snoozeNeedsDelivery() throws {
         #expect(try claim())
-        #expect(try !store.snooze(key: key, channel: "desktop", until: fireAt.adding(seconds: 600), response: "snoozed"))
-        try store.finish(key: key, channel: "desktop", state: .failed, detail: "no server", now: fireAt)
-        #expect(try !store.snooze(key: key, channel: "desktop", until: fireAt.adding(seconds: 600), response: "snoozed"))
-        try store.respond(key: key, channel: "desktop", response: "dismissed")
+        #expect(try !store.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
+        try store.finish(id, state: .failed, detail: "no server", now: fireAt)
+        #expect(try !store.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
+        try store.respond(id, response: "dismissed")
         #expect(try store.deliveries(.failed).first?.response == "dismissed")
     }
 }

@@ -21,7 +21,7 @@ import Testing
 
         // A guard, not a wait: the loop stops here only if a send never reports back.
         var gaveUp = false
-        let deadline = try loop.timer(clock: CLOCK_MONOTONIC) {
+        let deadline = EventLoop.RelativeTimer(loop: loop) {
             gaveUp = true
             loop.exit(1)
         }
@@ -51,7 +51,7 @@ import Testing
         #expect(finished.isEmpty, "done is never called from inside send")
         #expect(!sender.isIdle)
         #expect(try loop.run() == 0)
-        deadline.cancel()
+        deadline.stop()
         #expect(!gaveUp, "not every send reported back: \(finished)")
 
         let delivered = try #require(finished["smtp"])
@@ -88,11 +88,11 @@ import Testing
             sender = nil
             loop.exit(0)
         }
-        let deadline = try loop.timer(clock: CLOCK_MONOTONIC) { loop.exit(1) }
+        let deadline = EventLoop.RelativeTimer(loop: loop) { loop.exit(1) }
         try deadline.arm(afterMicroseconds: 10_000_000)
         #expect(try loop.run() == 0, "the server never saw a connection")
         accepted.cancel()
-        deadline.cancel()
+        deadline.stop()
         #expect(sender == nil)
         #expect(reports.count == 1)
         #expect(reports.first??.permanent == false)

@@ -7,8 +7,6 @@ import Foundation
 /// `notify-test` (one test reminder through a real channel) and `doctor` (is everything the
 /// runner needs in place?).
 enum DeliveryCommands {
-    static let channels = ["desktop", "command", "email"]
-
     static let commands: [Command] = [
         Command(path: ["notify-test"], usage: "notify-test [--channel desktop|command|email]",
                 summary: "Send one test reminder through a channel (default: desktop, without its fallback) and say what happened.",
@@ -19,16 +17,17 @@ enum DeliveryCommands {
     ]
 
     static func notifyTest(_ invocation: inout Invocation) throws {
-        let channel = invocation.arguments.value("channel") ?? "desktop"
-        guard channels.contains(channel) else {
-            throw CLIError.usage("--channel must be one of \(channels.joined(separator: ", ")), not \(channel)", invocation.globals.usage)
+        let name = invocation.arguments.value("channel") ?? "desktop"
+        guard let channel = Channel(rawValue: name) else {
+            throw CLIError.usage("--channel must be one of \(Channel.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)",
+                                 invocation.globals.usage)
         }
         let zone = try invocation.timeZone()
         let now = Instant(Date())
         let message = ReminderMessage(title: "Dawnlet test reminder", body: "If you can read this, the \(channel) channel works.",
                                       kind: "test", key: "test:\(now.secondsSinceEpoch)", when: ISO8601.format(now, in: zone), late: false)
         let config = invocation.config
-        if channel == "desktop" {
+        if channel == .desktop {
             do {
                 let (bus, server, capabilities) = try desktopServer()
                 let id = try bus.notify(DesktopNotification(message, capabilities: capabilities, expireSeconds: config.desktop.expire,
@@ -40,15 +39,15 @@ enum DeliveryCommands {
             }
             return
         }
-        if channel == "email" && config.email == nil {
+        if channel == .email && config.email == nil {
             throw CLIError(code: .configError, message: "email: channels.email is not set up in the config")
         }
         let settings = Runner.Settings(databasePath: "", config: config, zone: zone)
-        let outcome = Runner.send(message, through: channel, settings: settings)
+        let outcome = try LoopChannels.deliverOnce(message, through: channel, settings: settings)
         guard outcome.state == .delivered else {
             throw CLIError(code: .failure, message: "\(channel): failed\(outcome.retry ? " (temporary)" : ""): \(outcome.detail ?? "")")
         }
-        let target = channel == "email" ? " to \(config.email?.to.joined(separator: ", ") ?? "")" : " (\(config.command.argv[0]))"
+        let target = channel == .email ? " to \(config.email?.to.joined(separator: ", ") ?? "")" : " (\(config.command.argv[0]))"
         invocation.output.line("\(channel): delivered\(target)")
     }
 
@@ -82,8 +81,8 @@ enum DeliveryCommands {
         }
 
         var used = Set(ReminderKind.allCases.flatMap { config.channels(for: $0) })
-        if used.contains("desktop"), let fallback = config.desktop.fallback { used.insert(fallback) }
-        if used.contains("desktop") {
+        if used.contains(.desktop), let fallback = config.desktop.fallback { used.insert(fallback) }
+        if used.contains(.desktop) {
             do {
                 let (_, server, capabilities) = try desktopServer()
                 report(true, "desktop", "\(server) answers on the session bus")
@@ -94,7 +93,7 @@ enum DeliveryCommands {
                        "\(error)" + (config.desktop.fallback.map { "; reminders go through the \($0) fallback" } ?? "; no fallback: reminders fail"))
             }
         }
-        if used.contains("command") {
+        if used.contains(.command) {
             let program = config.command.argv[0]
             if let found = CommandRunner.find(program, path: environment["PATH"]) {
                 report(true, "command", "\(found)")
@@ -108,7 +107,7 @@ enum DeliveryCommands {
             } catch {
                 report(false, "email", error.message)
             }
-        } else if used.contains("email") {
+        } else if used.contains(.email) {
             report(false, "email", "routed to, but channels.email is not set up")
         }
 
@@ -130,7 +129,7 @@ enum DeliveryCommands {
 
     /// The notification server on the session bus: a connection, its name, vendor and version,
     /// and what it can do.
-    static func desktopServer() throws(BusError) -> (NotificationBus, String, Set<String>) {
+    static func desktopServer() throws(SystemError) -> (NotificationBus, String, Set<String>) {
         let bus = try NotificationBus()
         let server = try bus.serverInformation().prefix(3).joined(separator: " ")
         return (bus, server, try bus.capabilities())

@@ -85,21 +85,46 @@ enum PreviewCommand {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
-        var first = "  \(local.dropFirst(11).prefix(5))  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.title)  → \(r.channels.joined(separator: ", "))"
-        if let state = statusText(r.status) { first += "  [\(state)]" }
+        var first = "  \(local.dropFirst(11).prefix(5))  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
+        if let state = statusText(r) { first += "  [\(state)]" }
         var lines = [first]
         if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
         lines.append("           why: " + r.why.joined(separator: "; "))
         return lines
     }
 
-    static func statusText(_ status: PlannedReminder.Status) -> String? {
-        switch status {
-        case .pending: return nil
-        case .late: return "late: goes out now"
-        case .missed: return "missed: outside the grace window"
-        case .delivered: return "delivered"
-        case .suppressed(let reason): return "suppressed: \(reason.rawValue)"
+    /// What `serve` does, or did, with it (issue 11): the planner's statuses and the delivery log's.
+    static func statusText(_ r: PlannedReminder) -> String? {
+        var words: [String] = []
+        switch r.status {
+        case .pending: if r.snoozed { words.append("snoozed") }
+        case .due: words.append("due: goes out now")
+        case .late: words.append("late: goes out now, marked late")
+        case .missed: words.append("missed: outside the grace window")
+        case .settled: break
+        case .suppressed(let reason): words.append("suppressed: \(reason.rawValue)")
+        }
+        for channel in r.channels {
+            guard let settled = r.settled[channel] else { continue }
+            var text = "\(settled.outcome.rawValue) on \(channel)"
+            if let at = settled.at { text += " at \(ISO8601.format(at, utcOffset: r.utcOffset).dropFirst(11).prefix(8))" }
+            if settled.outcome == .failed, let detail = settled.detail { text += ": \(detail)" }
+            words.append(text)
+        }
+        return words.isEmpty ? nil : words.joined(separator: "; ")
+    }
+
+    /// The one word of `status` in JSON.
+    static func statusWord(_ r: PlannedReminder) -> String {
+        switch r.status {
+        case .pending: return "pending"
+        case .due: return "due"
+        case .late: return "late"
+        case .missed: return "missed"
+        case .suppressed: return "suppressed"
+        case .settled:
+            let outcomes = Set(r.settled.values.map(\.outcome))
+            return outcomes.contains(.failed) ? "failed" : outcomes == [.missed] ? "missed" : "delivered"
         }
     }
 
@@ -113,16 +138,24 @@ enum PreviewCommand {
         w.field("occurrence_date", date: r.occurrenceDate)
         w.field("source", r.sourceName)
         w.field("definition_id", r.definitionID.map { Int($0) })
-        w.field("channels", strings: r.channels)
+        w.field("channels", strings: r.channels.map(\.rawValue))
         w.field("offset", r.offset?.description)
-        switch r.status {
-        case .suppressed(let reason):
-            w.field("status", "suppressed")
-            w.field("reason", reason.rawValue)
-        case .pending: w.field("status", "pending")
-        case .late: w.field("status", "late")
-        case .missed: w.field("status", "missed")
-        case .delivered: w.field("status", "delivered")
+        w.field("status", statusWord(r))
+        if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
+        if r.snoozed { w.field("snoozed", true) }
+        if !r.settled.isEmpty {
+            w.key("deliveries")
+            w.beginArray()
+            for channel in r.channels {
+                guard let settled = r.settled[channel] else { continue }
+                w.beginObject()
+                w.field("channel", channel.rawValue)
+                w.field("outcome", settled.outcome.rawValue)
+                if let at = settled.at { w.field("at", instant: at, utcOffset: r.utcOffset) }
+                w.field("detail", settled.detail)
+                w.endObject()
+            }
+            w.endArray()
         }
         if !r.notes.isEmpty { w.field("notes", strings: r.notes) }
         if r.kind == "digest" {

@@ -1,31 +1,45 @@
-import DawnletTestSupport
 import Foundation
 
 /// The real components the delivery tests talk to, started here and stopped after: an SMTP
 /// server (aiosmtpd) writing a Maildir, and a private session bus with a notification server
 /// (dunst under Xvfb). Each fails with a message naming `make deps` when its tool is missing.
-struct TestServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let scripts = root.appendingPathComponent("Tests/DawnletCLITests/Scripts")
-    static let python = root.appendingPathComponent(".build/venv/bin/python").path
+/// Runs any tool to its end; its exit status and stdout and stderr together.
+public func runTool(_ path: String, _ arguments: [String], environment: [String: String]) throws -> (Int32, String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+}
 
-    static func require(_ path: String, _ what: String) throws {
+public enum Repository {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let scripts = root.appendingPathComponent("Tests/DawnletCLITests/Scripts")
+    public static let python = root.appendingPathComponent(".build/venv/bin/python").path
+
+    public static func require(_ path: String, _ what: String) throws {
         guard FileManager.default.isExecutableFile(atPath: path) else { throw TestServerError("\(what) is missing (\(path)): run `make deps`") }
     }
 }
 
 /// A child process the test owns: started with a fixed environment, killed (SIGKILL, which no
 /// inherited signal mask can block) and reaped at the end.
-final class Daemon {
-    let process = Process()
+public final class Daemon {
+    public let process = Process()
     let output = Pipe()
 
-    init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    public init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": "/nonexistent"].merging(environment) { $1 }
@@ -35,7 +49,7 @@ final class Daemon {
     }
 
     /// The first line it prints.
-    func firstLine() -> String {
+    public func firstLine() -> String {
         var bytes: [UInt8] = []
         while true {
             let chunk = output.fileHandleForReading.readData(ofLength: 1)
@@ -53,19 +67,26 @@ final class Daemon {
 
 /// aiosmtpd on 127.0.0.1 (Scripts/smtp-server.py): `accept`, `tempfail-once` or `reject`;
 /// with `login`, STARTTLS required and a user/password checked.
-final class SMTPServer {
-    let maildir: String
-    let port: Int
+public final class SMTPServer {
+    public let maildir: String
+    public let port: Int
     private let daemon: Daemon
 
-    struct Login {
+    public struct Login {
         let cert: String
         let key: String
         let user: String
         let password: String
+
+        public init(cert: String, key: String, user: String, password: String) {
+            self.cert = cert
+            self.key = key
+            self.user = user
+            self.password = password
+        }
     }
 
-    init(folder: TemporaryFolder, mode: String, login: Login? = nil) throws {
+    public init(folder: TemporaryFolder, mode: String, login: Login? = nil) throws {
         try Repository.require(Repository.python, "the Python venv with aiosmtpd")
         maildir = folder.path("maildir-\(mode)-\(UUID().uuidString.prefix(8))")
         let extra = login.map { [$0.cert, $0.key, $0.user, $0.password] } ?? []
@@ -76,9 +97,9 @@ final class SMTPServer {
     }
 
     /// Every message received, as Python's email parser reads it (Scripts/read-maildir.py).
-    func messages() throws -> [[String: Any]] {
+    public func messages() throws -> [[String: Any]] {
         guard FileManager.default.fileExists(atPath: maildir + "/new") else { return [] }
-        let (status, text) = try CLIProcess.tool(Repository.python, [Repository.scripts.appendingPathComponent("read-maildir.py").path, maildir],
+        let (status, text) = try runTool(Repository.python, [Repository.scripts.appendingPathComponent("read-maildir.py").path, maildir],
                                                  environment: [:])
         guard status == 0, let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
             throw TestServerError("cannot read the Maildir: \(text)")
@@ -86,7 +107,7 @@ final class SMTPServer {
         return list
     }
 
-    func waitForMessages(_ count: Int, seconds: Double) throws -> [[String: Any]] {
+    public func waitForMessages(_ count: Int, seconds: Double) throws -> [[String: Any]] {
         let deadline = Date().addingTimeInterval(seconds)
         var got = try messages()
         while got.count < count && Date() < deadline {
@@ -97,10 +118,10 @@ final class SMTPServer {
     }
 
     /// A self-signed certificate for 127.0.0.1 (openssl), for STARTTLS tests.
-    static func certificate(in folder: TemporaryFolder) throws -> (cert: String, key: String) {
+    public static func certificate(in folder: TemporaryFolder) throws -> (cert: String, key: String) {
         try Repository.require("/usr/bin/openssl", "openssl")
         let cert = folder.path("cert.pem"), key = folder.path("key.pem")
-        let (status, text) = try CLIProcess.tool("/usr/bin/openssl", [
+        let (status, text) = try runTool("/usr/bin/openssl", [
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
         ], environment: [:])
@@ -112,17 +133,17 @@ final class SMTPServer {
 /// A private session bus (dbus-daemon with a minimal config: no service activation), optionally
 /// with a real notification server: dunst on an Xvfb display. dunst's context menu ("dmenu")
 /// is a script that records the menu and picks the entry starting with the word in `choice`.
-final class DesktopSession {
-    let folder: TemporaryFolder
-    let address: String
-    let display: String
+public final class DesktopSession {
+    public let folder: TemporaryFolder
+    public let address: String
+    public let display: String
     private var daemons: [Daemon] = []
 
-    var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": display] }
-    var menuFile: String { folder.path("menu.txt") }
-    var choiceFile: String { folder.path("choice") }
+    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address, "DISPLAY": display] }
+    public var menuFile: String { folder.path("menu.txt") }
+    public var choiceFile: String { folder.path("choice") }
 
-    init(notificationServer: Bool) throws {
+    public init(notificationServer: Bool) throws {
         for tool in ["/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl"] { try Repository.require(tool, tool) }
         folder = try TemporaryFolder()
         let socket = folder.path("bus")
@@ -173,21 +194,21 @@ final class DesktopSession {
     }
 
     @discardableResult
-    func dunstctl(_ arguments: [String]) throws -> (Int32, String) {
-        try CLIProcess.tool("/usr/bin/dunstctl", arguments, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 })
+    public func dunstctl(_ arguments: [String]) throws -> (Int32, String) {
+        try runTool("/usr/bin/dunstctl", arguments, environment: ["PATH": "/usr/bin:/bin"].merging(environment) { $1 })
     }
 
     /// How many notifications dunst shows now.
-    func displayed() -> Int { Int((try? dunstctl(["count", "displayed"]))?.1.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
+    public func displayed() -> Int { Int((try? dunstctl(["count", "displayed"]))?.1.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
 
-    func waitForDisplayed(_ count: Int, seconds: Double) -> Int {
+    public func waitForDisplayed(_ count: Int, seconds: Double) -> Int {
         let deadline = Date().addingTimeInterval(seconds)
         while displayed() < count && Date() < deadline { usleep(50_000) }
         return displayed()
     }
 
     /// dunst's history: each notification's fields (summary, body, appname, category, urgency, id).
-    func history() throws -> [[String: Any]] {
+    public func history() throws -> [[String: Any]] {
         let (_, text) = try dunstctl(["history"])
         let root = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         let lists = root?["data"] as? [[[String: Any]]] ?? []
@@ -196,16 +217,16 @@ final class DesktopSession {
 
     /// Opens dunst's context menu on the newest notification; the dmenu script picks the entry
     /// labelled `label` (Done, Skip, Snooze).
-    func invoke(_ label: String) throws {
+    public func invoke(_ label: String) throws {
         try label.write(toFile: choiceFile, atomically: true, encoding: .utf8)
         try dunstctl(["context"])
     }
 
     /// A screenshot of the whole display (imagemagick's import), kept as a test artifact.
-    func screenshot(to path: String) throws {
+    public func screenshot(to path: String) throws {
         try Repository.require("/usr/bin/import", "imagemagick")
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let (status, text) = try CLIProcess.tool("/usr/bin/import", ["-window", "root", path], environment: environment)
+        let (status, text) = try runTool("/usr/bin/import", ["-window", "root", path], environment: environment)
         guard status == 0 else { throw TestServerError("import: \(text)") }
     }
 }

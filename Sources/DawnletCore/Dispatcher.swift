@@ -1,0 +1,171 @@
+/// One delivery of one reminder: a reminder key on a channel (`todo:3:2026-12-01:0m@desktop`),
+/// the primary key of the delivery log.
+public struct DeliveryID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let key: String
+    public let channel: Channel
+
+    public init(_ key: String, _ channel: Channel) {
+        self.key = key
+        self.channel = channel
+    }
+
+    public var description: String { "\(key)@\(channel.rawValue)" }
+    public static func < (a: DeliveryID, b: DeliveryID) -> Bool { (a.key, a.channel) < (b.key, b.channel) }
+}
+
+/// How a delivery ended, as the delivery log says: what `preview` shows and the planner skips.
+public struct Settlement: Hashable, Sendable {
+    public enum Outcome: String, Hashable, Sendable { case delivered, failed, missed }
+    public let outcome: Outcome
+    /// When it ended.
+    public let at: Instant?
+    /// Why it failed, or how it went (a notification id, a fallback).
+    public let detail: String?
+
+    public init(_ outcome: Outcome, at: Instant?, detail: String? = nil) {
+        self.outcome = outcome
+        self.at = at
+        self.detail = detail
+    }
+}
+
+/// The runner's rules for what goes out when (DESIGN §6), one value for `serve` and `preview`.
+public struct DeliveryPolicy: Hashable, Sendable {
+    /// How long after its instant a reminder may still go out (marked late), in seconds; older
+    /// ones are recorded as missed.
+    public var graceWindow: Int64
+    /// **Late**, the one meaning: a reminder goes out more than this many seconds after its
+    /// instant (the machine was off or asleep, the clock jumped, a retry). Within it, it is on time.
+    public var lateAfter: Int64 = 60
+    /// More late reminders than this on one channel at once go out as one summary.
+    public var summaryThreshold = 3
+    /// Seconds to wait after the 1st, 2nd, … temporary failure before trying again; after the
+    /// last, or when the next try would fall outside the grace window, the delivery is failed.
+    public var retryDelays: [Int64] = [1, 2, 4, 8]
+
+    public init(graceWindow: Int64) {
+        self.graceWindow = graceWindow
+    }
+
+    public enum Timing: Hashable, Sendable {
+        /// Its instant is still to come.
+        case pending
+        /// Its instant has come, at most `lateAfter` ago: goes out now, on time.
+        case due
+        /// Its instant is more than `lateAfter` and at most the grace window ago: goes out now, marked late.
+        case late
+        /// Its instant is more than the grace window ago: recorded as missed, never sent.
+        case missed
+    }
+
+    /// Where a reminder due at `fireAt` stands at `now`.
+    public func timing(_ fireAt: Instant, now: Instant) -> Timing {
+        let age = now.secondsSinceEpoch - fireAt.secondsSinceEpoch
+        if age < 0 { return .pending }
+        if age <= lateAfter { return .due }
+        return age <= graceWindow ? .late : .missed
+    }
+
+    /// After `failures` temporary failures in a row: when to try again, or nil to record it failed
+    /// (no delays left, or the try would come after `deadline`).
+    public func retry(after failures: Int, deadline: Instant, now: Instant) -> Instant? {
+        guard failures >= 1, failures <= retryDelays.count else { return nil }
+        let at = now.adding(seconds: retryDelays[failures - 1])
+        return at < deadline ? at : nil
+    }
+}
+
+/// A temporary failure waiting for its next try.
+public struct Retry: Hashable, Sendable {
+    /// Temporary failures so far.
+    public var failures: Int
+    public var at: Instant
+
+    public init(failures: Int, at: Instant) {
+        self.failures = failures
+        self.at = at
+    }
+}
+
+/// What the runner does now (`Dispatcher.decide`).
+public struct Decision: Sendable {
+    /// One message on one channel: a reminder, or a summary of several late ones.
+    public struct Send: Hashable, Sendable {
+        public let channel: Channel
+        public let reminders: [PlannedReminder]
+        /// Goes out more than `lateAfter` after its instant.
+        public let late: Bool
+        /// Temporary failures before this try (0 for a first try).
+        public let failures: Int
+        /// No retry after this: the end of the grace window of its earliest reminder.
+        public let deadline: Instant
+
+        public var isSummary: Bool { reminders.count > 1 }
+        public var ids: [DeliveryID] { reminders.map { DeliveryID($0.key, channel) } }
+    }
+
+    public struct Missed: Hashable, Sendable {
+        public let reminder: PlannedReminder
+        public let channel: Channel
+    }
+
+    public var sends: [Send] = []
+    public var missed: [Missed] = []
+    /// When to decide again: the first pending reminder or retry, or the end of the plan.
+    public var nextWake: Instant
+}
+
+/// The runner's one decision (issue 11): a pure function of the plan, what the delivery log and
+/// the runner know, `now` and the policy. `serve` does what it returns and arms its one timer at
+/// `nextWake`; `preview --now` shows the same statuses through `DeliveryPolicy.timing`.
+public enum Dispatcher {
+    /// - Parameters:
+    ///   - reminders: the plan, by fire time; settled channels (`PlannedReminder.settled`) are done.
+    ///   - busy: deliveries in flight, or settled since the plan was made: not started again.
+    ///   - retries: temporary failures waiting for their next try.
+    ///   - planEnds: the end of the plan's window (a re-plan is due then).
+    public static func decide(_ reminders: [PlannedReminder], busy: Set<DeliveryID>, retries: [DeliveryID: Retry], now: Instant,
+                              policy: DeliveryPolicy, planEnds: Instant) -> Decision {
+        var decision = Decision(nextWake: planEnds)
+        func wake(at instant: Instant) { decision.nextWake = min(decision.nextWake, instant) }
+        var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
+        for reminder in reminders {
+            if case .suppressed = reminder.status { continue }
+            let timing = policy.timing(reminder.fireAt, now: now)
+            if timing == .pending {
+                if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
+                continue
+            }
+            for channel in reminder.channels where reminder.settled[channel] == nil {
+                let id = DeliveryID(reminder.key, channel)
+                if busy.contains(id) { continue }
+                if let retry = retries[id], retry.at > now {
+                    wake(at: retry.at)
+                    continue
+                }
+                let failures = retries[id]?.failures ?? 0
+                if timing == .missed {
+                    decision.missed.append(Decision.Missed(reminder: reminder, channel: channel))
+                } else {
+                    due[channel, default: []].append((reminder, failures, timing))
+                }
+            }
+        }
+        for channel in due.keys.sorted() {
+            let entries = due[channel] ?? []
+            let late = entries.filter { $0.timing != .due }
+            let summarised = late.count > policy.summaryThreshold ? late : []
+            if !summarised.isEmpty {
+                let earliest = summarised.map(\.reminder.fireAt).min() ?? now
+                decision.sends.append(Decision.Send(channel: channel, reminders: summarised.map(\.reminder), late: true,
+                                                    failures: summarised.map(\.failures).max() ?? 0,
+                                                    deadline: earliest.adding(seconds: policy.graceWindow)))
+            }
+            for entry in entries where summarised.isEmpty || entry.timing == .due {
+                decision.sends.append(Decision.Send(channel: channel, reminders: [entry.reminder], late: entry.timing != .due,
+                                                    failures: entry.failures, deadline: entry.reminder.fireAt.adding(seconds: policy.graceWindow)))
+            }
+        }
+        return decision
+    }
+}

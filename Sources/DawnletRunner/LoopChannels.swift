@@ -1,0 +1,176 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import Foundation
+
+/// How one delivery ended.
+public struct DeliveryOutcome: Sendable {
+    public let state: Delivery.State
+    public let detail: String?
+    /// A temporary failure: worth another try inside the grace window.
+    public var retry = false
+    /// The desktop notification server's id for it.
+    public var notificationID: UInt32?
+
+    public init(state: Delivery.State, detail: String?, retry: Bool = false, notificationID: UInt32? = nil) {
+        self.state = state
+        self.detail = detail
+        self.retry = retry
+        self.notificationID = notificationID
+    }
+}
+
+/// Where the runner's messages go: the real channels on the event loop, or a test's fakes.
+public protocol DeliveryChannels: AnyObject {
+    /// Starts one delivery, on the loop's thread; calls `done` exactly once, on the loop's thread.
+    /// `replacing` is the desktop notification it was last shown with (a repeat replaces it).
+    func deliver(_ message: ReminderMessage, through channel: Channel, replacing: UInt32?, done: @escaping (DeliveryOutcome) -> Void)
+}
+
+/// The real channels (DESIGN §6), every one on the runner's event loop: no thread, and nothing
+/// left armed once a delivery has ended. Desktop notifications go over sd-bus (the server answers,
+/// and later reports actions, to the connection that asked); a command is a child watched through
+/// its pidfd; mail goes through libcurl's multi interface or a sendmail child. A hanging program
+/// or server delays nothing else; each has its timeout.
+public final class LoopChannels: DeliveryChannels {
+    let loop: EventLoop
+    let settings: () -> Runner.Settings
+    let log: (LogEntry) -> Void
+    /// What the person did with a notification: an action, or how it closed.
+    var onAction: (UInt32, String) -> Void = { _, _ in }
+    var onClosed: (UInt32, UInt32) -> Void = { _, _ in }
+    /// The session bus connection, opened at the first desktop reminder.
+    var notifications: NotificationBus?
+    /// libcurl's multi handle on the loop, made at the first SMTP message.
+    private var mail: SMTPSender?
+
+    public init(loop: EventLoop, settings: @escaping () -> Runner.Settings, log: @escaping (LogEntry) -> Void) {
+        self.loop = loop
+        self.settings = settings
+        self.log = log
+    }
+
+    /// One delivery on a loop of its own, waited for (`notify-test`): the runner's code path.
+    public static func deliverOnce(_ message: ReminderMessage, through channel: Channel, settings: Runner.Settings) throws -> DeliveryOutcome {
+        let loop = try EventLoop()
+        var outcome: DeliveryOutcome?
+        let channels = LoopChannels(loop: loop, settings: { settings }, log: { _ in })
+        channels.deliver(message, through: channel, replacing: nil) {
+            outcome = $0
+            loop.exit(0)
+        }
+        // The channels (and the mail sender they made) must outlive the loop's run.
+        if outcome == nil { _ = try withExtendedLifetime(channels) { try loop.run() } }
+        return outcome ?? DeliveryOutcome(state: .failed, detail: "the delivery did not end")
+    }
+
+    public func deliver(_ message: ReminderMessage, through channel: Channel, replacing: UInt32?, done: @escaping (DeliveryOutcome) -> Void) {
+        switch channel {
+        case .desktop: showDesktop(message, replacing: replacing ?? 0, done: done)
+        case .command: runCommand(message, done: done)
+        case .email: sendMail(message, done: done)
+        }
+    }
+
+    /// The environment a command or sendmail child gets: ours, and which reminder it carries.
+    private func environment(_ message: ReminderMessage, _ channel: Channel) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DAWNLET_REMINDER_KEY"] = message.key
+        environment["DAWNLET_CHANNEL"] = channel.rawValue
+        return environment
+    }
+
+    private func runCommand(_ message: ReminderMessage, done: @escaping (DeliveryOutcome) -> Void) {
+        let command = settings().config.command
+        do {
+            try CommandRunner.start(CommandTemplate.expand(command.argv, message.templateValues), environment: environment(message, .command),
+                                    timeout: command.timeout, on: loop) { result in
+                if result.succeeded { return done(DeliveryOutcome(state: .delivered, detail: nil)) }
+                let why = result.timedOut ? "timed out after \(command.timeout) s" : "exited \(result.status)"
+                let stderr = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+                done(DeliveryOutcome(state: .failed, detail: "\(why)\(stderr)", retry: true))
+            }
+        } catch {
+            done(DeliveryOutcome(state: .failed, detail: "\(error)", retry: true))
+        }
+    }
+
+    private func sendMail(_ message: ReminderMessage, done: @escaping (DeliveryOutcome) -> Void) {
+        let settings = settings()
+        func failed(_ error: MailError) { done(DeliveryOutcome(state: .failed, detail: error.message, retry: !error.permanent)) }
+        guard let email = settings.config.email, let from = email.from else {
+            return done(DeliveryOutcome(state: .failed, detail: "channels.email is not set up"))
+        }
+        let now = Instant(Date())
+        let utcOffset = settings.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now.secondsSinceEpoch)))
+        let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset).rendered.utf8)
+        Mailer.send(text, settings: email, environment: environment(message, .email), on: loop, smtp: { () throws(MailError) in
+            if let mail { return mail }
+            let made = try SMTPSender(loop: loop)
+            mail = made
+            return made
+        }, done: { error in
+            if let error { return failed(error) }
+            done(DeliveryOutcome(state: .delivered, detail: nil))
+        })
+    }
+
+    // MARK: - Desktop
+
+    /// Shows a notification: asks the server what it can do, then sends it, replacing `replacing`.
+    /// Any failure takes the fallback channel, and the reason goes with the outcome.
+    private func showDesktop(_ message: ReminderMessage, replacing: UInt32, done: @escaping (DeliveryOutcome) -> Void) {
+        let bus: NotificationBus
+        do {
+            bus = try desktopBus()
+        } catch {
+            return desktopFailed(message, error, done: done)
+        }
+        bus.capabilities { [self] result in
+            let capabilities: Set<String>
+            switch result {
+            case .failure(let error): return desktopFailed(message, error, done: done)
+            case .success(let answer): capabilities = answer
+            }
+            let desktop = settings().config.desktop
+            let notification = DesktopNotification(message, capabilities: capabilities, expireSeconds: desktop.expire, snoozeSeconds: desktop.snooze)
+            bus.notify(notification, replacing: replacing) { [self] result in
+                switch result {
+                case .failure(let error):
+                    desktopFailed(message, error, done: done)
+                case .success(let id):
+                    done(DeliveryOutcome(state: .delivered, detail: "notification \(id)" + (replacing != 0 ? ", replacing \(replacing)" : ""),
+                                         notificationID: id))
+                }
+            }
+        }
+    }
+
+    /// The session bus connection, opened (or re-opened after it broke) on first use, attached to
+    /// the loop, listening for what the person does with our notifications.
+    private func desktopBus() throws -> NotificationBus {
+        if let bus = notifications, bus.isOpen { return bus }
+        notifications = nil
+        let bus = try NotificationBus()
+        try bus.attach(to: loop)
+        try bus.onSignals(action: { [unowned self] id, action in self.onAction(id, action) },
+                          closed: { [unowned self] id, reason in self.onClosed(id, reason) })
+        notifications = bus
+        return bus
+    }
+
+    /// No bus, no server, or an error reply: the fallback channel carries the reminder, and the
+    /// reason is recorded with it. Without a fallback the reminder is failed.
+    private func desktopFailed(_ message: ReminderMessage, _ error: Error, done: @escaping (DeliveryOutcome) -> Void) {
+        let reason = "desktop: \(error)"
+        guard let fallback = settings().config.desktop.fallback else {
+            return done(DeliveryOutcome(state: .failed, detail: reason + "; no fallback configured"))
+        }
+        log(LogEntry("\(reason); \(message.key) goes through the \(fallback) fallback", priority: 4,
+                     fields: Runner.fields(message.key, message.kind, .desktop, "fallback")))
+        deliver(message, through: fallback, replacing: nil) { outcome in
+            let detail = ["\(reason); sent through the \(fallback) fallback", outcome.detail].compactMap { $0 }.joined(separator: ": ")
+            done(DeliveryOutcome(state: outcome.state, detail: detail, retry: outcome.retry))
+        }
+    }
+}

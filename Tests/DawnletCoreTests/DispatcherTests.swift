@@ -1,0 +1,100 @@
+@testable import DawnletCore
+import Foundation
+import Testing
+
+/// The runner's one decision (issue 11), as tables of cases: what goes out now, late or not, as a
+/// summary or alone; what is recorded missed; when the runner wakes next.
+@Suite struct DispatcherTests {
+    let t0 = Instant(secondsSinceEpoch: 1_796_112_000)  // 2026-12-01T09:00:00+01:00
+    let policy = DeliveryPolicy(graceWindow: 12 * 3_600)
+    var planEnds: Instant { t0.adding(seconds: 14 * 86_400) }
+
+    func reminder(_ id: Int, at offset: Int64, channels: [Channel] = [.desktop], settled: [Channel: Settlement] = [:],
+                  suppressed: Bool = false) -> PlannedReminder {
+        let date = CivilDate(year: 2026, month: 12, day: 1)!
+        let item = PlanItem(kind: .todo, definitionID: Int64(id), date: date, time: WallTime("09:00"), title: "T\(id)", source: .virtual,
+                            suppression: suppressed ? .done : nil)
+        return PlannedReminder(key: "todo:\(id):2026-12-01:0m", fireAt: t0.adding(seconds: offset), utcOffset: 3_600, channels: channels,
+                               status: suppressed ? .suppressed(.done) : .pending, settled: settled, snoozed: false, item: item,
+                               offset: .minutes(0), notes: [], items: [], overdueCount: 0, occurrenceDate: date)
+    }
+
+    func decide(_ reminders: [PlannedReminder], now offset: Int64, busy: Set<DeliveryID> = [], retries: [DeliveryID: Retry] = [:]) -> Decision {
+        Dispatcher.decide(reminders, busy: busy, retries: retries, now: t0.adding(seconds: offset), policy: policy, planEnds: planEnds)
+    }
+
+    /// Each send as "channel keys late" for comparison.
+    func sends(_ d: Decision) -> [String] {
+        d.sends.map { "\($0.channel) \($0.reminders.map { $0.key.split(separator: ":")[1] }.joined(separator: ",")) \($0.late ? "late" : "on time")" }
+    }
+
+    @Test("timing: pending before, due for 60 s, late to the end of the grace window, missed after", arguments: [
+        (Int64(-1), DeliveryPolicy.Timing.pending), (0, .due), (60, .due), (61, .late), (12 * 3_600, .late), (12 * 3_600 + 1, .missed),
+    ])
+    func timing(age: Int64, expected: DeliveryPolicy.Timing) {
+        #expect(policy.timing(t0, now: t0.adding(seconds: age)) == expected)
+    }
+
+    @Test("before its time nothing goes out and the runner wakes at it; at it, it goes out on time")
+    func fireAtItsTime() {
+        let plan = [reminder(1, at: 0), reminder(2, at: 600)]
+        let before = decide(plan, now: -30)
+        #expect(before.sends.isEmpty && before.missed.isEmpty)
+        #expect(before.nextWake == t0)
+        let at = decide(plan, now: 0)
+        #expect(sends(at) == ["desktop 1 on time"])
+        #expect(at.nextWake == t0.adding(seconds: 600))
+        #expect(decide([], now: 0).nextWake == planEnds)
+    }
+
+    @Test("two reminders at one instant both go out at once, each alone, on every channel")
+    func simultaneous() {
+        let plan = [reminder(1, at: 0, channels: [.command, .desktop]), reminder(2, at: 0, channels: [.command])]
+        #expect(sends(decide(plan, now: 0)) == ["command 1 on time", "command 2 on time", "desktop 1 on time"])
+    }
+
+    @Test("more than three late on one channel are one summary; three or fewer go alone; on-time ones are never summarised")
+    func summaries() {
+        let late = (1...4).map { reminder($0, at: -600) }
+        #expect(sends(decide(late, now: 0)) == ["desktop 1,2,3,4 late"])
+        #expect(sends(decide(Array(late.prefix(3)), now: 0)) == ["desktop 1 late", "desktop 2 late", "desktop 3 late"])
+        #expect(sends(decide(late + [reminder(9, at: 0)], now: 0)) == ["desktop 1,2,3,4 late", "desktop 9 on time"])
+        #expect(decide(late, now: 0).sends.first?.deadline == t0.adding(seconds: -600 + 12 * 3_600))
+    }
+
+    @Test("older than the grace window: recorded missed, never sent")
+    func missed() {
+        let d = decide([reminder(1, at: -13 * 3_600, channels: [.desktop, .email])], now: 0)
+        #expect(d.sends.isEmpty)
+        #expect(d.missed.map(\.channel) == [.desktop, .email])
+    }
+
+    @Test("settled channels, deliveries in flight and suppressed reminders start nothing")
+    func nothingTwice() {
+        let settled = reminder(1, at: 0, channels: [.desktop, .email], settled: [.desktop: Settlement(.delivered, at: t0)])
+        #expect(sends(decide([settled], now: 5)) == ["email 1 on time"])
+        #expect(decide([settled], now: 5, busy: [DeliveryID(settled.key, .email)]).sends.isEmpty)
+        #expect(decide([reminder(2, at: 0, suppressed: true)], now: 5).sends.isEmpty)
+        // A fully settled pending reminder does not wake the runner.
+        let done = reminder(3, at: 600, settled: [.desktop: Settlement(.delivered, at: t0)])
+        #expect(decide([done], now: 0).nextWake == planEnds)
+    }
+
+    @Test("a retry waits for its instant, then goes out with its failure count")
+    func retries() {
+        let r = reminder(1, at: 0)
+        let id = DeliveryID(r.key, .desktop)
+        let waiting = decide([r], now: 1, retries: [id: Retry(failures: 1, at: t0.adding(seconds: 2))])
+        #expect(waiting.sends.isEmpty)
+        #expect(waiting.nextWake == t0.adding(seconds: 2))
+        let again = decide([r], now: 2, retries: [id: Retry(failures: 1, at: t0.adding(seconds: 2))])
+        #expect(again.sends.map(\.failures) == [1])
+    }
+
+    @Test("backoff: 1, 2, 4, 8 s after each failure, never past the deadline, then failed", arguments: [
+        (1, Int64(100), Int64?(1)), (2, 100, 2), (3, 100, 4), (4, 100, 8), (5, 100, nil), (4, 8, nil), (1, 1, nil), (0, 100, nil),
+    ])
+    func backoff(failures: Int, deadline: Int64, wait: Int64?) {
+        #expect(policy.retry(after: failures, deadline: t0.adding(seconds: deadline), now: t0) == wait.map { t0.adding(seconds: $0) })
+    }
+}

@@ -1,0 +1,222 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Channels that record what the runner hands them and end each delivery when the test says.
+final class FakeChannels: DeliveryChannels {
+    struct Handed {
+        let message: ReminderMessage
+        let channel: Channel
+        let done: (DeliveryOutcome) -> Void
+    }
+    private(set) var handed: [Handed] = []
+    private var ended = Set<Int>()
+
+    func deliver(_ message: ReminderMessage, through channel: Channel, replacing: UInt32?, done: @escaping (DeliveryOutcome) -> Void) {
+        handed.append(Handed(message: message, channel: channel, done: done))
+    }
+
+    /// Ends delivery `index` (once).
+    func end(_ index: Int, _ outcome: DeliveryOutcome = DeliveryOutcome(state: .delivered, detail: nil)) {
+        precondition(ended.insert(index).inserted, "delivery \(index) ended twice")
+        handed[index].done(outcome)
+    }
+
+    var keys: [String] { handed.map(\.message.key) }
+}
+
+/// The runner's loop without real time (issue 11): a manual clock, fake channels, a real database
+/// in a temporary folder. The test plays the event loop: it moves the clock to the instant the
+/// runner armed its timer for and fires it.
+@Suite struct RunnerLoopTests {
+    let folder: TemporaryFolder
+    let store: Store
+    let channels = FakeChannels()
+    let clock = ManualClock()
+    let runner: Runner
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let today = date("2026-12-01")
+
+    final class ManualClock: @unchecked Sendable {
+        var now = Instant(secondsSinceEpoch: 0)
+    }
+
+    init() throws {
+        folder = try TemporaryFolder()
+        let path = folder.path("dawnlet.sqlite")
+        store = try Store(path: path)
+        var config = Config()
+        config.graceWindow = 12 * 3_600
+        runner = try Runner(Runner.Settings(databasePath: path, config: config, zone: berlin), clock: { [clock] in clock.now },
+                            channels: channels, log: { _ in })
+    }
+
+    func at(_ text: String) -> Instant { ISO8601.parse(text, zone: berlin)! }
+
+    @discardableResult
+    func todo(_ title: String, _ time: String, on day: String = "2026-12-01") throws -> Int64 {
+        try store.addItem(kind: .todo, title: title, date: date(day), time: WallTime(time), schedule: nil, today: today)
+    }
+
+    /// Moves the clock to the armed instant and fires the timer, as sd-event would.
+    func fireTimer() {
+        clock.now = runner.nextWake!
+        runner.timerFired()
+    }
+
+    func state(_ key: String) throws -> Delivery.State? {
+        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.deliveries(state).contains(where: { $0.key == key }) {
+            return state
+        }
+        return nil
+    }
+
+    @Test("sleeps until the reminder's instant, fires it on time, records it, and sleeps until the next")
+    func fires() throws {
+        try todo("Call", "09:00")
+        try todo("Walk", "09:30")
+        clock.now = at("2026-12-01T08:59:30")
+        runner.start()
+        #expect(channels.handed.isEmpty)
+        #expect(runner.nextWake == at("2026-12-01T09:00"))
+        fireTimer()
+        #expect(channels.keys == ["todo:1:2026-12-01:0m"])
+        #expect(channels.handed[0].message.late == false)
+        #expect(try state("todo:1:2026-12-01:0m") == .claimed)
+        channels.end(0)
+        #expect(try state("todo:1:2026-12-01:0m") == .delivered)
+        #expect(runner.nextWake == at("2026-12-01T09:30"))
+        // Woken early (a spurious wake-up): nothing goes out again.
+        runner.timerFired()
+        #expect(channels.handed.count == 1)
+    }
+
+    @Test("two reminders at one instant go out together, before either has ended")
+    func simultaneous() throws {
+        try todo("A", "09:00")
+        try todo("B", "09:00")
+        clock.now = at("2026-12-01T08:00:30")
+        runner.start()
+        _ = channels.handed.count  // the 08:00 digest holds nothing: these have times
+        fireTimer()
+        #expect(channels.keys == ["todo:1:2026-12-01:0m", "todo:2:2026-12-01:0m"])
+    }
+
+    @Test("started late: due within the grace window goes out marked late; more than three as one summary")
+    func lateAndSummary() throws {
+        for minute in 0..<5 { try todo("Task \(minute)", "08:0\(minute)") }
+        try todo("Later", "10:00")
+        clock.now = at("2026-12-01T08:30")
+        runner.start()
+        #expect(channels.keys == ["summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m,todo:3:2026-12-01:0m,todo:4:2026-12-01:0m,todo:5:2026-12-01:0m"])
+        #expect(channels.handed[0].message.late)
+        channels.end(0)
+        for id in 1...5 { #expect(try state("todo:\(id):2026-12-01:0m") == .delivered) }
+        #expect(try store.deliveries(.delivered).allSatisfy { $0.detail == "in one summary of 5" })
+        #expect(runner.nextWake == at("2026-12-01T10:00"))
+    }
+
+    @Test("a temporary failure is tried again after 1, 2, 4 and 8 s, then recorded failed; a permanent one at once")
+    func retries() throws {
+        try todo("Flaky", "09:00")
+        try todo("Broken", "09:05")
+        clock.now = at("2026-12-01T09:00")
+        runner.start()
+        var expected = at("2026-12-01T09:00")
+        for (attempt, wait) in [1, 2, 4, 8].enumerated() {
+            #expect(channels.handed.count == attempt + 1)
+            channels.end(attempt, DeliveryOutcome(state: .failed, detail: "exited 1", retry: true))
+            expected = expected.adding(seconds: Int64(wait))
+            #expect(runner.nextWake == expected, "after failure \(attempt + 1)")
+            #expect(try state("todo:1:2026-12-01:0m") == .claimed)
+            fireTimer()
+        }
+        channels.end(4, DeliveryOutcome(state: .failed, detail: "exited 1", retry: true))
+        #expect(try state("todo:1:2026-12-01:0m") == .failed)
+        #expect(try store.deliveries(.failed).first?.detail == "exited 1; after 5 attempts")
+        #expect(runner.retries.isEmpty)
+        #expect(runner.nextWake == at("2026-12-01T09:05"))
+        fireTimer()
+        channels.end(5, DeliveryOutcome(state: .failed, detail: "550 no such user", retry: false))
+        #expect(try state("todo:2:2026-12-01:0m") == .failed)
+        #expect(channels.handed.count == 6)
+    }
+
+    @Test("a snooze fires the reminder again at its new instant, once")
+    func snooze() throws {
+        try todo("Call", "09:00")
+        clock.now = at("2026-12-01T09:00")
+        runner.start()
+        channels.end(0)
+        let id = DeliveryID("todo:1:2026-12-01:0m", .desktop)
+        #expect(try store.snooze(id, until: at("2026-12-01T09:10"), response: "snoozed until 09:10"))
+        runner.replan(reason: "notification action")
+        #expect(runner.nextWake == at("2026-12-01T09:10"))
+        fireTimer()
+        #expect(channels.keys == ["todo:1:2026-12-01:0m", "todo:1:2026-12-01:0m"])
+        channels.end(1)
+        // Next is tomorrow's digest (the todo is still open), and the todo is not sent a third time.
+        #expect(runner.nextWake == at("2026-12-02T08:00"))
+        fireTimer()
+        #expect(channels.keys == ["todo:1:2026-12-01:0m", "todo:1:2026-12-01:0m", "digest:2026-12-02"])
+    }
+
+    @Test("done, skipped or deleted while pending: nothing goes out", arguments: ["done", "skip", "delete"])
+    func changedWhilePending(change: String) throws {
+        let id = try todo("Call", "09:00")
+        clock.now = at("2026-12-01T08:59")
+        runner.start()
+        #expect(runner.nextWake == at("2026-12-01T09:00"))
+        switch change {
+        case "done": try store.setOccurrence(.todo, definitionID: id, date: today, status: .done)
+        case "skip": try store.setOccurrence(.todo, definitionID: id, date: today, status: .skipped)
+        default: try store.delete(.todo, id: id)
+        }
+        // The runner's own connection sees another connection's write as a new data version.
+        let other = try Store(path: folder.path("dawnlet.sqlite"))
+        _ = try other.addItem(kind: .todo, title: "Unrelated", date: nil, time: nil, schedule: nil, today: today)
+        clock.now = at("2026-12-01T09:00")
+        runner.timerFired()
+        #expect(channels.handed.isEmpty)
+    }
+
+    @Test("the clock jumps past the grace window: what it skipped is recorded missed, never sent")
+    func clockJump() throws {
+        try todo("Call", "09:00")
+        clock.now = at("2026-12-01T08:00:30")
+        runner.start()
+        clock.now = at("2026-12-02T09:00:30")
+        runner.replan(reason: "the clock was set")
+        // (The day's digest, listing the overdue todo, is inside the grace window: it goes out.)
+        #expect(channels.keys == ["digest:2026-12-02"])
+        #expect(try state("todo:1:2026-12-01:0m") == .missed)
+    }
+
+    @Test("the zone changes: the wall time is re-read in the new zone")
+    func zoneChange() throws {
+        try todo("Call", "09:00")
+        clock.now = at("2026-12-01T08:00:30")
+        runner.start()
+        #expect(runner.nextWake == at("2026-12-01T09:00"))
+        runner.zoneChanged(to: TimeZone(identifier: "America/New_York")!)
+        #expect(runner.nextWake == ISO8601.parse("2026-12-01T09:00-05:00", zone: berlin))
+    }
+
+    @Test("a channel that never answers delays nothing else")
+    func hangingChannel() throws {
+        try todo("Hangs", "09:00")
+        try todo("Next", "09:10")
+        clock.now = at("2026-12-01T09:00")
+        runner.start()
+        #expect(runner.inFlight.count == 1)
+        #expect(runner.nextWake == at("2026-12-01T09:10"))
+        fireTimer()
+        #expect(channels.keys == ["todo:1:2026-12-01:0m", "todo:2:2026-12-01:0m"])
+        channels.end(1)
+        #expect(try state("todo:2:2026-12-01:0m") == .delivered)
+        #expect(try state("todo:1:2026-12-01:0m") == .claimed)
+    }
+}
