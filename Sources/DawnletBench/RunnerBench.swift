@@ -155,7 +155,8 @@ enum RunnerBench {
         for i in 0..<count {
             _ = try OrganizerBench.timeProcess(binary, ["--db", db, "--config", config, "todo", "add", "Bench \(i)", "--due", String(when)])
         }
-        let runner = try spawn(binary, ["--db", db, "--config", config, "serve"], faketime: nil, environment: desktop.environment)
+        let serveLog = folder.appendingPathComponent("deliveries-serve.log").path
+        let runner = try spawn(binary, ["--db", db, "--config", config, "serve"], faketime: nil, environment: desktop.environment, stderr: serveLog)
         defer { terminate(runner) }
         let expected = count * 3
         let deadline = Date().addingTimeInterval(Double(due - now) + 60)
@@ -166,7 +167,10 @@ enum RunnerBench {
             usleep(200_000)
         }
         guard recorded >= expected else {
-            return print("  after deliveries: only \(recorded) of \(expected) deliveries were recorded within a minute")
+            let log = (try? String(contentsOfFile: serveLog, encoding: .utf8)) ?? ""
+            print("  after deliveries: only \(recorded) of \(expected) deliveries were recorded within a minute; the runner said:")
+            for line in log.split(separator: "\n").filter({ !$0.contains(" delivered ") }).suffix(15) { print("    \(line)") }
+            return
         }
         usleep(500_000)
         let mails = (try? smtp.messages().count) ?? -1
@@ -219,12 +223,13 @@ enum RunnerBench {
     }
 
     /// Starts a program with this environment plus `environment`, stderr to /dev/null.
-    static func spawn(_ binary: String, _ arguments: [String], faketime: String?, environment: [String: String] = [:]) throws -> pid_t {
+    static func spawn(_ binary: String, _ arguments: [String], faketime: String?, environment: [String: String] = [:],
+                      stderr: String = "/dev/null") throws -> pid_t {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }

@@ -1,16 +1,15 @@
 /// One delivery of one reminder: a reminder key on a channel (`todo:3:2026-12-01:0m@desktop`),
 /// the primary key of the delivery log.
-public struct DeliveryID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public let key: String
+public struct DeliveryID: Hashable, Sendable, CustomStringConvertible {
+    public let key: ReminderKey
     public let channel: Channel
 
-    public init(_ key: String, _ channel: Channel) {
+    public init(_ key: ReminderKey, _ channel: Channel) {
         self.key = key
         self.channel = channel
     }
 
     public var description: String { "\(key)@\(channel.rawValue)" }
-    public static func < (a: DeliveryID, b: DeliveryID) -> Bool { (a.key, a.channel) < (b.key, b.channel) }
 }
 
 /// How a delivery ended, as the delivery log says: what `preview` shows and the planner skips.
@@ -42,6 +41,9 @@ public struct DeliveryPolicy: Hashable, Sendable {
     /// Seconds to wait after the 1st, 2nd, … temporary failure before trying again; after the
     /// last, or when the next try would fall outside the grace window, the delivery is failed.
     public var retryDelays: [Int64] = [1, 2, 4, 8]
+    /// At most this many deliveries in flight on one channel (a summary counts once): thousands
+    /// due at once go out as earlier ones end, not as thousands of children and connections.
+    public var concurrency = 32
 
     public init(graceWindow: Int64) {
         self.graceWindow = graceWindow
@@ -121,11 +123,13 @@ public struct Decision: Sendable {
 public enum Dispatcher {
     /// - Parameters:
     ///   - reminders: the plan, by fire time; settled channels (`PlannedReminder.settled`) are done.
-    ///   - busy: deliveries in flight, or settled since the plan was made: not started again.
+    ///   - inFlight: deliveries handed to a channel and not ended: not started again, and they
+    ///     count against the channel's concurrency.
+    ///   - settled: deliveries ended since the plan was made: not started again.
     ///   - retries: temporary failures waiting for their next try.
     ///   - planEnds: the end of the plan's window (a re-plan is due then).
-    public static func decide(_ reminders: [PlannedReminder], busy: Set<DeliveryID>, retries: [DeliveryID: Retry], now: Instant,
-                              policy: DeliveryPolicy, planEnds: Instant) -> Decision {
+    public static func decide(_ reminders: [PlannedReminder], inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
+                              retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant) -> Decision {
         var decision = Decision(nextWake: planEnds)
         func wake(at instant: Instant) { decision.nextWake = min(decision.nextWake, instant) }
         var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
@@ -138,7 +142,7 @@ public enum Dispatcher {
             }
             for channel in reminder.channels where reminder.settled[channel] == nil {
                 let id = DeliveryID(reminder.key, channel)
-                if busy.contains(id) { continue }
+                if inFlight.contains(id) || settled.contains(id) { continue }
                 if let retry = retries[id], retry.at > now {
                     wake(at: retry.at)
                     continue
@@ -151,8 +155,11 @@ public enum Dispatcher {
                 }
             }
         }
+        var busy: [Channel: Int] = [:]
+        for id in inFlight { busy[id.channel, default: 0] += 1 }
         for channel in due.keys.sorted() {
             let entries = due[channel] ?? []
+            let first = decision.sends.count
             let late = entries.filter { $0.timing != .due }
             let summarised = late.count > policy.summaryThreshold ? late : []
             if !summarised.isEmpty {
@@ -165,6 +172,9 @@ public enum Dispatcher {
                 decision.sends.append(Decision.Send(channel: channel, reminders: [entry.reminder], late: entry.timing != .due,
                                                     failures: entry.failures, deadline: entry.reminder.fireAt.adding(seconds: policy.graceWindow)))
             }
+            // The rest waits for a free place: an ending delivery makes the runner decide again.
+            let room = max(0, policy.concurrency - (busy[channel] ?? 0))
+            if decision.sends.count - first > room { decision.sends.removeLast(decision.sends.count - first - room) }
         }
         return decision
     }

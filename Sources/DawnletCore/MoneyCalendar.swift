@@ -81,7 +81,19 @@ public struct Payment: Hashable, Sendable {
 
 /// One dot on the forward-looking money month.
 public struct CalendarEvent: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable, CaseIterable { case subscription, debt, goal, income }
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case subscription, debt, goal, income
+
+        /// The same kind, as reminders name it.
+        public var reminderKind: ReminderKind {
+            switch self {
+            case .subscription: .subscription
+            case .debt: .debt
+            case .goal: .goal
+            case .income: .income
+            }
+        }
+    }
 
     public let kind: Kind
     public let sourceID: Int64

@@ -1,6 +1,27 @@
 /// The kinds of things people keep whose occurrences are merged (DESIGN §3).
 public enum ItemKind: String, Hashable, Sendable, CaseIterable {
     case todo, event, habit
+
+    /// The same kind, as reminders name it.
+    public var reminderKind: ReminderKind {
+        switch self {
+        case .todo: .todo
+        case .event: .event
+        case .habit: .habit
+        }
+    }
+}
+
+extension ReminderKind {
+    /// The organizer module behind a kind (todos, events, habits); nil for money and calendars.
+    public var itemKind: ItemKind? {
+        switch self {
+        case .todo: .todo
+        case .event: .event
+        case .habit: .habit
+        case .bill, .subscription, .debt, .goal, .income, .calendar: nil
+        }
+    }
 }
 
 /// What a person defined: a one-off item on a date, or a repeating one with a Schedule.

@@ -73,9 +73,9 @@ public struct PlannedReminder: Hashable, Sendable {
         }
     }
 
-    /// Deterministic: `kind:definition:date:offset` (`todo:3:2026-12-01:10m`), `digest:2026-12-01`.
-    /// A channel's delivery is recorded as `key@channel`.
-    public let key: String
+    /// Deterministic: `todo:3:2026-12-01:10m`, `digest:2026-12-01`, `ics:…`. A channel's
+    /// delivery is a `DeliveryID` (`key@channel`).
+    public let key: ReminderKey
     public let fireAt: Instant
     public let utcOffset: Int
     public let channels: [Channel]
@@ -196,7 +196,7 @@ public enum Planner {
         for kind in ReminderKind.allCases { routes[kind] = rules.route(kind) }
 
         /// What the log says of each channel, and the status that makes.
-        func status(_ key: String, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
+        func status(_ key: ReminderKey, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
             var settled: [Channel: Settlement] = [:]
             if !log.isEmpty { for channel in channels { settled[channel] = log[DeliveryID(key, channel)] } }
             if !channels.isEmpty && settled.count == channels.count { return (.settled, settled) }
@@ -217,7 +217,7 @@ public enum Planner {
                 for alarm in alarms where window.contains(alarm) {
                     let utcOffset = days.utcOffset(at: alarm)
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
-                    let key = "\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))"
+                    let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
                     let (state, settled) = status(key, alarm, channels)
                     result.append(PlannedReminder(
                         key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false, item: item,
@@ -237,7 +237,8 @@ public enum Planner {
                 let base = item.time ?? rules.morningDigest
                 let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
                 guard window.contains(fireAt) else { continue }
-                let key = item.calendar.map { "\($0.key):\(offset)" } ?? reminderKey(item.kind, item.definitionID, item.date, offset)
+                let key = item.calendar.map { ReminderKey.calendar("\($0.key):\(offset)") }
+                    ?? .item(item.kind, id: item.definitionID, date: item.date, offset: offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
                 var channels = channels
                 if !snoozed.isEmpty && item.suppression == nil {
@@ -275,7 +276,7 @@ public enum Planner {
             guard !due.isEmpty || !late.isEmpty else { continue }
             let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
             let channels = Array(Set(contents.flatMap(channelsOf))).sorted()
-            let key = "digest:\(day)"
+            let key = ReminderKey.digest(day)
             var notes: [String] = []
             if case .skippedByGap(let seconds) = resolved.resolution {
                 notes.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
@@ -315,7 +316,7 @@ public enum Planner {
     /// swapping along each cycle, so each moves about once instead of once per merge pass.
     static func sortByFireTime(_ reminders: inout [PlannedReminder]) {
         let fire = reminders.map(\.fireAt)
-        let keys = reminders.map(\.key)
+        let keys = reminders.map(\.key.description)
         let order = reminders.indices.sorted { a, b in fire[a] != fire[b] ? fire[a] < fire[b] : keys[a] < keys[b] }
         // reminders[i] must become the old reminders[order[i]].
         var placed = [Bool](repeating: false, count: order.count)
@@ -329,27 +330,6 @@ public enum Planner {
                 i = j
             }
         }
-    }
-
-    /// `kind:definition:date:offset`, written as bytes into one string (one per reminder planned).
-    static func reminderKey(_ kind: ReminderKind, _ id: Int64, _ date: CivilDate, _ offset: ReminderOffset) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(40)
-        bytes.append(contentsOf: kind.rawValue.utf8)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(id), 1, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        date.appendASCII(to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        let (count, unit): (Int, UInt8) = switch offset {
-        case .minutes(let n): (n, UInt8(ascii: "m"))
-        case .hours(let n): (n, UInt8(ascii: "h"))
-        case .days(let n): (n, UInt8(ascii: "d"))
-        case .weeks(let n): (n, UInt8(ascii: "w"))
-        }
-        appendDigits(count, 1, to: &bytes)
-        bytes.append(unit)
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// "1 item", "3 items".

@@ -25,7 +25,7 @@ public struct ReminderMessage: Hashable, Sendable {
     /// The message of one planned reminder.
     public init(_ reminder: PlannedReminder, late: Bool) {
         let dueToday = reminder.offset?.isZero ?? false
-        self.init(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key,
+        self.init(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key.description,
                   when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
                   urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
     }
@@ -39,7 +39,7 @@ public struct ReminderMessage: Hashable, Sendable {
     /// Skip where it has `skip` (and bills), Snooze on every single reminder. A summary of several
     /// has none.
     public func actions(snoozeSeconds: Int) -> [ReminderAction] {
-        guard let target = ReminderTarget(key: key) else { return [] }
+        guard let target = ReminderKey(key)?.item else { return [] }
         var actions: [ReminderAction] = []
         switch target.kind {
         case .todo, .habit: actions = [.done, .skip]
@@ -69,23 +69,6 @@ public enum ReminderAction: Hashable, Sendable {
         case .skip: "Skip"
         case .snooze(let seconds): "Snooze \(DurationText.format(seconds))"
         }
-    }
-}
-
-/// The item a reminder key points at (`todo:3:2026-12-01:10m` → todo 3 on 2026-12-01); nil for
-/// digests, summaries and anything else without one occurrence behind it.
-public struct ReminderTarget: Hashable, Sendable {
-    public let kind: ReminderKind
-    public let definitionID: Int64
-    public let date: CivilDate
-
-    public init?(key: String) {
-        let parts = key.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 4, let kind = ReminderKind(rawValue: String(parts[0])), kind != .calendar,
-              let id = Int64(parts[1]), let date = CivilDate(String(parts[2])) else { return nil }
-        self.kind = kind
-        definitionID = id
-        self.date = date
     }
 }
 

@@ -167,7 +167,7 @@ public final class LoopChannels: DeliveryChannels {
             return done(DeliveryOutcome(state: .failed, detail: reason + "; no fallback configured"))
         }
         log(LogEntry("\(reason); \(message.key) goes through the \(fallback) fallback", priority: 4,
-                     fields: Runner.fields(message.key, message.kind, .desktop, "fallback")))
+                     fields: [("DAWNLET_KEY", message.key), ("DAWNLET_KIND", message.kind), ("DAWNLET_CHANNEL", "desktop"), ("DAWNLET_OUTCOME", "fallback")]))
         deliver(message, through: fallback, replacing: nil) { outcome in
             let detail = ["\(reason); sent through the \(fallback) fallback", outcome.detail].compactMap { $0 }.joined(separator: ": ")
             done(DeliveryOutcome(state: outcome.state, detail: detail, retry: outcome.retry))

@@ -68,7 +68,7 @@ public struct PlanSource {
         var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?) = (-1, .todo, .todo, nil)
         OccurrenceMerge.forEach(of: definitions, stored: stored, in: range) { d, date, row in
             if current.id != d.id || current.kind != d.kind {
-                current = (d.id, d.kind, ReminderKind(rawValue: d.kind.rawValue) ?? .todo, d.durationMinutes.map { "\($0) min" })
+                current = (d.id, d.kind, d.kind.reminderKind, d.durationMinutes.map { "\($0) min" })
             }
             let status = row?.status ?? .open
             items.append(PlanItem(kind: current.reminderKind, definitionID: d.id, date: date,
@@ -98,7 +98,7 @@ public struct PlanSource {
             if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
                 note = "payment day \(day) falls on \(event.date), the month's last day"
             }
-            items.append(PlanItem(kind: ReminderKind(rawValue: event.kind.rawValue) ?? .bill, definitionID: event.sourceID, date: event.date,
+            items.append(PlanItem(kind: event.kind.reminderKind, definitionID: event.sourceID, date: event.date,
                                   time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
                                   suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
         }

@@ -9,20 +9,19 @@ extension Runner {
     /// or a snooze recorded on the delivery; then a new plan.
     func act(on id: UInt32, _ action: String) {
         do {
-            guard let row = try store.delivery(notificationID: id, channel: .desktop), let target = ReminderTarget(key: row.key) else { return }
-            let kind = ItemKind(rawValue: target.kind.rawValue)
+            guard let row = try store.delivery(notificationID: id, channel: .desktop), let target = row.key.item else { return }
             let response: String
-            switch (action, target.kind) {
-            case ("done", .todo), ("done", .habit):
-                try store.setOccurrence(kind!, definitionID: target.definitionID, date: target.date, status: .done)
+            switch (action, target.kind, target.kind.itemKind) {
+            case ("done", .todo, let kind?), ("done", .habit, let kind?):
+                try store.setOccurrence(kind, definitionID: target.id, date: target.date, status: .done)
                 response = "done"
-            case ("skip", .bill):
-                try store.skipTransaction(definitionID: target.definitionID, date: target.date)
+            case ("skip", .bill, _):
+                try store.skipTransaction(definitionID: target.id, date: target.date)
                 response = "skipped"
-            case ("skip", .todo), ("skip", .habit), ("skip", .event):
-                try store.setOccurrence(kind!, definitionID: target.definitionID, date: target.date, status: .skipped)
+            case ("skip", _, let kind?):
+                try store.setOccurrence(kind, definitionID: target.id, date: target.date, status: .skipped)
                 response = "skipped"
-            case ("snooze", _):
+            case ("snooze", _, _):
                 let until = clock().adding(seconds: Int64(settings.config.desktop.snooze))
                 response = "snoozed until \(ISO8601.format(until, in: settings.zone))"
                 try store.snooze(row.id, until: until, response: response)
@@ -42,7 +41,11 @@ extension Runner {
     func closed(_ id: UInt32, reason: UInt32) {
         guard let row = try? store.delivery(notificationID: id, channel: .desktop), row.response == nil else { return }
         let words = [1: "expired", 2: "dismissed", 3: "closed"][reason] ?? "closed"
-        try? store.respond(row.id, response: words)
+        do {
+            try store.respond(row.id, response: words)
+        } catch {
+            log(LogEntry("cannot record that notification \(id) was \(words): \(error)", priority: 3))
+        }
         log(LogEntry("\(words): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, words)))
     }
 }

@@ -126,6 +126,7 @@ public final class Runner {
         try watchClock()
         if settings.followsSystemZone { try watchSystemZone() }
         loop.enableWatchdog()
+        do { try store.noteRunnerStart(clock()) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
         start()
         ServiceNotify.send("READY=1")
         return try loop.run()
@@ -176,8 +177,21 @@ public final class Runner {
     private func watchClock() throws {
         let watch = try ClockChangeWatch()
         watches.append(watch)
+        let retry = EventLoop.RelativeTimer(loop: loop)
+        watches.append(retry)
+        func rearm() {
+            do {
+                try watch.arm()
+            } catch {
+                log(LogEntry("cannot watch the clock again: \(error); trying again in 1 s", priority: 3))
+                do { try retry.arm(afterMicroseconds: 1_000_000) } catch { log(LogEntry("cannot watch the clock again: \(error)", priority: 3)) }
+            }
+        }
+        retry.handler = rearm
         try loop.onReadable(watch.fd) { [unowned self] in
-            if watch.clockWasSet() { self.replan(reason: "the clock was set") }
+            guard watch.clockWasSet() else { return }
+            rearm()
+            self.replan(reason: "the clock was set")
         }
     }
 
@@ -249,33 +263,45 @@ public final class Runner {
             for problem in plan.calendarProblems { log(LogEntry("calendar \(problem)", priority: 4)) }
             lastCalendarProblems = plan.calendarProblems
         }
-        decide(now: now, announce: reason == "timer")
-        if reason != "timer" { log(LogEntry("planned (\(reason)): \(lastStatus)")) }
+        let before = lastStatus
+        decide(now: now, announce: false)
+        // Every plan says where it stands, changed or not (once): systemd shows it, and a watcher
+        // can tell the plan was made.
+        ServiceNotify.send("STATUS=" + lastStatus)
+        if reason != "timer" {
+            log(LogEntry("planned (\(reason)): \(lastStatus)"))
+        } else if lastStatus != before {
+            log(LogEntry(lastStatus))
+        }
     }
 
     /// Asks `Dispatcher.decide` what to do now, does it, and arms the timer where it says. With
-    /// `announce`, a new next reminder is also logged.
+    /// `announce`, a new next reminder is told to systemd and logged (a plan tells its own).
     private func decide(now: Instant, announce: Bool = true) {
         guard !stopping else { return }
         if deciding { return decideAgain = true }
         deciding = true
         defer { deciding = false }
         var decision: Decision
+        var wake: Instant
         repeat {
             decideAgain = false
-            decision = Dispatcher.decide(plan.reminders, busy: inFlight.union(settledSincePlan), retries: retries, now: now,
+            decision = Dispatcher.decide(plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now,
                                          policy: settings.policy, planEnds: planEnds)
             for missed in decision.missed { recordMissed(missed, now: now) }
-            for send in decision.sends { start(send, now: now) }
+            // Claims that could not be written are tried again in a second.
+            wake = start(decision.sends, now: now) ? decision.nextWake : min(decision.nextWake, now.adding(seconds: 1))
         } while decideAgain && !stopping
-        armWake(at: decision.nextWake)
+        armWake(at: wake)
         let when = ISO8601.format(decision.nextWake, in: settings.zone)
         let next = plan.reminders.first { $0.fireAt == decision.nextWake && $0.fireAt > now }
         let status = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
         if status != lastStatus {
             lastStatus = status
-            ServiceNotify.send("STATUS=" + status)
-            if announce { log(LogEntry(status)) }
+            if announce {
+                ServiceNotify.send("STATUS=" + status)
+                log(LogEntry(status))
+            }
         }
     }
 
@@ -304,28 +330,44 @@ public final class Runner {
         }
     }
 
-    /// Claims every reminder of a send on its channel, then hands the message over.
-    private func start(_ send: Decision.Send, now: Instant) {
-        var claimed: [PlannedReminder] = []
-        for reminder in send.reminders {
-            let id = DeliveryID(reminder.key, send.channel)
-            guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
-            do {
-                if try store.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late, now: now) {
-                    claimed.append(reminder)
-                } else {
-                    settledSincePlan.insert(id)
-                }
-            } catch {
-                log(LogEntry("cannot claim \(id): \(error)", priority: 3))
+    /// Claims every reminder of the sends on its channel, all in one transaction, then hands
+    /// each message over.
+    private func start(_ sends: [Decision.Send], now: Instant) -> Bool {
+        guard !sends.isEmpty else { return true }
+        var claims: [Store.Claim] = []
+        for send in sends {
+            for reminder in send.reminders {
+                let id = DeliveryID(reminder.key, send.channel)
+                guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
+                claims.append(Store.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late))
             }
         }
+        let owned: [Bool]
+        do {
+            owned = try store.claim(claims, now: now)
+        } catch {
+            // Nothing was claimed: the next decision tries again (a locked database lets go soon).
+            log(LogEntry("cannot claim \(claims.count) deliveries: \(error); trying again in 1 s", priority: 3))
+            return false
+        }
+        var mine = Set<DeliveryID>()
+        for (claim, owns) in zip(claims, owned) {
+            if owns { mine.insert(claim.id) } else { settledSincePlan.insert(claim.id) }
+        }
+        for send in sends {
+            hand(send, send.reminders.filter { mine.contains(DeliveryID($0.key, send.channel)) }, now: now)
+        }
+        return true
+    }
+
+    /// Hands one send's claimed reminders to its channel: one message, or one summary.
+    private func hand(_ send: Decision.Send, _ claimed: [PlannedReminder], now: Instant) {
         guard !claimed.isEmpty, let channels else { return }
         let message: ReminderMessage
         if claimed.count > 1 {
             let lines = claimed.map { "\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)" }
             message = ReminderMessage(title: "\(claimed.count) reminders you missed", body: lines.joined(separator: "\n"),
-                                      kind: "summary", key: "summary:" + claimed.map(\.key).joined(separator: ","),
+                                      kind: "summary", key: "summary:" + claimed.map(\.key.description).joined(separator: ","),
                                       when: ISO8601.format(now, in: settings.zone), late: true)
         } else {
             message = ReminderMessage(claimed[0], late: send.late)
@@ -347,7 +389,7 @@ public final class Runner {
         if outcome.state == .failed, outcome.retry, !stopping, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
             for id in ids { retries[id] = Retry(failures: failures, at: at) }
             log(LogEntry("\(message.key)@\(send.channel) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
-                         priority: 4, fields: Runner.fields(message.key, message.kind, send.channel, "retry")))
+                         priority: 4, fields: ids.flatMap { Runner.fields($0.key, message.kind, send.channel, "retry") }))
         } else {
             var detail = outcome.detail
             if send.failures > 0 { detail = [detail, "after \(failures) attempts"].compactMap { $0 }.joined(separator: "; ") }
@@ -393,10 +435,11 @@ public final class Runner {
         }
     }
 
-    static func fields(_ key: String, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {
-        [("DAWNLET_KEY", key), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel.rawValue), ("DAWNLET_OUTCOME", outcome)]
+    static func fields(_ key: ReminderKey, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {
+        [("DAWNLET_KEY", key.description), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel.rawValue), ("DAWNLET_OUTCOME", outcome)]
     }
 
     /// How far before the grace window a start looks for missed reminders: a week.
     static let missedLookback: Int64 = 7 * 86_400
 }
+

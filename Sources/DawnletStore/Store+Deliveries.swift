@@ -4,7 +4,7 @@ import DawnletCore
 public struct Delivery: Hashable, Sendable {
     public enum State: String, Hashable, Sendable { case claimed, delivered, failed, missed }
 
-    public let key: String
+    public let key: ReminderKey
     public let channel: Channel
     public let state: State
     public let kind: String
@@ -44,7 +44,7 @@ extension Store {
     public func snoozes() throws(StoreError) -> [DeliveryID: Instant] {
         var result: [DeliveryID: Instant] = [:]
         for (id, until) in try db.query("SELECT key, channel, snoozed_until FROM deliveries WHERE snoozed_until IS NOT NULL", [], {
-            (Channel(rawValue: $0.text(1)).map { [key = $0.text(0)] in DeliveryID(key, $0) }, Instant(secondsSinceEpoch: $0.int(2)))
+            (DeliveryID(text: $0.text(0), channel: $0.text(1)), Instant(secondsSinceEpoch: $0.int(2)))
         }) { if let id { result[id] = until } }
         return result
     }
@@ -54,12 +54,12 @@ extension Store {
     @discardableResult
     public func snooze(_ id: DeliveryID, until: Instant, response: String) throws(StoreError) -> Bool {
         try db.run("UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = 'delivered'",
-                   [.int(until.secondsSinceEpoch), .text(response), .text(id.key), .text(id.channel.rawValue)]) == 1
+                   [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
     }
 
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
     public func respond(_ id: DeliveryID, response: String) throws(StoreError) {
-        try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(id.key), .text(id.channel.rawValue)])
+        try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(id.key.description), .text(id.channel.rawValue)])
     }
 
     /// The reminder a notification id belongs to on a channel (the newest, since a server restart reuses ids).
@@ -70,22 +70,49 @@ extension Store {
 
     /// The notification id a reminder was last shown with on a channel: a repeat replaces it.
     public func notificationID(_ id: DeliveryID) throws(StoreError) -> UInt32? {
-        try deliveries(where: "key = ? AND channel = ?", [.text(id.key), .text(id.channel.rawValue)]).first?.notificationID
+        try deliveries(where: "key = ? AND channel = ?", [.text(id.key.description), .text(id.channel.rawValue)]).first?.notificationID
+    }
+
+    /// One delivery to claim.
+    public struct Claim: Sendable {
+        public let id: DeliveryID
+        public let kind: String
+        public let title: String
+        public let fireAt: Instant
+        public let late: Bool
+
+        public init(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool) {
+            self.id = id
+            self.kind = kind
+            self.title = title
+            self.fireAt = fireAt
+            self.late = late
+        }
     }
 
     /// Claims a reminder for a channel. True when this call owns the delivery: no row existed, a
     /// claim left by a runner that stopped before recording it, or a snoozed one. False when it is settled.
     public func claim(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool,
                       now: Instant) throws(StoreError) -> Bool {
+        try claim([Claim(id, kind: kind, title: title, fireAt: fireAt, late: late)], now: now) == [true]
+    }
+
+    /// Claims several deliveries in one transaction (one commit for reminders due together);
+    /// for each, whether this call owns it.
+    public func claim(_ claims: [Claim], now: Instant) throws(StoreError) -> [Bool] {
         try db.writeTransaction { () throws(StoreError) in
-            try db.run("""
-                INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at)
-                VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7)
-                ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
-                    snoozed_until = NULL
-                WHERE state = 'claimed' OR snoozed_until IS NOT NULL
-                """, [.text(id.key), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                      .int(late ? 1 : 0), .int(now.secondsSinceEpoch)]) == 1
+            var owned: [Bool] = []
+            for claim in claims {
+                owned.append(try db.run("""
+                    INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at)
+                    VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7)
+                    ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
+                        snoozed_until = NULL
+                    WHERE state = 'claimed' OR snoozed_until IS NOT NULL
+                    """, [.text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
+                          .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch)]) == 1)
+            }
+            return owned
         }
     }
 
@@ -96,7 +123,7 @@ extension Store {
             UPDATE deliveries SET state = ?, detail = ?, finished_at = ?, notification_id = coalesce(?, notification_id)
             WHERE key = ? AND channel = ?
             """, [.text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
-                  .text(id.key), .text(id.channel.rawValue)])
+                  .text(id.key.description), .text(id.channel.rawValue)])
     }
 
     /// Records a reminder that was due longer ago than the grace window: never sent, never dropped silently.
@@ -104,7 +131,7 @@ extension Store {
         try db.run("""
             INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail)
             VALUES (?, ?, 'missed', ?, ?, ?, ?, ?, 'outside the grace window') ON CONFLICT (key, channel) DO NOTHING
-            """, [.text(id.key), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
+            """, [.text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
                   .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch)])
     }
 
@@ -118,10 +145,10 @@ extension Store {
             SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at FROM deliveries
             WHERE \(condition)
             """, arguments) { (row) throws(StoreError) in
-            guard let channel = Channel(rawValue: row.text(1)), let state = Delivery.State(rawValue: row.text(2)) else {
+            guard let id = DeliveryID(text: row.text(0), channel: row.text(1)), let state = Delivery.State(rawValue: row.text(2)) else {
                 throw StoreError(.corrupt, "the delivery log has a row for \(row.text(0)) that cannot be read")
             }
-            return Delivery(key: row.text(0), channel: channel, state: state,
+            return Delivery(key: id.key, channel: id.channel, state: state,
                             kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
                             late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
                             notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
@@ -141,6 +168,14 @@ extension Store {
         }
     }
 
+    /// Notes when a runner started (`settings` row `runner-started`). Its commit also makes the
+    /// write-ahead log ready (created, its header written and synced), so the first claim of a
+    /// due reminder does not wait for that sync.
+    public func noteRunnerStart(_ now: Instant) throws(StoreError) {
+        try db.run("INSERT INTO settings (key, value) VALUES ('runner-started', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                   [.text(String(now.secondsSinceEpoch))])
+    }
+
     /// The namespace, if this database ever exported (reading never creates it).
     public func existingExportNamespace() throws(StoreError) -> String? {
         try db.query("SELECT value FROM settings WHERE key = 'export-namespace'", [], { $0.text(0) }).first
@@ -148,4 +183,12 @@ extension Store {
 
     /// The database file, for the runner's watch on its folder.
     public var path: String { db.path }
+}
+
+extension DeliveryID {
+    /// A delivery log row's key and channel as stored.
+    init?(text key: String, channel: String) {
+        guard let key = ReminderKey(key), let channel = Channel(rawValue: channel) else { return nil }
+        self.init(key, channel)
+    }
 }

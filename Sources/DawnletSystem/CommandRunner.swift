@@ -61,14 +61,19 @@ public enum CommandRunner {
         var stdinFD: Int32
     }
 
-    /// One run being watched; it owns the child's descriptors until it ends.
+    /// One run being watched; it owns the child's descriptors until it ends. A descriptor's
+    /// source always leaves the loop before the descriptor is closed: closed first, its number
+    /// could be given to another run's descriptor, and removing the stale source would take that
+    /// one's registration out of epoll.
     private final class Running {
         var child: Child
         var pending: ArraySlice<UInt8>
         var captured: [UInt8] = []
         var exited = false
         var timedOut = false
-        var sources: [EventLoop.Source] = []
+        var exitSource: EventLoop.Source?
+        var stderrSource: EventLoop.Source?
+        var stdinSource: EventLoop.Source?
         var timeout: EventLoop.RelativeTimer?
         var finished = false
         let done: (CommandResult) -> Void
@@ -80,14 +85,14 @@ public enum CommandRunner {
         }
 
         func watch(on loop: EventLoop, timeout: Int) throws(SystemError) {
-            sources.append(try loop.watch(child.exitFD, events: EventLoop.readable) { [self] _ in
+            exitSource = try loop.watch(child.exitFD, events: EventLoop.readable) { [self] _ in
                 exited = true
                 finishIfOver()
-            })
-            sources.append(try loop.watch(child.stderrFD, events: EventLoop.readable) { [self] _ in readStderr() })
+            }
+            stderrSource = try loop.watch(child.stderrFD, events: EventLoop.readable) { [self] _ in readStderr() }
             if child.stdinFD >= 0 {
                 if pending.isEmpty { closeStdin() } else {
-                    sources.append(try loop.watch(child.stdinFD, events: EventLoop.writable) { [self] _ in writeStdin() })
+                    stdinSource = try loop.watch(child.stdinFD, events: EventLoop.writable) { [self] _ in writeStdin() }
                 }
             }
             let timer = EventLoop.RelativeTimer(loop: loop) { [self] in
@@ -107,8 +112,7 @@ public enum CommandRunner {
                 return
             }
             if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
-            close(child.stderrFD)
-            child.stderrFD = -1
+            closeStderr()
             finishIfOver()
         }
 
@@ -120,9 +124,17 @@ public enum CommandRunner {
         }
 
         func closeStdin() {
-            guard child.stdinFD >= 0 else { return }
-            close(child.stdinFD)
+            stdinSource?.cancel()
+            stdinSource = nil
+            if child.stdinFD >= 0 { close(child.stdinFD) }
             child.stdinFD = -1
+        }
+
+        func closeStderr() {
+            stderrSource?.cancel()
+            stderrSource = nil
+            if child.stderrFD >= 0 { close(child.stderrFD) }
+            child.stderrFD = -1
         }
 
         /// Over when it exited and its stderr reached its end, or when it exited after its timeout
@@ -137,16 +149,16 @@ public enum CommandRunner {
             done(CommandResult(status: code, stderr: String(decoding: captured, as: UTF8.self), timedOut: timedOut))
         }
 
-        /// Cancels every source and closes every descriptor (the handlers hold `self` until then).
+        /// Every source off the loop, every descriptor closed (the handlers hold `self` until then).
         func abandon() {
-            for source in sources { source.cancel() }
-            sources = []
+            closeStdin()
+            closeStderr()
+            exitSource?.cancel()
+            exitSource = nil
+            if child.exitFD >= 0 { close(child.exitFD) }
+            child.exitFD = -1
             timeout?.stop()
             timeout = nil
-            closeStdin()
-            for fd in [child.stderrFD, child.exitFD] where fd >= 0 { close(fd) }
-            child.stderrFD = -1
-            child.exitFD = -1
         }
     }
 

@@ -32,12 +32,13 @@ public final class EventLoop {
         sd_event_set_watchdog(event, 1)
     }
 
-    /// A one-shot CLOCK_REALTIME timer (an instant of the wall clock) with 1 ms accuracy, disarmed
-    /// until `arm`. For a timeout, `RelativeTimer`.
+    /// A one-shot CLOCK_REALTIME timer (an instant of the wall clock), disarmed until `arm`. It
+    /// fires within 1 µs of its instant as sd-event can (no coalescing slack: a reminder is due
+    /// then). For a timeout, `RelativeTimer`.
     public func timer(_ handler: @escaping () -> Void) throws(SystemError) -> Timer {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
-        let rc = sd_event_add_time(event, &source, CLOCK_REALTIME, UInt64.max, 1000, { _, _, userdata in
+        let rc = sd_event_add_time(event, &source, CLOCK_REALTIME, UInt64.max, 1, { _, _, userdata in
             Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
             return 0
         }, box.toOpaque())

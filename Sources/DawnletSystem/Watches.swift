@@ -13,15 +13,14 @@ public final class ClockChangeWatch {
 
     deinit { close(fd) }
 
-    /// Call when `fd` is readable. True when the clock was set; the watch is then armed again.
+    /// Call when `fd` is readable. True when the clock was set; the watch must then be armed
+    /// again (`arm()`), or it says nothing of the next change.
     public func clockWasSet() -> Bool {
         var expirations: UInt64 = 0
-        guard read(fd, &expirations, 8) < 0 && errno == ECANCELED else { return false }
-        try? arm()
-        return true
+        return read(fd, &expirations, 8) < 0 && errno == ECANCELED
     }
 
-    private func arm() throws(SystemError) {
+    public func arm() throws(SystemError) {
         var spec = itimerspec()
         spec.it_value.tv_sec = 4_102_444_800  // 2100-01-01: never reached; only the cancel matters
         try SystemError.checkPOSIX(timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil),

@@ -43,9 +43,31 @@ import Testing
         #expect(message(kind: "summary", key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snoozeSeconds: 600).isEmpty)
         #expect(snooze.label == "Snooze 10m")
         #expect(ReminderAction.snooze(seconds: 5_400).label == "Snooze 1h30m")
-        #expect(ReminderTarget(key: "habit:12:2026-02-28:1d") == ReminderTarget(key: "habit:12:2026-02-28:0m"))
-        #expect(ReminderTarget(key: "habit:12:2026-02-28:1d")?.definitionID == 12)
-        #expect(ReminderTarget(key: "habit:x:2026-02-28:1d") == nil)
+    }
+
+    @Test("reminder keys read back as they print; anything else is not a key", arguments: [
+        "todo:3:2026-12-01:10m", "habit:12:2026-02-28:1d", "bill:7:2026-12-01:3d", "event:1:2026-03-29:2h", "goal:2:2026-12-31:1w",
+        "digest:2026-12-01", "ics:work:uid:with:colons@example.org:20261201T090000Z:10m", "ics:work:u:alarm:2026-12-01T08:50:00",
+    ])
+    func keysRoundTrip(text: String) throws {
+        let key = try #require(ReminderKey(text))
+        #expect(key.description == text)
+    }
+
+    @Test("not reminder keys", arguments: [
+        "habit:x:2026-02-28:1d", "todo:3:2026-02-30:0m", "todo:3:2026-12-01:010m", "todo:0:2026-12-01:0m", "calendar:1:2026-12-01:0m",
+        "summary:todo:1:2026-12-01:0m", "digest:2026-13-01", "test:1796112000", "todo:3:2026-12-01", "", "todo:3:2026-12-01:0m:x",
+    ])
+    func notKeys(text: String) {
+        #expect(ReminderKey(text) == nil)
+    }
+
+    @Test("a key names the item it reminds of: kind, id and date, whatever the offset")
+    func keyItem() throws {
+        #expect(ReminderKey("habit:12:2026-02-28:1d")?.item?.id == 12)
+        #expect(ReminderKey("habit:12:2026-02-28:1d")?.item?.kind == .habit)
+        #expect(ReminderKey("habit:12:2026-02-28:1d")?.item?.date == date("2026-02-28"))
+        #expect(ReminderKey("digest:2026-02-28")?.item == nil)
     }
 
     @Test("the desktop body is escaped only for a server that reads markup; no actions without the capability")

@@ -14,18 +14,20 @@ import Testing
         let date = CivilDate(year: 2026, month: 12, day: 1)!
         let item = PlanItem(kind: .todo, definitionID: Int64(id), date: date, time: WallTime("09:00"), title: "T\(id)", source: .virtual,
                             suppression: suppressed ? .done : nil)
-        return PlannedReminder(key: "todo:\(id):2026-12-01:0m", fireAt: t0.adding(seconds: offset), utcOffset: 3_600, channels: channels,
+        return PlannedReminder(key: .item(.todo, id: Int64(id), date: date, offset: .minutes(0)), fireAt: t0.adding(seconds: offset), utcOffset: 3_600, channels: channels,
                                status: suppressed ? .suppressed(.done) : .pending, settled: settled, snoozed: false, item: item,
                                offset: .minutes(0), notes: [], items: [], overdueCount: 0, occurrenceDate: date)
     }
 
-    func decide(_ reminders: [PlannedReminder], now offset: Int64, busy: Set<DeliveryID> = [], retries: [DeliveryID: Retry] = [:]) -> Decision {
-        Dispatcher.decide(reminders, busy: busy, retries: retries, now: t0.adding(seconds: offset), policy: policy, planEnds: planEnds)
+    func decide(_ reminders: [PlannedReminder], now offset: Int64, inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
+                retries: [DeliveryID: Retry] = [:], policy: DeliveryPolicy? = nil) -> Decision {
+        Dispatcher.decide(reminders, inFlight: inFlight, settled: settled, retries: retries, now: t0.adding(seconds: offset),
+                          policy: policy ?? self.policy, planEnds: planEnds)
     }
 
     /// Each send as "channel keys late" for comparison.
     func sends(_ d: Decision) -> [String] {
-        d.sends.map { "\($0.channel) \($0.reminders.map { $0.key.split(separator: ":")[1] }.joined(separator: ",")) \($0.late ? "late" : "on time")" }
+        d.sends.map { "\($0.channel) \($0.reminders.map { $0.key.description.split(separator: ":")[1] }.joined(separator: ",")) \($0.late ? "late" : "on time")" }
     }
 
     @Test("timing: pending before, due for 60 s, late to the end of the grace window, missed after", arguments: [
@@ -73,11 +75,27 @@ import Testing
     func nothingTwice() {
         let settled = reminder(1, at: 0, channels: [.desktop, .email], settled: [.desktop: Settlement(.delivered, at: t0)])
         #expect(sends(decide([settled], now: 5)) == ["email 1 on time"])
-        #expect(decide([settled], now: 5, busy: [DeliveryID(settled.key, .email)]).sends.isEmpty)
+        #expect(decide([settled], now: 5, inFlight: [DeliveryID(settled.key, .email)]).sends.isEmpty)
+        #expect(decide([settled], now: 5, settled: [DeliveryID(settled.key, .email)]).sends.isEmpty)
         #expect(decide([reminder(2, at: 0, suppressed: true)], now: 5).sends.isEmpty)
         // A fully settled pending reminder does not wake the runner.
         let done = reminder(3, at: 600, settled: [.desktop: Settlement(.delivered, at: t0)])
         #expect(decide([done], now: 0).nextWake == planEnds)
+    }
+
+    @Test("at most `concurrency` deliveries in flight per channel: the rest wait for one to end")
+    func concurrency() {
+        var small = policy
+        small.concurrency = 3
+        let plan = (1...5).map { reminder($0, at: 0, channels: [.command, .desktop]) }
+        #expect(sends(decide(plan, now: 0, policy: small)) == ["command 1 on time", "command 2 on time", "command 3 on time",
+                                                               "desktop 1 on time", "desktop 2 on time", "desktop 3 on time"])
+        let two = Set([1, 2].map { DeliveryID(plan[$0 - 1].key, .command) })
+        #expect(sends(decide(plan, now: 0, inFlight: two, policy: small)) == ["command 3 on time",
+                                                                              "desktop 1 on time", "desktop 2 on time", "desktop 3 on time"])
+        // Six late are one summary: one place.
+        let late = (1...6).map { reminder($0, at: -600) }
+        #expect(sends(decide(late, now: 0, policy: small)) == ["desktop 1,2,3,4,5,6 late"])
     }
 
     @Test("a retry waits for its instant, then goes out with its failure count")

@@ -54,7 +54,7 @@ import Testing
 
     /// The runner's next wake for a plan, as `serve` computes it.
     func nextWake(_ plan: Plan, now: String, planEnds: String = "2027-01-01T00:00") -> Instant {
-        Dispatcher.decide(plan.reminders, busy: [], retries: [:], now: at(now), policy: rules.policy, planEnds: at(planEnds)).nextWake
+        Dispatcher.decide(plan.reminders, retries: [:], now: at(now), policy: rules.policy, planEnds: at(planEnds)).nextWake
     }
 
     @Test("skipped, done and logged produce nothing, unless --all asks, with the reason")
@@ -84,7 +84,7 @@ import Testing
                              window: at("2026-03-24T00:00")...at("2026-03-24T23:59"), zone: Self.berlin)
         let digest = try #require(p.reminders.first)
         #expect(p.reminders.count == 1)
-        #expect(digest.key == "digest:2026-03-24")
+        #expect(digest.key == .digest(date("2026-03-24")))
         #expect(ISO8601.format(digest.fireAt, utcOffset: digest.utcOffset) == "2026-03-24T08:00:00+01:00")
         // Rent today, the card due in 3 days, the holiday goal in 7; the overdue todo last.
         #expect(digest.items.map(\.title) == ["Rent", "Card", "Holiday", "Tax form"])
@@ -110,7 +110,7 @@ import Testing
             PlanItem(kind: .todo, definitionID: 4, date: date("2026-03-25"), time: WallTime("10:00"), title: "Next", source: .virtual),
         ]
         let p = plan(items, now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00",
-                     delivered: [DeliveryID("todo:3:2026-03-24:0m", .desktop)])
+                     delivered: [DeliveryID(.item(.todo, id: 3, date: date("2026-03-24"), offset: .minutes(0)), .desktop)])
         #expect(p.reminders.map(\.status) == [.missed, .late, .settled, .pending])
         #expect(p.reminders[2].settled == [.desktop: Settlement(.delivered, at: nil)])
         // The late one goes out now; then the runner sleeps until the pending one.
@@ -132,7 +132,7 @@ import Testing
         let todo = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .virtual)
         var config = Config()
         config.defaultRoute = [.desktop, .command]
-        let key = "todo:2:2026-03-24:0m"
+        let key = ReminderKey.item(.todo, id: 2, date: date("2026-03-24"), offset: .minutes(0))
         let p = Planner.plan(items: [todo], overdue: [], rules: PlanRules(config: config),
                              log: PlannerTests.log([DeliveryID(key, .desktop), DeliveryID(key, .command)]),
                              snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),

@@ -68,7 +68,7 @@ final class FakeChannels: DeliveryChannels {
     }
 
     func state(_ key: String) throws -> Delivery.State? {
-        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.deliveries(state).contains(where: { $0.key == key }) {
+        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.deliveries(state).contains(where: { $0.key.description == key }) {
             return state
         }
         return nil
@@ -151,7 +151,7 @@ final class FakeChannels: DeliveryChannels {
         clock.now = at("2026-12-01T09:00")
         runner.start()
         channels.end(0)
-        let id = DeliveryID("todo:1:2026-12-01:0m", .desktop)
+        let id = DeliveryID(ReminderKey("todo:1:2026-12-01:0m")!, .desktop)
         #expect(try store.snooze(id, until: at("2026-12-01T09:10"), response: "snoozed until 09:10"))
         runner.replan(reason: "notification action")
         #expect(runner.nextWake == at("2026-12-01T09:10"))

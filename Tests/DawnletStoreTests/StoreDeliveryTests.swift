@@ -15,7 +15,7 @@ import Testing
         store = try Store(path: folder.path("dawnlet.sqlite"))
     }
 
-    var id: DeliveryID { DeliveryID(key, .desktop) }
+    var id: DeliveryID { DeliveryID(ReminderKey(key)!, .desktop) }
 
     func claim(at seconds: Int64 = 0) throws -> Bool {
         try store.claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
@@ -29,7 +29,7 @@ import Testing
         #expect(try !claim())
         #expect(try store.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt)])
         #expect(try store.notificationID(id) == 17)
-        #expect(try store.delivery(notificationID: 17, channel: .desktop)?.key == key)
+        #expect(try store.delivery(notificationID: 17, channel: .desktop)?.key.description == key)
         #expect(try store.delivery(notificationID: 18, channel: .desktop) == nil)
 
         let until = fireAt.adding(seconds: 600)

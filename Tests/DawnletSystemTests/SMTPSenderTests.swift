@@ -116,15 +116,22 @@ import Testing
         return try FileManager.default.contentsOfDirectory(atPath: new).map { try String(contentsOfFile: new + "/" + $0, encoding: .utf8) }
     }
 
-    /// Whether a socket on this machine is still connected to 127.0.0.1:`port` as a client
+    /// Whether a socket of this process is still connected to 127.0.0.1:`port` as a client
     /// (ESTABLISHED, with the port at the remote end): the sender's side of a connection it should
-    /// have closed. Nothing else in the test process talks to these servers.
+    /// have closed. Only this process's sockets count (by inode): the other suites' servers and
+    /// runners are on the same machine.
     static func clientConnected(to port: Int) throws -> Bool {
+        var ours = Set<String>()
+        for fd in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
+                  target.hasPrefix("socket:[") else { continue }
+            ours.insert(String(target.dropFirst(8).dropLast()))
+        }
         let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
         let remote = ":" + String(format: "%04X", port)
         return table.split(separator: "\n").dropFirst().contains { line in
             let fields = line.split(separator: " ")
-            return fields.count > 3 && fields[2].hasSuffix(remote) && fields[3] == "01"
+            return fields.count > 9 && fields[2].hasSuffix(remote) && fields[3] == "01" && ours.contains(String(fields[9]))
         }
     }
 }

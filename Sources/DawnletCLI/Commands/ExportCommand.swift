@@ -44,7 +44,7 @@ enum ExportCommand {
         for definition in try store.definitions(kinds) {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let offsets = definition.reminders.isEmpty
-                ? invocation.config.reminders[ReminderKind(rawValue: definition.kind.rawValue) ?? .event] ?? [] : definition.reminders
+                ? invocation.config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
             let text = CalendarExport.document(definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone)
             try save(text, to: "\(folder)/\(uid).ics")
             written.insert("\(uid).ics")

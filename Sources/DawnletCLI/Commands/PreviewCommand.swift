@@ -131,7 +131,7 @@ enum PreviewCommand {
     /// One reminder with the keys of DESIGN §5, then its status, offset and notes.
     static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("key", r.key)
+        w.field("key", r.key.description)
         w.field("fire_at", instant: r.fireAt, utcOffset: r.utcOffset)
         w.field("kind", r.kind)
         w.field("title", r.title)

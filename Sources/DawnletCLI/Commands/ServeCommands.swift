@@ -43,7 +43,7 @@ enum ServeCommands {
         let zone = try invocation.timeZone()
         if invocation.json {
             invocation.output.line(JSON.object([("missed", .array(rows.map {
-                .object([("key", .string($0.key)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
+                .object([("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
                          ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone)))])
             }))]))
             return

@@ -1,0 +1,57 @@
+@testable import DawnletSystem
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Commands on the event loop (issue 11): many at once, each ended by its exit, its timeout or
+/// its input; nothing left on the loop or open afterwards.
+@Suite(.serialized) struct CommandRunnerTests {
+    /// This process's open pidfds (only commands make them).
+    func openPidfds() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).filter {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == "anon_inode:[pidfd]"
+        }.count
+    }
+
+    @Test("a hundred commands started at once, and more started as each ends, all end by their exit, leaving no descriptor open")
+    func many() throws {
+        let loop = try EventLoop()
+
+        var results: [Int: CommandResult] = [:]
+        let count = 300
+        // As the runner does: a command that ends starts the next (descriptor numbers are reused at once).
+        func start(_ i: Int) throws {
+            // Its stderr ends before it exits: the runner sees the two apart.
+            try CommandRunner.start(["/bin/sh", "-c", "echo $0 >&2; exec 2>&-; sleep 0.0$(($0 % 7)); exit $(($0 % 3))", "\(i)"],
+                                    environment: ["PATH": "/usr/bin:/bin"], timeout: 30, on: loop) { result in
+                results[i] = result
+                if i + 100 < count { try? start(i + 100) }
+                if results.count == count { loop.exit(0) }
+            }
+        }
+        for i in 0..<100 { try start(i) }
+        let guardTimer = EventLoop.RelativeTimer(loop: loop) { loop.exit(1) }
+        try guardTimer.arm(afterMicroseconds: 20_000_000)
+        let started = ContinuousClock.now
+        #expect(try loop.run() == 0, "only \(results.count) of \(count) ended")
+        guardTimer.stop()
+        #expect(ContinuousClock.now - started < .seconds(15))
+        for i in 0..<count {
+            #expect(results[i]?.status == Int32(i % 3), "\(i)")
+            #expect(results[i]?.stderr == "\(i)\n", "\(i)")
+            #expect(results[i]?.timedOut == false)
+        }
+        #expect(openPidfds() == 0)
+    }
+
+    @Test("a command past its timeout is killed with its process group; input is fed as the child reads it")
+    func timeoutAndInput() throws {
+        let started = ContinuousClock.now
+        let slow = try CommandRunner.run(["/bin/sh", "-c", "sleep 30 & wait"], environment: [:], timeout: 1)
+        #expect(slow.timedOut && !slow.succeeded)
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let input = Array(repeating: UInt8(ascii: "x"), count: 300_000)
+        let counted = try CommandRunner.run(["/bin/sh", "-c", "wc -c >&2"], environment: ["PATH": "/usr/bin:/bin"], timeout: 10, input: input)
+        #expect(counted.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "300000")
+    }
+}
