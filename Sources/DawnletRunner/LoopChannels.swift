@@ -41,6 +41,9 @@ public final class LoopChannels: DeliveryChannels {
     var onClosed: (UInt32, UInt32) -> Void = { _, _ in }
     /// The session bus connection, opened at the first desktop reminder.
     var notifications: NotificationBus?
+    /// What the notification server said it can do, asked once per connection (many reminders
+    /// at once would otherwise ask it as many times, and a slow server answers late).
+    private var capabilities: Set<String>?
     /// libcurl's multi handle on the loop, made at the first SMTP message.
     private var mail: SMTPSender?
 
@@ -126,7 +129,7 @@ public final class LoopChannels: DeliveryChannels {
         } catch {
             return desktopFailed(message, error, done: done)
         }
-        bus.capabilities { [self] result in
+        withCapabilities(of: bus) { [self] result in
             let capabilities: Set<String>
             switch result {
             case .failure(let error): return desktopFailed(message, error, done: done)
@@ -137,6 +140,8 @@ public final class LoopChannels: DeliveryChannels {
             bus.notify(notification, replacing: replacing) { [self] result in
                 switch result {
                 case .failure(let error):
+                    // Ask again next time: the server may have been replaced.
+                    self.capabilities = nil
                     desktopFailed(message, error, done: done)
                 case .success(let id):
                     done(DeliveryOutcome(state: .delivered, detail: "notification \(id)" + (replacing != 0 ? ", replacing \(replacing)" : ""),
@@ -146,11 +151,26 @@ public final class LoopChannels: DeliveryChannels {
         }
     }
 
+    /// The server's capabilities: remembered, or asked (once, however many wait for the answer).
+    private var waitingForCapabilities: [(Result<Set<String>, SystemError>) -> Void] = []
+    private func withCapabilities(of bus: NotificationBus, _ then: @escaping (Result<Set<String>, SystemError>) -> Void) {
+        if let capabilities { return then(.success(capabilities)) }
+        waitingForCapabilities.append(then)
+        guard waitingForCapabilities.count == 1 else { return }
+        bus.capabilities { [self] result in
+            if case .success(let answer) = result { capabilities = answer }
+            let waiting = waitingForCapabilities
+            waitingForCapabilities = []
+            for next in waiting { next(result) }
+        }
+    }
+
     /// The session bus connection, opened (or re-opened after it broke) on first use, attached to
     /// the loop, listening for what the person does with our notifications.
     private func desktopBus() throws -> NotificationBus {
         if let bus = notifications, bus.isOpen { return bus }
         notifications = nil
+        capabilities = nil
         let bus = try NotificationBus()
         try bus.attach(to: loop)
         try bus.onSignals(action: { [unowned self] id, action in self.onAction(id, action) },
