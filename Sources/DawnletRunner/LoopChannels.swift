@@ -75,9 +75,12 @@ public final class LoopChannels: DeliveryChannels {
         }
     }
 
+    /// Our environment, read once (the runner never changes its own): not rebuilt on the fire path.
+    private let baseEnvironment = ProcessInfo.processInfo.environment
+
     /// The environment a command or sendmail child gets: ours, and which reminder it carries.
     private func environment(_ message: ReminderMessage, _ channel: Channel) -> [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = baseEnvironment
         environment["DAWNLET_REMINDER_KEY"] = message.key
         environment["DAWNLET_CHANNEL"] = channel.rawValue
         return environment

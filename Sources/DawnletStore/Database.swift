@@ -137,6 +137,25 @@ final class Connection {
         return Int(sqlite3_changes(handle))
     }
 
+    /// Statements run often (a claim per reminder due), prepared once for this connection's life.
+    private var prepared: [String: Statement] = [:]
+
+    /// `run`, with the statement prepared once and kept: for the runner's fire path.
+    @discardableResult
+    func runPrepared(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> Int {
+        let statement: Statement
+        if let known = prepared[sql] {
+            statement = known
+        } else {
+            statement = try prepare(sql)
+            prepared[sql] = statement
+        }
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        _ = try statement.step()
+        return Int(sqlite3_changes(handle))
+    }
+
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// `BEGIN IMMEDIATE` … `COMMIT`: takes the write lock before reading, so a read-then-write is
@@ -158,7 +177,9 @@ final class Connection {
 /// The one owner of a `sqlite3_stmt*`; finalized in deinit.
 final class Statement {
     private let handle: OpaquePointer
-    private let connection: Connection
+    /// Unowned: the connection keeps its prepared statements, and every other statement lives
+    /// only inside one of its calls. (sqlite3_close_v2 waits for the statements to be finalized.)
+    private unowned let connection: Connection
 
     init(_ handle: OpaquePointer, connection: Connection) {
         self.handle = handle

@@ -103,7 +103,7 @@ extension Store {
         try db.writeTransaction { () throws(StoreError) in
             var owned: [Bool] = []
             for claim in claims {
-                owned.append(try db.run("""
+                owned.append(try db.runPrepared("""
                     INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at)
                     VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7)
                     ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
@@ -119,7 +119,7 @@ extension Store {
     /// Records how a claimed delivery ended (and the notification id it was shown with, if any).
     public func finish(_ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil,
                        now: Instant) throws(StoreError) {
-        try db.run("""
+        try db.runPrepared("""
             UPDATE deliveries SET state = ?, detail = ?, finished_at = ?, notification_id = coalesce(?, notification_id)
             WHERE key = ? AND channel = ?
             """, [.text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
