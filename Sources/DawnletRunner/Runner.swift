@@ -386,7 +386,10 @@ public final class Runner {
         let now = clock()
         inFlight.subtract(ids)
         let failures = send.failures + 1
-        if outcome.state == .failed, outcome.retry, !stopping, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
+        if outcome.state == .failed, outcome.retry, stopping {
+            // Stopping: it stays claimed, and the next start tries it again.
+            log(LogEntry("\(message.key)@\(send.channel) failed (\(outcome.detail ?? "")); left claimed for the next start", priority: 4))
+        } else if outcome.state == .failed, outcome.retry, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
             for id in ids { retries[id] = Retry(failures: failures, at: at) }
             log(LogEntry("\(message.key)@\(send.channel) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
                          priority: 4, fields: ids.flatMap { Runner.fields($0.key, message.kind, send.channel, "retry") }))
