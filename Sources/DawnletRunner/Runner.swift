@@ -428,6 +428,7 @@ public final class Runner {
         do {
             let bound = EventLoop.RelativeTimer(loop: loop) { [unowned self] in
                 self.log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4))
+                CommandRunner.killAll()
                 self.loop.exit(0)
             }
             shutdownBound = bound

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import Synchronization
 
 /// How a command ended.
 public struct CommandResult: Hashable, Sendable {
@@ -20,6 +21,17 @@ public struct CommandResult: Hashable, Sendable {
 /// `timeout` seconds.
 public enum CommandRunner {
     public static let stderrLimit = 4096
+
+    /// The process groups of the commands started and not yet ended, for `killAll`.
+    private static let running = Mutex<Set<pid_t>>([])
+
+    /// Kills every command still running, with its process group: a runner that stops without
+    /// waiting for them leaves nothing behind (their deliveries stay claimed for the next start).
+    public static func killAll() {
+        running.withLock { groups in
+            for group in groups { kill(-group, SIGKILL) }
+        }
+    }
 
     /// Runs `argv` to its end (or its timeout) and says how it ended: `start` on a private loop.
     public static func run(_ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil) throws(SystemError) -> CommandResult {
@@ -43,12 +55,14 @@ public enum CommandRunner {
         precondition(!argv.isEmpty, "argv needs a program")
         let child = try spawn(argv, environment: environment, input: input != nil)
         let run = Running(child, input: input ?? [], done: done)
+        running.withLock { _ = $0.insert(child.pid) }
         do {
             try run.watch(on: loop, timeout: timeout)
         } catch {
             kill(-child.pid, SIGKILL)
             run.abandon()
             while waitpid(child.pid, nil, 0) == -1 && errno == EINTR {}
+            running.withLock { _ = $0.remove(child.pid) }
             throw error
         }
     }
@@ -144,6 +158,7 @@ public enum CommandRunner {
             finished = true
             var status: Int32 = 0
             while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            CommandRunner.running.withLock { _ = $0.remove(child.pid) }
             abandon()
             let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             done(CommandResult(status: code, stderr: String(decoding: captured, as: UTF8.self), timedOut: timedOut))
