@@ -38,14 +38,25 @@ public struct Amount: Hashable, Comparable, Sendable {
     }
 
     public static func < (lhs: Amount, rhs: Amount) -> Bool { lhs.minorUnits < rhs.minorUnits }
-    public static func + (lhs: Amount, rhs: Amount) -> Amount { Amount(minorUnits: lhs.minorUnits + rhs.minorUnits) }
     public static let zero = Amount(minorUnits: 0)
 }
 
 extension Amount: CustomStringConvertible {
     /// `-12.50`, `0.05`, `1200.00`.
-    public var description: String {
+    public var description: String { Amount.text(Int128(minorUnits)) }
+
+    /// Minor units as a decimal with two places.
+    static func text(_ minorUnits: Int128) -> String {
         let magnitude = minorUnits.magnitude
         return (minorUnits < 0 ? "-" : "") + String(magnitude / 100) + "." + pad(Int(magnitude % 100), 2)
     }
+}
+
+/// A sum of amounts (a month's total): exact however many rows, printed like an amount.
+public struct Total: Hashable, Sendable, CustomStringConvertible {
+    public let minorUnits: Int128
+
+    public init(minorUnits: Int128) { self.minorUnits = minorUnits }
+
+    public var description: String { Amount.text(minorUnits) }
 }

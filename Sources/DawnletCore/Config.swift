@@ -160,9 +160,16 @@ public struct Config: Hashable, Sendable {
             return String(authority.split(separator: ":").first ?? authority)
         }
 
+        /// The host is this machine: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8 written
+        /// as four numbers. A name that merely starts with `127.` (`127.0.0.1.example.com`) is not.
         public var hostIsLoopback: Bool {
             guard let host else { return false }
-            return host == "localhost" || host == "::1" || host.hasPrefix("127.")
+            if host.lowercased() == "localhost" || host == "::1" { return true }
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 4, parts[0] == "127" else { return false }
+            return parts.allSatisfy { part in
+                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && (Int(part) ?? 256) <= 255
+            }
         }
     }
 

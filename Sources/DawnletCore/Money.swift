@@ -96,9 +96,11 @@ public enum MoneyRules {
         return result
     }
 
-    /// The sum of real rows, skipped ones excluded.
-    public static func total(_ transactions: [Transaction]) -> Amount {
-        transactions.reduce(.zero) { $1.status == .skipped ? $0 : $0 + $1.amount }
+    /// The sum of real rows, skipped ones excluded. Exact for any month a database can hold:
+    /// each amount is at most `Amount.limit`, and the sum is kept in 128 bits (Int64 overflowed
+    /// with a few hundred of the largest daily amounts, issue 12).
+    public static func total(_ transactions: [Transaction]) -> Total {
+        Total(minorUnits: transactions.reduce(Int128(0)) { $1.status == .skipped ? $0 : $0 + Int128($1.amount.minorUnits) })
     }
 
     private struct PairKey: Hashable {

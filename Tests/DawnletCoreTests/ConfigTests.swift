@@ -52,6 +52,14 @@ import Testing
         #expect(DurationText.seconds(text) == nil)
     }
 
+    @Test("tls: none is allowed for a loopback host, written as an address or localhost", arguments: [
+        "127.0.0.1", "127.0.0.1:2525", "127.1.2.3", "localhost", "LOCALHOST:25", "[::1]:25",
+    ])
+    func loopbackHosts(_ authority: String) throws {
+        let config = try Self.parse("{ channels: { email: { url: 'smtp://\(authority)', tls: 'none', from: 'a@b', to: ['c@d'] } } }")
+        #expect(config.email?.hostIsLoopback == true)
+    }
+
     @Test("every error names the key path and the problem", arguments: [
         ("[1]", "", "must be an object"),
         ("{ timezone: 'UTC' }", "timezone", "unknown key"),
@@ -79,6 +87,12 @@ import Testing
         ("{ channels: { email: { url: 'smtp://x', from: 'a@b\\r\\nBcc: x@y', to: ['c@d'] } } }", "channels.email", "line break"),
         ("{ channels: { email: { url: 'smtp://mail.example.org', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
         ("{ channels: { email: { url: 'smtps://127.0.0.1', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "smtps://"),
+        // Issue 12: names that only look like loopback addresses go to another host.
+        ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+        ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com:25', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+        ("{ channels: { email: { url: 'smtp://127.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+        ("{ channels: { email: { url: 'smtp://127.0.0.256', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+        ("{ channels: { email: { url: 'smtp://localhost.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
         ("{ channels: { email: { url: 'smtp://x', from: 'a@b', to: ['c@d'], timeout: '0s' } } }", "channels.email.timeout", "between"),
         ("{ channels: { email: { sendmail: [], from: 'a@b', to: ['c@d'] } } }", "channels.email.sendmail", "program"),
         ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),

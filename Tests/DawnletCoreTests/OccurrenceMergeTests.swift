@@ -125,7 +125,7 @@ import Testing
             Transaction(id: 2, definitionID: 2, date: date("2026-02-28"), name: "Stream", amount: Amount(minorUnits: -1299), status: .skipped),
             Transaction(id: 3, definitionID: nil, date: date("2026-02-10"), name: "Pay", amount: Amount(minorUnits: 250_000), status: .posted),
         ]
-        #expect(MoneyRules.total(rows) == Amount(minorUnits: 155_000))
+        #expect(MoneyRules.total(rows) == Total(minorUnits: 155_000))
     }
 
     @Test("amounts parse and print as decimals", arguments: [
@@ -147,5 +147,21 @@ import Testing
         #expect(ReminderOffset.list("") == [])
         for bad in ["10", "m", "-5m", "1y", "10m,", "1.5h", "999d"] { #expect(ReminderOffset(bad) == nil, "\(bad)") }
         #expect(ReminderOffset.text([.hours(2), .days(1)]) == "2h,1d")
+    }
+}
+
+/// Issue 12: a month of the largest amounts a person may type sums exactly (Int64 overflowed and
+/// crashed every later `money month`).
+@Suite struct MoneyTotalTests {
+    @Test("9,300 rows of the largest amount, in and out, sum exactly")
+    func largestAmounts() {
+        let day = date("2026-12-01")
+        let rows = (0..<9_300).map { i in
+            Transaction(id: Int64(i), definitionID: 1, date: day, name: "b", amount: Amount(minorUnits: Amount.limit), status: .posted)
+        }
+        #expect(MoneyRules.total(rows).description == "93000000000000000.00")
+        let negative = rows.map { Transaction(id: $0.id, definitionID: 1, date: day, name: "b", amount: Amount(minorUnits: -Amount.limit), status: .posted) }
+        #expect(MoneyRules.total(negative).description == "-93000000000000000.00")
+        #expect(MoneyRules.total(rows + negative).description == "0.00")
     }
 }

@@ -103,7 +103,7 @@ import Testing
         let second = try store.loadMonth(feb)
         #expect(first == second)
         #expect(first.map { "\($0.date) \($0.definitionID!) \($0.status)" } == ["2026-02-01 \(rent) posted", "2026-02-28 \(stream) skipped"])
-        #expect(MoneyRules.total(second) == Amount(minorUnits: -95_000))
+        #expect(MoneyRules.total(second) == Total(minorUnits: -95_000))
         #expect(try store.db.query("SELECT count(*) FROM transactions") { $0.int(0) } == [2])
         // Deleting the definition keeps past rows as history, drops the rest.
         _ = try store.loadMonth(try #require(YearMonth("2026-12")))
