@@ -137,6 +137,8 @@ final class FakeChannels: DeliveryChannels {
         channels.end(4, DeliveryOutcome(state: .failed, detail: "exited 1", retry: true))
         #expect(try state("todo:1:2026-12-01:0m") == .failed)
         #expect(try store.deliveries(.failed).first?.detail == "exited 1; after 5 attempts")
+        // The log counts them too (issue 12: it said 1 after 5).
+        #expect(try store.deliveries(.failed).first?.attempts == 5)
         #expect(runner.retries.isEmpty)
         #expect(runner.nextWake == at("2026-12-01T09:05"))
         fireTimer()
