@@ -58,7 +58,9 @@ public enum CommandLineTool {
             mallopt(M_MMAP_THRESHOLD, 256 << 20)
             mallopt(M_TRIM_THRESHOLD, 256 << 20)
         }
-        if rest.contains("--help") || rest.contains("-h") {
+        // Only before `--`: `todo add -- --help` adds a todo titled "--help".
+        let options = rest.prefix { $0 != "--" }
+        if options.contains("--help") || options.contains("-h") {
             output.line("usage: \(name) \(command.usage)\n\n\(command.summary)")
             return
         }

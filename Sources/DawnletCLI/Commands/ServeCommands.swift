@@ -16,6 +16,15 @@ enum ServeCommands {
     ]
 
     static func serve(_ invocation: inout Invocation) throws {
+        // The runner takes SIGTERM, SIGINT and SIGHUP as sd-event sources, which needs them
+        // blocked in every thread. Blocked here, once the command line is known to be `serve`
+        // (any other command keeps the default: killed by them): the process is still one thread
+        // (the runner starts none; shared/PLATFORM-NOTES.md), and threads made later inherit it.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
         var settings = Runner.Settings(databasePath: invocation.databasePath(), config: invocation.config, zone: try invocation.timeZone())
         settings.followsSystemZone = invocation.globals.timeZoneName == nil && invocation.config.timeZone == nil
         let runner: Runner
