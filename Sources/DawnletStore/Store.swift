@@ -19,22 +19,24 @@ public final class Store {
 
     /// Opens the database at `path`, creating it (and missing folders) when absent, then migrates.
     ///
-    /// Refuses, leaving the file byte-for-byte untouched: a file that is not SQLite; an SQLite file
-    /// of another program; a database whose schema is newer than this version's.
+    /// Refuses, leaving the file and its `-wal`/`-journal` byte-for-byte untouched (SQLite never
+    /// opens it): anything but a regular file; a file too short to be a database; a file that is
+    /// not SQLite; an SQLite file of another program; a database whose schema is newer than this
+    /// version's. (`DatabaseFile` decides from the bytes.)
     public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError) {
-        try Store.createIfMissing(path)
-        db = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        // Read-only checks first: nothing below writes until the file is known to be ours.
-        let version = try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
-        let applicationID = try db.query("PRAGMA application_id") { Int32(truncatingIfNeeded: $0.int(0)) }.first ?? 0
-        let tables = try db.query("SELECT count(*) FROM sqlite_schema") { $0.int(0) }.first ?? 0
-        if applicationID != Migrations.applicationID && (applicationID != 0 || tables > 0) {
-            throw StoreError(.notADatabase, "\(path) is an SQLite database of another program, not dawnlet's (left untouched)")
+        try Store.createIfMissing(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let version: Int
+        switch try DatabaseFile.inspect(path) {
+        case .foreign(let why):
+            throw StoreError(.notADatabase, "\(path) is not a dawnlet database: \(why) (left untouched)")
+        case .ours(let onDisk):
+            version = onDisk
         }
         if version > Migrations.latest {
             throw StoreError(.newerSchema,
                              "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
         }
+        db = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         // Foreign keys go on after migrating: a migration that rebuilds a table must not cascade
         // the drop of the old one (and the pragma is a no-op inside a transaction).
@@ -70,10 +72,13 @@ public final class Store {
         }
     }
 
-    /// Creates the folders (0700) and an empty file (0600) when the database does not exist yet.
-    /// SQLite gives its -wal and -shm files the database file's permissions.
-    private static func createIfMissing(_ path: String) throws(StoreError) {
-        if access(path, F_OK) == 0 { return }
+    /// When nothing is at `path`: creates the missing folders (0700), then the database, migrated,
+    /// in a private temporary file beside it (0600), and links that into place. So no empty or
+    /// half-made file ever stands at `path`; a process that created it first wins, and its file is
+    /// used. SQLite gives the -wal and -shm files the database file's permissions.
+    private static func createIfMissing(_ path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+        var info = stat()
+        if lstat(path, &info) == 0 { return }
         var folder = ""
         let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (i, component) in components.enumerated() {
@@ -83,12 +88,27 @@ public final class Store {
                 throw StoreError(.cannotOpen, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
         }
-        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            if errno == EEXIST { return }
+        var template = Array((path + ".new-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
             throw StoreError(.cannotOpen, "cannot create database \(path): \(String(cString: strerror(errno)))")
         }
         close(fd)
+        let temporary = String(cString: template)
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+        }
+        do {
+            let fresh = try Connection(path: temporary, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try fresh.writeTransaction { () throws(StoreError) in
+                for sql in Migrations.all { try fresh.execute(sql) }
+                try fresh.execute("PRAGMA user_version = \(Migrations.latest)")
+            }
+            try fresh.execute("PRAGMA journal_mode = WAL")
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw StoreError(.cannotOpen, "cannot create database \(path): \(String(cString: strerror(errno)))")
+        }
     }
 }
 

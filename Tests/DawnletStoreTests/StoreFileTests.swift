@@ -63,20 +63,20 @@ import Testing
         }
     }
 
-    @Test("an empty file and every earlier schema version migrate to the latest, keeping data")
+    @Test("every earlier schema version migrates to the latest, keeping data")
     func migrations() throws {
-        for version in 0..<Migrations.latest {
+        for version in 1..<Migrations.latest {
             let folder = try TemporaryFolder()
             let path = folder.path("d.sqlite")
             FileManager.default.createFile(atPath: path, contents: nil)
-            if version > 0 {
+            do {
                 let old = try Connection(path: path, busyTimeoutMilliseconds: 100)
                 for sql in Migrations.all.prefix(version) { try old.execute(sql) }
                 try old.execute("PRAGMA user_version = \(version); INSERT INTO todos (title, reminders, created) VALUES ('kept', '', '2026-01-01')")
             }
             let store = try Store(path: path)
             #expect(try store.schemaVersionOnDisk() == Migrations.latest)
-            if version > 0 { #expect(try store.definitions([.todo]).map(\.title) == ["kept"]) }
+            #expect(try store.definitions([.todo]).map(\.title) == ["kept"])
             // Opening again runs no migration twice.
             #expect(try Store(path: path).schemaVersionOnDisk() == Migrations.latest)
         }
@@ -99,5 +99,124 @@ import Testing
         // Nothing half-written: the failed write left no row.
         #expect(try store.definitions([.todo]).count <= 1)
         #expect(try store.storedOccurrences(in: CivilDate(dayNumber: 0)...CivilDate(dayNumber: 0)).isEmpty)
+    }
+
+    // MARK: - Files that are not ours (issue 12)
+
+    /// The bytes of a file and of its -wal and -journal (nil where absent).
+    private func snapshot(_ path: String) -> [Data?] {
+        ["", "-wal", "-journal"].map { FileManager.default.contents(atPath: path + $0) }
+    }
+
+    /// A WAL-mode database whose last transactions are only in its -wal, as a crash leaves it: the
+    /// writer's connection is still open while its files are copied to `path`.
+    private func uncheckpointed(_ path: String, _ sql: String) throws {
+        let live = path + ".live"
+        FileManager.default.createFile(atPath: live, contents: nil)
+        let writer = try Connection(path: live, busyTimeoutMilliseconds: 100)
+        try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
+        try writer.execute(sql)
+        for suffix in ["", "-wal"] {
+            try FileManager.default.copyItem(atPath: live + suffix, toPath: path + suffix)
+        }
+        withExtendedLifetime(writer) {}
+    }
+
+    @Test("another program's WAL database with transactions only in its -wal: refused, main file and -wal unchanged")
+    func foreignWAL() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("other.sqlite")
+        try uncheckpointed(path, "CREATE TABLE photos (name TEXT); INSERT INTO photos VALUES ('cat');")
+        let before = snapshot(path)
+        #expect(before[1] != nil && before[1]!.count > 32)
+        #expect { try Store(path: path) } throws: { ($0 as? StoreError)?.code == .notADatabase }
+        #expect(snapshot(path) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+    }
+
+    @Test("another program's database with a hot journal: refused, the journal not rolled back")
+    func foreignHotJournal() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("other.sqlite")
+        do {
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let other = try Connection(path: path, busyTimeoutMilliseconds: 100)
+            try other.execute("PRAGMA application_id = 7; CREATE TABLE photos (name TEXT);")
+        }
+        // A journal beside it, as a writer that crashed mid-transaction leaves one.
+        let journal = Data((0..<1024).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+        try journal.write(to: URL(fileURLWithPath: path + "-journal"))
+        let before = snapshot(path)
+        #expect { try Store(path: path) } throws: { error in
+            guard let e = error as? StoreError else { return false }
+            return e.code == .notADatabase && e.message.contains("application id 0x7")
+        }
+        #expect(snapshot(path) == before)
+    }
+
+    @Test("a dawnlet database whose first migration is still only in its -wal opens, with its data")
+    func oursInWAL() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        try uncheckpointed(path, Migrations.all.joined(separator: ";\n") + """
+            ; PRAGMA user_version = \(Migrations.latest);
+            INSERT INTO todos (title, reminders, created) VALUES ('kept', '', '2026-01-01');
+            """)
+        // The main file alone does not say it is ours: page 1 there predates the application id.
+        #expect(DatabaseFile.verdict(page1: Array(FileManager.default.contents(atPath: path)!.prefix(512))) != .ours(version: Migrations.latest))
+        #expect(try DatabaseFile.inspect(path) == .ours(version: Migrations.latest))
+        #expect(try Store(path: path).definitions([.todo]).map(\.title) == ["kept"])
+    }
+
+    @Test("files refused with a one-line reason, left as they were", arguments: [
+        ("empty", "it is empty"),
+        ("one byte", "too short"),
+        ("our id, version -1", "schema version -1"),
+        ("our id, no tables", "has no tables"),
+        ("a folder", "not a regular file"),
+    ])
+    func refused(_ name: String, _ reason: String) throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        switch name {
+        case "empty": FileManager.default.createFile(atPath: path, contents: Data())
+        case "one byte": FileManager.default.createFile(atPath: path, contents: Data([0x53]))
+        case "a folder": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        default:
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let c = try Connection(path: path, busyTimeoutMilliseconds: 100)
+            try c.execute("PRAGMA application_id = \(Migrations.applicationID)")
+            if name.contains("-1") {
+                try c.execute("CREATE TABLE todos (id INTEGER PRIMARY KEY); PRAGMA user_version = -1")
+            } else {
+                try c.execute("PRAGMA user_version = 3")
+            }
+        }
+        let before = snapshot(path)
+        #expect { try Store(path: path) } throws: { error in
+            guard let e = error as? StoreError else { return false }
+            return e.code == .notADatabase && e.message.contains(reason) && !e.message.contains("\n")
+        }
+        #expect(snapshot(path) == before)
+    }
+
+    @Test("the WAL reader counts only frames up to the last commit, with salts and checksums intact")
+    func walFrames() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        try uncheckpointed(path, "CREATE TABLE t (x); PRAGMA application_id = 42;")
+        var wal = [UInt8](FileManager.default.contents(atPath: path + "-wal")!)
+        let read = { (bytes: [UInt8]) in
+            DatabaseFile.latestPage1 { offset, count in offset + count <= bytes.count ? Array(bytes[offset..<(offset + count)]) : nil }
+        }
+        #expect(read(wal).map { Array($0[68..<72]) } == [0, 0, 0, 42])
+        // A flipped byte in the last frame's page breaks its checksum: that commit (the id) is not
+        // read, the one before it (the table) is.
+        wal[wal.count - 1] ^= 0xFF
+        #expect(read(wal).map { Array($0[68..<72]) } == [0, 0, 0, 0])
+        // A broken first frame: nothing in the log counts.
+        wal[32 + 24 + 200] ^= 0xFF
+        #expect(read(wal) == nil)
+        #expect(read(Array(wal.prefix(20))) == nil)
     }
 }
