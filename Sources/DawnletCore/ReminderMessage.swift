@@ -30,6 +30,23 @@ public struct ReminderMessage: Hashable, Sendable {
                   urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
     }
 
+    /// One message for several late reminders, of bounded size whatever their number or titles: it
+    /// lists the first `listed` (each line at most 120 characters) and counts the rest ("and 290
+    /// more"), so it fits a command's argument list, a notification and a mail line alike.
+    /// `when` is the moment it goes out.
+    public static func summary(of reminders: [PlannedReminder], when: String, listed: Int = 10) -> ReminderMessage {
+        let shown = reminders.prefix(listed)
+        var lines = shown.map { DisplayText.bounded("\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)", to: 120) }
+        var keys = shown.map(\.key.description)
+        if reminders.count > listed {
+            lines.append("and \(reminders.count - listed) more")
+            keys.append("+\(reminders.count - listed)")
+        }
+        return ReminderMessage(title: "\(reminders.count) reminders you missed", body: lines.joined(separator: "\n"),
+                               kind: "summary", key: "summary:" + keys.joined(separator: ","),
+                               when: when, late: true)
+    }
+
     /// The command template's placeholders.
     public var templateValues: [String: String] {
         ["title": title, "body": body, "kind": kind, "key": key, "when": when, "late": late ? "late" : ""]

@@ -62,6 +62,10 @@ public final class Runner {
     private var debounce: EventLoop.Timer?
     private var calendarDebounce: EventLoop.Timer?
     private var lock: FileLock?
+    /// The database file this runner opened: when the path names another file, or none, it stops.
+    private var databaseIdentity: FileIdentity?
+    /// What `run` returns: 0, or 1 when the database went away under it.
+    private var exitCode: Int32 = 0
     private var watches: [AnyObject] = []
 
     /// The last plan, its window's end, and the database version it read.
@@ -95,6 +99,7 @@ public final class Runner {
         self.log = log
         self.clock = clock
         store = try Store(path: settings.databasePath)
+        databaseIdentity = FileIdentity(path: settings.databasePath)
         loop = try EventLoop()
         wake = try loop.timer { [unowned self] in self.timerFired() }
         if let channels {
@@ -222,9 +227,28 @@ public final class Runner {
     }
 
     private func databaseChanged() {
+        if let lost = databaseLost() {
+            log(LogEntry("database \(DisplayText.escaped(settings.databasePath)) \(lost) while serve ran; stopping, so that it starts again on the file now there",
+                         priority: 3))
+            exitCode = 1
+            return stop()
+        }
         let version = (try? store.dataVersion()) ?? -1
         guard version != planVersion else { return }
         replan(reason: "database changed")
+    }
+
+    /// Why the database (or the lock that keeps a second runner off it) is no longer this
+    /// runner's, or nil: deleted, or replaced by another file (a restore, a move).
+    private func databaseLost() -> String? {
+        guard let opened = databaseIdentity else { return nil }
+        switch FileIdentity(path: settings.databasePath) {
+        case nil: return "was deleted"
+        case opened?: break
+        default: return "was replaced by another file"
+        }
+        if let lock, !lock.isStillAtPath { return "lost its lock file \(DisplayText.escaped(lock.path))" }
+        return nil
     }
 
     /// The wake timer: decide again on the plan as it is, unless the database changed since it
@@ -365,10 +389,7 @@ public final class Runner {
         guard !claimed.isEmpty, let channels else { return }
         let message: ReminderMessage
         if claimed.count > 1 {
-            let lines = claimed.map { "\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)" }
-            message = ReminderMessage(title: "\(claimed.count) reminders you missed", body: lines.joined(separator: "\n"),
-                                      kind: "summary", key: "summary:" + claimed.map(\.key.description).joined(separator: ","),
-                                      when: ISO8601.format(now, in: settings.zone), late: true)
+            message = ReminderMessage.summary(of: claimed, when: ISO8601.format(now, in: settings.zone))
         } else {
             message = ReminderMessage(claimed[0], late: send.late)
         }
@@ -395,24 +416,31 @@ public final class Runner {
                          priority: 4, fields: ids.flatMap { Runner.fields($0.key, message.kind, send.channel, "retry") }))
         } else {
             var detail = outcome.detail
-            if send.failures > 0 { detail = [detail, "after \(failures) attempts"].compactMap { $0 }.joined(separator: "; ") }
+            // A temporary failure with no try left (the backoff spent, or the grace window over):
+            // the reminder was missed, and is recorded, listed and shown so.
+            let state: Delivery.State = outcome.state == .failed && outcome.retry ? .missed : outcome.state
+            if state == .missed {
+                detail = [detail, "gave up after \(failures) attempt\(failures == 1 ? "" : "s")"].compactMap { $0 }.joined(separator: "; ")
+            } else if send.failures > 0 {
+                detail = [detail, "after \(failures) attempts"].compactMap { $0 }.joined(separator: "; ")
+            }
             if reminders.count > 1 { detail = [detail, "in one summary of \(reminders.count)"].compactMap { $0 }.joined(separator: "; ") }
             for (id, reminder) in zip(ids, reminders) {
                 retries[id] = nil
                 settledSincePlan.insert(id)
                 do {
-                    try store.finish(id, state: outcome.state, detail: detail, notificationID: outcome.notificationID, now: now)
+                    try store.finish(id, state: state, detail: detail, notificationID: outcome.notificationID, now: now)
                 } catch {
                     log(LogEntry("cannot record \(id): \(error)", priority: 3))
                 }
-                log(LogEntry("\(outcome.state.rawValue) \(id)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
-                             priority: outcome.state == .delivered ? 6 : 4,
-                             fields: Runner.fields(reminder.key, reminder.kind, send.channel, outcome.state.rawValue)
+                log(LogEntry("\(state.rawValue) \(id)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
+                             priority: state == .delivered ? 6 : 4,
+                             fields: Runner.fields(reminder.key, reminder.kind, send.channel, state.rawValue)
                                  + [("DAWNLET_LATE", message.late ? "1" : "0")]))
             }
         }
         if stopping {
-            if inFlight.isEmpty { loop.exit(0) }
+            if inFlight.isEmpty { loop.exit(exitCode) }
             return
         }
         decide(now: now)
@@ -424,18 +452,18 @@ public final class Runner {
         ServiceNotify.send("STOPPING=1")
         stopping = true
         try? wake?.disarm()
-        if inFlight.isEmpty { return loop.exit(0) }
+        if inFlight.isEmpty { return loop.exit(exitCode) }
         do {
             let bound = EventLoop.RelativeTimer(loop: loop) { [unowned self] in
                 self.log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4))
                 CommandRunner.killAll()
-                self.loop.exit(0)
+                self.loop.exit(self.exitCode)
             }
             shutdownBound = bound
             try bound.arm(afterMicroseconds: UInt64(settings.shutdownBound) * 1_000_000)
         } catch {
             log(LogEntry("cannot bound the shutdown: \(error)", priority: 3))
-            loop.exit(0)
+            loop.exit(exitCode)
         }
     }
 

@@ -36,7 +36,8 @@ public final class FolderWatch {
     public init(_ folder: String) throws(SystemError) {
         self.folder = folder
         fd = try SystemError.checkPOSIX(inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)), "inotify_init1")
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+        // The folder itself deleted or moved too: the runner then finds its database gone.
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         if inotify_add_watch(fd, folder, mask) < 0 {
             let error = SystemError("watch \(folder)", errno: errno)
             close(fd)
@@ -66,9 +67,39 @@ public final class FolderWatch {
     }
 }
 
+/// Which file a path names (device and inode): a file deleted, replaced or moved away no longer
+/// matches what was opened.
+public struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+
+    /// The file at `path` now (following symlinks), or nil when there is none.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init?(fd: Int32) {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+    }
+}
+
 /// An exclusive advisory lock on a file (flock), held until released or the process ends.
 public final class FileLock {
     private let fd: Int32
+    public let path: String
+
+    /// The lock file still stands at its path: deleting it (or its folder) frees the name for
+    /// another process to lock, so the holder must notice.
+    public var isStillAtPath: Bool { FileIdentity(path: path) == FileIdentity(fd: fd) }
 
     /// Nil when another process holds it.
     public init?(path: String) throws(SystemError) {
@@ -80,6 +111,7 @@ public final class FileLock {
             throw SystemError("flock \(path)", errno: errno)
         }
         self.fd = fd
+        self.path = path
     }
 
     deinit { close(fd) }

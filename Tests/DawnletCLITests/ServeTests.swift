@@ -193,6 +193,61 @@ import Testing
         #expect(try again.stop().0 == 0)
     }
 
+    @Test("300 late todos with 400-character titles: one summary of bounded size reaches the command, all 300 recorded delivered")
+    func hugeSummary() throws {
+        try cli("todo", "add", "First", "--due", "2026-12-01T08:00")
+        // The other 299 straight into the table, as a sync or a script would leave them.
+        let insert = """
+            import sqlite3,sys; c=sqlite3.connect(sys.argv[1])
+            c.executemany("INSERT INTO todos (title, due_date, due_time, reminders, created) VALUES (?, '2026-12-01', ?, '', '2026-11-30')",
+                          [('Task %d ' % i + 'x' * 400, '08:%02d' % (i % 60)) for i in range(299)]); c.commit()
+            """
+        #expect(try runTool("/usr/bin/python3", ["-c", insert, db], environment: [:]).0 == 0)
+        let script = "import sys; open(sys.argv[1],'a').write('%d %d %s\\\\n' % (len(sys.argv[3]), sys.argv[3].count(chr(10)) + 1, sys.argv[2]))"
+        try """
+            { timeZone: "Europe/Berlin", graceWindow: "12h",
+              channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{key}", "{body}"], timeout: "5s" } } }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let server = try Server(db: db, config: config, start: "2026-12-01 09:30:00")
+        let got = waitForLines(1, seconds: 15)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        let fields = try #require(got.first, "\(log)").split(separator: " ")
+        #expect(got.count == 1, "\(got)")
+        #expect(try #require(Int(fields[0])) < 2_000, "the body is \(fields[0]) bytes")
+        #expect(fields[1] == "11")
+        #expect(fields[2].hasSuffix(",+290"))
+        #expect(log.components(separatedBy: "in one summary of 300").count - 1 == 300)
+        #expect(!log.contains("Argument list too long"))
+        #expect(try cli("missed").stdout.contains("nothing missed"))
+    }
+
+    @Test("the database deleted under serve: it says so and exits 1 (systemd starts it again on the new file); replaced: the same")
+    func databaseDeleted() throws {
+        let data = folder.path("data")
+        let path = folder.path("data/dawnlet.sqlite")
+        for (attempt, lose) in ["was deleted", "was replaced by another file"].enumerated() {
+            // Due a second after serve starts (09:00, then 09:01 in Berlin).
+            let due = "2026-12-01T09:0\(attempt)"
+            #expect(try CLIProcess.run(["--db", path, "--config", config, "todo", "add", "Due", "--due", due]).status == 0)
+            let server = try Server(db: path, config: config, start: ["2026-12-01 07:59:59", "2026-12-01 08:00:59"][attempt])
+            // It runs its loop: the reminder went out.
+            #expect(waitForLines(attempt + 1, seconds: 15).count == attempt + 1)
+            if attempt == 0 {
+                #expect(try runTool("/bin/rm", ["-rf", data], environment: [:]).0 == 0)
+            } else {
+                #expect(try CLIProcess.run(["--db", path + ".new", "--config", config, "today"]).status == 0)
+                #expect(rename(path + ".new", path) == 0)
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while server.wrapper.isRunning && Date() < deadline { usleep(20_000) }
+            #expect(!server.wrapper.isRunning, "serve kept running on a \(lose) database")
+            let (status, log) = try server.stop()
+            #expect(status == 1, "\(log)")
+            #expect(log.contains("database \(path) \(lose) while serve ran"), "\(log)")
+        }
+    }
+
     @Test("a failing command is retried with backoff inside the grace window")
     func retries() throws {
         let marker = folder.path("failed-once")

@@ -10,9 +10,9 @@ import Testing
     var planEnds: Instant { t0.adding(seconds: 14 * 86_400) }
 
     func reminder(_ id: Int, at offset: Int64, channels: [Channel] = [.desktop], settled: [Channel: Settlement] = [:],
-                  suppressed: Bool = false) -> PlannedReminder {
+                  suppressed: Bool = false, title: String? = nil) -> PlannedReminder {
         let date = CivilDate(year: 2026, month: 12, day: 1)!
-        let item = PlanItem(kind: .todo, definitionID: Int64(id), date: date, time: WallTime("09:00"), title: "T\(id)", source: .virtual,
+        let item = PlanItem(kind: .todo, definitionID: Int64(id), date: date, time: WallTime("09:00"), title: title ?? "T\(id)", source: .virtual,
                             suppression: suppressed ? .done : nil)
         return PlannedReminder(key: .item(.todo, id: Int64(id), date: date, offset: .minutes(0)), fireAt: t0.adding(seconds: offset), utcOffset: 3_600, channels: channels,
                                status: suppressed ? .suppressed(.done) : .pending, settled: settled, snoozed: false, item: item,
@@ -114,5 +114,25 @@ import Testing
     ])
     func backoff(failures: Int, deadline: Int64, wait: Int64?) {
         #expect(policy.retry(after: failures, deadline: t0.adding(seconds: deadline), now: t0) == wait.map { t0.adding(seconds: $0) })
+    }
+
+    @Test("a summary of 300 late reminders with long titles stays small: ten lines of at most 120 characters, then \"and 290 more\"")
+    func summaryBounded() {
+        let long = String(repeating: "Überweisung ", count: 40)
+        let reminders = (1...300).map { reminder($0, at: Int64($0), title: "\($0) \(long)") }
+        let message = ReminderMessage.summary(of: reminders, when: "2026-12-01T09:30:00+01:00")
+        let lines = message.body.components(separatedBy: "\n")
+        #expect(message.title == "300 reminders you missed")
+        #expect(lines.count == 11)
+        #expect(lines.prefix(10).allSatisfy { $0.count == 120 && $0.hasSuffix("…") })
+        #expect(lines[0].hasPrefix("2026-12-01T09:00 1 Überweisung"))
+        #expect(lines.last == "and 290 more")
+        #expect(message.key == "summary:" + (1...10).map { "todo:\($0):2026-12-01:0m" }.joined(separator: ",") + ",+290")
+        // What a command's argv would carry: far below the kernel's 128 KiB per argument.
+        #expect(message.templateValues.values.map(\.utf8.count).reduce(0, +) < 4_096)
+        // Few enough to list: all of them, no count.
+        let few = ReminderMessage.summary(of: Array(reminders.prefix(4)), when: "x")
+        #expect(few.body.components(separatedBy: "\n").count == 4)
+        #expect(few.key.hasSuffix("todo:4:2026-12-01:0m"))
     }
 }

@@ -119,7 +119,7 @@ final class FakeChannels: DeliveryChannels {
         #expect(runner.nextWake == at("2026-12-01T10:00"))
     }
 
-    @Test("a temporary failure is tried again after 1, 2, 4 and 8 s, then recorded failed; a permanent one at once")
+    @Test("a temporary failure is tried again after 1, 2, 4 and 8 s, then recorded missed (never failed for ever); a permanent one failed at once")
     func retries() throws {
         try todo("Flaky", "09:00")
         try todo("Broken", "09:05")
@@ -135,10 +135,10 @@ final class FakeChannels: DeliveryChannels {
             fireTimer()
         }
         channels.end(4, DeliveryOutcome(state: .failed, detail: "exited 1", retry: true))
-        #expect(try state("todo:1:2026-12-01:0m") == .failed)
-        #expect(try store.deliveries(.failed).first?.detail == "exited 1; after 5 attempts")
+        #expect(try state("todo:1:2026-12-01:0m") == .missed)
+        #expect(try store.deliveries(.missed).first?.detail == "exited 1; gave up after 5 attempts")
         // The log counts them too (issue 12: it said 1 after 5).
-        #expect(try store.deliveries(.failed).first?.attempts == 5)
+        #expect(try store.deliveries(.missed).first?.attempts == 5)
         #expect(runner.retries.isEmpty)
         #expect(runner.nextWake == at("2026-12-01T09:05"))
         fireTimer()
