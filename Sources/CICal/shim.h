@@ -15,6 +15,7 @@
     X(icalcomponent_count_errors) \
     X(icalcomponent_get_first_component) \
     X(icalcomponent_get_next_component) \
+    X(icalcomponent_remove_component) \
     X(icalcomponent_get_first_property) \
     X(icalcomponent_get_next_property) \
     X(icalcomponent_get_dtstart) \
@@ -34,6 +35,7 @@
     X(icalparameter_get_related) \
     X(icalparameter_get_tzid) \
     X(icalproperty_get_recurrenceid) \
+    X(icalproperty_get_tzid) \
     X(icalcomponent_get_timezone) \
     X(icaltimezone_get_builtin_timezone) \
     X(icaltimezone_get_tzid) \

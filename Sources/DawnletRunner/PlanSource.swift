@@ -40,8 +40,10 @@ public struct PlanSource {
         var problems: [CalendarProblem] = []
         // Our own exported items, met again in a vdir we also read, are already planned.
         let ours = ((try? store.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
+        // One budget for every calendar of the plan: no file, however made, costs it more.
+        let budget = CalendarReader.Budget()
         for source in config.calendars {
-            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone)
+            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, budget: budget)
             items += read.occurrences.filter { occurrence in ours.map { !occurrence.uid.hasPrefix($0) } ?? true }.map {
                 PlanItem(kind: .calendar, definitionID: 0, date: $0.date, time: $0.time, title: $0.title, source: .virtual, calendar: $0)
             }

@@ -28,16 +28,69 @@ final class ICal: @unchecked Sendable {
 public enum CalendarReader {
     /// Larger files are reported and skipped unread.
     public static let maximumFileBytes = 16 << 20
-    /// A rule that would produce more instances than this before the window ends is cut there.
-    public static let maximumInstances = 100_000
+    /// What one plan may spend on all its calendars together: instances expanded (counted as
+    /// libical makes them, before the window is applied) and time. What exceeds it is reported
+    /// once and skipped; what was read before is planned.
+    public final class Budget {
+        public private(set) var instances: Int
+        private let limit: Int
+        private let deadline: UInt64
+        private var reported = false
+        public let seconds: Double
+        /// The one report of the budget running out, once it has.
+        public private(set) var spent: String?
+
+        public init(instances: Int = 100_000, seconds: Double = 2) {
+            self.instances = instances
+            limit = instances
+            self.seconds = seconds
+            deadline = Budget.monotonicNanoseconds() + UInt64(seconds * 1e9)
+        }
+
+        /// Takes one instance; false once the budget is spent (its report made the first time).
+        func take() -> Bool {
+            guard spent == nil else { return false }
+            instances -= 1
+            if instances < 0 {
+                spent = "the plan's calendar budget of \(limit) instances is spent"
+            } else if instances & 1023 == 0 && Budget.monotonicNanoseconds() > deadline {
+                spent = "the plan's calendar budget of \(seconds) s is spent"
+            }
+            return spent == nil
+        }
+
+        /// What ran out, the first time it is asked after that; nil before and after.
+        func report() -> String? {
+            guard let spent, !reported else { return nil }
+            reported = true
+            return spent
+        }
+
+        /// False once the budget is spent; checks the clock.
+        var left: Bool {
+            if spent == nil && Budget.monotonicNanoseconds() > deadline { spent = "the plan's calendar budget of \(seconds) s is spent" }
+            return spent == nil
+        }
+
+        private static func monotonicNanoseconds() -> UInt64 {
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+        }
+    }
+
+    /// A title longer than this (in characters) is shown cut, ending in "…".
+    public static let longestTitle = 500
 
     public struct Result: Sendable {
         public var occurrences: [CalendarOccurrence] = []
         public var problems: [CalendarProblem] = []
     }
 
-    /// Instances of `name`'s items starting inside `window`, times in `zone`.
-    public static func read(name: String, path: String, window: ClosedRange<Instant>, zone: TimeZone) -> Result {
+    /// Instances of `name`'s items starting inside `window`, times in `zone`; what it costs is
+    /// taken from `budget` (share one across the calendars of a plan).
+    public static func read(name: String, path: String, window: ClosedRange<Instant>, zone: TimeZone,
+                            budget: Budget = Budget()) -> Result {
         var result = Result()
         let ical: ICal
         switch ICal.shared {
@@ -57,13 +110,32 @@ public enum CalendarReader {
             files = names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
         }
         let zones = Zones(zone)
-        for file in files {
-            var reader = FileReader(ical: ical, calendar: name, file: file, window: window, zone: zone, zones: zones)
+        for (index, file) in files.enumerated() {
+            guard budget.left else {
+                let skipped = files.count - index
+                result.problems.append(CalendarProblem(file: path, "\(budget.spent ?? ""): \(skipped) file\(skipped == 1 ? "" : "s") not read"))
+                break
+            }
+            var reader = FileReader(ical: ical, calendar: name, file: file, window: window, zone: zone, zones: zones, budget: budget)
             reader.read()
             result.occurrences += reader.occurrences
             result.problems += reader.problems
         }
         return result
+    }
+
+    /// `SECONDLY`, `MINUTELY`, …: a rule's FREQ as RFC 5545 spells it.
+    static func frequency(_ freq: icalrecurrencetype_frequency) -> String {
+        switch freq {
+        case ICAL_SECONDLY_RECURRENCE: "SECONDLY"
+        case ICAL_MINUTELY_RECURRENCE: "MINUTELY"
+        case ICAL_HOURLY_RECURRENCE: "HOURLY"
+        case ICAL_DAILY_RECURRENCE: "DAILY"
+        case ICAL_WEEKLY_RECURRENCE: "WEEKLY"
+        case ICAL_MONTHLY_RECURRENCE: "MONTHLY"
+        case ICAL_YEARLY_RECURRENCE: "YEARLY"
+        default: "with no FREQ"
+        }
     }
 
     /// TZIDs that name an IANA zone are converted with the system's rules (as calendar programs
@@ -96,9 +168,11 @@ public enum CalendarReader {
         var calendarComponent: OpaquePointer?
 
         let zones: Zones
+        let budget: Budget
 
-        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: TimeZone, zones: Zones) {
+        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: TimeZone, zones: Zones, budget: Budget) {
             self.zones = zones
+            self.budget = budget
             self.ical = ical
             self.calendar = calendar
             self.file = file
@@ -135,12 +209,17 @@ public enum CalendarReader {
 
         mutating func read() {
             let f = ical.f
-            // One open, one fstat, one read: a vdir is thousands of small files.
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            // One stat, one open, one fstat, one read: a vdir is thousands of small files. Only a
+            // regular file is opened, and without blocking: a FIFO or a device put in a vdir
+            // would otherwise hang the open (and every plan with it).
+            var entry = stat()
+            guard stat(file, &entry) == 0 else { return problem("cannot be read: \(String(cString: strerror(errno)))") }
+            guard (entry.st_mode & S_IFMT) == S_IFREG else { return problem("not a regular file: skipped") }
+            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
             guard fd >= 0 else { return problem("cannot be read: \(String(cString: strerror(errno)))") }
             defer { close(fd) }
             var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return problem("not a regular file") }
+            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return problem("not a regular file: skipped") }
             guard info.st_size <= CalendarReader.maximumFileBytes else {
                 return problem("larger than \(CalendarReader.maximumFileBytes >> 20) MiB: skipped")
             }
@@ -153,6 +232,12 @@ public enum CalendarReader {
                 filled += n
             }
             guard filled == bytes.count else { return problem("cannot be read: it changed while being read") }
+            let bounded = ContentLines.bounded(bytes)
+            if !bounded.cut.isEmpty {
+                let names = bounded.cut.sorted { $0.key < $1.key }.map { "\(DisplayText.escaped($0.key))\($0.value > 1 ? " ×\($0.value)" : "")" }
+                problem("properties longer than \(ContentLines.longest >> 10) KiB: SUMMARY cut, others left out (\(names.joined(separator: ", ")))")
+            }
+            bytes = bounded.bytes
             guard var text = String(validating: bytes, as: UTF8.self) ?? String(bytes: bytes, encoding: .isoLatin1) else {
                 return problem("not text")
             }
@@ -167,10 +252,29 @@ public enum CalendarReader {
             if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa!(root)) { calendars = [root] }
             for calendar in calendars {
                 calendarComponent = calendar
+                dropUnusableZones(calendar)
                 for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
                     let items = f.icalcomponent_isa!(calendar) == kind ? [calendar] : children(calendar, kind)
                     expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
                 }
+            }
+        }
+
+        /// A VTIMEZONE whose STANDARD or DAYLIGHT rule repeats other than yearly or monthly is no
+        /// zone anyone writes, and libical would expand it (every second, say) from its DTSTART to
+        /// today on first use: removed, so its TZID falls back to the IANA zone of that name, or
+        /// the items in it are reported and skipped.
+        mutating func dropUnusableZones(_ calendar: OpaquePointer) {
+            let f = ical.f
+            for zone in children(calendar, ICAL_VTIMEZONE_COMPONENT) {
+                let observances = children(zone, ICAL_XSTANDARD_COMPONENT) + children(zone, ICAL_XDAYLIGHT_COMPONENT)
+                let frequencies = observances.flatMap { properties($0, ICAL_RRULE_PROPERTY) }.map { f.icalproperty_get_rrule!($0).freq }
+                guard let bad = frequencies.first(where: { $0 != ICAL_YEARLY_RECURRENCE && $0 != ICAL_MONTHLY_RECURRENCE }) else { continue }
+                let tzid = f.icalcomponent_get_first_property!(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid!($0) }
+                    .map { String(cString: $0) } ?? "(no TZID)"
+                problem("VTIMEZONE \"\(DisplayText.escaped(tzid))\": a rule repeating \(CalendarReader.frequency(bad)) is no time zone rule: that VTIMEZONE is not used")
+                f.icalcomponent_remove_component!(calendar, zone)
+                f.icalcomponent_free!(zone)
             }
         }
 
@@ -257,6 +361,11 @@ public enum CalendarReader {
             var floating = start
             floating.zone = nil
             for rule in rules {
+                if rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE {
+                    problem("\(uid): an RRULE repeating \(CalendarReader.frequency(rule.freq)) is finer than reminders can follow: only its DTSTART is kept")
+                    consider(start, at: instant(start))
+                    continue
+                }
                 guard rule.freq != ICAL_NO_RECURRENCE, let iterator = f.icalrecur_iterator_new!(rule, floating) else {
                     problem("\(uid): an RRULE libical cannot use: only its DTSTART is kept")
                     consider(start, at: instant(start))
@@ -275,16 +384,16 @@ public enum CalendarReader {
                         _ = f.icalrecur_iterator_set_start!(iterator, jump)
                     }
                 }
-                var count = 0
                 while true {
                     var t = f.icalrecur_iterator_next!(iterator)
                     if f.icaltime_is_null_time!(t) != 0 { break }
                     t.zone = start.zone
                     let at = instant(t)
                     if let at, at > end || until.map({ at > $0 }) == true { break }
-                    count += 1
-                    if count > CalendarReader.maximumInstances {
-                        problem("\(uid): more than \(CalendarReader.maximumInstances) instances before the window ends: the rest is skipped")
+                    guard budget.take() else {
+                        if let spent = budget.report() {
+                            problem("\(uid): \(spent): the rest of this rule, and of the calendars after it, is skipped")
+                        }
                         break
                     }
                     consider(t, at: at)
@@ -331,7 +440,7 @@ public enum CalendarReader {
             let begin = start ?? own
             guard f.icaltime_is_null_time!(begin) == 0, let date = CivilDate(year: Int(begin.year), month: Int(begin.month), day: Int(begin.day))
             else { return }
-            let title = f.icalcomponent_get_summary!(item).map { String(cString: $0) } ?? "(untitled)"
+            let title = f.icalcomponent_get_summary!(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
             var at: Instant?
             var time: WallTime?
             var day = date

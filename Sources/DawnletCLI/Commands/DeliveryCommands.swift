@@ -111,11 +111,12 @@ enum DeliveryCommands {
             report(false, "email", "routed to, but channels.email is not set up")
         }
 
+        let budget = CalendarReader.Budget()
         for source in config.calendars {
             let now = Instant(Date())
             let zone = (try? invocation.timeZone()) ?? TimeZone.current
             let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path),
-                                           window: now...now.adding(seconds: Int64(config.horizon)), zone: zone)
+                                           window: now...now.adding(seconds: Int64(config.horizon)), zone: zone, budget: budget)
             let problems = read.problems.count
             report(problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
                    "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"

@@ -1,0 +1,75 @@
+/// iCalendar content lines (RFC 5545 §3.1) bounded before a parser sees them: a file of a few
+/// megabytes can hold one property of a few megabytes (a 10 MB SUMMARY, a 5 MB UID, one RDATE
+/// listing 100,000 dates), and libical's cost in time and memory grows with each such value —
+/// for every instance it expands. Lines are measured unfolded; those within the bound are kept
+/// byte for byte (their folding too).
+public enum ContentLines {
+    /// Unfolded lines longer than this are cut (SUMMARY) or left out (anything else).
+    public static let longest = 16 << 10
+    /// A SUMMARY that long is cut to this many bytes, and ends in "…".
+    public static let summaryBytes = 1 << 10
+
+    public struct Bounded: Sendable {
+        public var bytes: [UInt8]
+        /// The names of the properties left out or cut, with how many of each.
+        public var cut: [String: Int] = [:]
+    }
+
+    public static func bounded(_ input: [UInt8], longest: Int = longest) -> Bounded {
+        var result = Bounded(bytes: [])
+        result.bytes.reserveCapacity(input.count)
+        var start = 0
+        while start < input.count {
+            // One logical line: a physical line and the ones that continue it (a leading space or tab).
+            var end = start
+            var length = 0
+            repeat {
+                let lineStart = end
+                while end < input.count && input[end] != 0x0A { end += 1 }
+                if end < input.count { end += 1 }
+                length += end - lineStart
+            } while end < input.count && (input[end] == 0x20 || input[end] == 0x09)
+            if length <= longest {
+                result.bytes.append(contentsOf: input[start..<end])
+            } else {
+                let line = unfolded(input[start..<end])
+                let nameEnd = line.firstIndex { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") } ?? min(line.count, 64)
+                let name = String(decoding: line.prefix(min(nameEnd, 64)), as: UTF8.self).uppercased()
+                result.cut[name, default: 0] += 1
+                if name == "SUMMARY" {
+                    result.bytes += whole(Array(line.prefix(summaryBytes))) + Array("…\r\n".utf8)
+                }
+            }
+            start = end
+        }
+        return result
+    }
+
+    /// `bytes` cut to end neither inside a UTF-8 sequence nor after a lone escape backslash.
+    static func whole(_ bytes: [UInt8]) -> [UInt8] {
+        var kept = bytes
+        var lead = kept.count - 1
+        while lead > 0 && kept.count - lead < 4 && kept[lead] & 0xC0 == 0x80 { lead -= 1 }
+        if lead >= 0 && kept[lead] >= 0xC0 {
+            let expected = kept[lead] >= 0xF0 ? 4 : kept[lead] >= 0xE0 ? 3 : 2
+            if kept.count - lead < expected { kept.removeSubrange(lead...) }
+        }
+        let backslashes = kept.reversed().prefix { $0 == UInt8(ascii: "\\") }.count
+        if backslashes % 2 == 1 { kept.removeLast() }
+        return kept
+    }
+
+    /// A logical line's bytes without its line breaks and folds.
+    private static func unfolded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(bytes.count)
+        var atLineStart = true
+        for byte in bytes {
+            if byte == 0x0A || byte == 0x0D { atLineStart = true; continue }
+            if atLineStart && !line.isEmpty && (byte == 0x20 || byte == 0x09) { atLineStart = false; continue }
+            atLineStart = false
+            line.append(byte)
+        }
+        return line
+    }
+}

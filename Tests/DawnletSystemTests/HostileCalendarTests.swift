@@ -1,0 +1,110 @@
+import DawnletCore
+import DawnletSystem
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Calendar files made to cost: each is read in bounded work, what exceeds a bound is reported
+/// once and skipped, and the rest is still planned (issue 12).
+@Suite struct HostileCalendarTests {
+    let folder: TemporaryFolder
+    let zone = TimeZone(identifier: "UTC")!
+    let window: ClosedRange<Instant>
+
+    init() throws {
+        folder = try TemporaryFolder()
+        window = ISO8601.parse("2026-12-01T00:00", zone: zone)!...ISO8601.parse("2026-12-15T00:00", zone: zone)!
+    }
+
+    func calendar(_ body: String, zones: String = "") -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\n\(zones)\(body)END:VCALENDAR\r\n"
+    }
+
+    func event(_ uid: String, start: String = "20261201T090000Z", summary: String = "S", _ extra: String = "") -> String {
+        "BEGIN:VEVENT\r\nUID:\(uid)\r\nDTSTAMP:20261101T000000Z\r\nDTSTART:\(start)\r\nSUMMARY:\(summary)\r\n\(extra)END:VEVENT\r\n"
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = folder.path(name)
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
+    func read(_ path: String, budget: CalendarReader.Budget = CalendarReader.Budget()) -> CalendarReader.Result {
+        CalendarReader.read(name: "x", path: path, window: window, zone: zone, budget: budget)
+    }
+
+    @Test("a FIFO and a device in a vdir are skipped unopened (no hang); the vdir's other files are read")
+    func notRegular() throws {
+        let vdir = folder.path("vdir")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: false)
+        #expect(mkfifo(vdir + "/fifo.ics", 0o600) == 0)
+        #expect(symlink("/dev/zero", vdir + "/zero.ics") == 0)
+        try calendar(event("ok")).write(toFile: vdir + "/ok.ics", atomically: false, encoding: .utf8)
+        let result = read(vdir)
+        #expect(result.occurrences.map(\.uid) == ["ok"])
+        #expect(Set(result.problems.map(\.message)) == ["not a regular file: skipped"])
+        #expect(result.problems.count == 2)
+        // A FIFO configured as the calendar itself, too.
+        #expect(read(vdir + "/fifo.ics").problems.map(\.message) == ["not a regular file: skipped"])
+    }
+
+    @Test("SECONDLY and MINUTELY rules: reported, only DTSTART kept")
+    func finerThanMinutes() throws {
+        let body = (0..<10).map { event("s\($0)", start: "20200101T000000Z", "RRULE:FREQ=SECONDLY\r\n") }.joined()
+            + event("m", start: "20261201T080000Z", "RRULE:FREQ=MINUTELY;INTERVAL=7\r\n")
+        let result = read(try write("fine.ics", calendar(body)))
+        #expect(result.occurrences.map(\.uid) == ["m"], "only m's DTSTART is inside the window")
+        #expect(result.problems.count == 11)
+        #expect(result.problems.last?.message == "m: an RRULE repeating MINUTELY is finer than reminders can follow: only its DTSTART is kept")
+    }
+
+    @Test("a VTIMEZONE whose rule repeats every second is not used; its items are reported, others read")
+    func fastZone() throws {
+        let zones = """
+            BEGIN:VTIMEZONE\r\nTZID:Custom/Fast\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nRRULE:FREQ=SECONDLY\r\n\
+            TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n
+            """
+        let body = "BEGIN:VEVENT\r\nUID:t\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=Custom/Fast:20261202T090000\r\nSUMMARY:tz\r\nEND:VEVENT\r\n"
+            + event("plain")
+        let result = read(try write("zone.ics", calendar(body, zones: zones)))
+        #expect(result.occurrences.map(\.uid) == ["plain"])
+        #expect(result.problems.map(\.message) == [
+            #"VTIMEZONE "Custom/Fast": a rule repeating SECONDLY is no time zone rule: that VTIMEZONE is not used"#,
+            #"t: unknown time zone "Custom/Fast" (no VTIMEZONE of that name, not an IANA name): skipped"#,
+        ])
+    }
+
+    @Test("a 10 MB SUMMARY is cut to a title of 500 characters; a 5 MB UID and a list of 100,000 RDATEs are left out, reported")
+    func longProperties() throws {
+        let rdates = (0..<100_000).map { "2026\(String(format: "%02d%02d", $0 % 12 + 1, $0 % 28 + 1))T\(String(format: "%02d", $0 % 24))0000Z" }
+        let body = event("big", summary: String(repeating: "Ü", count: 5_000_000))
+            + event(String(repeating: "u", count: 5_000_000), start: "20261201T000000Z", "RRULE:FREQ=HOURLY\r\n")
+            + event("listed", start: "20261203T090000Z", "RDATE:" + rdates.joined(separator: ",") + "\r\n")
+        let result = read(try write("long.ics", calendar(body)))
+        let big = try #require(result.occurrences.first { $0.uid == "big" })
+        #expect(big.title.count == CalendarReader.longestTitle)
+        #expect(big.title.hasPrefix("ÜÜÜ") && big.title.hasSuffix("…"))
+        // The UID-less item is named by its place in the file, and repeats hourly through the window.
+        #expect(result.occurrences.filter { $0.uid == "long.ics#1" }.count > 14 * 24)
+        // The RDATE list is gone: DTSTART alone remains.
+        #expect(result.occurrences.filter { $0.uid == "listed" }.count == 1)
+        #expect(result.problems.map(\.message) == ["properties longer than 16 KiB: SUMMARY cut, others left out (RDATE, SUMMARY, UID)"])
+    }
+
+    @Test("the budget is the plan's: 500 hourly rules spend it once, reported once; the calendars after it are skipped, named")
+    func planBudget() throws {
+        let hourly = try write("hourly.ics", calendar((0..<500).map { event("h\($0)", start: "20261101T000000Z", "RRULE:FREQ=HOURLY\r\n") }.joined()))
+        let later = try write("later.ics", calendar(event("later")))
+        let budget = CalendarReader.Budget(instances: 10_000)
+        let first = read(hourly, budget: budget)
+        let second = read(later, budget: budget)
+        #expect(first.problems.count == 1)
+        #expect(first.problems.first?.message.hasSuffix("the plan's calendar budget of 10000 instances is spent: the rest of this rule, and of the calendars after it, is skipped") == true)
+        #expect(!first.occurrences.isEmpty)
+        #expect(second.occurrences.isEmpty)
+        #expect(second.problems.map(\.message) == ["the plan's calendar budget of 10000 instances is spent: 1 file not read"])
+        // Alone, with a budget of its own, the later file is read.
+        #expect(read(later).occurrences.count == 1)
+    }
+}
