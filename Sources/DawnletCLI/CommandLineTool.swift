@@ -222,8 +222,10 @@ struct Output {
         }
     }
 
+    /// One line on stderr, whatever it quotes: user text, a file's name or a calendar's words are
+    /// escaped (DisplayText.escaped), so nothing in them can break the line or drive the terminal.
     func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        FileHandle.standardError.write(Data((DisplayText.escaped(text) + "\n").utf8))
     }
 
     /// Calendar files that could not be used: said on stderr, one line each; the command goes on.

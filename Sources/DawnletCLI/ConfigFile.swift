@@ -17,13 +17,31 @@ enum ConfigFile {
 
     static func load(explicitPath: String?) throws(CLIError) -> Config {
         let path = explicitPath ?? defaultPath()
-        guard FileManager.default.fileExists(atPath: path) else {
-            if explicitPath != nil { throw CLIError(code: .configError, message: "\(path): no such config file") }
+        func fail(_ problem: String) -> CLIError { CLIError(code: .configError, message: "\(DisplayText.escaped(path)): \(problem)") }
+        var info = stat()
+        if stat(path, &info) != 0 {
+            let error = errno
+            var link = stat()
+            // Only "nothing there" means the defaults. A folder that cannot be searched, a
+            // symlink to nothing or a loop is a config that exists and cannot be read.
+            if error == ENOENT && lstat(path, &link) == 0 { throw fail("a symbolic link to nothing") }
+            if error != ENOENT || explicitPath != nil {
+                throw fail(error == ENOENT ? "no such config file" : "cannot be read: \(String(cString: strerror(error)))")
+            }
             return Config()
         }
-        func fail(_ problem: String) -> CLIError { CLIError(code: .configError, message: "\(path): \(problem)") }
-        guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot be read") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw fail("not a regular file") }
+        guard info.st_size <= maximumBytes else { throw fail("larger than \(maximumBytes / 1024) KiB") }
+        // Without blocking: a FIFO swapped in after the stat cannot hang every command.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw fail("cannot be read: \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              let data = try? handle.read(upToCount: maximumBytes + 1) ?? Data() else { throw fail("cannot be read") }
         guard data.count <= maximumBytes else { throw fail("larger than \(maximumBytes / 1024) KiB") }
+        guard ConfigValue.nestingDepth([UInt8](data)) <= ConfigValue.deepest else {
+            throw fail("nested deeper than \(ConfigValue.deepest) levels (dawnlet's settings are at most 4 deep)")
+        }
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
         let tree: ConfigValue

@@ -18,12 +18,15 @@ public struct PlanSource {
 
     /// The plan for reminders firing inside `window`, as of `now`, with what the delivery log
     /// says of them: `serve` and `preview` see the same statuses.
-    public func plan(now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false) throws -> Plan {
+    public func plan(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false) throws -> Plan {
+        // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
+        let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         // Occurrences up to the longest lead time after the window can have reminders inside it.
         let definitions = try store.definitions()
         let lead = longestLeadDays(definitions)
+        let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
         let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
-        let last = ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1)
+        let last = min(lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
         var (items, overdue) = try self.items(definitions, in: first...last)
         let calendars = calendarItems(window)
         items += calendars.items
@@ -33,6 +36,10 @@ public struct PlanSource {
         plan.calendarProblems = calendars.problems
         return plan
     }
+
+    /// 9999-12-30T00:00Z: the last instant planned, a day before the last date, so no zone's
+    /// wall time (or digest) of it falls on a date that cannot be written.
+    public static let latest = Instant(secondsSinceEpoch: Int64(CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 30)!.dayNumber) * 86_400)
 
     /// The configured calendar files' instances around `window` (DESIGN §8), read now, never stored.
     public func calendarItems(_ window: ClosedRange<Instant>) -> (items: [PlanItem], problems: [CalendarProblem]) {

@@ -109,7 +109,8 @@ final class Connection {
 
     /// Runs SQL without results (several statements allowed).
     func execute(_ sql: String) throws(StoreError) {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql)
+        // The SQL itself stays out of the message: a person gets the file and SQLite's words.
+        try check(sqlite3_exec(handle, sql, nil, nil, nil), "executing a statement")
     }
 
     func prepare(_ sql: String) throws(StoreError) -> Statement {

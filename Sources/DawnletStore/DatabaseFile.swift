@@ -28,7 +28,7 @@ enum DatabaseFile {
             return .foreign("it is not a regular file")
         }
         guard info.st_size >= smallestDatabase else {
-            return .foreign(info.st_size == 0 ? "it is empty" : "it is \(info.st_size) bytes, too short to be a database")
+            return .foreign(info.st_size == 0 ? "it is empty" : "it is \(info.st_size) byte\(info.st_size == 1 ? "" : "s"), too short to be a database")
         }
         guard let main = try ReadOnlyFile(path), let header = main.bytes(at: 0, count: 512) else {
             return .foreign("it cannot be read")

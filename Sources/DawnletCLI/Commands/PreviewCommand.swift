@@ -47,6 +47,9 @@ enum PreviewCommand {
         default:
             throw CLIError.usage("give --from and --to together, or --days, not both", usage)
         }
+        for (name, instant) in [("now", now), ("from", window.lowerBound)] where instant > PlanSource.latest {
+            throw CLIError.usage("--\(name) is after \(ISO8601.format(PlanSource.latest, in: zone)), the last instant dawnlet-remind plans", usage)
+        }
 
         let source = PlanSource(store: try invocation.openStore(), config: invocation.config, zone: zone)
         let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
@@ -68,7 +71,7 @@ enum PreviewCommand {
             return
         }
         var shownDay: CivilDate?
-        if plan.reminders.isEmpty { invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(window.upperBound, in: zone))") }
+        if plan.reminders.isEmpty { invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))") }
         for r in plan.reminders {
             let day = ISO8601.localDate(of: r.fireAt, in: zone).date
             if day != shownDay {

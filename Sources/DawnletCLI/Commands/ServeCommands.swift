@@ -32,12 +32,14 @@ enum ServeCommands {
             // Under systemd stderr is the journal: structured entries there, plain lines elsewhere.
             let journal = Journal.stderrIsJournal()
             runner = try Runner(settings) { [settings] entry in
+                // One line each, whatever a title or a file name holds.
+                let message = DisplayText.escaped(entry.message)
                 if journal {
-                    Journal.send(entry.message, priority: entry.priority, fields: entry.fields)
+                    Journal.send(message, priority: entry.priority, fields: entry.fields)
                 } else {
                     // The runner's zone of the moment: the system's, if it follows /etc/localtime.
                     let zone = settings.followsSystemZone ? TimeZone.current : settings.zone
-                    FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: zone)) \(entry.message)\n".utf8))
+                    FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n".utf8))
                 }
             }
             let code = try runner.run()
