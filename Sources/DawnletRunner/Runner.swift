@@ -41,8 +41,12 @@ public final class Runner {
         public var followsSystemZone = false
         /// How long SIGTERM waits for deliveries in flight (s).
         public var shutdownBound: Int = 15
+        /// Reads the config again (SIGHUP): the new config, the zone it makes and whether that is
+        /// the system's, or an error that says why it cannot be used. Nil: SIGHUP only re-plans.
+        public var reload: (@Sendable () throws -> (config: Config, zone: TimeZone, followsSystemZone: Bool))?
 
-        public init(databasePath: String, config: Config, zone: TimeZone) {
+        public init(databasePath: String, config: Config, zone: TimeZone, reload: (@Sendable () throws -> (config: Config, zone: TimeZone, followsSystemZone: Bool))? = nil) {
+            self.reload = reload
             self.databasePath = databasePath
             self.config = config
             self.zone = zone
@@ -67,11 +71,17 @@ public final class Runner {
     /// What `run` returns: 0, or 1 when the database went away under it.
     private var exitCode: Int32 = 0
     private var watches: [AnyObject] = []
+    /// The calendars' folder watches and their loop sources: replaced when a reload changes them.
+    private var calendarWatches: [FolderWatch] = []
+    private var calendarSources: [EventLoop.Source] = []
+    private var watchingSystemZone = false
 
     /// The last plan, its window's end, and the database version it read.
     private var plan = Plan(reminders: [])
     private var planEnds = Instant(secondsSinceEpoch: 0)
     private var planVersion: Int64 = -1
+    /// The `now` of the last plan made: the next looks back to its grace window, no further.
+    private var lastPlanNow: Instant?
     /// Deliveries handed to a channel and not yet ended; and those ended since the last plan
     /// (which still shows them unsettled).
     public private(set) var inFlight: Set<DeliveryID> = []
@@ -122,6 +132,7 @@ public final class Runner {
         calendarDebounce = try loop.timer { [unowned self] in self.replan(reason: "calendar files changed") }
         try loop.onSignal(SIGHUP) { [unowned self] in
             ServiceNotify.send("RELOADING=1")
+            self.reloadConfig()
             self.replan(reason: "SIGHUP")
             ServiceNotify.send("READY=1")
         }
@@ -154,6 +165,33 @@ public final class Runner {
         }
     }
 
+    /// SIGHUP (`systemctl --user reload`): the config read again. A config that cannot be used is
+    /// logged with its error and the one in use is kept; a good one replaces it, calendars and
+    /// zone included.
+    private func reloadConfig() {
+        guard let reload = settings.reload else { return }
+        do {
+            let (config, zone, follows) = try reload()
+            let calendarsChanged = config.calendars != settings.config.calendars
+            settings.config = config
+            settings.followsSystemZone = follows
+            if follows && !watchingSystemZone { try watchSystemZone() }
+            if zone.identifier != settings.zone.identifier {
+                log(LogEntry("time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
+            }
+            settings.zone = zone
+            if calendarsChanged {
+                for source in calendarSources { source.cancel() }
+                calendarSources = []
+                calendarWatches = []
+                watchCalendars()
+            }
+            log(LogEntry("config read again"))
+        } catch {
+            log(LogEntry("config not read again: \(error); keeping the one in use", priority: 3))
+        }
+    }
+
     /// inotify on each calendar's folder (a vdir, or the folder of one file): a sync tool's
     /// write re-plans after 200 ms of quiet. A calendar whose folder is missing is not watched
     /// (each plan reports it).
@@ -166,12 +204,12 @@ public final class Runner {
             let file = isFolder.boolValue ? nil : (path as NSString).lastPathComponent
             do {
                 let watch = try FolderWatch(folder.isEmpty ? "." : folder)
-                watches.append(watch)
-                try loop.onReadable(watch.fd) { [unowned self] in
+                calendarWatches.append(watch)
+                calendarSources.append(try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
                     let names = watch.changedNames()
                     guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
                     self.arm(self.calendarDebounce, afterMicroseconds: 200_000)
-                }
+                })
             } catch {
                 log(LogEntry("calendar \(source.name): cannot watch \(folder): \(error); changes are seen at the next plan", priority: 4))
             }
@@ -205,8 +243,9 @@ public final class Runner {
     private func watchSystemZone() throws {
         let watch = try FolderWatch("/etc")
         watches.append(watch)
+        watchingSystemZone = true
         try loop.onReadable(watch.fd) { [unowned self] in
-            guard watch.changedNames().contains("localtime") else { return }
+            guard watch.changedNames().contains("localtime"), self.settings.followsSystemZone else { return }
             NSTimeZone.resetSystemTimeZone()
             let zone = TimeZone.current
             guard zone.identifier != self.settings.zone.identifier else { return }
@@ -271,11 +310,25 @@ public final class Runner {
         let config = settings.config
         // Looking a week past the grace window back finds what was missed while the machine was
         // off, so it is recorded (and listed by `missed`) instead of silently dropped.
-        let window = now.adding(seconds: -Int64(config.graceWindow) - Runner.missedLookback)...now.adding(seconds: Int64(config.horizon))
+        // After the first plan, back only to the last plan's grace window: what came due before
+        // it was decided then (a clock that jumped ahead is covered, as the last plan's now is kept).
+        let back = min(lastPlanNow ?? now.adding(seconds: -Runner.missedLookback), now).adding(seconds: -Int64(config.graceWindow))
+        // A day ahead first (or the horizon, if shorter). If the whole horizon would hold no more
+        // than `planBudget` reminders at that rate, it is planned whole (the next reminder is
+        // known however far off); else the plan stays a day long, and the timer re-plans when it
+        // runs out: 5,000 daily items never make one plan of a year's reminders.
+        var window = back...now.adding(seconds: min(Int64(config.horizon), Runner.planAhead))
         do {
             planVersion = try store.dataVersion()
-            plan = try PlanSource(store: store, config: config, zone: settings.zone).plan(now: now, window: window)
+            let source = PlanSource(store: store, config: config, zone: settings.zone)
+            plan = try source.plan(now: now, window: window)
+            let days = (Int64(config.horizon) + Runner.planAhead - 1) / Runner.planAhead
+            if days > 1 && Int64(plan.reminders.count) * days <= Runner.planBudget {
+                window = back...now.adding(seconds: Int64(config.horizon))
+                plan = try source.plan(now: now, window: window)
+            }
             planEnds = window.upperBound
+            lastPlanNow = now
             settledSincePlan = []
         } catch {
             // The database may be locked by a long write: try again shortly rather than give up.
@@ -473,5 +526,10 @@ public final class Runner {
 
     /// How far before the grace window a start looks for missed reminders: a week.
     static let missedLookback: Int64 = 7 * 86_400
+
+    /// How far ahead a plan looks first: a day.
+    static let planAhead: Int64 = 86_400
+    /// The most reminders a whole-horizon plan is expected to hold (see `replan`).
+    static let planBudget: Int64 = 20_000
 }
 

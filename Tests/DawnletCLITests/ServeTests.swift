@@ -248,6 +248,29 @@ import Testing
         }
     }
 
+    @Test("SIGHUP reads the config again: a new command takes over; an invalid config is logged and the one in use kept")
+    func reloadsConfig() throws {
+        for (minute, title) in ["First", "Second", "Third"].enumerated() {
+            try cli("todo", "add", title, "--due", "2026-12-01T09:0\(minute)")
+        }
+        // The fake clock runs 20 times faster: a minute passes in 3 s.
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58 x20")
+        #expect(waitForLines(1, seconds: 10).last?.hasSuffix(" First|") == true, "\(lines())")
+        // The same command, with a marker before the title.
+        let marked = command.replacingOccurrences(of: "\"{title}\"", with: "\"B:{title}\"")
+        try "{ timeZone: \"Europe/Berlin\", graceWindow: \"12h\", channels: { \(marked) } }".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(try server.runnerPID(), SIGHUP)
+        #expect(waitForLines(2, seconds: 10).last?.hasSuffix(" B:Second|") == true, "\(lines())")
+        try "{ timeZone: \"Europe/Berlin\", horizon: \"a while\" }".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(try server.runnerPID(), SIGHUP)
+        #expect(waitForLines(3, seconds: 10).last?.hasSuffix(" B:Third|") == true, "\(lines())")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("config read again"))
+        #expect(log.contains("config not read again: \(config): horizon:"), "\(log)")
+        #expect(log.contains("keeping the one in use"))
+    }
+
     @Test("a failing command is retried with backoff inside the grace window")
     func retries() throws {
         let marker = folder.path("failed-once")

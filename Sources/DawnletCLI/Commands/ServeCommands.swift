@@ -27,6 +27,14 @@ enum ServeCommands {
 
         var settings = Runner.Settings(databasePath: invocation.databasePath(), config: invocation.config, zone: try invocation.timeZone())
         settings.followsSystemZone = invocation.globals.timeZoneName == nil && invocation.config.timeZone == nil
+        // SIGHUP reads the config again: the same file, the same rules (--tz still wins).
+        let configPath = invocation.globals.configPath
+        let fixedZone = invocation.globals.timeZoneName == nil ? nil : settings.zone
+        settings.reload = {
+            let config = try ConfigFile.load(explicitPath: configPath)
+            let named = fixedZone ?? config.timeZone.flatMap { TimeZone(identifier: $0) }
+            return (config, named ?? TimeZone.current, named == nil)
+        }
         let runner: Runner
         do {
             // Under systemd stderr is the journal: structured entries there, plain lines elsewhere.

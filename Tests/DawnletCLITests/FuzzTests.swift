@@ -1,0 +1,207 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// A bounded fuzz run against the real binary (issue 12): mutated configs, databases and
+/// calendars, and hostile command lines. Every run must end on its own within a time bound, by
+/// exit (never a signal), with a code of DESIGN §7 (0, 1, 2, 65, 78), without a crash message; a
+/// database file that is not ours must be left byte for byte as it was.
+///
+/// Deterministic: `DAWNLET_FUZZ_SEED` picks another sequence, `DAWNLET_FUZZ_CASES` another length.
+@Suite(.serialized) final class FuzzTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let folder: TemporaryFolder
+    var random: SplitMix
+
+    init() throws {
+        folder = try TemporaryFolder()
+        let environment = ProcessInfo.processInfo.environment
+        random = SplitMix(seed: environment["DAWNLET_FUZZ_SEED"].flatMap(UInt64.init) ?? 12)
+    }
+
+    static var cases: Int { ProcessInfo.processInfo.environment["DAWNLET_FUZZ_CASES"].flatMap(Int.init) ?? 60 }
+
+    /// A small deterministic generator (SplitMix64), so a failing case can be replayed.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    }
+
+    /// How one run ended.
+    struct Ending {
+        let status: Int32
+        let signalled: Bool
+        let overran: Bool
+        let stderr: String
+    }
+
+    /// Runs the binary with `arguments`; killed (and reported) past `seconds`.
+    func run(_ arguments: [String], seconds: Double = 20) throws -> Ending {
+        let process = Process()
+        process.executableURL = CLIProcess.binary
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "HOME": folder.path("home"),
+                               "XDG_CONFIG_HOME": folder.path("xdg")]
+        let errPath = folder.path("stderr")
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        let overran = ended.wait(timeout: .now() + seconds) == .timedOut
+        if overran {
+            kill(process.processIdentifier, SIGKILL)
+            ended.wait()
+        }
+        try err.close()
+        return Ending(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, overran: overran,
+                      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+    }
+
+    func check(_ ending: Ending, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!ending.overran, "ran over its time bound: \(what)", sourceLocation: sourceLocation)
+        #expect(!ending.signalled, "killed by signal \(ending.status): \(what)", sourceLocation: sourceLocation)
+        #expect([0, 1, 2, 65, 78].contains(ending.status), "exit \(ending.status): \(what): \(ending.stderr.prefix(300))",
+                sourceLocation: sourceLocation)
+        for crash in ["Fatal error", "backtrace", "Illegal instruction", "Segmentation"] {
+            #expect(!ending.stderr.contains(crash), "\(what): \(ending.stderr.prefix(300))", sourceLocation: sourceLocation)
+        }
+    }
+
+    // MARK: - Mutations
+
+    /// One of a few byte-level mutations of `bytes`.
+    func mutate(_ bytes: [UInt8], tokens: [String]) -> [UInt8] {
+        var out = bytes
+        for _ in 0...random.below(4) {
+            let at = out.isEmpty ? 0 : random.below(out.count)
+            switch random.below(7) {
+            case 0 where !out.isEmpty: out[at] = UInt8(truncatingIfNeeded: random.next())
+            case 1: out.insert(contentsOf: Array(random.pick(tokens).utf8), at: at)
+            case 2 where !out.isEmpty: out.removeSubrange(at..<min(out.count, at + random.below(64) + 1))
+            case 3: out = Array(out.prefix(at))
+            case 4 where !out.isEmpty:
+                // A piece repeated: nesting, long values, many properties.
+                let end = min(out.count, at + random.below(200) + 1)
+                let piece = out[at..<end]
+                let times = random.pick([2, 10, 500, 5_000])
+                out.insert(contentsOf: Array(repeating: Array(piece), count: times).joined(), at: at)
+            case 5: out.insert(contentsOf: Array(repeating: UInt8(ascii: random.pick(["{", "[", "x", "9"])), count: random.pick([20, 600])), at: at)
+            default: out.insert(contentsOf: Array(random.pick(tokens).utf8), at: out.count)
+            }
+        }
+        return out
+    }
+
+    static let configTokens = [
+        "{", "}", "[", "]", ",", ":", "\"", "'", "//", "/*", "\n", "\u{1B}[31m", "null", "true", "1e400", "-1", "9999999999999",
+        "\"366d\"", "\"0s\"", "\"25:61\"", "\"Mars/Olympus\"", "horizon: \"366d\", ", "graceWindow: \"7d\", ", "calendars: [{ name: \"a\", path: \"/dev/zero\" }], ",
+        "route: { todo: [\"email\"] }, ", "channels: { email: { url: \"smtp://127.0.0.1.evil.com\", tls: \"none\", to: [\"a@b\"] } }, ",
+        "command: { argv: [\"/bin/true\", \"{title}\"] }, ", "\u{0}", "\u{FEFF}", "é", "💶",
+    ]
+
+    static let calendarTokens = [
+        "\r\n", "\r\n ", "RRULE:FREQ=SECONDLY\r\n", "RRULE:FREQ=MINUTELY;INTERVAL=1\r\n", "RRULE:FREQ=HOURLY;COUNT=999999999\r\n",
+        "RDATE:20261201T090000Z,20261202T090000Z\r\n", "EXDATE:20261201\r\n", "BEGIN:VEVENT\r\n", "END:VEVENT\r\n", "BEGIN:VTIMEZONE\r\n",
+        "DTSTART;TZID=Nowhere/Land:20261201T090000\r\n", "DTSTART:99991231T235959Z\r\n", "DTSTART:00010101\r\n",
+        "TRIGGER:-P9999W\r\n", "BEGIN:VALARM\r\nTRIGGER:PT0S\r\nEND:VALARM\r\n", ";", ":", ",", "\\", "\u{1B}]0;x\u{07}",
+    ]
+
+    // MARK: - Targets
+
+    @Test("mutated configs: every command ends in bounded time with a code of DESIGN §7")
+    func configs() throws {
+        let example = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("config/config.example.json5")))
+        let config = folder.path("config.json5")
+        let db = folder.path("c.sqlite")
+        for index in 0..<Self.cases {
+            let text = mutate(example, tokens: Self.configTokens)
+            try Data(text).write(to: URL(fileURLWithPath: config))
+            let command = random.pick([["today"], ["preview", "--days", "2"], ["todo", "list"], ["money", "month", "2026-12"]])
+            let ending = try run(["--db", db, "--config", config] + command)
+            check(ending, "config case \(index) (\(command.joined(separator: " ")))")
+        }
+    }
+
+    @Test("mutated databases: bounded, a code of DESIGN §7, and a file not ours unchanged")
+    func databases() throws {
+        let seed = folder.path("seed.sqlite")
+        for arguments in [["todo", "add", "Call", "--due", "2026-12-01T09:00"], ["event", "add", "Meet", "--start", "2026-12-02T10:00"],
+                          ["habit", "add", "Walk", "--days", "mon,wed,fri"], ["money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1"]] {
+            let ending = try run(["--db", seed] + arguments)
+            #expect(ending.status == 0, "\(arguments): \(ending.stderr)")
+        }
+        let original = try [UInt8](Data(contentsOf: URL(fileURLWithPath: seed)))
+        let magic = Array("SQLite format 3\u{0}".utf8)
+        for index in 0..<Self.cases {
+            var bytes = original
+            switch random.below(4) {
+            case 0:
+                // In the header: page size, versions, application id, user_version.
+                for _ in 0...random.below(3) { bytes[random.below(100)] = UInt8(truncatingIfNeeded: random.next()) }
+            case 1:
+                for _ in 0...random.below(20) { bytes[100 + random.below(bytes.count - 100)] = UInt8(truncatingIfNeeded: random.next()) }
+            case 2: bytes = Array(bytes.prefix(random.below(bytes.count)))
+            default: bytes = mutate(bytes, tokens: ["\u{0}", "SQLite format 3\u{0}", "DWNL"])
+            }
+            let path = folder.path("case.sqlite")
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            // Ours only with SQLite's magic and dawnlet's application id ("DWNL") at byte 68.
+            let ours = bytes.count >= 512 && Array(bytes.prefix(16)) == magic && Array(bytes[68..<72]) == Array("DWNL".utf8)
+            let command = random.pick([["today"], ["todo", "list"], ["preview"], ["money", "month", "2026-12"], ["todo", "add", "x"]])
+            let ending = try run(["--db", path] + command)
+            check(ending, "database case \(index) (\(command.joined(separator: " ")))")
+            if !ours {
+                #expect(ending.status == 65, "database case \(index): \(ending.stderr)")
+                #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) == bytes, "database case \(index) was written")
+                for suffix in ["-wal", "-shm", "-journal"] { #expect(!FileManager.default.fileExists(atPath: path + suffix)) }
+            }
+        }
+    }
+
+    @Test("mutated calendars from the corpus: preview and today end in bounded time with a code of DESIGN §7")
+    func calendars() throws {
+        let corpus = Self.root.appendingPathComponent("Tests/DawnletSystemTests/Corpus/calendars")
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter { $0.hasSuffix(".ics") }.sorted()
+        let vdir = folder.path("vdir")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        let config = folder.path("calendars.json5")
+        try "{ calendars: [{ name: \"fuzz\", path: \"\(vdir)\" }] }".write(toFile: config, atomically: true, encoding: .utf8)
+        let db = folder.path("k.sqlite")
+        for index in 0..<Self.cases {
+            for old in try FileManager.default.contentsOfDirectory(atPath: vdir) { unlink(vdir + "/" + old) }
+            for file in 0...random.below(3) {
+                let source = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(random.pick(names))))
+                try Data(mutate(source, tokens: Self.calendarTokens)).write(to: URL(fileURLWithPath: "\(vdir)/\(file).ics"))
+            }
+            let command = random.pick([["preview", "--now", "2026-12-01T00:00Z", "--days", "14"], ["today", "--date", "2026-12-01"]])
+            check(try run(["--db", db, "--config", config] + command), "calendar case \(index) (\(command.joined(separator: " ")))")
+        }
+    }
+
+    @Test("hostile command lines: bounded, a code of DESIGN §7")
+    func commandLines() throws {
+        let db = folder.path("a.sqlite")
+        let words = ["todo", "event", "habit", "money", "add", "list", "done", "skip", "delete", "preview", "today", "missed", "export",
+                     "occurrences", "--due", "--on", "--at", "--every", "--remind", "--amount", "--days", "--now", "--json", "--help", "--",
+                     "--tz", "Mars/Olympus", "9999-12-31T23:59Z", "0000-01-01", "2026-02-30", "25:00", "-1", "99999999999999999999",
+                     "9999999999999.99", "daily", "monthly on day 31", "every 0 weeks", "1e9m", "\n", "\u{1B}[2J", "💶", ""]
+        for index in 0..<Self.cases {
+            let arguments = (0...random.below(6)).map { _ in random.pick(words) }
+            check(try run(["--db", db] + arguments), "command line case \(index): \(arguments)")
+        }
+    }
+}
