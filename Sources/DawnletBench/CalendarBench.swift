@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletTestSupport
 import DawnletSystem
 import Foundation
 
@@ -9,7 +10,7 @@ enum CalendarBench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-vdir-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var rng = SplitMix64(state: 7)
+        var rng = SeededRandom(seed: 7)
         let vtimezone = """
             BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:DAYLIGHT\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n\
             DTSTART:19700329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nEND:DAYLIGHT\r\nBEGIN:STANDARD\r\n\

@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletTestSupport
 import DawnletStore
 import Foundation
 
@@ -40,7 +41,7 @@ enum OrganizerBench {
     static func populate(path: String, today: CivilDate) {
         do {
             let store = try Store(path: path)
-            var rng = SplitMix64(state: 7)
+            var rng = SeededRandom(seed: 7)
             let weekly = { (days: UInt8) in Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: days)), anchor: today.adding(days: -365)) }
             for i in 0..<1250 {
                 let repeating = i % 2 == 0
@@ -80,7 +81,7 @@ enum OrganizerBench {
     }
 
     /// Marks every occurrence of the definition over the past year done or skipped.
-    static func storeAYear(_ store: Store, _ kind: ItemKind, _ id: Int64, from start: CivilDate, _ rng: inout SplitMix64) throws {
+    static func storeAYear(_ store: Store, _ kind: ItemKind, _ id: Int64, from start: CivilDate, _ rng: inout SeededRandom) throws {
         let definition = try store.definition(kind, id: id)
         guard let schedule = definition.schedule else { return }
         for date in schedule.occurrences(in: start...start.adding(days: 365), defaultAnchor: start) {

@@ -4,21 +4,9 @@ import DawnletCore
 import DawnletTestSupport
 import Foundation
 
-/// A small seeded generator so every run expands the same schedules.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// 10,000 schedules in the mix people keep (DawnletTestSupport.randomSchedule), anchored in the past year.
 func mixedSchedules(count: Int, around start: CivilDate) -> [Schedule] {
-    var rng = SplitMix64(state: 2026)
+    var rng = SeededRandom(seed: 2026)
     return (0..<count).map { _ in randomSchedule(using: &rng, anchoredIn: start.adding(days: -365)...start) }
 }
 

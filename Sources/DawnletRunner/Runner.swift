@@ -323,7 +323,9 @@ public final class Runner {
             let source = PlanSource(store: store, config: config, zone: settings.zone)
             plan = try source.plan(now: now, window: window)
             let days = (Int64(config.horizon) + Runner.planAhead - 1) / Runner.planAhead
-            if days > 1 && Int64(plan.reminders.count) * days <= Runner.planBudget {
+            // A digest costs what it lists: count its items too.
+            let size = plan.reminders.reduce(0) { $0 + 1 + Int64($1.items.count) }
+            if days > 1 && size * days <= Runner.planBudget {
                 window = back...now.adding(seconds: Int64(config.horizon))
                 plan = try source.plan(now: now, window: window)
             }
@@ -529,7 +531,7 @@ public final class Runner {
 
     /// How far ahead a plan looks first: a day.
     static let planAhead: Int64 = 86_400
-    /// The most reminders a whole-horizon plan is expected to hold (see `replan`).
+    /// The most reminders (and digest lines) a whole-horizon plan is expected to hold (see `replan`).
     static let planBudget: Int64 = 20_000
 }
 

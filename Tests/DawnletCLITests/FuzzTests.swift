@@ -11,30 +11,15 @@ import Testing
 @Suite(.serialized) final class FuzzTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let folder: TemporaryFolder
-    var random: SplitMix
+    var random: SeededRandom
 
     init() throws {
         folder = try TemporaryFolder()
         let environment = ProcessInfo.processInfo.environment
-        random = SplitMix(seed: environment["DAWNLET_FUZZ_SEED"].flatMap(UInt64.init) ?? 12)
+        random = SeededRandom(seed: environment["DAWNLET_FUZZ_SEED"].flatMap(UInt64.init) ?? 12)
     }
 
     static var cases: Int { ProcessInfo.processInfo.environment["DAWNLET_FUZZ_CASES"].flatMap(Int.init) ?? 60 }
-
-    /// A small deterministic generator (SplitMix64), so a failing case can be replayed.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
 
     /// How one run ended.
     struct Ending {
@@ -204,4 +189,9 @@ import Testing
             check(try run(["--db", db] + arguments), "command line case \(index): \(arguments)")
         }
     }
+}
+
+extension SeededRandom {
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
