@@ -282,7 +282,7 @@ public final class Runner {
     private func databaseLost() -> String? {
         guard let opened = databaseIdentity else { return nil }
         switch FileIdentity(path: settings.databasePath) {
-        case nil: return "was deleted"
+        case nil: return "was deleted or moved away"
         case opened?: break
         default: return "was replaced by another file"
         }

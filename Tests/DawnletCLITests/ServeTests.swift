@@ -226,7 +226,7 @@ import Testing
     func databaseDeleted() throws {
         let data = folder.path("data")
         let path = folder.path("data/dawnlet.sqlite")
-        for (attempt, lose) in ["was deleted", "was replaced by another file"].enumerated() {
+        for (attempt, lose) in ["was deleted or moved away", "was replaced by another file"].enumerated() {
             // Due a second after serve starts (09:00, then 09:01 in Berlin).
             let due = "2026-12-01T09:0\(attempt)"
             #expect(try CLIProcess.run(["--db", path, "--config", config, "todo", "add", "Due", "--due", due]).status == 0)
