@@ -57,6 +57,7 @@ test: deps
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
 	$(MAKE) -s install PREFIX=$$scratch/prefix UNITDIR=$$scratch/units >/dev/null && \
 	grep -qx "ExecStart=$$scratch/prefix/bin/dawnlet-remind serve" $$scratch/units/dawnlet-remind.service && \
+	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite todo add "Check the install" >/dev/null && \
 	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite today --date 2026-12-01 >/dev/null && \
 	XDG_RUNTIME_DIR=$$scratch systemd-analyze --user --man=no verify $$scratch/units/dawnlet-remind.service && \
 	echo "make install: binary and unit installed and verified"

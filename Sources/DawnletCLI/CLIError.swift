@@ -4,6 +4,8 @@ public enum ExitCode: Int32, Sendable {
     case failure = 1
     case usage = 2
     case dataError = 65
+    /// EX_NOINPUT: a command that only reads found no database to read.
+    case noInput = 66
     case configError = 78
 }
 

@@ -12,8 +12,14 @@ extension Invocation {
         return home + "/.local/share/dawnlet/dawnlet.sqlite"
     }
 
+    /// The database, created (with its folders) if it is not there yet: for commands that write.
     func openStore() throws -> Store {
         try Store(path: databasePath())
+    }
+
+    /// The database for a command that only reads: a missing one is exit 66, never created.
+    func readStore() throws -> Store {
+        try Store(path: databasePath(), create: false)
     }
 
     /// Today's date in the configured zone.
@@ -68,6 +74,16 @@ extension Invocation {
         return amount
     }
 
+    /// A payment's `--amount`: money paid, so above zero; `fallback` when the option is absent.
+    func paidAmount(_ name: String, default fallback: Amount) throws(CLIError) -> Amount {
+        guard arguments.value(name) != nil else { return fallback }
+        let paid = try amount(name)
+        guard paid > .zero else {
+            throw .usage("--\(name) \(paid) is not an amount paid: give how much you paid, above zero (e.g. 25.00)", globals.usage)
+        }
+        return paid
+    }
+
     func reminders() throws(CLIError) -> [ReminderOffset] {
         try arguments.all("remind").map { (text) throws(CLIError) in
             guard let offset = ReminderOffset(text) else {
@@ -115,6 +131,8 @@ extension CLIError {
             self.init(code: .dataError, message: error.message)
         case .busy, .cannotOpen, .sqlite:
             self.init(code: .failure, message: error.message)
+        case .missing:
+            self.init(code: .noInput, message: error.message)
         }
     }
 }

@@ -7,6 +7,8 @@ public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Code: Hashable, Sendable {
         /// The file or its folder could not be created or opened.
         case cannotOpen
+        /// No database at the path, and the command only reads: none was created.
+        case missing
         /// The file exists but is not a dawnlet database; it was left untouched.
         case notADatabase
         /// The database was written by a newer dawnlet-remind.

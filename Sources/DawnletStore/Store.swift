@@ -23,8 +23,17 @@ public final class Store {
     /// opens it): anything but a regular file; a file too short to be a database; a file that is
     /// not SQLite; an SQLite file of another program; a database whose schema is newer than this
     /// version's. (`DatabaseFile` decides from the bytes.)
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000) throws(StoreError) {
-        try Store.createIfMissing(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+    /// With `create: false` (a command that only reads), a missing file is `.missing`, and
+    /// nothing is created.
+    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000, create: Bool = true) throws(StoreError) {
+        if create {
+            try Store.createIfMissing(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        } else {
+            var info = stat()
+            if lstat(path, &info) != 0 && errno == ENOENT {
+                throw StoreError(.missing, "no database at \(path) (the first command that writes, such as todo add, creates it)")
+            }
+        }
         let version: Int
         switch try DatabaseFile.inspect(path) {
         case .foreign(let why):

@@ -45,6 +45,15 @@ enum CLIProcess {
                          stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// An empty database at `db`, made the only way a person can: a write (a todo added, then
+    /// deleted). Commands that only read never create one.
+    static func createDatabase(_ db: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for arguments in [["todo", "add", "placeholder"], ["todo", "delete", "1"]] {
+            let result = try run(["--db", db] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Asserts a failure the way DESIGN §7 asks for: the exit code, one clear message line (plus
     /// the usage line for usage errors), and no crash or backtrace.
     static func expectFailure(_ result: CLIResult, status: Int32, mentioning words: [String],

@@ -32,6 +32,7 @@ import Testing
 
     @Test("preview lists calendar reminders with their source and keys; the broken file is a one-line warning")
     func preview() throws {
+        try CLIProcess.createDatabase(db)
         let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "3", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "dawnlet-remind: warning: calendar \(folder.path("work"))/broken.ics: not an iCalendar file (libical found no calendar in it)\n")
@@ -58,6 +59,7 @@ import Testing
     func hugeFile() throws {
         let huge = folder.path("work") + "/huge.ics"
         FileManager.default.createFile(atPath: huge, contents: Data(count: 17 << 20))
+        try CLIProcess.createDatabase(db)
         let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "3"])
         #expect(result.status == 0)
         #expect(result.stderr.contains("\(huge): larger than 16 MiB: skipped"), "\(result.stderr)")
@@ -146,6 +148,7 @@ extension ServeTests {
         // A second database with the folder as a calendar: the same occurrences, skip and alarm included.
         let config = folder.path("config.json5")
         try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"mine\", path: \"\(out)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        try CLIProcess.createDatabase(folder.path("b.sqlite"))
         let preview = try CLIProcess.run(["--db", folder.path("b.sqlite"), "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "10", "--json"])
         #expect(preview.status == 0 && preview.stderr.isEmpty, "\(preview.stderr)")
         let root = try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any]

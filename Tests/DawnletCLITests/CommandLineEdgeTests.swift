@@ -21,7 +21,7 @@ import Testing
     func serveAsTitle() throws {
         let folder = try TemporaryFolder()
         let db = folder.path("d.sqlite")
-        #expect(try CLIProcess.run(["--db", db, "todo", "list"]).status == 0)
+        try CLIProcess.createDatabase(db)
         // Another program holds the write lock for 20 s: the CLI waits its 5 s busy timeout.
         let holder = try Daemon("/usr/bin/python3", ["-c", """
             import sqlite3, sys, time

@@ -1,3 +1,4 @@
+import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
@@ -69,7 +70,7 @@ import Testing
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 31 from 2026-01-31")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "31")
         #expect(try cli("subscription", "log", "1", "--on", "2026-02-28").stdout
-            == "payment #1: subscription 1, -12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
+            == "payment #1: subscription 1, 12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
         let again = try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-03-30"])
         CLIProcess.expectFailure(again, status: 65, mentioning: ["already logged", "payment #1", "2026-02-28"])
         try cli("subscription", "log", "1", "--on", "2026-03-31")
@@ -87,6 +88,59 @@ import Testing
         // Paid off: gone from the calendar.
         try cli("debt", "pay-off", "1")
         #expect(!(try cli("calendar", "2026-04", "--json").stdout.contains("Card")))
+    }
+
+    @Test("payments are money paid: above zero; over a debt's balance clears it and says by how much; paid off or paused: 65")
+    func paymentRules() throws {
+        try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")
+        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
+        for amount in ["-100", "0", "0.00"] {
+            CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-03", "--amount", amount]), status: 2,
+                                     mentioning: ["is not an amount paid", "above zero"])
+            CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01", "--amount", amount]),
+                                     status: 2, mentioning: ["is not an amount paid"])
+        }
+        // Nothing of those was logged: the month's one payment is still free, the balance whole.
+        #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"100.00""#))
+        #expect(try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130").stdout
+            == "payment #1: debt 1, 130.00 on 2026-02-03, for the month 2026-02; debt 1 is paid off (30.00 more than its balance of 100.00)\n")
+        #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"0.00""#))
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-03-03"]), status: 65,
+                                 mentioning: ["debt 1 is paid off"])
+        try cli("subscription", "pause", "1")
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01"]), status: 65,
+                                 mentioning: ["subscription 1 is paused"])
+        try cli("subscription", "resume", "1")
+        #expect(try cli("subscription", "log", "1", "--on", "2026-02-01").stdout.hasPrefix("payment #2: subscription 1, 12.99 on 2026-02-01"))
+        // A habit is not done ahead of its day.
+        try cli("habit", "add", "Walk", "--days", "mon,tue,wed,thu,fri,sat,sun")
+        let ahead = ISO8601.format(Instant(Date()).adding(seconds: 3 * 86_400), utcOffset: 0).prefix(10)
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "habit", "done", "1", "--on", String(ahead)]), status: 65,
+                                 mentioning: ["is in the future"])
+        try cli("habit", "done", "1")
+    }
+
+    @Test("read-only commands never create a database: 66 naming the path; the first write creates it")
+    func readOnlyNeverCreates() throws {
+        let missing = folder.path("mistyped/path/dawnlet.sqlite")
+        for command in [["today"], ["preview"], ["todo", "list"], ["money", "month", "2026-12"], ["missed"], ["debt", "list"]] {
+            CLIProcess.expectFailure(try CLIProcess.run(["--db", missing] + command), status: 66, mentioning: ["no database at \(missing)"])
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.path("mistyped")))
+        let doctor = try CLIProcess.run(["--db", missing, "doctor"])
+        #expect(doctor.stdout.contains("not created yet"), "\(doctor.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.path("mistyped")))
+        #expect(try CLIProcess.run(["--db", missing, "todo", "add", "First"]).status == 0)
+        #expect(try CLIProcess.run(["--db", missing, "today"]).status == 0)
+    }
+
+    @Test("preview --to DATE includes that day, as occurrences --to does")
+    func previewToDate() throws {
+        try cli("todo", "add", "Late", "--due", "2026-12-03T23:30")
+        let text = try cli("--tz", "UTC", "preview", "--now", "2026-12-01T00:00Z", "--from", "2026-12-01", "--to", "2026-12-03").stdout
+        #expect(text.contains("Late"), "\(text)")
+        let before = try cli("--tz", "UTC", "preview", "--now", "2026-12-01T00:00Z", "--from", "2026-12-01", "--to", "2026-12-03T23:00").stdout
+        #expect(!before.contains("Late"))
     }
 
     @Test("preview: a week across the spring-forward change in Europe/Berlin")
@@ -165,7 +219,7 @@ import Testing
     func missingConfig() throws {
         CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "--config", folder.path("nope.json5"), "today"]), status: 78,
                                  mentioning: ["no such config file"])
-        let result = try CLIProcess.run(["--db", db, "today", "--date", "2026-12-01"], environment: ["XDG_CONFIG_HOME": folder.path("empty")])
+        let result = try CLIProcess.run(["--db", db, "todo", "add", "x"], environment: ["XDG_CONFIG_HOME": folder.path("empty")])
         #expect(result.status == 0)
     }
 

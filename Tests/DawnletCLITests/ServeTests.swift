@@ -236,7 +236,7 @@ import Testing
             if attempt == 0 {
                 #expect(try runTool("/bin/rm", ["-rf", data], environment: [:]).0 == 0)
             } else {
-                #expect(try CLIProcess.run(["--db", path + ".new", "--config", config, "today"]).status == 0)
+                try CLIProcess.createDatabase(path + ".new")
                 #expect(rename(path + ".new", path) == 0)
             }
             let deadline = Date().addingTimeInterval(10)
@@ -297,7 +297,7 @@ import Testing
         for i in 1...200 {
             statements.append("INSERT INTO todos (title, due_date, due_time, reminders, created) VALUES ('T\(i)', '2026-12-01', '09:00', '', '2026-11-01')")
         }
-        try cli("todo", "list")  // creates the database
+        try CLIProcess.createDatabase(db)
         try sql(statements)
         var rng = SeededRandom(seed: 99)
         var mayRepeat = 0
@@ -402,6 +402,12 @@ import Testing
         // machine); stopped for 6 s, so the runner wakes two minutes after the due time: late.
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:00 x30")
         let pid = try server.runnerPID()
+        // Stopped only once it runs (its database open): stopped earlier, before libfaketime has
+        // started its clock, the fake clock would start at 08:59 after SIGCONT, and nothing be late.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains(where: {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == db
+        }) { usleep(10_000) }
         kill(pid, SIGSTOP)
         usleep(6_000_000)
         #expect(lines().isEmpty, "fired before it was stopped")

@@ -89,7 +89,7 @@ enum ItemCommands {
     }
 
     static func list(_ kind: ItemKind, _ invocation: inout Invocation) throws {
-        let definitions = try invocation.openStore().definitions([kind])
+        let definitions = try invocation.readStore().definitions([kind])
         if invocation.json {
             let items = definitions.map { d -> JSON in
                 var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]
@@ -124,6 +124,9 @@ enum ItemCommands {
         let store = try invocation.openStore()
         let definition = try store.definition(kind, id: id)
         let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
+        if kind == .habit, status == .done, date > (try invocation.today()) {
+            throw CLIError.data("habit \(id) on \(date) is in the future: a habit is done on the day, or after it")
+        }
         try store.setOccurrence(kind, definitionID: id, date: date, status: status)
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status.rawValue)")
     }

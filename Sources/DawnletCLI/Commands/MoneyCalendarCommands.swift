@@ -46,7 +46,7 @@ enum MoneyCalendarCommands {
     }
 
     static func listSubscriptions(_ invocation: inout Invocation) throws {
-        let subscriptions = try invocation.openStore().subscriptions()
+        let subscriptions = try invocation.readStore().subscriptions()
         if invocation.json {
             invocation.output.line(JSON.object([("subscriptions", .array(subscriptions.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
@@ -71,10 +71,12 @@ enum MoneyCalendarCommands {
         let date = try invocation.optionalDate("on") ?? invocation.today()
         let store = try invocation.openStore()
         let subscription = try store.subscription(id: id)
+        guard subscription.active else { throw CLIError.data("subscription \(id) is paused: resume it to log a payment") }
         guard let period = MoneyCalendar.period(of: subscription, containing: date) else {
             throw CLIError.data("subscription \(id) has no renewal on or before \(date) (\(subscription.schedule))")
         }
-        let amount = try invocation.arguments.value("amount") == nil ? subscription.amount : invocation.amount("amount")
+        // What was paid: the renewal's amount as money out, a positive number.
+        let amount = try invocation.paidAmount("amount", default: Amount(minorUnits: Int64(subscription.amount.minorUnits.magnitude)))
         let periodText = "the period \(period.lowerBound) to \(period.upperBound)"
         let payment = try store.logPayment(kind: .subscription, sourceID: id, date: date, amount: amount,
                                            periodStart: period.lowerBound, periodText: periodText)
@@ -97,7 +99,7 @@ enum MoneyCalendarCommands {
     }
 
     static func listDebts(_ invocation: inout Invocation) throws {
-        let debts = try invocation.openStore().debts()
+        let debts = try invocation.readStore().debts()
         if invocation.json {
             invocation.output.line(JSON.object([("debts", .array(debts.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
@@ -116,11 +118,18 @@ enum MoneyCalendarCommands {
         let date = try invocation.optionalDate("on") ?? invocation.today()
         let store = try invocation.openStore()
         let debt = try store.debt(id: id)
-        let amount = try invocation.arguments.value("amount") == nil ? debt.minimumPayment : invocation.amount("amount")
+        guard debt.balance > .zero else { throw CLIError.data("debt \(id) is paid off: there is nothing left to pay") }
+        let amount = try invocation.paidAmount("amount", default: min(debt.minimumPayment, debt.balance))
         let month = YearMonth(containing: date)
         let payment = try store.logPayment(kind: .debt, sourceID: id, date: date, amount: amount, periodStart: month.firstDay,
                                            periodText: "the month \(month)")
-        invocation.output.line("payment #\(payment): debt \(id), \(amount) on \(date), for the month \(month)")
+        var line = "payment #\(payment): debt \(id), \(amount) on \(date), for the month \(month)"
+        if amount >= debt.balance {
+            line += "; debt \(id) is paid off"
+            let over = Amount(minorUnits: amount.minorUnits - debt.balance.minorUnits)
+            if over > .zero { line += " (\(over) more than its balance of \(debt.balance))" }
+        }
+        invocation.output.line(line)
     }
 
     static func payOff(_ invocation: inout Invocation) throws {
@@ -138,7 +147,7 @@ enum MoneyCalendarCommands {
     }
 
     static func listGoals(_ invocation: inout Invocation) throws {
-        let goals = try invocation.openStore().goals()
+        let goals = try invocation.readStore().goals()
         if invocation.json {
             invocation.output.line(JSON.object([("goals", .array(goals.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("target", .string($0.target.description)),
@@ -155,7 +164,7 @@ enum MoneyCalendarCommands {
     }
 
     static func listIncome(_ invocation: inout Invocation) throws {
-        let sources = try invocation.openStore().incomeSources()
+        let sources = try invocation.readStore().incomeSources()
         if invocation.json {
             invocation.output.line(JSON.object([("income", .array(sources.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),

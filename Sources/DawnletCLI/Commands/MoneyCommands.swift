@@ -25,7 +25,7 @@ enum MoneyCommands {
     }
 
     static func list(_ invocation: inout Invocation) throws {
-        let definitions = try invocation.openStore().recurringTransactions()
+        let definitions = try invocation.readStore().recurringTransactions()
         if invocation.json {
             invocation.output.line(JSON.object([("recurring", .array(definitions.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
@@ -39,7 +39,7 @@ enum MoneyCommands {
 
     static func month(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
-        let rows = try invocation.openStore().loadMonth(month)
+        let rows = try invocation.readStore().loadMonth(month)
         let total = MoneyRules.total(rows)
         if invocation.json {
             invocation.output.line(JSON.object([

@@ -26,7 +26,11 @@ enum PreviewCommand {
         }
         let now = try instant("now") ?? Instant(Date())
         let from = try instant("from")
-        let to = try instant("to")
+        var to = try instant("to")
+        // `--to DATE` includes that day, as `occurrences --to` does: up to the next day's start.
+        if let text = invocation.arguments.value("to"), let day = CivilDate(text), let end = to {
+            to = max(end, ISO8601.parse(day.adding(days: 1).description, zone: zone)?.adding(seconds: -1) ?? end)
+        }
         let window: ClosedRange<Instant>
         switch (from, to, invocation.arguments.value("days")) {
         case (nil, nil, let daysText):
@@ -51,7 +55,7 @@ enum PreviewCommand {
             throw CLIError.usage("--\(name) is after \(ISO8601.format(PlanSource.latest, in: zone)), the last instant dawnlet-remind plans", usage)
         }
 
-        let source = PlanSource(store: try invocation.openStore(), config: invocation.config, zone: zone)
+        let source = PlanSource(store: try invocation.readStore(), config: invocation.config, zone: zone)
         let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
         // A calendar file that cannot be used is said, not fatal: the rest is planned.
         invocation.output.warn(plan.calendarProblems)

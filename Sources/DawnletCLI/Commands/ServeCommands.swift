@@ -58,7 +58,7 @@ enum ServeCommands {
     }
 
     static func missed(_ invocation: inout Invocation) throws {
-        let rows = try invocation.openStore().deliveries(.missed)
+        let rows = try invocation.readStore().deliveries(.missed)
         let zone = try invocation.timeZone()
         if invocation.json {
             invocation.output.line(JSON.object([("missed", .array(rows.map {

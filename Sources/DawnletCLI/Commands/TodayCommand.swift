@@ -26,7 +26,7 @@ enum TodayCommand {
 
     static func run(_ invocation: inout Invocation) throws {
         let day = try invocation.optionalDate("date") ?? invocation.today()
-        let store = try invocation.openStore()
+        let store = try invocation.readStore()
         let stored = try store.storedOccurrences(in: day...day) + (try store.oneOffTodoRows())
         var items = OccurrenceMerge.day(day, definitions: try store.definitions(), stored: Array(Set(stored))).map {
             Item(kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
