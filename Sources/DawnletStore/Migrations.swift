@@ -186,6 +186,11 @@ enum Migrations {
                 kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
                 amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, UNIQUE (kind, source_id, period_start)
                 """),
+        // 7: what a debt payment took off the balance (it stops at zero), so deleting the payment
+        // gives back exactly that (issue 13). NULL for older rows: their amount.
+        """
+        ALTER TABLE payments ADD COLUMN balance_taken_minor INTEGER;
+        """,
     ]
 
     /// Rebuilds `table` with the same columns and an AUTOINCREMENT id (SQLite cannot add it in

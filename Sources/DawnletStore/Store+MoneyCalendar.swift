@@ -124,9 +124,52 @@ extension Store {
                        [.text(kind.rawValue), .int(sourceID), .described(date), .int(amount.minorUnits), .described(periodStart)])
             let id = db.lastInsertRowID
             if kind == .debt {
-                try db.run("UPDATE debts SET balance_minor = max(0, balance_minor - ?) WHERE id = ?", [.int(Int64(amount.minorUnits.magnitude)), .int(sourceID)])
+                let balance = try debt(id: sourceID).balance.minorUnits
+                let taken = min(balance, Int64(amount.minorUnits.magnitude))
+                try db.run("UPDATE debts SET balance_minor = balance_minor - ? WHERE id = ?", [.int(taken), .int(sourceID)])
+                try db.run("UPDATE payments SET balance_taken_minor = ? WHERE id = ?", [.int(taken), .int(id)])
             }
             return id
+        }
+    }
+
+    /// Deletes a payment: its period is unlogged again, and a debt gets back what the payment
+    /// took off its balance. Returns the payment as it was.
+    @discardableResult
+    public func deletePayment(id: Int64) throws(StoreError) -> Payment {
+        try db.writeTransaction { () throws(StoreError) in
+            guard let payment = try payments().first(where: { $0.id == id }) else {
+                throw StoreError(.notFound, "no payment with id \(id)")
+            }
+            if payment.kind == .debt {
+                let taken = try db.query("SELECT coalesce(balance_taken_minor, abs(amount_minor)) FROM payments WHERE id = ?", [.int(id)]) { $0.int(0) }.first ?? 0
+                try db.run("UPDATE debts SET balance_minor = balance_minor + ? WHERE id = ?", [.int(taken), .int(payment.sourceID)])
+            }
+            try db.run("DELETE FROM payments WHERE id = ?", [.int(id)])
+            return payment
+        }
+    }
+
+    /// Deletes a subscription, debt, goal or income source. Its payments stay, as history.
+    public func deleteMoneySource(_ kind: MoneySourceKind, id: Int64) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            guard try db.run("DELETE FROM \(kind.table) WHERE id = ?", [.int(id)]) == 1 else {
+                throw StoreError(.notFound, "no \(kind.rawValue) with id \(id)")
+            }
+        }
+    }
+}
+
+/// The four sources of the money calendar (DESIGN §4), by their command's noun.
+public enum MoneySourceKind: String, CaseIterable, Sendable {
+    case subscription, debt, goal, income
+
+    var table: String {
+        switch self {
+        case .subscription: "subscriptions"
+        case .debt: "debts"
+        case .goal: "goals"
+        case .income: "income_sources"
         }
     }
 }

@@ -269,6 +269,26 @@ extension Store {
         }
     }
 
+    /// Undoes `done` or `skip` on one instance: the row goes back to what it was before it was
+    /// marked — removed when it held nothing else, else open with its edits kept (a habit's
+    /// entry, which only records done or skipped, is removed). `.notFound` when that instance is
+    /// not marked `status`.
+    public func clearOccurrence(_ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus) throws(StoreError) {
+        let tables = KindTables.of(kind)
+        try db.writeTransaction { () throws(StoreError) in
+            _ = try definition(kind, id: definitionID)
+            let key: [SQLValue] = [.int(definitionID), .text(date.description), .text(status.rawValue)]
+            let removed = try db.run("""
+                DELETE FROM \(tables.occurrences) WHERE definition_id = ? AND date = ? AND status = ?
+                AND (\(kind == .habit ? "1" : "0") OR (title IS NULL AND time IS NULL))
+                """, key)
+            guard removed == 0 else { return }
+            guard try db.run("UPDATE \(tables.occurrences) SET status = 'open' WHERE definition_id = ? AND date = ? AND status = ?", key) == 1 else {
+                throw StoreError(.notFound, "\(tables.noun) \(definitionID) on \(date) is not \(status == .done ? "done" : "skipped")")
+            }
+        }
+    }
+
     /// Edits the series; edited instances keep their own values.
     public func updateSeries(_ kind: ItemKind, id: Int64, title: String?, time: WallTime?) throws(StoreError) {
         let tables = KindTables.of(kind)
@@ -367,6 +387,17 @@ extension Store {
                 INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'skipped')
                 ON CONFLICT (definition_id, date) DO UPDATE SET status = 'skipped'
                 """, [.int(definitionID), .text(date.description), .text(definition.name), .int(definition.amount.minorUnits)])
+        }
+    }
+
+    /// Undoes `money skip`: the (definition, date) transaction counts again.
+    public func unskipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            _ = try recurringTransaction(id: definitionID)
+            guard try db.run("UPDATE transactions SET status = 'posted' WHERE definition_id = ? AND date = ? AND status = 'skipped'",
+                             [.int(definitionID), .text(date.description)]) == 1 else {
+                throw StoreError(.notFound, "recurring transaction \(definitionID) on \(date) is not skipped")
+            }
         }
     }
 

@@ -26,6 +26,9 @@ enum ItemCommands {
                     Command(path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
                             summary: "Skip one occurrence (default: today's); the series carries on.",
                             options: [.value("on")], positionals: 1...1, run: { try mark(kind, .skipped, &$0) }),
+                    Command(path: [kind.rawValue, "unskip"], usage: "\(kind.rawValue) unskip ID [--on DATE]",
+                            summary: "Undo a skip: the occurrence (default: today's) is back as it was.",
+                            options: [.value("on")], positionals: 1...1, run: { try unmark(kind, .skipped, &$0) }),
                     Command(path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
                             summary: "Delete the \(kind.rawValue) and every record of its occurrences.",
                             options: [], positionals: 1...1, run: { try delete(kind, &$0) }),
@@ -34,6 +37,11 @@ enum ItemCommands {
                     verbs.append(Command(path: [kind.rawValue, "done"], usage: "\(kind.rawValue) done ID [--on DATE]",
                                          summary: "Mark one occurrence done (default: today's, or the one-off todo).",
                                          options: [.value("on")], positionals: 1...1, run: { try mark(kind, .done, &$0) }))
+                }
+                if kind == .todo {
+                    verbs.append(Command(path: ["todo", "reopen"], usage: "todo reopen ID [--on DATE]",
+                                         summary: "Undo done: the todo (or that occurrence) is open again.",
+                                         options: [.value("on")], positionals: 1...1, run: { try unmark(.todo, .done, &$0) }))
                 }
                 if kind != .habit {
                     verbs.append(Command(path: [kind.rawValue, "edit"],
@@ -129,6 +137,16 @@ enum ItemCommands {
         }
         try store.setOccurrence(kind, definitionID: id, date: date, status: status)
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status.rawValue)")
+    }
+
+    /// `reopen` and `unskip`: the occurrence goes back to what it was before it was marked.
+    static func unmark(_ kind: ItemKind, _ status: OccurrenceStatus, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let store = try invocation.openStore()
+        let definition = try store.definition(kind, id: id)
+        let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
+        try store.clearOccurrence(kind, definitionID: id, date: date, status: status)
+        invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status == .done ? "open again" : "no longer skipped")")
     }
 
     static func edit(_ kind: ItemKind, _ invocation: inout Invocation) throws {

@@ -36,6 +36,17 @@ enum MoneyCalendarCommands {
                 options: [.value("amount"), .value("every")], positionals: 1...1, run: addIncome),
         Command(path: ["income", "list"], usage: "income list [--json]", summary: "List income sources.",
                 options: [.flag("json")], run: listIncome),
+        Command(path: ["payment", "list"], usage: "payment list [--json]",
+                summary: "List every logged payment: id, kind, source, period, amount, date.",
+                options: [.flag("json")], run: listPayments),
+        Command(path: ["payment", "delete"], usage: "payment delete ID",
+                summary: "Delete a logged payment: its period is unlogged, a debt's balance given back.",
+                options: [], positionals: 1...1, run: deletePayment),
+    ] + MoneySourceKind.allCases.map { kind in
+        Command(path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
+                summary: "Delete the \(kind == .income ? "income source" : kind.rawValue); its logged payments stay as history.",
+                options: [], positionals: 1...1, run: { try deleteSource(kind, &$0) })
+    } + [
         Command(path: ["calendar"], usage: "calendar [YYYY-MM] [--json]",
                 summary: "The month ahead: subscription renewals, debt due dates, goal deadlines, income.",
                 options: [.flag("json")], positionals: 0...1, run: calendar),
@@ -218,5 +229,40 @@ enum MoneyCalendarCommands {
             if let payment = e.payment { text += "  logged (payment #\(payment.id) on \(payment.date))" }
             invocation.output.line(text)
         }
+    }
+
+    static func listPayments(_ invocation: inout Invocation) throws {
+        let store = try invocation.readStore()
+        let payments = try store.payments()
+        // The source's name, or "(deleted)" for a source gone since.
+        var names: [String: String] = [:]
+        for s in try store.subscriptions() { names["subscription:\(s.id)"] = s.name }
+        for d in try store.debts() { names["debt:\(d.id)"] = d.name }
+        func source(_ p: Payment) -> String { names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)" }
+        func period(_ p: Payment) -> String { p.kind == .debt ? YearMonth(containing: p.periodStart).description : p.periodStart.description }
+        if invocation.json {
+            invocation.output.line(JSON.object([("payments", .array(payments.map { p in
+                .object([("id", .int(Int(p.id))), ("kind", .string(p.kind.rawValue)), ("source_id", .int(Int(p.sourceID))),
+                         ("source", .string(source(p))), ("period", .string(period(p))), ("amount", .string(p.amount.description)),
+                         ("date", .string(p.date.description))])
+            }))]))
+            return
+        }
+        if payments.isEmpty { invocation.output.line("no payments") }
+        for p in payments {
+            invocation.output.line("#\(p.id)  \(p.date)  \(p.kind.rawValue) \(p.sourceID) \(source(p))  \(p.amount)  for \(period(p))")
+        }
+    }
+
+    static func deletePayment(_ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let payment = try invocation.openStore().deletePayment(id: id)
+        invocation.output.line("payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")")
+    }
+
+    static func deleteSource(_ kind: MoneySourceKind, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        try invocation.openStore().deleteMoneySource(kind, id: id)
+        invocation.output.line("\(kind.rawValue) \(id) deleted")
     }
 }

@@ -15,6 +15,9 @@ enum MoneyCommands {
         Command(path: ["money", "skip"], usage: "money skip ID --on DATE",
                 summary: "Skip one occurrence of a recurring transaction; it stays out of totals.",
                 options: [.value("on")], positionals: 1...1, run: skip),
+        Command(path: ["money", "unskip"], usage: "money unskip ID --on DATE",
+                summary: "Undo a skip: that occurrence counts in totals again.",
+                options: [.value("on")], positionals: 1...1, run: unskip),
         Command(path: ["money", "delete"], usage: "money delete ID",
                 summary: "Delete a recurring transaction; past rows stay as history.",
                 options: [], positionals: 1...1, run: delete),
@@ -71,6 +74,13 @@ enum MoneyCommands {
         }
         try store.skipTransaction(definitionID: id, date: date)
         invocation.output.line("recurring transaction \(id) on \(date): skipped")
+    }
+
+    static func unskip(_ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        guard let date = try invocation.optionalDate("on") else { throw CLIError.usage("--on is required", invocation.globals.usage) }
+        try invocation.openStore().unskipTransaction(definitionID: id, date: date)
+        invocation.output.line("recurring transaction \(id) on \(date): no longer skipped")
     }
 
     static func delete(_ invocation: inout Invocation) throws {
