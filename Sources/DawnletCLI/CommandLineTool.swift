@@ -81,7 +81,7 @@ public enum CommandLineTool {
 
     static func overview() -> String {
         var text = "\(name): reminders for todos, events, habits and money, fired exactly on time.\n\n"
-        text += "usage: \(name) [--config PATH] [--db PATH] [--tz ZONE] COMMAND [OPTIONS]\n\ncommands:\n"
+        text += "usage: \(name) [--config PATH] [--db PATH] [--tz ZONE] [--now ISO] COMMAND [OPTIONS]\n\ncommands:\n"
         for command in Command.all {
             text += "  \(command.usage)\n      \(command.summary)\n"
         }
@@ -90,15 +90,17 @@ public enum CommandLineTool {
     }
 }
 
-/// `--config`, `--db` and `--tz` may stand before or after the command (DESIGN §7).
+/// `--config`, `--db`, `--tz` and `--now` may stand before or after the command (DESIGN §7).
 struct GlobalOptions {
     var configPath: String?
     var databasePath: String?
     var timeZoneName: String?
+    /// `--now ISO`: the instant "today", "tomorrow" and `preview` count from (default: the clock).
+    var now: String?
     /// The running command's usage line, for errors found while it runs.
     var usage = ""
 
-    static let names: Set<String> = ["config", "db", "tz"]
+    static let names: Set<String> = ["config", "db", "tz", "now"]
 
     static func extract(from arguments: [String]) throws(CLIError) -> (GlobalOptions, [String]) {
         var globals = GlobalOptions()
@@ -123,7 +125,7 @@ struct GlobalOptions {
             }
             if value == nil {
                 guard index < arguments.count else {
-                    throw .usage("--\(name) needs a value", "[--config PATH] [--db PATH] [--tz ZONE] COMMAND")
+                    throw .usage("--\(name) needs a value", "[--config PATH] [--db PATH] [--tz ZONE] [--now ISO] COMMAND")
                 }
                 value = arguments[index]
                 index += 1
@@ -131,6 +133,7 @@ struct GlobalOptions {
             switch name {
             case "config": globals.configPath = value
             case "db": globals.databasePath = value
+            case "now": globals.now = value
             default: globals.timeZoneName = value
             }
         }
@@ -153,12 +156,26 @@ struct Invocation {
         return value
     }
 
-    /// A `YYYY-MM-DD` option value that exists on the calendar.
+    /// A date option's value as people type it (DateWords), from today in the configured zone.
     func date(_ name: String, _ text: String) throws(CLIError) -> CivilDate {
-        guard let date = CivilDate(text) else {
-            throw .usage("--\(name) \"\(text)\" is not a date as YYYY-MM-DD that exists", globals.usage)
+        guard let date = DateWords.date(text, today: try today()) else {
+            throw .usage("--\(name) \"\(text)\" is not a date: give \(DateWords.examples)", globals.usage)
         }
         return date
+    }
+
+    /// `--now`, else the clock.
+    func now() throws(CLIError) -> Instant {
+        guard let text = globals.now else { return Instant(Date()) }
+        guard let instant = ISO8601.parse(text, zone: try timeZone()) else {
+            throw .usage("--now \"\(text)\" is not a date or time (2026-12-01, 2026-12-01T09:00 or 2026-12-01T09:00:00+01:00)", globals.usage)
+        }
+        return instant
+    }
+
+    /// Today's date in the configured zone, at `--now` or the clock.
+    func today() throws(CLIError) -> CivilDate {
+        ISO8601.localDate(of: try now(), in: try timeZone()).date
     }
 
     /// The zone named by `--tz`, else the config's, else the system's.

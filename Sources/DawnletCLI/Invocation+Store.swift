@@ -22,11 +22,6 @@ extension Invocation {
         try Store(path: databasePath(), create: false)
     }
 
-    /// Today's date in the configured zone.
-    func today() throws(CLIError) -> CivilDate {
-        ISO8601.localDate(of: Instant(Date()), in: try timeZone()).date
-    }
-
     /// The positional ID argument: a positive whole number.
     func id(at index: Int = 0) throws(CLIError) -> Int64 {
         let text = arguments.positionals[index]
@@ -39,16 +34,23 @@ extension Invocation {
         try arguments.value(name).map { (text) throws(CLIError) in try date(name, text) }
     }
 
-    /// `DATE` or `DATETHH:MM`.
+    /// `DATE`, `DATETHH:MM` or `DATE HH:MM`, DATE as people type it (`tomorrow 09:00`).
     func dateAndTime(_ name: String) throws(CLIError) -> (CivilDate, WallTime?)? {
         guard let text = arguments.value(name) else { return nil }
-        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
-        let day = try date(name, String(parts[0]))
-        guard parts.count == 2 else { return (day, nil) }
-        guard let time = WallTime(String(parts[1])) else {
-            throw .usage("--\(name) \"\(text)\" is not DATE or DATETHH:MM (e.g. 2026-12-01T09:30)", globals.usage)
+        guard let resolved = DateWords.dateAndTime(text, today: try today()) else {
+            throw .usage("--\(name) \"\(text)\" is not a date, or a date and time: give \(DateWords.examples), "
+                         + "optionally with a time (2026-12-04T09:30, tomorrow 09:00, fri 18:30)", globals.usage)
         }
-        return (day, time)
+        return resolved
+    }
+
+    /// When `--name` was a word (`fri`, `tomorrow 09:00`) rather than an ISO date, says on stderr
+    /// what it was read as (`todo 4: due Fri 2026-12-04 09:00`), as `at` says when a job runs.
+    func echoResolved(_ name: String, as what: String, _ resolved: (CivilDate, WallTime?)?) {
+        guard let text = arguments.value(name), let (day, time) = resolved,
+              CivilDate(String(text.prefix(10))) == nil else { return }
+        let weekday = day.weekday.shortName.prefix(1).uppercased() + day.weekday.shortName.dropFirst()
+        output.error("\(what) \(weekday) \(day)\(time.map { " \($0)" } ?? "")")
     }
 
     func optionalTime(_ name: String) throws(CLIError) -> WallTime? {

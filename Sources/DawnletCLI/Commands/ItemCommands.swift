@@ -63,6 +63,7 @@ enum ItemCommands {
         let id = try store.addItem(kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
                                    reminders: try invocation.reminders(), today: today)
         invocation.output.line(String(id))
+        invocation.echoResolved("due", as: "todo \(id): due", due)
     }
 
     static func addEvent(_ invocation: inout Invocation) throws {
@@ -81,6 +82,7 @@ enum ItemCommands {
                                                      schedule: schedule, durationMinutes: duration,
                                                      reminders: try invocation.reminders(), today: today)
         invocation.output.line(String(id))
+        invocation.echoResolved("start", as: "event \(id): starts", start)
     }
 
     static func addHabit(_ invocation: inout Invocation) throws {

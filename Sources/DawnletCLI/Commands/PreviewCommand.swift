@@ -9,7 +9,7 @@ enum PreviewCommand {
     static let command = Command(
         path: ["preview"], usage: "preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]",
         summary: "Show the reminders that will fire (default: the next 7 days), with channel and reason.",
-        options: [.value("from"), .value("to"), .value("days"), .value("now"), .flag("all"), .flag("json")], run: run)
+        options: [.value("from"), .value("to"), .value("days"), .flag("all"), .flag("json")], run: run)
 
     /// The longest window one call may ask for.
     static let maximumDays = 366
@@ -24,7 +24,7 @@ enum PreviewCommand {
             }
             return value
         }
-        let now = try instant("now") ?? Instant(Date())
+        let now = try invocation.now()
         let from = try instant("from")
         var to = try instant("to")
         // `--to DATE` includes that day, as `occurrences --to` does: up to the next day's start.

@@ -16,6 +16,9 @@ enum ServeCommands {
     ]
 
     static func serve(_ invocation: inout Invocation) throws {
+        guard invocation.globals.now == nil else {
+            throw CLIError.usage("--now does not apply to serve: it runs on the clock", invocation.globals.usage)
+        }
         // The runner takes SIGTERM, SIGINT and SIGHUP as sd-event sources, which needs them
         // blocked in every thread. Blocked here, once the command line is known to be `serve`
         // (any other command keeps the default: killed by them): the process is still one thread

@@ -1,0 +1,51 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Dates as people type them, through the binary: resolved in the configured zone at `--now`,
+/// echoed when a word was read (issue 13, part 5).
+@Suite struct DateWordsCommandTests {
+    let folder: TemporaryFolder
+    let db: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        db = folder.path("dawnlet.sqlite")
+    }
+
+    func run(_ arguments: String...) throws -> CLIResult { try CLIProcess.run(["--db", db] + arguments) }
+
+    @Test("across a year end: 23:30 UTC on Dec 31 is already Jan 1 in Berlin, so tomorrow is Jan 2; said on stderr")
+    func yearEnd() throws {
+        let added = try run("--tz", "Europe/Berlin", "--now", "2026-12-31T23:30Z", "todo", "add", "Party", "--due", "tomorrow")
+        #expect(added.status == 0 && added.stdout == "1\n")
+        #expect(added.stderr == "todo 1: due Sat 2027-01-02\n")
+        let utc = try run("--tz", "UTC", "--now", "2026-12-31T23:30Z", "todo", "add", "Same instant", "--due", "tomorrow")
+        #expect(utc.stderr == "todo 2: due Fri 2027-01-01\n")
+        // An ISO date needs no echo.
+        #expect(try run("todo", "add", "Plain", "--due", "2027-01-05").stderr.isEmpty)
+        #expect(try run("todo", "list").stdout == "#1  Party  due 2027-01-02\n#2  Same instant  due 2027-01-01\n#3  Plain  due 2027-01-05\n")
+    }
+
+    @Test("on the spring-forward day: \"today 02:30\" is that day, and fires after the gap, at 03:30 CEST")
+    func dstDay() throws {
+        // 00:30 UTC on Mar 29 is 01:30 CET, half an hour before the clocks jump.
+        let added = try run("--tz", "Europe/Berlin", "--now", "2026-03-29T00:30Z", "todo", "add", "Meds", "--due", "today 02:30")
+        #expect(added.stderr == "todo 1: due Sun 2026-03-29 02:30\n", "\(added.stderr)")
+        let preview = try run("--tz", "Europe/Berlin", "--now", "2026-03-29T00:30Z", "preview", "--days", "1", "--json").stdout
+        #expect(preview.contains(#""fire_at":"2026-03-29T03:30:00+02:00""#), "\(preview)")
+    }
+
+    @Test("verbs take words too, and say the date they acted on; today --date tomorrow; an unreadable word is 2 with examples")
+    func verbs() throws {
+        #expect(try run("todo", "add", "Water", "--every", "daily from 2026-11-01").status == 0)
+        #expect(try run("--now", "2026-12-01T10:00Z", "todo", "done", "1", "--on", "fri").stdout == "todo 1 on 2026-12-04: done\n")
+        #expect(try run("--now", "2026-12-01T10:00Z", "todo", "skip", "1", "--on", "+1w").stdout == "todo 1 on 2026-12-08: skipped\n")
+        #expect(try run("--now", "2026-12-03T10:00Z", "today", "--date", "tomorrow").stdout.hasPrefix("2026-12-04 Friday\n         [x] todo  #1  Water"))
+        CLIProcess.expectFailure(try run("todo", "add", "X", "--due", "frday"), status: 2,
+                                 mentioning: [#"--due "frday" is not a date"#, "tomorrow", "next fri", "+3d"])
+        CLIProcess.expectFailure(try run("todo", "done", "1", "--on", "someday"), status: 2, mentioning: [#"--on "someday" is not a date"#])
+        CLIProcess.expectFailure(try run("--now", "soon", "today"), status: 2, mentioning: [#"--now "soon""#])
+        CLIProcess.expectFailure(try run("--now", "2026-12-01T10:00Z", "serve"), status: 2, mentioning: ["--now does not apply to serve"])
+    }
+}
