@@ -68,6 +68,8 @@ public final class Runner {
     private var lock: FileLock?
     /// The database file this runner opened: when the path names another file, or none, it stops.
     private var databaseIdentity: FileIdentity?
+    /// When the database began: nothing due before it is recorded missed.
+    private var databaseBegan: Instant?
     /// What `run` returns: 0, or 1 when the database went away under it.
     private var exitCode: Int32 = 0
     private var watches: [AnyObject] = []
@@ -110,6 +112,7 @@ public final class Runner {
         self.clock = clock
         store = try Store(path: settings.databasePath)
         databaseIdentity = FileIdentity(path: settings.databasePath)
+        databaseBegan = try store.createdAt()
         loop = try EventLoop()
         wake = try loop.timer { [unowned self] in self.timerFired() }
         if let channels {
@@ -398,6 +401,12 @@ public final class Runner {
     private func recordMissed(_ missed: Decision.Missed, now: Instant) {
         let reminder = missed.reminder
         let id = DeliveryID(reminder.key, missed.channel)
+        // Due before the database began (a series added with a start in the past): never
+        // anyone's to miss. Left out until the next plan, which leaves it out again.
+        if let began = databaseBegan, reminder.fireAt < began {
+            settledSincePlan.insert(id)
+            return
+        }
         do {
             try store.recordMissed(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, now: now)
             settledSincePlan.insert(id)

@@ -191,6 +191,12 @@ enum Migrations {
         """
         ALTER TABLE payments ADD COLUMN balance_taken_minor INTEGER;
         """,
+        // 8: when the database began (seconds since the epoch): nothing due before it is recorded
+        // missed. An older database began at its first delivery, if it had one.
+        """
+        INSERT OR IGNORE INTO settings (key, value)
+        VALUES ('created', CAST(coalesce((SELECT min(claimed_at) FROM deliveries), CAST(strftime('%s', 'now') AS INTEGER)) AS TEXT));
+        """,
     ]
 
     /// Rebuilds `table` with the same columns and an AUTOINCREMENT id (SQLite cannot add it in

@@ -176,6 +176,33 @@ extension Store {
                    [.text(String(now.secondsSinceEpoch))])
     }
 
+    /// When this database began: nothing due before it is recorded missed.
+    public func createdAt() throws(StoreError) -> Instant? {
+        try db.query("SELECT value FROM settings WHERE key = 'created'", [], { Int64($0.text(0)) }).first?.map(Instant.init(secondsSinceEpoch:))
+    }
+
+    /// Missed reminders not yet acknowledged (`missed --clear`), newest first.
+    public func unacknowledgedMissed() throws(StoreError) -> [Delivery] {
+        try deliveries(where: "state = 'missed' AND (response IS NULL OR response <> 'acknowledged') ORDER BY fire_at DESC, key", [])
+    }
+
+    /// Acknowledges missed reminders (all, or those with `keys`): `missed` lists them no more.
+    /// Returns how many were acknowledged.
+    @discardableResult
+    public func acknowledgeMissed(keys: [ReminderKey]? = nil) throws(StoreError) -> Int {
+        try db.writeTransaction { () throws(StoreError) in
+            guard let keys else {
+                return try db.run("UPDATE deliveries SET response = 'acknowledged' WHERE state = 'missed' AND response IS NULL")
+            }
+            var count = 0
+            for key in keys {
+                count += try db.run("UPDATE deliveries SET response = 'acknowledged' WHERE state = 'missed' AND response IS NULL AND key = ?",
+                                    [.text(key.description)])
+            }
+            return count
+        }
+    }
+
     /// The namespace, if this database ever exported (reading never creates it).
     public func existingExportNamespace() throws(StoreError) -> String? {
         try db.query("SELECT value FROM settings WHERE key = 'export-namespace'", [], { $0.text(0) }).first

@@ -92,6 +92,14 @@ import Testing
         }
     }
 
+    /// Sets when the database began (it began when the test made it, on the real clock, which
+    /// may be after the fake one): nothing due before it is recorded missed.
+    func beganAt(_ iso: String) throws {
+        let seconds = Int(ISO8601DateFormatter().date(from: iso)!.timeIntervalSince1970)
+        let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE settings SET value=? WHERE key='created'\", (sys.argv[2],)); c.commit()"
+        #expect(try runTool("/usr/bin/python3", ["-c", script, db, String(seconds)], environment: [:]).0 == 0)
+    }
+
     func lines() -> [String] {
         ((try? String(contentsOfFile: fired, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
@@ -156,6 +164,7 @@ import Testing
     func downtime() throws {
         try cli("todo", "add", "Recent", "--due", "2026-12-01T09:00")
         try cli("todo", "add", "Old", "--due", "2026-11-30T09:00")
+        try beganAt("2026-11-01T00:00:00Z")
         let server = try Server(db: db, config: config, start: "2026-12-01 08:30:00")
         // Today's 08:00 digest (listing the overdue "Old") and "Recent" are inside the 12 h grace window.
         let got = waitForLines(2, seconds: 10).sorted { $0.split(separator: " ")[1] < $1.split(separator: " ")[1] }
@@ -172,6 +181,32 @@ import Testing
         usleep(2_000_000)
         #expect(lines().count == 2)
         #expect(try again.stop().0 == 0)
+    }
+
+    @Test("missed lists nothing due before the database began; --clear acknowledges, all or by key")
+    func missedSinceCreation() throws {
+        try cli("todo", "add", "Water", "--every", "daily from 2026-11-25 at 09:00")
+        try cli("todo", "add", "Call", "--due", "2026-12-01T10:00")
+        try beganAt("2026-12-01T07:00:00Z")
+        // Dec 2, 10:30 in Berlin, a 12 h grace window: Dec 1's 09:00 and 10:00 were missed; the
+        // days before Dec 1 came before the database did.
+        let server = try Server(db: db, config: config, start: "2026-12-02 09:30:00")
+        // Recorded at the first plan: wait for the delivery log to say so.
+        let deadline = Date().addingTimeInterval(10)
+        var missed = ""
+        while Date() < deadline, missed.components(separatedBy: ":2026-12-01:0m").count < 3 {
+            missed = try CLIProcess.run(["--db", db, "missed"]).stdout
+            usleep(50_000)
+        }
+        #expect(try server.stop().0 == 0)
+        missed = try cli("missed").stdout
+        #expect(missed.contains("todo:1:2026-12-01:0m") && missed.contains("todo:2:2026-12-01:0m"), "\(missed)")
+        #expect(!missed.contains("2026-11-"), "\(missed)")
+        #expect(try cli("missed", "--clear", "todo:2:2026-12-01:0m").stdout == "1 missed reminder acknowledged\n")
+        #expect(!(try cli("missed").stdout.contains("todo:2:")))
+        #expect(try cli("missed", "--clear").stdout == "1 missed reminder acknowledged\n")
+        #expect(try cli("missed").stdout == "nothing missed\n")
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "missed", "--clear", "not-a-key"]), status: 2, mentioning: ["is not a reminder key"])
     }
 
     @Test("more than three late at once go out as one summary, each recorded once")

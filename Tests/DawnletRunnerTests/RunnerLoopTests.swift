@@ -1,6 +1,6 @@
 import DawnletCore
 import DawnletRunner
-import DawnletStore
+@testable import DawnletStore
 import DawnletTestSupport
 import Foundation
 import Testing
@@ -48,6 +48,8 @@ final class FakeChannels: DeliveryChannels {
         folder = try TemporaryFolder()
         let path = folder.path("dawnlet.sqlite")
         store = try Store(path: path)
+        // The database began before the tests' clock (made now, it would begin after their 2026-12-01).
+        try store.db.run("UPDATE settings SET value = '0' WHERE key = 'created'")
         var config = Config()
         config.graceWindow = 12 * 3_600
         runner = try Runner(Runner.Settings(databasePath: path, config: config, zone: berlin), clock: { [clock] in clock.now },
@@ -195,6 +197,18 @@ final class FakeChannels: DeliveryChannels {
         // (The day's digest, listing the overdue todo, is inside the grace window: it goes out.)
         #expect(channels.keys == ["digest:2026-12-02"])
         #expect(try state("todo:1:2026-12-01:0m") == .missed)
+    }
+
+    @Test("nothing due before the database began is recorded missed; after it, it is")
+    func beforeTheDatabase() throws {
+        try store.db.run("UPDATE settings SET value = ? WHERE key = 'created'", [.text(String(at("2026-11-30T12:00").secondsSinceEpoch))])
+        let late = try Runner(Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: { var c = Config(); c.graceWindow = 3_600; return c }(),
+                                              zone: berlin), clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+        _ = try store.addItem(kind: .todo, title: "Water", date: nil, time: WallTime("09:00"), schedule: Schedule(parsing: "daily from 2026-11-27 at 09:00"),
+                              today: CivilDate(year: 2026, month: 11, day: 27)!)
+        clock.now = at("2026-12-02T08:00")
+        late.start()
+        #expect(try store.deliveries(.missed).map(\.key.description) == ["todo:1:2026-12-01:0m"])
     }
 
     @Test("the zone changes: the wall time is re-read in the new zone")

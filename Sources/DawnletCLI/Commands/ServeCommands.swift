@@ -10,9 +10,9 @@ enum ServeCommands {
         Command(path: ["serve"], usage: "serve",
                 summary: "Run the reminder service in the foreground: sleep until each reminder is due, deliver it once.",
                 options: [], run: serve),
-        Command(path: ["missed"], usage: "missed [--json]",
-                summary: "List reminders that were due while the runner could not deliver them within the grace window.",
-                options: [.flag("json")], run: missed),
+        Command(path: ["missed"], usage: "missed [--json] | missed --clear [KEY]...",
+                summary: "List reminders missed (not delivered within the grace window); --clear acknowledges them (all, or by key).",
+                options: [.flag("json"), .flag("clear")], positionals: 0...100, run: missed),
     ]
 
     static func serve(_ invocation: inout Invocation) throws {
@@ -61,7 +61,21 @@ enum ServeCommands {
     }
 
     static func missed(_ invocation: inout Invocation) throws {
-        let rows = try invocation.readStore().deliveries(.missed)
+        if invocation.arguments.has("clear") {
+            let keys = try invocation.arguments.positionals.map { (text) throws(CLIError) in
+                guard let key = ReminderKey(text) else {
+                    throw CLIError.usage("\"\(text)\" is not a reminder key (as `missed` lists them, e.g. todo:3:2026-12-01:0m)", invocation.globals.usage)
+                }
+                return key
+            }
+            let count = try invocation.openStore().acknowledgeMissed(keys: keys.isEmpty ? nil : keys)
+            invocation.output.line("\(count) missed reminder\(count == 1 ? "" : "s") acknowledged")
+            return
+        }
+        guard invocation.arguments.positionals.isEmpty else {
+            throw CLIError.usage("keys are given with --clear", invocation.globals.usage)
+        }
+        let rows = try invocation.readStore().unacknowledgedMissed()
         let zone = try invocation.timeZone()
         if invocation.json {
             invocation.output.line(JSON.object([("missed", .array(rows.map {
