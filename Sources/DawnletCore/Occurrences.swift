@@ -191,3 +191,32 @@ public enum OccurrenceMerge {
         return a.definition.id < b.definition.id
     }
 }
+
+/// Where a todo stands on a day (`todo list`): a one-off is open, done or overdue; a repeating one
+/// is open, with its next occurrence not done or skipped (within a year), if it has one.
+public struct TodoStanding: Hashable, Sendable {
+    public enum Status: String, Hashable, Sendable { case open, done, overdue }
+
+    public let status: Status
+    public let next: CivilDate?
+
+    /// `stored`: the todo's rows (any dates). Pure: `today` is an argument.
+    public init(_ todo: ItemDefinition, stored: [StoredOccurrence], today: CivilDate) {
+        guard todo.isRepeating else {
+            let row = stored.first { $0.definitionID == todo.id && (todo.date == nil || $0.date == todo.date) }
+            if row?.status == .done || row?.status == .skipped {
+                status = .done
+            } else if let due = todo.date, due < today {
+                status = .overdue
+            } else {
+                status = .open
+            }
+            next = status == .done ? nil : todo.date
+            return
+        }
+        status = .open
+        next = OccurrenceMerge.occurrences(of: [todo], stored: stored, in: today...today.adding(days: 366))
+            .first { $0.status == .open }?.date
+    }
+}
+

@@ -24,7 +24,8 @@ import Testing
         #expect(utc.stderr == "todo 2: due Fri 2027-01-01\n")
         // An ISO date needs no echo.
         #expect(try run("todo", "add", "Plain", "--due", "2027-01-05").stderr.isEmpty)
-        #expect(try run("todo", "list").stdout == "#1  Party  due 2027-01-02\n#2  Same instant  due 2027-01-01\n#3  Plain  due 2027-01-05\n")
+        #expect(try run("--now", "2026-12-31T23:30Z", "todo", "list").stdout
+            == "#1  Party  due 2027-01-02  [open]\n#2  Same instant  due 2027-01-01  [open]\n#3  Plain  due 2027-01-05  [open]\n")
     }
 
     @Test("on the spring-forward day: \"today 02:30\" is that day, and fires after the gap, at 03:30 CEST")

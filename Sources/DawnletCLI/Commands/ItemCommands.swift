@@ -20,9 +20,13 @@ enum ItemCommands {
         ]
             + ItemKind.allCases.flatMap { kind in
                 var verbs = [
-                    Command(path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
-                            summary: "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
-                            options: [.flag("json")], run: { try list(kind, &$0) }),
+                    kind == .todo
+                        ? Command(path: ["todo", "list"], usage: "todo list [--open | --done | --overdue] [--json]",
+                                  summary: "List todos with where each stands (open, done, overdue) and a repeating one's next occurrence.",
+                                  options: [.flag("open"), .flag("done"), .flag("overdue"), .flag("json")], run: { try list(.todo, &$0) })
+                        : Command(path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
+                                  summary: "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
+                                  options: [.flag("json")], run: { try list(kind, &$0) }),
                     Command(path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
                             summary: "Skip one occurrence (default: today's); the series carries on.",
                             options: [.value("on")], positionals: 1...1, run: { try mark(kind, .skipped, &$0) }),
@@ -99,7 +103,24 @@ enum ItemCommands {
     }
 
     static func list(_ kind: ItemKind, _ invocation: inout Invocation) throws {
-        let definitions = try invocation.readStore().definitions([kind])
+        let store = try invocation.readStore()
+        var definitions = try store.definitions([kind])
+        // Todos: where each stands today, and the filter asked for.
+        var standing: [Int64: TodoStanding] = [:]
+        if kind == .todo {
+            let today = try invocation.today()
+            let wanted = ["open", "done", "overdue"].filter { invocation.arguments.has($0) }
+            guard wanted.count <= 1 else { throw CLIError.usage("give one of --open, --done and --overdue", invocation.globals.usage) }
+            let rows = Dictionary(grouping: try store.storedOccurrences([.todo], in: today...today.adding(days: 366)) + (try store.oneOffTodoRows()),
+                                  by: \.definitionID)
+            for d in definitions { standing[d.id] = TodoStanding(d, stored: Array(Set(rows[d.id] ?? [])), today: today) }
+            if let filter = wanted.first {
+                definitions = definitions.filter { d in
+                    let status = standing[d.id]?.status
+                    return filter == "open" ? status != .done : status?.rawValue == filter
+                }
+            }
+        }
         if invocation.json {
             let items = definitions.map { d -> JSON in
                 var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]
@@ -108,6 +129,10 @@ enum ItemCommands {
                 members.append(("schedule", d.schedule.map { .string($0.description) } ?? .null))
                 if kind == .event { members.append(("duration_minutes", d.durationMinutes.map { .int($0) } ?? .null)) }
                 if kind != .habit { members.append(("reminders", .array(d.reminders.map { .string($0.description) }))) }
+                if let standing = standing[d.id] {
+                    members.append(("status", .string(standing.status.rawValue)))
+                    members.append(("next", standing.next.map { .string($0.description) } ?? .null))
+                }
                 return .object(members)
             }
             invocation.output.line(JSON.object([(kind.rawValue + "s", .array(items))]))
@@ -124,6 +149,10 @@ enum ItemCommands {
             }
             if let minutes = d.durationMinutes { line += "  for \(formatDuration(minutes))" }
             if !d.reminders.isEmpty { line += "  remind " + ReminderOffset.text(d.reminders) }
+            if let standing = standing[d.id] {
+                line += "  [\(standing.status.rawValue)]"
+                if d.isRepeating { line += standing.next.map { "  next \($0)" } ?? "  no next occurrence within a year" }
+            }
             invocation.output.line(line)
         }
     }

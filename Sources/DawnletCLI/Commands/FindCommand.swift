@@ -1,0 +1,35 @@
+import DawnletCore
+import DawnletStore
+
+/// `find TEXT [--json]`: every todo, event, habit, recurring transaction, subscription, debt, goal
+/// and income source whose title or name holds TEXT (any case), with the command noun and id
+/// that reach it.
+enum FindCommand {
+    static let command = Command(
+        path: ["find"], usage: "find TEXT [--json]",
+        summary: "Find items of every kind whose title or name contains TEXT (any case).",
+        options: [.flag("json")], positionals: 1...1, run: run)
+
+    static func run(_ invocation: inout Invocation) throws {
+        let text = try invocation.text(invocation.arguments.positionals[0], "text to find")
+        let store = try invocation.readStore()
+        var found: [(kind: String, id: Int64, title: String, detail: String)] = []
+        for d in try store.definitions() {
+            found.append((d.kind.rawValue, d.id, d.title, d.schedule?.description ?? d.date?.description ?? ""))
+        }
+        for t in try store.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.schedule)")) }
+        for s in try store.subscriptions() { found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")")) }
+        for d in try store.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)")) }
+        for g in try store.goals() { found.append(("goal", g.id, g.name, "target \(g.target)")) }
+        for i in try store.incomeSources() { found.append(("income", i.id, i.name, "\(i.amount) \(i.schedule)")) }
+        let matches = found.filter { $0.title.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        if invocation.json {
+            invocation.output.line(JSON.object([("found", .array(matches.map {
+                .object([("kind", .string($0.kind)), ("id", .int(Int($0.id))), ("title", .string($0.title)), ("detail", .string($0.detail))])
+            }))]))
+            return
+        }
+        if matches.isEmpty { invocation.output.line("nothing matches \"\(DisplayText.escaped(text))\"") }
+        for m in matches { invocation.output.line("\(m.kind) #\(m.id)  \(m.title)\(m.detail.isEmpty ? "" : "  (\(m.detail))")") }
+    }
+}
