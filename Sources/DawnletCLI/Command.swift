@@ -10,6 +10,7 @@ struct Command: Sendable {
 
     static let all: [Command] = ItemCommands.commands + MoneyCommands.commands + MoneyCalendarCommands.commands + [
         TodayCommand.command,
+        TodayCommand.agendaCommand,
         FindCommand.command,
         PreviewCommand.command,
         OccurrencesCommand.command,

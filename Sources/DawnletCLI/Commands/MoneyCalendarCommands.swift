@@ -193,7 +193,7 @@ enum MoneyCalendarCommands {
 
     static func calendar(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
-        let store = try invocation.openStore()
+        let store = try invocation.readStore()
         let events = MoneyCalendar.events(in: month.days, subscriptions: try store.subscriptions(), debts: try store.debts(),
                                           goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())
         if invocation.json {

@@ -2,80 +2,112 @@ import DawnletCore
 import DawnletRunner
 import DawnletStore
 
-/// `today [--date D] [--json]`: the merged day across modules (DESIGN §3): timed items in order,
-/// then the rest; overdue one-off todos kept on today and marked; done and skipped items marked.
+/// `today [--date D] [--json]` and `agenda [--from D] [--days N] [--json]`: the merged days across
+/// modules (DESIGN §3), from `Agenda` (Core): timed items in order, then the rest; overdue one-off
+/// todos kept on today and marked; done, skipped and logged items marked. `today` is the agenda
+/// of one day.
 enum TodayCommand {
     static let command = Command(
         path: ["today"], usage: "today [--date DATE] [--json]",
-        summary: "Show the day: todos, events, habits and money, merged and skip-honouring.",
-        options: [.value("date"), .flag("json")], run: run)
+        summary: "Show the day: todos, events, habits, bills, money dates and calendar items, merged and skip-honouring.",
+        options: [.value("date"), .flag("json")], run: today)
 
-    /// One line of the day, whatever module it comes from.
-    struct Item {
-        let kind: String
-        let id: Int64?
-        let definitionID: Int64?
-        let title: String
-        let time: WallTime?
-        let status: String
-        let overdue: Bool
-        let dueDate: CivilDate?
-        let source: String
-        let amount: Amount?
+    static let agendaCommand = Command(
+        path: ["agenda"], usage: "agenda [--from DATE] [--days N] [--json]",
+        summary: "Show the days ahead (default: 7 from today), every kind by day, with status and source.",
+        options: [.value("from"), .value("days"), .flag("json")], run: agenda)
+
+    /// The longest agenda one call may ask for.
+    static let maximumDays = 366
+
+    static func today(_ invocation: inout Invocation) throws {
+        let day = try invocation.optionalDate("date") ?? invocation.today()
+        guard let only = try days(day...day, &invocation).first else { return }
+        if invocation.json {
+            invocation.output.line(JSON.object(json(only)))
+        } else {
+            render(only, &invocation.output, empty: "nothing today")
+        }
     }
 
-    static func run(_ invocation: inout Invocation) throws {
-        let day = try invocation.optionalDate("date") ?? invocation.today()
-        let store = try invocation.readStore()
-        let stored = try store.storedOccurrences(in: day...day) + (try store.oneOffTodoRows())
-        var items = OccurrenceMerge.day(day, definitions: try store.definitions(), stored: Array(Set(stored))).map {
-            Item(kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
-                 status: $0.status.rawValue, overdue: $0.overdue, dueDate: $0.overdue ? $0.date : nil,
-                 source: $0.source.rawValue, amount: nil)
+    static func agenda(_ invocation: inout Invocation) throws {
+        let from = try invocation.optionalDate("from") ?? invocation.today()
+        var count = 7
+        if let text = invocation.arguments.value("days") {
+            guard let n = Int(text), (1...maximumDays).contains(n) else {
+                throw CLIError.usage("--days \"\(text)\" is not a number of days from 1 to \(maximumDays)", invocation.globals.usage)
+            }
+            count = n
         }
-        let bills = try store.loadMonth(YearMonth(containing: day)).filter { $0.date == day }
-        items += bills.map {
-            Item(kind: "bill", id: $0.id, definitionID: $0.definitionID, title: $0.name, time: nil,
-                 status: $0.status == .skipped ? "skipped" : "open", overdue: false, dueDate: nil, source: "stored", amount: $0.amount)
+        let last = from.adding(days: count - 1)
+        guard CivilDate.supportedYears.contains(last.year) else {
+            throw CLIError.usage("the agenda would run past 9999-12-31", invocation.globals.usage)
         }
-        // External calendars' items of the day (DESIGN §8), timed ones in their place.
-        let zone = try invocation.timeZone()
-        let midnight = WallTime(hour: 0, minute: 0)!
-        let dayWindow = zone.resolve(midnight, on: day).instant...zone.resolve(midnight, on: day.adding(days: 1)).instant.adding(seconds: -1)
-        let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(dayWindow)
-        invocation.output.warn(calendars.problems)
-        for occurrence in calendars.items.compactMap(\.calendar) where occurrence.date == day {
-            let item = Item(kind: occurrence.kind.rawValue, id: nil, definitionID: nil, title: occurrence.title, time: occurrence.time,
-                            status: "open", overdue: false, dueDate: nil, source: "ics:\(occurrence.calendar)", amount: nil)
-            let position = occurrence.time.flatMap { time in items.firstIndex { $0.time.map { $0 > time } ?? true } } ?? items.count
-            items.insert(item, at: position)
-        }
+        let agenda = try days(from...last, &invocation)
         if invocation.json {
-            invocation.output.line(JSON.object([
-                ("date", .string(day.description)),
-                ("items", .array(items.map { item in
-                    var members: [(String, JSON)] = [
-                        ("kind", .string(item.kind)), ("id", item.id.map { .int(Int($0)) } ?? .null),
-                        ("definition_id", item.definitionID.map { .int(Int($0)) } ?? .null), ("title", .string(item.title)),
-                        ("time", item.time.map { .string($0.description) } ?? .null), ("status", .string(item.status)),
-                        ("overdue", .bool(item.overdue)), ("source", .string(item.source)),
-                    ]
-                    if let amount = item.amount { members.append(("amount", .string(amount.description))) }
-                    return .object(members)
-                })),
-            ]))
+            invocation.output.line(JSON.object([("days", .array(agenda.map { .object(json($0)) }))]))
             return
         }
-        invocation.output.line("\(day) \(day.weekday.fullName)")
-        if items.isEmpty { invocation.output.line("  nothing today") }
-        for item in items {
-            let box = item.status == "done" ? "[x]" : item.status == "skipped" ? "[-]" : "[ ]"
-            var line = "  \(item.time?.description ?? "     ")  \(box) \(item.kind.padding(toLength: 5, withPad: " ", startingAt: 0)) "
-            line += "\(item.definitionID.map { "#\($0)" } ?? (item.source.hasPrefix("ics:") ? item.source : "#-"))  \(item.title)"
-            if let amount = item.amount { line += "  \(amount)" }
-            if let due = item.dueDate { line += "  OVERDUE since \(due)" }
-            if item.status == "skipped" { line += "  (skipped)" }
-            invocation.output.line(line)
+        for (index, day) in agenda.enumerated() {
+            if index > 0 { invocation.output.line("") }
+            render(day, &invocation.output, empty: "nothing")
+        }
+    }
+
+    /// Reads what the days need and merges it (Agenda.days).
+    static func days(_ range: ClosedRange<CivilDate>, _ invocation: inout Invocation) throws -> [Agenda.Day] {
+        let today = try invocation.today()
+        let store = try invocation.readStore()
+        let stored = try store.storedOccurrences(in: range) + (try store.oneOffTodoRows())
+        var transactions: [Transaction] = []
+        var month = YearMonth(containing: range.lowerBound)
+        while month.firstDay <= range.upperBound {
+            transactions += try store.loadMonth(month).filter { range.contains($0.date) }
+            month = month.next
+        }
+        let money = MoneyCalendar.events(in: range, subscriptions: try store.subscriptions(), debts: try store.debts(),
+                                         goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())
+        // External calendars' items of those days (DESIGN §8).
+        let zone = try invocation.timeZone()
+        let midnight = WallTime(hour: 0, minute: 0)!
+        let window = zone.resolve(midnight, on: range.lowerBound).instant...zone.resolve(midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
+        let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(window)
+        invocation.output.warn(calendars.problems)
+        return Agenda.days(range, today: today, definitions: try store.definitions(), stored: Array(Set(stored)),
+                           transactions: transactions, money: money, calendar: calendars.items.compactMap(\.calendar))
+    }
+
+    static func json(_ day: Agenda.Day) -> [(String, JSON)] {
+        [
+            ("date", .string(day.date.description)),
+            ("items", .array(day.entries.map { entry in
+                var members: [(String, JSON)] = [
+                    ("kind", .string(entry.kind)), ("id", entry.id.map { .int(Int($0)) } ?? .null),
+                    ("definition_id", entry.definitionID.map { .int(Int($0)) } ?? .null), ("title", .string(entry.title)),
+                    ("time", entry.time.map { .string($0.description) } ?? .null),
+                    // An overdue todo is open, and says it is overdue.
+                    ("status", .string(entry.overdueSince == nil ? entry.status : "open")),
+                    ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
+                ]
+                if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
+                if let payment = entry.payment { members.append(("payment", .int(Int(payment.id)))) }
+                return .object(members)
+            })),
+        ]
+    }
+
+    static func render(_ day: Agenda.Day, _ output: inout Output, empty: String) {
+        output.line("\(day.date) \(day.date.weekday.fullName)")
+        if day.entries.isEmpty { output.line("  \(empty)") }
+        for entry in day.entries {
+            let box = ["done": "[x]", "logged": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
+            var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.count >= 5 ? entry.kind : entry.kind.padding(toLength: 5, withPad: " ", startingAt: 0)) "
+            line += "\(entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-"))  \(entry.title)"
+            if let amount = entry.amount { line += "  \(amount)" }
+            if let due = entry.overdueSince { line += "  OVERDUE since \(due)" }
+            if entry.status == "skipped" { line += "  (skipped)" }
+            if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
+            output.line(line)
         }
     }
 }

@@ -1,0 +1,68 @@
+/// The days ahead, every kind on each (issue 13, part 4): todos, events and habits from the one
+/// merge, bills, the money calendar's subscription renewals, debt due dates, goal deadlines and
+/// income deposits, and external calendars' items, each with its status and source. `today` is
+/// the agenda of one day. Pure: the caller reads the store and the files.
+public enum Agenda {
+    public struct Entry: Hashable, Sendable {
+        /// `todo`, `event`, `habit`, `bill`, `subscription`, `debt`, `goal`, `income`.
+        public let kind: String
+        /// The stored row, if any (an occurrence row, a transaction).
+        public let id: Int64?
+        /// The definition or source it comes from (nil for a calendar file's item).
+        public let definitionID: Int64?
+        public let title: String
+        public let time: WallTime?
+        /// `open`, `done`, `skipped`, `logged` or `overdue`.
+        public let status: String
+        /// An overdue one-off todo's own date.
+        public let overdueSince: CivilDate?
+        /// `virtual`, `stored`, or `ics:NAME` for a calendar file's item.
+        public let source: String
+        public let amount: Amount?
+        /// The payment that logged it (subscriptions and debts).
+        public let payment: Payment?
+    }
+
+    public struct Day: Hashable, Sendable {
+        public let date: CivilDate
+        public let entries: [Entry]
+    }
+
+    /// Each day of `days`. Overdue one-off todos, and undated ones not done, stand on `today` only
+    /// (when it is in range), as the `today` view has always shown them.
+    public static func days(
+        _ days: ClosedRange<CivilDate>, today: CivilDate, definitions: [ItemDefinition], stored: [StoredOccurrence],
+        transactions: [Transaction], money: [CalendarEvent], calendar: [CalendarOccurrence]
+    ) -> [Day] {
+        let bills = Dictionary(grouping: transactions, by: \.date)
+        let dues = Dictionary(grouping: money, by: \.date)
+        let external = Dictionary(grouping: calendar, by: \.date)
+        return (days.lowerBound.dayNumber...days.upperBound.dayNumber).map { number in
+            let day = CivilDate(dayNumber: number)
+            let occurrences = day == today
+                ? OccurrenceMerge.day(day, definitions: definitions, stored: stored)
+                : OccurrenceMerge.occurrences(of: definitions, stored: stored, in: day...day)
+            var entries = occurrences.map {
+                Entry(kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
+                      status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
+                      source: $0.source.rawValue, amount: nil, payment: nil)
+            }
+            entries += (bills[day] ?? []).map {
+                Entry(kind: "bill", id: $0.id, definitionID: $0.definitionID, title: $0.name, time: nil,
+                      status: $0.status == .skipped ? "skipped" : "open", overdueSince: nil, source: "stored", amount: $0.amount, payment: nil)
+            }
+            entries += (dues[day] ?? []).map {
+                Entry(kind: $0.kind.rawValue, id: nil, definitionID: $0.sourceID, title: $0.name, time: nil,
+                      status: $0.payment != nil ? "logged" : "open", overdueSince: nil, source: "virtual", amount: $0.amount, payment: $0.payment)
+            }
+            // A calendar file's timed items in their place among the day's; all-day ones last.
+            for occurrence in external[day] ?? [] {
+                let entry = Entry(kind: occurrence.kind.rawValue, id: nil, definitionID: nil, title: occurrence.title, time: occurrence.time,
+                                  status: "open", overdueSince: nil, source: "ics:\(occurrence.calendar)", amount: nil, payment: nil)
+                let position = occurrence.time.flatMap { time in entries.firstIndex { $0.time.map { $0 > time } ?? true } } ?? entries.count
+                entries.insert(entry, at: position)
+            }
+            return Day(date: day, entries: entries)
+        }
+    }
+}

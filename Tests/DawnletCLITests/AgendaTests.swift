@@ -1,0 +1,91 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// The days ahead (issue 13, part 4): every kind by day with status and source; `today` is the
+/// agenda of one day, now with the money calendar's four sources.
+@Suite struct AgendaTests {
+    let folder: TemporaryFolder
+    let db: String
+    let config: String
+
+    init() throws {
+        folder = try TemporaryFolder()
+        db = folder.path("dawnlet.sqlite")
+        config = folder.path("config.json5")
+        let vdir = folder.path("work")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+            BEGIN:VEVENT\r\nUID:review@example.org\r\nSUMMARY:Review\r\nDTSTART:20261202T130000Z\r\nEND:VEVENT\r\n\
+            END:VCALENDAR\r\n
+            """.write(toFile: vdir + "/review.ics", atomically: true, encoding: .utf8)
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"work\", path: \"\(vdir)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+    }
+
+    @discardableResult
+    func cli(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        let result = try CLIProcess.run(["--db", db, "--config", config, "--now", "2026-12-01T08:00Z"] + arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+
+    func populate() throws {
+        try cli("todo", "add", "Tax return", "--due", "2026-11-20")
+        try cli("todo", "add", "Water", "--every", "daily from 2026-11-01")
+        try cli("event", "add", "Standup", "--start", "2026-11-30T09:30", "--every", "weekdays")
+        try cli("habit", "add", "Walk", "--days", "tue,thu", "--at", "07:00", "--from", "2026-11-01")
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-01-01")
+        try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 2 from 2026-01-02")
+        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
+        try cli("goal", "add", "Bike", "--target", "800", "--by", "2026-12-03")
+        try cli("income", "add", "Salary", "--amount", "3000", "--every", "monthly on day 3 from 2026-01-03")
+        try cli("subscription", "log", "1", "--on", "2026-12-02")
+        try cli("todo", "done", "2", "--on", "2026-12-02")
+        try cli("event", "skip", "1", "--on", "2026-12-03")
+    }
+
+    @Test("three days of every kind: statuses (open, done, skipped, logged, overdue), sources, calendar items in their place")
+    func threeDays() throws {
+        try populate()
+        #expect(try cli("agenda", "--days", "3").stdout == """
+            2026-12-01 Tuesday
+              07:00  [ ] habit #1  Walk
+              09:30  [ ] event #1  Standup
+                     [ ] todo  #1  Tax return  OVERDUE since 2026-11-20
+                     [ ] todo  #2  Water
+                     [ ] bill  #1  Rent  -950.00
+
+            2026-12-02 Wednesday
+              09:30  [ ] event #1  Standup
+              13:00  [ ] event ics:work  Review
+                     [x] todo  #2  Water
+                     [x] subscription #1  Stream  -12.99  logged (payment #1 on 2026-12-02)
+
+            2026-12-03 Thursday
+              07:00  [ ] habit #1  Walk
+              09:30  [-] event #1  Standup  (skipped)
+                     [ ] todo  #2  Water
+                     [ ] debt  #1  Card  40.00
+                     [ ] goal  #1  Bike  800.00
+                     [ ] income #1  Salary  3000.00
+
+            """)
+        let json = try cli("agenda", "--from", "2026-12-02", "--days", "1", "--json").stdout
+        #expect(json.hasPrefix(#"{"days":[{"date":"2026-12-02","items":["#))
+        #expect(json.contains(#"{"kind":"subscription","id":null,"definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment":1}"#))
+        #expect(json.contains(#"{"kind":"event","id":null,"definition_id":null,"title":"Review","time":"13:00","status":"open","overdue":false,"source":"ics:work"}"#))
+    }
+
+    @Test("today is the agenda's day, the four money sources included; defaults to seven days; bad --days is 2")
+    func todayAndDefaults() throws {
+        try populate()
+        let agendaDay = try cli("agenda", "--from", "2026-12-03", "--days", "1").stdout
+        #expect(try cli("today", "--date", "2026-12-03").stdout == agendaDay)
+        #expect(agendaDay.contains("debt  #1  Card") && agendaDay.contains("income #1  Salary"))
+        #expect(try cli("agenda").stdout.components(separatedBy: "\n").filter { $0.hasPrefix("2026-12-") }.count == 7)
+        for days in ["0", "367", "x"] {
+            CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "agenda", "--days", days]), status: 2, mentioning: ["--days"])
+        }
+    }
+}
