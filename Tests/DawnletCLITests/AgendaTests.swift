@@ -5,15 +5,13 @@ import Testing
 /// The days ahead (issue 13, part 4): every kind by day with status and source; `today` is the
 /// agenda of one day, now with the money calendar's four sources.
 @Suite struct AgendaTests {
-    let folder: TemporaryFolder
-    let db: String
-    let config: String
+    let workspace: Workspace
+    var db: String { workspace.db }
 
     init() throws {
-        folder = try TemporaryFolder()
-        db = folder.path("dawnlet.sqlite")
-        config = folder.path("config.json5")
-        let vdir = folder.path("work")
+        var workspace = try Workspace()
+        let config = workspace.folder.path("config.json5")
+        let vdir = workspace.folder.path("work")
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
         try """
             BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
@@ -21,13 +19,13 @@ import Testing
             END:VCALENDAR\r\n
             """.write(toFile: vdir + "/review.ics", atomically: true, encoding: .utf8)
         try "{ timeZone: \"UTC\", calendars: [ { name: \"work\", path: \"\(vdir)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        workspace.globals = ["--config", config, "--now", "2026-12-01T08:00Z"]
+        self.workspace = workspace
     }
 
     @discardableResult
     func cli(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-        let result = try CLIProcess.run(["--db", db, "--config", config, "--now", "2026-12-01T08:00Z"] + arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
+        try workspace.cli(arguments, sourceLocation: sourceLocation)
     }
 
     func populate() throws {

@@ -1,3 +1,4 @@
+import DawnletTestSupport
 import Foundation
 import Testing
 
@@ -71,3 +72,27 @@ enum CLIProcess {
         }
     }
 }
+
+/// A database in a fresh folder, and the binary run on it with fixed global options: what most
+/// command suites start from.
+struct Workspace {
+    let folder: TemporaryFolder
+    let db: String
+    /// Global options every run gets (`--now …`, `--config …`).
+    var globals: [String] = []
+
+    init(globals: [String] = []) throws {
+        folder = try TemporaryFolder()
+        db = folder.path("dawnlet.sqlite")
+        self.globals = globals
+    }
+
+    /// Runs the binary and expects `status` (0 by default).
+    @discardableResult
+    func cli(_ arguments: [String], expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        let result = try CLIProcess.run(["--db", db] + globals + arguments)
+        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
+        return result
+    }
+}
+

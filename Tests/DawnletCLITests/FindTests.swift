@@ -4,19 +4,14 @@ import Testing
 
 /// Finding things (issue 13, part 6): where each todo stands, and `find` across every kind.
 @Suite struct FindTests {
-    let folder: TemporaryFolder
-    let db: String
+    let workspace: Workspace
+    var db: String { workspace.db }
 
-    init() throws {
-        folder = try TemporaryFolder()
-        db = folder.path("dawnlet.sqlite")
-    }
+    init() throws { workspace = try Workspace(globals: ["--now", "2026-12-01T10:00Z"]) }
 
     @discardableResult
     func cli(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-        let result = try CLIProcess.run(["--db", db, "--now", "2026-12-01T10:00Z"] + arguments)
-        #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
+        try workspace.cli(arguments, sourceLocation: sourceLocation)
     }
 
     @Test("todo list says where each todo stands; a repeating one's next occurrence skips what is done or skipped; filters")

@@ -5,19 +5,14 @@ import Testing
 /// Undo of each kind restores exactly the state before (issue 13, part 2): the same `today`, the
 /// same month total, the same balance, the same calendar.
 @Suite struct UndoTests {
-    let folder: TemporaryFolder
-    let db: String
+    let workspace: Workspace
+    var db: String { workspace.db }
 
-    init() throws {
-        folder = try TemporaryFolder()
-        db = folder.path("dawnlet.sqlite")
-    }
+    init() throws { workspace = try Workspace() }
 
     @discardableResult
-    func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-        let result = try CLIProcess.run(["--db", db] + arguments)
-        #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
-        return result
+    func cli(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try workspace.cli(arguments, sourceLocation: sourceLocation)
     }
 
     @Test("todo reopen and unskip, event and habit unskip: today is as before, edits of the day kept; undoing what is not marked is 65")
