@@ -104,8 +104,8 @@ public struct Occurrence: Hashable, Sendable {
 public enum OccurrenceMerge {
     /// Merged occurrences of `definitions` in `range`, ordered by date, then time (untimed last),
     /// then kind and id. `stored` may hold rows outside the range or of other definitions; they are
-    /// ignored. A stored row on a date the schedule does not (or no longer) produce still shows: it
-    /// records something that happened.
+    /// ignored. A stored row on a date a repeating item's schedule does not (or no longer) produce
+    /// stays in the database as history and produces nothing.
     public static func occurrences(
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>
     ) -> [Occurrence] {
@@ -130,13 +130,20 @@ public enum OccurrenceMerge {
         for definition in definitions {
             var own = rows[DefinitionKey(kind: definition.kind, id: definition.id)] ?? [:]
             if let schedule = definition.schedule {
+                // A row on a date the schedule no longer produces (it was edited) stays stored, as
+                // history, and produces nothing (issue 13).
                 schedule.forEachOccurrence(in: range, defaultAnchor: definition.date ?? range.lowerBound) { date in
                     body(definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
                     return true
                 }
-            } else if let date = definition.date, range.contains(date) {
-                body(definition, date, own.removeValue(forKey: date))
+                continue
             }
+            // A dated one-off: its date's row only (rows a former series left are history).
+            if let date = definition.date {
+                if range.contains(date) { body(definition, date, own.removeValue(forKey: date)) }
+                continue
+            }
+            // An undated todo: its row is on the day it was marked.
             for row in own.values.sorted(by: { $0.date < $1.date }) { body(definition, row.date, row) }
         }
     }

@@ -173,3 +173,70 @@ public enum MoneySourceKind: String, CaseIterable, Sendable {
         }
     }
 }
+
+/// What `edit` changes in a money row; nil keeps the value.
+public struct MoneyChanges: Sendable {
+    public var name: String?
+    public var amount: Amount?
+    public var schedule: Schedule?
+    public var minimum: Amount?
+    public var day: Int?
+    public var balance: Amount?
+    public var target: Amount?
+    public var targetDate: CivilDate?
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        name == nil && amount == nil && schedule == nil && minimum == nil && day == nil && balance == nil && target == nil && targetDate == nil
+    }
+}
+
+/// The money rows `edit` reaches: recurring transactions (`money`) and the calendar's sources.
+public enum MoneyEditKind: String, CaseIterable, Sendable {
+    case money, subscription, income, debt, goal
+
+    var table: String {
+        switch self {
+        case .money: "recurring_transactions"
+        case .subscription: "subscriptions"
+        case .income: "income_sources"
+        case .debt: "debts"
+        case .goal: "goals"
+        }
+    }
+}
+
+extension Store {
+    /// Changes a money row. A new schedule without an anchor keeps the old one. For `money`, the
+    /// months already laid out from `today` on are laid out again from the new values (past rows
+    /// are history; a skip stays).
+    public func editMoney(_ kind: MoneyEditKind, id: Int64, _ changes: MoneyChanges, today: CivilDate) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            var columns: [(String, SQLValue)] = []
+            if let name = changes.name { columns.append(("name", .text(name))) }
+            if let amount = changes.amount { columns.append(("amount_minor", .int(amount.minorUnits))) }
+            if var schedule = changes.schedule {
+                if schedule.anchor == nil {
+                    let stored = try db.query("SELECT schedule FROM \(kind.table) WHERE id = ?", [.int(id)]) { $0.text(0) }.first
+                    schedule.anchor = stored.flatMap(schedules.parse)?.anchor ?? today
+                }
+                columns.append(("schedule", .described(schedule)))
+            }
+            if let minimum = changes.minimum { columns.append(("minimum_minor", .int(minimum.minorUnits))) }
+            if let day = changes.day { columns.append(("payment_day", .int(Int64(day)))) }
+            if let balance = changes.balance { columns.append(("balance_minor", .int(balance.minorUnits))) }
+            if let target = changes.target { columns.append(("target_minor", .int(target.minorUnits))) }
+            if let date = changes.targetDate { columns.append(("target_date", .described(date))) }
+            guard !columns.isEmpty else { return }
+            let set = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
+            guard try db.run("UPDATE \(kind.table) SET \(set) WHERE id = ?", columns.map(\.1) + [.int(id)]) == 1 else {
+                throw StoreError(.notFound, "no \(kind == .money ? "recurring transaction" : kind.rawValue) with id \(id)")
+            }
+            if kind == .money {
+                try db.run("DELETE FROM transactions WHERE definition_id = ? AND date >= ? AND status = 'posted'", [.int(id), .described(today)])
+            }
+        }
+    }
+}
+

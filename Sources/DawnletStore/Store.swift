@@ -289,15 +289,36 @@ extension Store {
         }
     }
 
-    /// Edits the series; edited instances keep their own values.
-    public func updateSeries(_ kind: ItemKind, id: Int64, title: String?, time: WallTime?) throws(StoreError) {
-        let tables = KindTables.of(kind)
-        let titleColumn = kind == .habit ? "name" : "title"
-        let timeColumn = [ItemKind.todo: "due_time", .event: "start_time", .habit: "time"][kind] ?? "time"
+    /// Writes a definition as it now is (an edit of the series): title, date, time, schedule,
+    /// duration and reminders. Its occurrence rows stay as they are: those on dates the schedule
+    /// still produces keep counting, the others are history (OccurrenceMerge).
+    public func replaceDefinition(_ d: ItemDefinition) throws(StoreError) {
+        let tables = KindTables.of(d.kind)
+        let reminders = SQLValue.text(ReminderOffset.text(d.reminders))
         try db.writeTransaction { () throws(StoreError) in
-            _ = try definition(kind, id: id)
-            try db.run("UPDATE \(tables.definitions) SET \(titleColumn) = coalesce(?, \(titleColumn)), \(timeColumn) = coalesce(?, \(timeColumn)) WHERE id = ?",
-                       [title.sql, .described(time), .int(id)])
+            let old = try definition(d.kind, id: d.id)
+            // A one-off moved to another day takes its row (done, edits) along.
+            if old.schedule == nil, d.schedule == nil, let from = old.date, let to = d.date, from != to {
+                try db.run("""
+                    UPDATE \(tables.occurrences) SET date = ?2 WHERE definition_id = ?3 AND date = ?1
+                    AND NOT EXISTS (SELECT 1 FROM \(tables.occurrences) WHERE definition_id = ?3 AND date = ?2)
+                    """, [.described(from), .described(to), .int(d.id)])
+            }
+            switch d.kind {
+            case .todo:
+                try db.run("UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ? WHERE id = ?",
+                           [.text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, .int(d.id)])
+            case .event:
+                guard let start = d.date else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs a start date") }
+                try db.run("""
+                    UPDATE events SET title = ?, start_date = ?, start_time = ?, duration_minutes = ?, schedule = ?, reminders = ? WHERE id = ?
+                    """, [.text(d.title), .described(start), .described(d.time), d.durationMinutes.map { .int(Int64($0)) } ?? .null,
+                          .described(d.schedule), reminders, .int(d.id)])
+            case .habit:
+                guard let schedule = d.schedule else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs its days") }
+                try db.run("UPDATE habits SET name = ?, schedule = ?, time = ? WHERE id = ?",
+                           [.text(d.title), .described(schedule), .described(d.time), .int(d.id)])
+            }
         }
     }
 

@@ -47,12 +47,12 @@ import Testing
         #expect(merged.map { $0.time?.description } == ["09:00", "10:00", "09:00"])
     }
 
-    @Test("a stored row on a date the schedule no longer produces still shows")
-    func orphanRowShows() {
-        let stored = [row(9, .todo, 1, "2026-12-03", .done)]
+    @Test("a stored row on a date the schedule no longer produces is history: it produces nothing")
+    func orphanRowIsHistory() {
+        let stored = [row(9, .todo, 1, "2026-12-03", .done), row(10, .todo, 1, "2026-12-01", .skipped)]
         let merged = OccurrenceMerge.occurrences(of: [Self.bins], stored: stored, in: date("2026-11-30")...date("2026-12-06"))
-        #expect(merged.map(\.date) == dates("2026-12-01", "2026-12-03"))
-        #expect(merged.map(\.status) == [.open, .done])
+        #expect(merged.map(\.date) == dates("2026-12-01"))
+        #expect(merged.map(\.status) == [.skipped], "the row of a date it still produces is kept")
     }
 
     @Test("rows of other definitions, kinds, or outside the range are ignored")

@@ -58,7 +58,10 @@ import Testing
                                    schedule: try schedule("weekdays"), today: today)
         try store.setOccurrence(.event, definitionID: id, date: date("2026-12-01"), status: nil, title: nil, time: WallTime("11:00"))
         #expect(try merged("2026-11-30", "2026-12-02").map { $0.time?.description } == ["09:30", "11:00", "09:30"])
-        try store.updateSeries(.event, id: id, title: "Daily", time: WallTime("09:00"))
+        var series = try store.definition(.event, id: id)
+        series.title = "Daily"
+        series.time = WallTime("09:00")
+        try store.replaceDefinition(series)
         let items = try merged("2026-11-30", "2026-12-02")
         #expect(items.map { $0.time?.description } == ["09:00", "11:00", "09:00"])
         #expect(items.map(\.title) == ["Daily", "Daily", "Daily"])

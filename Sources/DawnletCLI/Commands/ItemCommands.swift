@@ -47,13 +47,7 @@ enum ItemCommands {
                                          summary: "Undo done: the todo (or that occurrence) is open again.",
                                          options: [.value("on")], positionals: 1...1, run: { try unmark(.todo, .done, &$0) }))
                 }
-                if kind != .habit {
-                    verbs.append(Command(path: [kind.rawValue, "edit"],
-                                         usage: "\(kind.rawValue) edit ID [--on DATE] [--title T] [--at TIME]",
-                                         summary: "Edit one occurrence (--on) or, without --on, the series.",
-                                         options: [.value("on"), .value("title"), .value("at")], positionals: 1...1,
-                                         run: { try edit(kind, &$0) }))
-                }
+                verbs.append(editCommand(kind))
                 return verbs
             }
     }
@@ -91,10 +85,7 @@ enum ItemCommands {
 
     static func addHabit(_ invocation: inout Invocation) throws {
         let name = try invocation.text(invocation.arguments.positionals[0], "name")
-        let days = try invocation.required("days")
-        guard let parsed = Schedule("weekly on " + days), case .weekly(_, let set?) = parsed.rule, parsed.anchor == nil, parsed.time == nil else {
-            throw CLIError.usage("--days \"\(days)\" is not a list of weekdays like mon,wed,fri", invocation.globals.usage)
-        }
+        let set = try weekdays(try invocation.required("days"), &invocation)
         let time = try invocation.optionalTime("at")
         let today = try invocation.today()
         let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: try invocation.optionalDate("from") ?? today, time: time)
@@ -140,15 +131,7 @@ enum ItemCommands {
         }
         if definitions.isEmpty { invocation.output.line("no \(kind.rawValue)s") }
         for d in definitions {
-            var line = "#\(d.id)  \(d.title)"
-            if let schedule = d.schedule {
-                line += "  (\(schedule))"
-            } else if let date = d.date {
-                line += kind == .todo ? "  due \(date)" : "  on \(date)"
-                if let time = d.time { line += " \(time)" }
-            }
-            if let minutes = d.durationMinutes { line += "  for \(formatDuration(minutes))" }
-            if !d.reminders.isEmpty { line += "  remind " + ReminderOffset.text(d.reminders) }
+            var line = "#\(d.id)  " + describe(d)
             if let standing = standing[d.id] {
                 line += "  [\(standing.status.rawValue)]"
                 if d.isRepeating { line += standing.next.map { "  next \($0)" } ?? "  no next occurrence within a year" }
@@ -180,21 +163,117 @@ enum ItemCommands {
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status == .done ? "open again" : "no longer skipped")")
     }
 
+    static func editCommand(_ kind: ItemKind) -> Command {
+        let reminding: [OptionSpec] = [.repeatable("remind"), .flag("no-remind")]
+        switch kind {
+        case .todo:
+            return Command(path: ["todo", "edit"],
+                           usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
+                               + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind]",
+                           summary: "Change the todo (or, with --on, one occurrence's title and time).",
+                           options: [.value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once")]
+                               + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
+        case .event:
+            return Command(path: ["event", "edit"],
+                           usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
+                               + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind]",
+                           summary: "Change the event (or, with --on, one occurrence's title and time).",
+                           options: [.value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
+                                     .value("every"), .flag("once")] + reminding, positionals: 1...1, run: { try edit(.event, &$0) })
+        case .habit:
+            return Command(path: ["habit", "edit"], usage: "habit edit ID [--name N] [--days DAYS] [--at TIME | --no-time]",
+                           summary: "Change the habit's name, days or time.",
+                           options: [.value("name"), .value("days"), .value("at"), .flag("no-time")], positionals: 1...1,
+                           run: { try edit(.habit, &$0) })
+        }
+    }
+
+    /// `edit`: with `--on`, one occurrence's title and time; else the series, any of its parts.
+    /// A changed schedule keeps the rows of dates it still produces; the others are history.
     static func edit(_ kind: ItemKind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        let title = try invocation.arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
-        let time = try invocation.optionalTime("at")
-        guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", invocation.globals.usage) }
+        let arguments = invocation.arguments
+        let usage = invocation.globals.usage
         let store = try invocation.openStore()
-        let definition = try store.definition(kind, id: id)
-        if invocation.arguments.value("on") == nil {
-            try store.updateSeries(kind, id: id, title: title, time: time)
-            invocation.output.line("\(kind.rawValue) \(id): series updated")
-        } else {
-            let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
+        let old = try store.definition(kind, id: id)
+        if arguments.value("on") != nil {
+            let title = try arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
+            let time = try invocation.optionalTime("at")
+            let other = ["due", "start", "every", "duration", "remind"].filter { arguments.value($0) != nil }
+                + ["no-time", "all-day", "once", "no-remind"].filter { arguments.has($0) }
+            guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
+            guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
+            let date = try occurrenceDate(of: old, invocation: invocation, store: store)
             try store.setOccurrence(kind, definitionID: id, date: date, status: nil, title: title, time: time)
             invocation.output.line("\(kind.rawValue) \(id) on \(date): updated")
+            return
         }
+        for (a, b) in [("at", "no-time"), ("at", "all-day"), ("every", "once"), ("remind", "no-remind")]
+            where (arguments.value(a) != nil || arguments.has(a)) && arguments.has(b) {
+            throw CLIError.usage("give --\(a) or --\(b), not both", usage)
+        }
+        var new = old
+        if let text = arguments.value(kind == .habit ? "name" : "title") { new.title = try invocation.text(text, kind == .habit ? "name" : "title") }
+        // A new date (and maybe time): --due for todos, --start for events.
+        if let (day, time) = try invocation.dateAndTime(kind == .event ? "start" : "due") {
+            new.date = day
+            if let time { new.time = time }
+        }
+        if let time = try invocation.optionalTime("at") { new.time = time }
+        if arguments.has("no-time") || arguments.has("all-day") { new.time = nil }
+        if let text = arguments.value("duration") {
+            guard let minutes = durationMinutes(text) else {
+                throw CLIError.usage("--duration \"\(text)\" is not a duration like 45m, 2h or 1h30m (at most 30 days)", usage)
+            }
+            new.durationMinutes = minutes
+        }
+        if kind == .habit, let days = arguments.value("days") {
+            new.schedule = Schedule(rule: .weekly(interval: 1, days: try weekdays(days, &invocation)), anchor: old.schedule?.anchor, time: new.time)
+        }
+        if var schedule = try invocation.schedule("every") {
+            let today = try invocation.today()
+            if schedule.anchor == nil { schedule.anchor = new.date ?? old.schedule?.anchor ?? today }
+            if let time = schedule.time, arguments.value("at") == nil { new.time = time }
+            new.schedule = schedule
+        }
+        if arguments.has("once") {
+            // One-off from here: on the next open occurrence, or the date it had.
+            if old.isRepeating && new.date == old.date {
+                let today = try invocation.today()
+                let rows = try store.storedOccurrences([kind], in: today...today.adding(days: 366))
+                new.date = TodoStanding(old, stored: rows, today: today).next ?? old.date
+            }
+            new.schedule = nil
+        }
+        if arguments.has("no-remind") { new.reminders = [] }
+        if !arguments.all("remind").isEmpty { new.reminders = try invocation.reminders() }
+        // The schedule's time is the item's time: one value, shown the same everywhere.
+        new.schedule?.time = new.time
+        guard new != old else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
+        try store.replaceDefinition(new)
+        invocation.output.line("\(kind.rawValue) \(id): \(describe(new))")
+    }
+
+    /// `mon,wed,fri` as a set of weekdays, or a usage error.
+    static func weekdays(_ days: String, _ invocation: inout Invocation) throws(CLIError) -> WeekdaySet {
+        guard let parsed = Schedule("weekly on " + days), case .weekly(_, let set?) = parsed.rule, parsed.anchor == nil, parsed.time == nil else {
+            throw CLIError.usage("--days \"\(days)\" is not a list of weekdays like mon,wed,fri", invocation.globals.usage)
+        }
+        return set
+    }
+
+    /// What a definition now is, as `list` shows it.
+    static func describe(_ d: ItemDefinition) -> String {
+        var line = d.title
+        if let schedule = d.schedule {
+            line += "  (\(schedule))"
+        } else if let date = d.date {
+            line += d.kind == .todo ? "  due \(date)" : "  on \(date)"
+            if let time = d.time { line += " \(time)" }
+        }
+        if let minutes = d.durationMinutes { line += "  for \(formatDuration(minutes))" }
+        if !d.reminders.isEmpty { line += "  remind " + ReminderOffset.text(d.reminders) }
+        return line
     }
 
     static func delete(_ kind: ItemKind, _ invocation: inout Invocation) throws {

@@ -46,7 +46,7 @@ enum MoneyCalendarCommands {
         Command(path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
                 summary: "Delete the \(kind == .income ? "income source" : kind.rawValue); its logged payments stay as history.",
                 options: [], positionals: 1...1, run: { try deleteSource(kind, &$0) })
-    } + [
+    } + MoneyEditKind.allCases.map(editCommand) + [
         Command(path: ["calendar"], usage: "calendar [YYYY-MM] [--json]",
                 summary: "The month ahead: subscription renewals, debt due dates, goal deadlines, income.",
                 options: [.flag("json")], positionals: 0...1, run: calendar),
@@ -265,4 +265,44 @@ enum MoneyCalendarCommands {
         try invocation.openStore().deleteMoneySource(kind, id: id)
         invocation.output.line("\(kind.rawValue) \(id) deleted")
     }
+
+    static func editCommand(_ kind: MoneyEditKind) -> Command {
+        let options: [String]
+        switch kind {
+        case .money, .subscription, .income: options = ["name", "amount", "every"]
+        case .debt: options = ["name", "minimum", "day", "balance"]
+        case .goal: options = ["name", "target", "by"]
+        }
+        let placeholders = ["name": "N", "amount": "AMOUNT", "every": "SCHEDULE", "minimum": "AMOUNT", "day": "N", "balance": "AMOUNT",
+                            "target": "AMOUNT", "by": "DATE"]
+        let noun = kind == .money ? "recurring transaction" : kind == .income ? "income source" : kind.rawValue
+        return Command(path: [kind.rawValue, "edit"],
+                       usage: "\(kind.rawValue) edit ID " + options.map { "[--\($0) \(placeholders[$0] ?? "X")]" }.joined(separator: " "),
+                       summary: "Change the \(noun)\(kind == .money ? " (months from today on follow)" : "").",
+                       options: options.map { .value($0) }, positionals: 1...1, run: { try edit(kind, &$0) })
+    }
+
+    static func edit(_ kind: MoneyEditKind, _ invocation: inout Invocation) throws {
+        let id = try invocation.id()
+        let usage = invocation.globals.usage
+        var changes = MoneyChanges()
+        if let name = invocation.arguments.value("name") { changes.name = try invocation.text(name, "name") }
+        func amount(_ name: String) throws -> Amount? { invocation.arguments.value(name) == nil ? nil : try invocation.amount(name) }
+        changes.amount = try amount("amount")
+        changes.schedule = try invocation.schedule("every")
+        changes.minimum = try amount("minimum")
+        changes.balance = try amount("balance")
+        changes.target = try amount("target")
+        if let text = invocation.arguments.value("day") {
+            guard let day = Int(text), (1...31).contains(day) else { throw CLIError.usage("--day \"\(text)\" is not a day of the month (1 to 31)", usage) }
+            changes.day = day
+        }
+        changes.targetDate = try invocation.optionalDate("by")
+        if let minimum = changes.minimum, minimum <= .zero { throw CLIError.usage("--minimum must be above zero", usage) }
+        if let balance = changes.balance, balance < .zero { throw CLIError.usage("--balance must not be negative", usage) }
+        guard !changes.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
+        try invocation.openStore().editMoney(kind, id: id, changes, today: try invocation.today())
+        invocation.output.line("\(kind == .money ? "recurring transaction" : kind.rawValue) \(id) changed")
+    }
 }
+
