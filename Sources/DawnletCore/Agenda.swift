@@ -12,7 +12,7 @@ public enum Agenda {
         public let definitionID: Int64?
         public let title: String
         public let time: WallTime?
-        /// `open`, `done`, `skipped`, `logged` or `overdue`.
+        /// `open`, `done`, `skipped`, `logged`, `paid` (a bill) or `overdue`.
         public let status: String
         /// An overdue one-off todo's own date.
         public let overdueSince: CivilDate?
@@ -49,7 +49,7 @@ public enum Agenda {
             }
             entries += (bills[day] ?? []).map {
                 Entry(kind: "bill", id: $0.id, definitionID: $0.definitionID, title: $0.name, time: nil,
-                      status: $0.status == .skipped ? "skipped" : "open", overdueSince: nil, source: "stored", amount: $0.amount, payment: nil)
+                      status: $0.status == .posted ? "open" : $0.status.rawValue, overdueSince: nil, source: "stored", amount: $0.amount, payment: nil)
             }
             entries += (dues[day] ?? []).map {
                 Entry(kind: $0.kind.rawValue, id: nil, definitionID: $0.sourceID, title: $0.name, time: nil,

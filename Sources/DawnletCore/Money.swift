@@ -54,7 +54,9 @@ public struct RecurringTransaction: Hashable, Sendable {
 
 /// A real transaction row: the money module's occurrence.
 public struct Transaction: Hashable, Sendable {
-    public enum Status: String, Hashable, Sendable { case posted, skipped }
+    /// Posted (laid out for its month), skipped (left out of totals), or paid (marked so from its
+    /// notification; counted as posted).
+    public enum Status: String, Hashable, Sendable { case posted, skipped, paid }
 
     public let id: Int64
     public let definitionID: Int64?

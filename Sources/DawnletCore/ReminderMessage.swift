@@ -11,6 +11,18 @@ public struct ReminderMessage: Hashable, Sendable {
     public var late: Bool
     /// Raised urgency: an overdue todo, a bill due today.
     public var urgent: Bool
+    /// What can be paid from it (seed 002: "tapped to record that it happened"): a digest's
+    /// subscription renewals, debt due dates and bills not yet logged, or the reminder's own.
+    public var payables: [Payable] = []
+
+    /// One thing a notification can record as paid: a subscription's renewal or a debt's month
+    /// (Log payment), a bill (Paid).
+    public struct Payable: Hashable, Sendable {
+        public let kind: ReminderKind
+        public let id: Int64
+        public let date: CivilDate
+        public let title: String
+    }
 
     public init(title: String, body: String, kind: String, key: String, when: String, late: Bool, urgent: Bool = false) {
         self.title = title
@@ -28,6 +40,11 @@ public struct ReminderMessage: Hashable, Sendable {
         self.init(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key.description,
                   when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
                   urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
+        let payable: Set<ReminderKind> = [.subscription, .debt, .bill]
+        payables = (reminder.item.map { [$0] } ?? reminder.items)
+            .filter { payable.contains($0.kind) && $0.suppression == nil }
+            .prefix(ReminderMessage.mostPayables)
+            .map { Payable(kind: $0.kind, id: $0.definitionID, date: $0.date, title: $0.title) }
     }
 
     /// One message for several late reminders, of bounded size whatever their number or titles: it
@@ -52,31 +69,43 @@ public struct ReminderMessage: Hashable, Sendable {
         ["title": title, "body": body, "kind": kind, "key": key, "when": when, "late": late ? "late" : ""]
     }
 
+    /// A digest offers at most this many payments (a notification's actions are a short menu).
+    public static let mostPayables = 4
+
     /// What a person can do from the notification: Done where the CLI has `done` (todos, habits),
-    /// Skip where it has `skip` (and bills), Snooze on every single reminder. A summary of several
-    /// has none.
+    /// Skip where it has `skip` (and bills), Log payment for a subscription renewal or a debt due
+    /// date and Paid for a bill (a digest's too), Snooze on every single reminder. A summary of
+    /// several has none.
     public func actions(snoozeSeconds: Int) -> [ReminderAction] {
-        guard let target = ReminderKey(key)?.item else { return [] }
+        let paying = payables.map { $0.kind == .bill ? ReminderAction.paid($0) : .logPayment($0) }
+        guard let target = ReminderKey(key)?.item else { return kind == "digest" ? paying : [] }
         var actions: [ReminderAction] = []
         switch target.kind {
         case .todo, .habit: actions = [.done, .skip]
         case .event, .bill: actions = [.skip]
         default: break
         }
-        return actions + [.snooze(seconds: snoozeSeconds)]
+        return paying + actions + [.snooze(seconds: snoozeSeconds)]
     }
 }
 
 /// An action button on a desktop notification.
 public enum ReminderAction: Hashable, Sendable {
     case done, skip, snooze(seconds: Int)
+    /// Records the payment of a subscription's renewal or a debt's month, as `log` does.
+    case logPayment(ReminderMessage.Payable)
+    /// Marks a bill's row paid.
+    case paid(ReminderMessage.Payable)
 
-    /// The action key sent to the server and returned in ActionInvoked.
+    /// The action key sent to the server and returned in ActionInvoked: `done`, `skip`, `snooze`,
+    /// `log:subscription:3:2026-12-02`, `paid:bill:1:2026-12-01`.
     public var key: String {
         switch self {
         case .done: "done"
         case .skip: "skip"
         case .snooze: "snooze"
+        case .logPayment(let p): "log:\(p.kind.rawValue):\(p.id):\(p.date)"
+        case .paid(let p): "paid:\(p.kind.rawValue):\(p.id):\(p.date)"
         }
     }
 
@@ -85,7 +114,18 @@ public enum ReminderAction: Hashable, Sendable {
         case .done: "Done"
         case .skip: "Skip"
         case .snooze(let seconds): "Snooze \(DurationText.format(seconds))"
+        case .logPayment(let p): "Log payment: \(DisplayText.bounded(p.title, to: 40))"
+        case .paid(let p): "Paid: \(DisplayText.bounded(p.title, to: 40))"
         }
+    }
+
+    /// What a `log:` or `paid:` key asks to record: the kind, the source's id and the date; nil
+    /// for any other key.
+    public static func payment(_ key: String) -> (paid: Bool, kind: ReminderKind, id: Int64, date: CivilDate)? {
+        let parts = key.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "log" || parts[0] == "paid", let kind = ReminderKind(rawValue: String(parts[1])),
+              let id = Int64(parts[2]), id > 0, let date = CivilDate(String(parts[3])) else { return nil }
+        return (parts[0] == "paid", kind, id, date)
     }
 }
 

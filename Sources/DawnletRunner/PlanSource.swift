@@ -93,7 +93,8 @@ public struct PlanSource {
             for date in bill.schedule.occurrences(in: range, defaultAnchor: bill.created) {
                 let row = rows["\(bill.id) \(date)"]
                 items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
-                                      source: row == nil ? .virtual : .stored, suppression: row?.status == .skipped ? .skipped : nil,
+                                      source: row == nil ? .virtual : .stored,
+                                      suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
                                       detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
             }
         }

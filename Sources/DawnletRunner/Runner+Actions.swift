@@ -9,7 +9,11 @@ extension Runner {
     /// or a snooze recorded on the delivery; then a new plan.
     func act(on id: UInt32, _ action: String) {
         do {
-            guard let row = try store.delivery(notificationID: id, channel: .desktop), let target = row.key.item else { return }
+            guard let row = try store.delivery(notificationID: id, channel: .desktop) else { return }
+            if let payment = ReminderAction.payment(action) {
+                return pay(payment, from: row, notification: id, action: action)
+            }
+            guard let target = row.key.item else { return }
             let response: String
             switch (action, target.kind, target.kind.itemKind) {
             case ("done", .todo, let kind?), ("done", .habit, let kind?):
@@ -35,6 +39,38 @@ extension Runner {
         } catch {
             log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: 3))
         }
+    }
+
+    /// Log payment (a subscription's renewal, a debt's month) or Paid (a bill), from the reminder
+    /// or its digest: recorded as `log` or the bill's row would be. Already logged: said on a
+    /// notification of its own, naming the payment.
+    private func pay(_ payment: (paid: Bool, kind: ReminderKind, id: Int64, date: CivilDate), from row: Delivery, notification id: UInt32,
+                     action: String) {
+        let response: String
+        do {
+            switch (payment.paid, payment.kind) {
+            case (true, .bill):
+                try store.markTransactionPaid(definitionID: payment.id, date: payment.date)
+                response = "paid \(payment.kind.rawValue) \(payment.id) on \(payment.date)"
+            case (false, .subscription), (false, .debt):
+                let logged = try store.logPayment(for: payment.kind == .debt ? .debt : .subscription, id: payment.id, on: payment.date, amount: nil)
+                response = "logged payment #\(logged.payment): \(payment.kind.rawValue) \(payment.id), \(logged.amount) for \(logged.period)"
+            default:
+                return
+            }
+        } catch {
+            // Already logged (or paused, paid off): the person is told, on the desktop.
+            log(LogEntry("cannot record \(action) from notification \(id): \(error)", priority: 4))
+            let notice = ReminderMessage(title: "Not recorded", body: error.message, kind: "notice", key: "notice:\(action)",
+                                         when: ISO8601.format(clock(), in: settings.zone), late: false)
+            (channels as? LoopChannels)?.notifications?.close(id)
+            channels?.deliver(notice, through: .desktop, replacing: nil) { _ in }
+            return
+        }
+        do { try store.respond(row.id, response: response) } catch { log(LogEntry("cannot record the response: \(error)", priority: 3)) }
+        (channels as? LoopChannels)?.notifications?.close(id)
+        log(LogEntry("\(response) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
+        replan(reason: "notification action")
     }
 
     /// NotificationClosed: how it ended, unless an action already said.

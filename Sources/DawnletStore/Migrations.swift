@@ -197,6 +197,22 @@ enum Migrations {
         INSERT OR IGNORE INTO settings (key, value)
         VALUES ('created', CAST(coalesce((SELECT min(claimed_at) FROM deliveries), CAST(strftime('%s', 'now') AS INTEGER)) AS TEXT));
         """,
+        // 9: a bill's row can be marked paid (from its notification); it counts as posted does.
+        """
+        CREATE TABLE transactions_new (
+            id INTEGER PRIMARY KEY,
+            definition_id INTEGER REFERENCES recurring_transactions(id) ON DELETE SET NULL,
+            date TEXT NOT NULL,
+            name TEXT NOT NULL,
+            amount_minor INTEGER NOT NULL,
+            status TEXT NOT NULL CHECK (status IN ('posted', 'skipped', 'paid')),
+            UNIQUE (definition_id, date)
+        );
+        INSERT INTO transactions_new SELECT id, definition_id, date, name, amount_minor, status FROM transactions;
+        DROP TABLE transactions;
+        ALTER TABLE transactions_new RENAME TO transactions;
+        CREATE INDEX transactions_date ON transactions(date);
+        """,
     ]
 
     /// Rebuilds `table` with the same columns and an AUTOINCREMENT id (SQLite cannot add it in

@@ -133,6 +133,44 @@ extension Store {
         }
     }
 
+    /// What logging a payment recorded.
+    public struct Logged: Sendable {
+        public let payment: Int64
+        public let amount: Amount
+        /// `the period 2026-12-02 to 2027-01-01`, `the month 2026-12`.
+        public let period: String
+        /// A debt paid off by it, and by how much it was over the balance (zero if exactly).
+        public let paidOff: Amount?
+    }
+
+    /// Logs the payment of a subscription's billing period holding `date`, or of a debt's month:
+    /// what `subscription log`, `debt log` and a notification's Log payment do. `amount` nil: the
+    /// renewal's amount as money paid, or the debt's minimum (at most its balance). A paused
+    /// subscription, a paid-off debt, a date before the first renewal, a period logged already:
+    /// `.conflict`, saying why.
+    public func logPayment(for kind: Payment.Kind, id: Int64, on date: CivilDate, amount: Amount?) throws(StoreError) -> Logged {
+        switch kind {
+        case .subscription:
+            let subscription = try subscription(id: id)
+            guard subscription.active else { throw StoreError(.conflict, "subscription \(id) is paused: resume it to log a payment") }
+            guard let period = MoneyCalendar.period(of: subscription, containing: date) else {
+                throw StoreError(.conflict, "subscription \(id) has no renewal on or before \(date) (\(subscription.schedule))")
+            }
+            let paid = amount ?? Amount(minorUnits: Int64(subscription.amount.minorUnits.magnitude))
+            let text = "the period \(period.lowerBound) to \(period.upperBound)"
+            let payment = try logPayment(kind: .subscription, sourceID: id, date: date, amount: paid, periodStart: period.lowerBound, periodText: text)
+            return Logged(payment: payment, amount: paid, period: text, paidOff: nil)
+        case .debt:
+            let debt = try debt(id: id)
+            guard debt.balance > .zero else { throw StoreError(.conflict, "debt \(id) is paid off: there is nothing left to pay") }
+            let paid = amount ?? min(debt.minimumPayment, debt.balance)
+            let month = YearMonth(containing: date)
+            let payment = try logPayment(kind: .debt, sourceID: id, date: date, amount: paid, periodStart: month.firstDay, periodText: "the month \(month)")
+            let over = paid >= debt.balance ? Amount(minorUnits: paid.minorUnits - debt.balance.minorUnits) : nil
+            return Logged(payment: payment, amount: paid, period: "the month \(month)", paidOff: over)
+        }
+    }
+
     /// Deletes a payment: its period is unlogged again, and a debt gets back what the payment
     /// took off its balance. Returns the payment as it was.
     @discardableResult

@@ -411,6 +411,23 @@ extension Store {
         }
     }
 
+    /// Marks the (definition, date) bill paid (Paid on its notification), creating its row if its
+    /// month was never laid out. `.conflict` naming the state when it is skipped or paid already.
+    public func markTransactionPaid(definitionID: Int64, date: CivilDate) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            let definition = try recurringTransaction(id: definitionID)
+            let current = try db.query("SELECT status FROM transactions WHERE definition_id = ? AND date = ?",
+                                       [.int(definitionID), .text(date.description)]) { $0.text(0) }.first
+            guard current == nil || current == "posted" else {
+                throw StoreError(.conflict, "recurring transaction \(definitionID) on \(date) is \(current ?? "") already")
+            }
+            try db.run("""
+                INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'paid')
+                ON CONFLICT (definition_id, date) DO UPDATE SET status = 'paid'
+                """, [.int(definitionID), .text(date.description), .text(definition.name), .int(definition.amount.minorUnits)])
+        }
+    }
+
     /// Undoes `money skip`: the (definition, date) transaction counts again.
     public func unskipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) {
         try db.writeTransaction { () throws(StoreError) in

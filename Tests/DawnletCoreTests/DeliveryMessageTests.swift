@@ -168,4 +168,26 @@ import Testing
         }
         #expect(DurationText.format(90_061) == "1d1h1m1s")
     }
+
+    @Test("payments from a notification: a digest offers Log payment and Paid for what it lists; the keys say what to record")
+    func paymentActions() {
+        var digest = message(kind: "digest", key: "digest:2026-12-02")
+        #expect(digest.actions(snoozeSeconds: 600).isEmpty)
+        let stream = ReminderMessage.Payable(kind: .subscription, id: 3, date: date("2026-12-02"), title: "Stream")
+        let rent = ReminderMessage.Payable(kind: .bill, id: 1, date: date("2026-12-02"), title: "Rent")
+        digest.payables = [stream, rent]
+        let actions = digest.actions(snoozeSeconds: 600)
+        #expect(actions.map(\.key) == ["log:subscription:3:2026-12-02", "paid:bill:1:2026-12-02"])
+        #expect(actions.map(\.label) == ["Log payment: Stream", "Paid: Rent"])
+        #expect(ReminderAction.payment("log:subscription:3:2026-12-02")?.id == 3)
+        #expect(ReminderAction.payment("paid:bill:1:2026-12-02")?.paid == true)
+        for bad in ["log:subscription:0:2026-12-02", "log:nothing:3:2026-12-02", "log:debt:3:2026-13-02", "pay:debt:3:2026-12-02", "log:debt:3"] {
+            #expect(ReminderAction.payment(bad) == nil, "\(bad)")
+        }
+        // A bill's own reminder: Paid beside Skip and Snooze.
+        var bill = message(kind: "bill", key: "bill:1:2026-12-02:0m")
+        bill.payables = [rent]
+        #expect(bill.actions(snoozeSeconds: 600).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze"])
+    }
 }
+

@@ -78,20 +78,21 @@ enum MoneyCalendarCommands {
     }
 
     static func logSubscription(_ invocation: inout Invocation) throws {
+        try log(.subscription, &invocation)
+    }
+
+    /// `subscription log` and `debt log`: the store's one way of logging a payment.
+    static func log(_ kind: Payment.Kind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
         let date = try invocation.optionalDate("on") ?? invocation.today()
-        let store = try invocation.openStore()
-        let subscription = try store.subscription(id: id)
-        guard subscription.active else { throw CLIError.data("subscription \(id) is paused: resume it to log a payment") }
-        guard let period = MoneyCalendar.period(of: subscription, containing: date) else {
-            throw CLIError.data("subscription \(id) has no renewal on or before \(date) (\(subscription.schedule))")
+        let amount = try invocation.arguments.value("amount") == nil ? nil : invocation.paidAmount("amount", default: .zero)
+        let logged = try invocation.openStore().logPayment(for: kind, id: id, on: date, amount: amount)
+        var line = "payment #\(logged.payment): \(kind.rawValue) \(id), \(logged.amount) on \(date), for \(logged.period)"
+        if let over = logged.paidOff {
+            line += "; debt \(id) is paid off"
+            if over > .zero { line += " (\(over) more than its balance of \(Amount(minorUnits: logged.amount.minorUnits - over.minorUnits)))" }
         }
-        // What was paid: the renewal's amount as money out, a positive number.
-        let amount = try invocation.paidAmount("amount", default: Amount(minorUnits: Int64(subscription.amount.minorUnits.magnitude)))
-        let periodText = "the period \(period.lowerBound) to \(period.upperBound)"
-        let payment = try store.logPayment(kind: .subscription, sourceID: id, date: date, amount: amount,
-                                           periodStart: period.lowerBound, periodText: periodText)
-        invocation.output.line("payment #\(payment): subscription \(id), \(amount) on \(date), for \(periodText)")
+        invocation.output.line(line)
     }
 
     static func addDebt(_ invocation: inout Invocation) throws {
@@ -125,22 +126,7 @@ enum MoneyCalendarCommands {
     }
 
     static func logDebt(_ invocation: inout Invocation) throws {
-        let id = try invocation.id()
-        let date = try invocation.optionalDate("on") ?? invocation.today()
-        let store = try invocation.openStore()
-        let debt = try store.debt(id: id)
-        guard debt.balance > .zero else { throw CLIError.data("debt \(id) is paid off: there is nothing left to pay") }
-        let amount = try invocation.paidAmount("amount", default: min(debt.minimumPayment, debt.balance))
-        let month = YearMonth(containing: date)
-        let payment = try store.logPayment(kind: .debt, sourceID: id, date: date, amount: amount, periodStart: month.firstDay,
-                                           periodText: "the month \(month)")
-        var line = "payment #\(payment): debt \(id), \(amount) on \(date), for the month \(month)"
-        if amount >= debt.balance {
-            line += "; debt \(id) is paid off"
-            let over = Amount(minorUnits: amount.minorUnits - debt.balance.minorUnits)
-            if over > .zero { line += " (\(over) more than its balance of \(debt.balance))" }
-        }
-        invocation.output.line(line)
+        try log(.debt, &invocation)
     }
 
     static func payOff(_ invocation: inout Invocation) throws {

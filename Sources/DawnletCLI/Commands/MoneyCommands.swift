@@ -58,7 +58,7 @@ enum MoneyCommands {
         }
         invocation.output.line("\(month)")
         for row in rows {
-            let mark = row.status == .skipped ? "  (skipped)" : ""
+            let mark = row.status == .skipped ? "  (skipped)" : row.status == .paid ? "  (paid)" : ""
             invocation.output.line("  \(row.date)  \(row.amount.description.leftPadded(12))  \(row.name)\(mark)")
         }
         invocation.output.line("  total       \(total.description.leftPadded(12))")

@@ -100,12 +100,12 @@ enum TodayCommand {
         output.line("\(day.date) \(day.date.weekday.fullName)")
         if day.entries.isEmpty { output.line("  \(empty)") }
         for entry in day.entries {
-            let box = ["done": "[x]", "logged": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
+            let box = ["done": "[x]", "logged": "[x]", "paid": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
             var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.count >= 5 ? entry.kind : entry.kind.padding(toLength: 5, withPad: " ", startingAt: 0)) "
             line += "\(entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-"))  \(entry.title)"
             if let amount = entry.amount { line += "  \(amount)" }
             if let due = entry.overdueSince { line += "  OVERDUE since \(due)" }
-            if entry.status == "skipped" { line += "  (skipped)" }
+            if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
             output.line(line)
         }
