@@ -199,6 +199,21 @@ public enum OccurrenceMerge {
     }
 }
 
+extension OccurrenceMerge {
+    /// The same merge for bills: each recurring transaction's dates in `range`, with the stored row
+    /// (a laid-out month's transaction) that wins there, if any. Rows on dates the schedule does not
+    /// produce are history and produce nothing, as for every repeating item.
+    public static func bills(_ definitions: [RecurringTransaction], rows: [Transaction], in range: ClosedRange<CivilDate>)
+        -> [(bill: RecurringTransaction, date: CivilDate, row: Transaction?)] {
+        struct Key: Hashable { let id: Int64; let date: CivilDate }
+        var stored: [Key: Transaction] = [:]
+        for row in rows { if let id = row.definitionID, range.contains(row.date) { stored[Key(id: id, date: row.date)] = row } }
+        return definitions.flatMap { bill in
+            bill.schedule.occurrences(in: range, defaultAnchor: bill.created).map { (bill, $0, stored[Key(id: bill.id, date: $0)]) }
+        }
+    }
+}
+
 /// Where a todo stands on a day (`todo list`): a one-off is open, done or overdue; a repeating one
 /// is open, with its next occurrence not done or skipped (within a year), if it has one.
 public struct TodoStanding: Hashable, Sendable {

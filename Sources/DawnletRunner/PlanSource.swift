@@ -87,16 +87,11 @@ public struct PlanSource {
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
-        var rows: [String: Transaction] = [:]
-        for row in try store.transactions(in: range) { if let id = row.definitionID { rows["\(id) \(row.date)"] = row } }
-        for bill in try store.recurringTransactions() {
-            for date in bill.schedule.occurrences(in: range, defaultAnchor: bill.created) {
-                let row = rows["\(bill.id) \(date)"]
-                items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
-                                      source: row == nil ? .virtual : .stored,
-                                      suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
-                                      detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
-            }
+        for (bill, date, row) in OccurrenceMerge.bills(try store.recurringTransactions(), rows: try store.transactions(in: range), in: range) {
+            items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
+                                  source: row == nil ? .virtual : .stored,
+                                  suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
+                                  detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
         }
 
         let debts = try store.debts()

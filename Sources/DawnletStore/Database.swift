@@ -224,6 +224,14 @@ final class Statement {
     }
 
     func optionalText(_ column: Int32) -> String? { isNull(column) ? nil : text(column) }
+
+    /// A column read by `parse`: nil for NULL, `corrupt` for text it cannot read (never silently
+    /// dropped: a row this version cannot read is said so).
+    func decoded<T>(_ column: Int32, _ parse: (String) -> T?, _ corrupt: @autoclosure () -> StoreError) throws(StoreError) -> T? {
+        guard let text = optionalText(column) else { return nil }
+        guard let value = parse(text) else { throw corrupt() }
+        return value
+    }
     func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
 
     /// Makes the statement ready to run again with new bindings.

@@ -34,7 +34,13 @@ extension Store {
     public func deliveryLog(since: Instant) throws(StoreError) -> [DeliveryID: Settlement] {
         var log: [DeliveryID: Settlement] = [:]
         for row in try deliveries(where: "state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?", [.int(since.secondsSinceEpoch)]) {
-            let outcome: Settlement.Outcome = row.state == .delivered ? .delivered : row.state == .missed ? .missed : .failed
+            let outcome: Settlement.Outcome
+            switch row.state {
+            case .delivered: outcome = .delivered
+            case .missed: outcome = .missed
+            case .failed: outcome = .failed
+            case .claimed: continue  // not selected; in flight, not settled
+            }
             log[row.id] = Settlement(outcome, at: row.finishedAt, detail: row.detail)
         }
         return log

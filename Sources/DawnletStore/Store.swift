@@ -203,21 +203,9 @@ extension Store {
         func corrupt(_ what: String) -> StoreError {
             StoreError(.corrupt, "\(KindTables.of(kind).noun) \(id) has a \(what) this version cannot read")
         }
-        var schedule: Schedule?
-        if let text = row.optionalText(4) {
-            guard let parsed = schedules.parse(text) else { throw corrupt("schedule") }
-            schedule = parsed
-        }
-        var date: CivilDate?
-        if let text = row.optionalText(2) {
-            guard let parsed = CivilDate(text) else { throw corrupt("date") }
-            date = parsed
-        }
-        var time: WallTime?
-        if let text = row.optionalText(3) {
-            guard let parsed = WallTime(text) else { throw corrupt("time") }
-            time = parsed
-        }
+        let schedule = try row.decoded(4, schedules.parse, corrupt("schedule"))
+        let date = try row.decoded(2, CivilDate.init, corrupt("date"))
+        let time = try row.decoded(3, WallTime.init, corrupt("time"))
         guard let reminders = ReminderOffset.list(row.text(6)) else { throw corrupt("reminder list") }
         return ItemDefinition(kind: kind, id: id, title: row.text(1), time: time, schedule: schedule, date: date,
                               durationMinutes: row.isNull(5) ? nil : Int(row.int(5)), reminders: reminders)
@@ -243,11 +231,10 @@ extension Store {
 
     private func occurrenceRows(_ kind: ItemKind, _ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> [StoredOccurrence] {
         try db.query(sql, arguments) { (row) throws(StoreError) in
-            guard let date = CivilDate(row.text(2)), let status = OccurrenceStatus(rawValue: row.text(3)) else {
-                throw StoreError(.corrupt, "\(KindTables.of(kind).noun) occurrence \(row.int(0)) cannot be read")
-            }
+            let corrupt = StoreError(.corrupt, "\(KindTables.of(kind).noun) occurrence \(row.int(0)) cannot be read")
+            guard let date = CivilDate(row.text(2)), let status = OccurrenceStatus(rawValue: row.text(3)) else { throw corrupt }
             return StoredOccurrence(rowID: row.int(0), kind: kind, definitionID: row.int(1), date: date, status: status,
-                                    title: row.optionalText(4), time: row.optionalText(5).flatMap(WallTime.init))
+                                    title: row.optionalText(4), time: try row.decoded(5, WallTime.init, corrupt))
         }
     }
 

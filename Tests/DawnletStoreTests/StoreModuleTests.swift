@@ -70,6 +70,19 @@ import Testing
         #expect(try merged("2026-12-01", "2026-12-01").map { "\($0.status) \($0.time!)" } == ["skipped 11:00"])
     }
 
+    @Test("a stored time, date or schedule this version cannot read is corrupt, never silently dropped")
+    func unreadableRows() throws {
+        let id = try store.addItem(kind: .todo, title: "Water", date: nil, time: nil, schedule: try schedule("daily"), today: today)
+        try store.setOccurrence(.todo, definitionID: id, date: today, status: .done)
+        try store.db.run("UPDATE todo_occurrences SET time = '25:99'")
+        #expect { try store.storedOccurrences(in: today...today) } throws: {
+            ($0 as? StoreError)?.code == .corrupt && ($0 as? StoreError)?.message == "todo occurrence 1 cannot be read"
+        }
+        try store.db.run("UPDATE todo_occurrences SET time = NULL")
+        try store.db.run("UPDATE todos SET due_time = 'noon'")
+        #expect { try store.definitions([.todo]) } throws: { ($0 as? StoreError)?.message == "todo 1 has a time this version cannot read" }
+    }
+
     @Test("habit entries: done and skipped per day")
     func habits() throws {
         let id = try store.addItem(kind: .habit, title: "Run", date: nil, time: WallTime("07:00"),

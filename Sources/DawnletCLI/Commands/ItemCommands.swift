@@ -252,6 +252,8 @@ enum ItemCommands {
         guard new != old else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
         try store.replaceDefinition(new)
         invocation.output.line("\(kind.rawValue) \(id): \(describe(new))")
+        let dateOption = kind == .event ? "start" : "due"
+        invocation.echoResolved(dateOption, as: "\(kind.rawValue) \(id): \(kind == .event ? "starts" : "due")", try invocation.dateAndTime(dateOption))
     }
 
     /// `mon,wed,fri` as a set of weekdays, or a usage error.
