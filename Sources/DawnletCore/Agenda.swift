@@ -32,9 +32,22 @@ public enum Agenda {
     /// (when it is in range), as the `today` view has always shown them.
     public static func days(
         _ days: ClosedRange<CivilDate>, today: CivilDate, definitions: [ItemDefinition], stored: [StoredOccurrence],
-        transactions: [Transaction], money: [CalendarEvent], calendar: [CalendarOccurrence]
+        bills recurring: [RecurringTransaction], transactions: [Transaction], money: [CalendarEvent], calendar: [CalendarOccurrence]
     ) -> [Day] {
-        let bills = Dictionary(grouping: transactions, by: \.date)
+        // Bills from the one merge (reading only: a month never laid out is not laid out here),
+        // and the rows a deleted recurring transaction left, as history.
+        var bills: [CivilDate: [Entry]] = [:]
+        for (bill, date, row) in OccurrenceMerge.bills(recurring, rows: transactions, in: days) {
+            bills[date, default: []].append(Entry(
+                kind: "bill", id: row?.id, definitionID: bill.id, title: row?.name ?? bill.name, time: nil,
+                status: row.map { $0.status == .posted ? "open" : $0.status.rawValue } ?? "open", overdueSince: nil,
+                source: row == nil ? "virtual" : "stored", amount: row?.amount ?? bill.amount, payment: nil))
+        }
+        for row in transactions where row.definitionID == nil && days.contains(row.date) {
+            bills[row.date, default: []].append(Entry(
+                kind: "bill", id: row.id, definitionID: nil, title: row.name, time: nil, status: row.status == .posted ? "open" : row.status.rawValue,
+                overdueSince: nil, source: "stored", amount: row.amount, payment: nil))
+        }
         let dues = Dictionary(grouping: money, by: \.date)
         let external = Dictionary(grouping: calendar, by: \.date)
         return (days.lowerBound.dayNumber...days.upperBound.dayNumber).map { number in
@@ -47,10 +60,7 @@ public enum Agenda {
                       status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
                       source: $0.source.rawValue, amount: nil, payment: nil)
             }
-            entries += (bills[day] ?? []).map {
-                Entry(kind: "bill", id: $0.id, definitionID: $0.definitionID, title: $0.name, time: nil,
-                      status: $0.status == .posted ? "open" : $0.status.rawValue, overdueSince: nil, source: "stored", amount: $0.amount, payment: nil)
-            }
+            entries += bills[day] ?? []
             entries += (dues[day] ?? []).map {
                 Entry(kind: $0.kind.rawValue, id: nil, definitionID: $0.sourceID, title: $0.name, time: nil,
                       status: $0.payment != nil ? "logged" : "open", overdueSince: nil, source: "virtual", amount: $0.amount, payment: $0.payment)

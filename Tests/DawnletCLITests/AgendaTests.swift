@@ -86,4 +86,14 @@ import Testing
             CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "agenda", "--days", days]), status: 2, mentioning: ["--days"])
         }
     }
+
+    @Test("today and agenda only read: the database file is byte for byte as before, months never laid out stay so")
+    func onlyReads() throws {
+        try populate()
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        try cli("agenda", "--days", "60")
+        try cli("today", "--date", "2027-03-01")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
+    }
 }
+

@@ -59,12 +59,6 @@ enum TodayCommand {
         let today = try invocation.today()
         let store = try invocation.readStore()
         let stored = try store.storedOccurrences(in: range) + (try store.oneOffTodoRows())
-        var transactions: [Transaction] = []
-        var month = YearMonth(containing: range.lowerBound)
-        while month.firstDay <= range.upperBound {
-            transactions += try store.loadMonth(month).filter { range.contains($0.date) }
-            month = month.next
-        }
         let money = MoneyCalendar.events(in: range, subscriptions: try store.subscriptions(), debts: try store.debts(),
                                          goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())
         // External calendars' items of those days (DESIGN §8).
@@ -74,7 +68,8 @@ enum TodayCommand {
         let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(window)
         invocation.output.warn(calendars.problems)
         return Agenda.days(range, today: today, definitions: try store.definitions(), stored: Array(Set(stored)),
-                           transactions: transactions, money: money, calendar: calendars.items.compactMap(\.calendar))
+                           bills: try store.recurringTransactions(), transactions: try store.transactions(in: range), money: money,
+                           calendar: calendars.items.compactMap(\.calendar))
     }
 
     static func json(_ day: Agenda.Day) -> [(String, JSON)] {
