@@ -202,13 +202,13 @@ enum RunnerBench {
     /// Rows of the delivery log that are settled (delivered or failed), read with the CLI's own store.
     static func deliveries(_ db: String) -> Int {
         guard let store = try? Store(path: db) else { return 0 }
-        return ((try? store.deliveries(.delivered).count) ?? 0) + ((try? store.deliveries(.failed).count) ?? 0)
+        return ((try? store.log.deliveries(.delivered).count) ?? 0) + ((try? store.log.deliveries(.failed).count) ?? 0)
     }
 
     /// Desktop deliveries shown as notifications, and those the server has reported closed.
     static func responses(_ db: String) -> (shown: Int, closed: Int) {
         guard let store = try? Store(path: db) else { return (0, 0) }
-        let shown = ((try? store.deliveries(.delivered)) ?? []).filter { $0.channel == .desktop && $0.notificationID != nil }
+        let shown = ((try? store.log.deliveries(.delivered)) ?? []).filter { $0.channel == .desktop && $0.notificationID != nil }
         return (shown.count, shown.filter { $0.response != nil }.count)
     }
 

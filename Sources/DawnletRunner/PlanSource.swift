@@ -22,7 +22,7 @@ public struct PlanSource {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         // Occurrences up to the longest lead time after the window can have reminders inside it.
-        let definitions = try store.definitions()
+        let definitions = try store.items.definitions()
         let lead = longestLeadDays(definitions)
         let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
         let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
@@ -31,8 +31,8 @@ public struct PlanSource {
         let calendars = calendarItems(window)
         items += calendars.items
         var plan = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config),
-                                log: try store.deliveryLog(since: window.lowerBound),
-                                snoozed: try store.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
+                                log: try store.log.deliveryLog(since: window.lowerBound),
+                                snoozed: try store.log.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
         plan.calendarProblems = calendars.problems
         return plan
     }
@@ -46,7 +46,7 @@ public struct PlanSource {
         var items: [PlanItem] = []
         var problems: [CalendarProblem] = []
         // Our own exported items, met again in a vdir we also read, are already planned.
-        let ours = ((try? store.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
+        let ours = ((try? store.log.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
         // One budget for every calendar of the plan: no file, however made, costs it more.
         let budget = CalendarReader.Budget()
         for source in config.calendars {
@@ -70,7 +70,7 @@ public struct PlanSource {
     /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
     /// items; and the one-off todos that are not done (listed as overdue in later digests).
     func items(_ definitions: [ItemDefinition], in range: ClosedRange<CivilDate>) throws -> ([PlanItem], [PlanItem]) {
-        let stored = try store.storedOccurrences(in: range)
+        let stored = try store.items.storedOccurrences(in: range)
         var items: [PlanItem] = []
         items.reserveCapacity(stored.count + definitions.count * 8)
         // Worked out per definition, not per occurrence: its reminder kind and its duration text.
@@ -87,18 +87,18 @@ public struct PlanSource {
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
-        for (bill, date, row) in OccurrenceMerge.bills(try store.recurringTransactions(), rows: try store.transactions(in: range), in: range) {
+        for (bill, date, row) in OccurrenceMerge.bills(try store.money.recurringTransactions(), rows: try store.money.transactions(in: range), in: range) {
             items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
                                   source: row == nil ? .virtual : .stored,
                                   suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
                                   detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
         }
 
-        let debts = try store.debts()
+        let debts = try store.sources.debts()
         var paymentDays: [Int64: Int] = [:]
         for debt in debts { paymentDays[debt.id] = debt.paymentDay }
-        for event in MoneyCalendar.events(in: range, subscriptions: try store.subscriptions(), debts: debts, goals: try store.goals(),
-                                          incomes: try store.incomeSources(), payments: try store.payments()) {
+        for event in MoneyCalendar.events(in: range, subscriptions: try store.sources.subscriptions(), debts: debts, goals: try store.sources.goals(),
+                                          incomes: try store.sources.incomeSources(), payments: try store.sources.payments()) {
             var note: String?
             if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
                 note = "payment day \(day) falls on \(event.date), the month's last day"
@@ -109,7 +109,7 @@ public struct PlanSource {
         }
 
         var done = Set<Int64>()
-        for row in try store.oneOffTodoRows() where row.status != .open { done.insert(row.definitionID) }
+        for row in try store.items.oneOffTodoRows() where row.status != .open { done.insert(row.definitionID) }
         let overdue = definitions.compactMap { d -> PlanItem? in
             guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
             return PlanItem(kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual)

@@ -9,7 +9,7 @@ extension Runner {
     /// or a snooze recorded on the delivery; then a new plan.
     func act(on id: UInt32, _ action: String) {
         do {
-            guard let row = try store.delivery(notificationID: id, channel: .desktop) else { return }
+            guard let row = try store.log.delivery(notificationID: id, channel: .desktop) else { return }
             if let payment = ReminderAction.payment(action) {
                 return pay(payment, from: row, notification: id, action: action)
             }
@@ -17,22 +17,22 @@ extension Runner {
             let response: String
             switch (action, target.kind, target.kind.itemKind) {
             case ("done", .todo, let kind?), ("done", .habit, let kind?):
-                try store.setOccurrence(kind, definitionID: target.id, date: target.date, status: .done)
+                try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .done)
                 response = "done"
             case ("skip", .bill, _):
-                try store.skipTransaction(definitionID: target.id, date: target.date)
+                try store.money.skipTransaction(definitionID: target.id, date: target.date)
                 response = "skipped"
             case ("skip", _, let kind?):
-                try store.setOccurrence(kind, definitionID: target.id, date: target.date, status: .skipped)
+                try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .skipped)
                 response = "skipped"
             case ("snooze", _, _):
                 let until = clock().adding(seconds: Int64(settings.config.desktop.snooze))
                 response = "snoozed until \(ISO8601.format(until, in: settings.zone))"
-                try store.snooze(row.id, until: until, response: response)
+                try store.log.snooze(row.id, until: until, response: response)
             default:
                 return
             }
-            try store.respond(row.id, response: response)
+            try store.log.respond(row.id, response: response)
             (channels as? LoopChannels)?.notifications?.close(id)
             log(LogEntry("\(response): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
             replan(reason: "notification action")
@@ -50,10 +50,10 @@ extension Runner {
         do {
             switch (payment.paid, payment.kind) {
             case (true, .bill):
-                try store.markTransactionPaid(definitionID: payment.id, date: payment.date)
+                try store.money.markTransactionPaid(definitionID: payment.id, date: payment.date)
                 response = "paid \(payment.kind.rawValue) \(payment.id) on \(payment.date)"
             case (false, .subscription), (false, .debt):
-                let logged = try store.logPayment(for: payment.kind == .debt ? .debt : .subscription, id: payment.id, on: payment.date, amount: nil)
+                let logged = try store.sources.logPayment(for: payment.kind == .debt ? .debt : .subscription, id: payment.id, on: payment.date, amount: nil)
                 response = "logged payment #\(logged.payment): \(payment.kind.rawValue) \(payment.id), \(logged.amount) for \(logged.period)"
             default:
                 return
@@ -67,7 +67,7 @@ extension Runner {
             channels?.deliver(notice, through: .desktop, replacing: nil) { _ in }
             return
         }
-        do { try store.respond(row.id, response: response) } catch { log(LogEntry("cannot record the response: \(error)", priority: 3)) }
+        do { try store.log.respond(row.id, response: response) } catch { log(LogEntry("cannot record the response: \(error)", priority: 3)) }
         (channels as? LoopChannels)?.notifications?.close(id)
         log(LogEntry("\(response) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
         replan(reason: "notification action")
@@ -75,10 +75,10 @@ extension Runner {
 
     /// NotificationClosed: how it ended, unless an action already said.
     func closed(_ id: UInt32, reason: UInt32) {
-        guard let row = try? store.delivery(notificationID: id, channel: .desktop), row.response == nil else { return }
+        guard let row = try? store.log.delivery(notificationID: id, channel: .desktop), row.response == nil else { return }
         let words = [1: "expired", 2: "dismissed", 3: "closed"][reason] ?? "closed"
         do {
-            try store.respond(row.id, response: words)
+            try store.log.respond(row.id, response: words)
         } catch {
             log(LogEntry("cannot record that notification \(id) was \(words): \(error)", priority: 3))
         }

@@ -112,7 +112,7 @@ public final class Runner {
         self.clock = clock
         store = try Store(path: settings.databasePath)
         databaseIdentity = FileIdentity(path: settings.databasePath)
-        databaseBegan = try store.createdAt()
+        databaseBegan = try store.log.createdAt()
         loop = try EventLoop()
         wake = try loop.timer { [unowned self] in self.timerFired() }
         if let channels {
@@ -145,7 +145,7 @@ public final class Runner {
         try watchClock()
         if settings.followsSystemZone { try watchSystemZone() }
         loop.enableWatchdog()
-        do { try store.noteRunnerStart(clock()) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
+        do { try store.log.noteRunnerStart(clock()) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
         start()
         ServiceNotify.send("READY=1")
         return try loop.run()
@@ -408,7 +408,7 @@ public final class Runner {
             return
         }
         do {
-            try store.recordMissed(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, now: now)
+            try store.log.recordMissed(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, now: now)
             settledSincePlan.insert(id)
             retries[id] = nil
             log(LogEntry("missed \(id) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))",
@@ -422,17 +422,17 @@ public final class Runner {
     /// each message over.
     private func start(_ sends: [Decision.Send], now: Instant) -> Bool {
         guard !sends.isEmpty else { return true }
-        var claims: [Store.Claim] = []
+        var claims: [Store.Log.Claim] = []
         for send in sends {
             for reminder in send.reminders {
                 let id = DeliveryID(reminder.key, send.channel)
                 guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
-                claims.append(Store.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late))
+                claims.append(Store.Log.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late))
             }
         }
         let owned: [Bool]
         do {
-            owned = try store.claim(claims, now: now)
+            owned = try store.log.claim(claims, now: now)
         } catch {
             // Nothing was claimed: the next decision tries again (a locked database lets go soon).
             log(LogEntry("cannot claim \(claims.count) deliveries: \(error); trying again in 1 s", priority: 3))
@@ -459,7 +459,7 @@ public final class Runner {
         }
         let ids = claimed.map { DeliveryID($0.key, send.channel) }
         inFlight.formUnion(ids)
-        let replacing = claimed.count == 1 && send.channel == .desktop ? (try? store.notificationID(ids[0])) ?? nil : nil
+        let replacing = claimed.count == 1 && send.channel == .desktop ? (try? store.log.notificationID(ids[0])) ?? nil : nil
         channels.deliver(message, through: send.channel, replacing: replacing) { [unowned self] outcome in
             self.finished(ids, claimed, send, message, outcome)
         }
@@ -493,7 +493,7 @@ public final class Runner {
                 retries[id] = nil
                 settledSincePlan.insert(id)
                 do {
-                    try store.finish(id, state: state, detail: detail, notificationID: outcome.notificationID, now: now)
+                    try store.log.finish(id, state: state, detail: detail, notificationID: outcome.notificationID, now: now)
                 } catch {
                     log(LogEntry("cannot record \(id): \(error)", priority: 3))
                 }

@@ -26,7 +26,7 @@ public struct Delivery: Hashable, Sendable {
 /// The delivery log (DESIGN §6): a reminder is claimed (committed) before it is handed to a
 /// channel, and recorded delivered, failed or missed after. The primary key (key, channel) is what
 /// makes a second send impossible, even from a second runner.
-extension Store {
+extension Store.Log {
     /// Every delivery that is settled (delivered, failed or missed) for reminders due at or after
     /// `since`, and how: the planner's "already done". Claimed rows are not settled: after a crash
     /// they are tried again (the one case DESIGN §6 allows to repeat). Snoozed rows are not settled
@@ -214,8 +214,6 @@ extension Store {
         try db.query("SELECT value FROM settings WHERE key = 'export-namespace'", [], { $0.text(0) }).first
     }
 
-    /// The database file, for the runner's watch on its folder.
-    public var path: String { db.path }
 }
 
 extension DeliveryID {

@@ -1,7 +1,7 @@
 import DawnletCore
 
 /// Subscriptions, debts, goals, income sources and their payments (DESIGN §4).
-extension Store {
+extension Store.Sources {
     public func addSubscription(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored.anchor == nil { anchored.anchor = today }
@@ -12,19 +12,19 @@ extension Store {
 
     public func subscriptions() throws(StoreError) -> [Subscription] {
         try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions ORDER BY id") { (row) throws(StoreError) in
-            try Store.scheduledAmount(row, schedules, "subscription")
+            try Self.scheduledAmount(row, schedules, "subscription")
         }
     }
 
     public func subscription(id: Int64) throws(StoreError) -> Subscription {
         guard let found = try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
-                                       [.int(id)], { (row) throws(StoreError) in try Store.scheduledAmount(row, schedules, "subscription") }).first
+                                       [.int(id)], { (row) throws(StoreError) in try Self.scheduledAmount(row, schedules, "subscription") }).first
         else { throw StoreError(.notFound, "no subscription with id \(id)") }
         return found
     }
 
     /// A subscription or income row (id, name, amount_minor, schedule, active): one shape, two tables.
-    private static func scheduledAmount(_ row: Statement, _ schedules: ScheduleTexts, _ noun: String) throws(StoreError) -> ScheduledAmount {
+    static func scheduledAmount(_ row: Statement, _ schedules: ScheduleTexts, _ noun: String) throws(StoreError) -> ScheduledAmount {
         guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "\(noun) \(row.int(0)) has a schedule this version cannot read") }
         return ScheduledAmount(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
     }
@@ -42,12 +42,12 @@ extension Store {
     }
 
     public func debts() throws(StoreError) -> [Debt] {
-        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts ORDER BY id", [], Store.debt)
+        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts ORDER BY id", [], Self.debt)
     }
 
     public func debt(id: Int64) throws(StoreError) -> Debt {
         guard let found = try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts WHERE id = ?",
-                                       [.int(id)], Store.debt).first
+                                       [.int(id)], Self.debt).first
         else { throw StoreError(.notFound, "no debt with id \(id)") }
         return found
     }
@@ -92,7 +92,7 @@ extension Store {
     /// returned as it is, and the calendar skips it.
     public func incomeSources() throws(StoreError) -> [IncomeSource] {
         try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources ORDER BY id") { (row) throws(StoreError) in
-            try Store.scheduledAmount(row, schedules, "income source")
+            try Self.scheduledAmount(row, schedules, "income source")
         }
     }
 
@@ -245,7 +245,7 @@ public enum MoneyEditKind: String, CaseIterable, Sendable {
     }
 }
 
-extension Store {
+extension Store.Sources {
     /// Changes a money row. A new schedule without an anchor keeps the old one. For `money`, the
     /// months already laid out from `today` on are laid out again from the new values (past rows
     /// are history; a skip stays).

@@ -121,9 +121,44 @@ public final class Store {
     }
 }
 
-// MARK: - Todos, events, habits
+// MARK: - Repositories: one per module, over the one connection
 
 extension Store {
+    /// Todos, events and habits: definitions and their occurrence rows (DESIGN §3).
+    public struct Items {
+        let db: Connection
+        let schedules: ScheduleTexts
+    }
+
+    /// Recurring transactions and the months of rows they lay out (DESIGN §4).
+    public struct Money {
+        let db: Connection
+        let schedules: ScheduleTexts
+    }
+
+    /// The money calendar's sources (subscriptions, debts, goals, income) and their payments.
+    public struct Sources {
+        let db: Connection
+        let schedules: ScheduleTexts
+    }
+
+    /// The delivery log, and the database's own notes (settings).
+    public struct Log {
+        let db: Connection
+    }
+
+    /// The database file, for the runner's watch on its folder.
+    public var path: String { db.path }
+
+    public var items: Items { Items(db: db, schedules: schedules) }
+    public var money: Money { Money(db: db, schedules: schedules) }
+    public var sources: Sources { Sources(db: db, schedules: schedules) }
+    public var log: Log { Log(db: db) }
+}
+
+// MARK: - Todos, events, habits
+
+extension Store.Items {
     /// Where each module keeps its definitions and occurrences, and how to read a definition as
     /// (id, title, date, time, schedule, duration, reminders).
     struct KindTables {
@@ -181,7 +216,7 @@ extension Store {
         var result: [ItemDefinition] = []
         for kind in kinds {
             result += try db.query(KindTables.of(kind).select + " ORDER BY id") { (row) throws(StoreError) in
-                try Store.definition(kind, row, schedules)
+                try Self.definition(kind, row, schedules)
             }
         }
         return result
@@ -191,14 +226,14 @@ extension Store {
     public func definition(_ kind: ItemKind, id: Int64) throws(StoreError) -> ItemDefinition {
         let tables = KindTables.of(kind)
         guard let found = try db.query(tables.select + " WHERE id = ?", [.int(id)], { (row) throws(StoreError) in
-            try Store.definition(kind, row, schedules)
+            try Self.definition(kind, row, schedules)
         }).first else {
             throw StoreError(.notFound, "no \(tables.noun) with id \(id)")
         }
         return found
     }
 
-    private static func definition(_ kind: ItemKind, _ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> ItemDefinition {
+    fileprivate static func definition(_ kind: ItemKind, _ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> ItemDefinition {
         let id = row.int(0)
         func corrupt(_ what: String) -> StoreError {
             StoreError(.corrupt, "\(KindTables.of(kind).noun) \(id) has a \(what) this version cannot read")
@@ -322,7 +357,7 @@ extension Store {
 
 // MARK: - Money
 
-extension Store {
+extension Store.Money {
     public func addRecurringTransaction(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored.anchor == nil { anchored.anchor = today }
@@ -333,13 +368,13 @@ extension Store {
 
     public func recurringTransactions() throws(StoreError) -> [RecurringTransaction] {
         try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions ORDER BY id") { (row) throws(StoreError) in
-            try Store.recurring(row, schedules)
+            try Self.recurring(row, schedules)
         }
     }
 
     public func recurringTransaction(id: Int64) throws(StoreError) -> RecurringTransaction {
         guard let found = try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions WHERE id = ?",
-                                       [.int(id)], { (row) throws(StoreError) in try Store.recurring(row, schedules) }).first
+                                       [.int(id)], { (row) throws(StoreError) in try Self.recurring(row, schedules) }).first
         else { throw StoreError(.notFound, "no recurring transaction with id \(id)") }
         return found
     }

@@ -106,10 +106,11 @@ extension ServeTests {
         let session = try DesktopSession(notificationServer: true)
         let (server, day) = try paymentsDigest(session)
         try session.invoke("Log payment: Stream")
+        let payments = try waitForOutput("payment", "list", containing: "#1")
+        // dunst has run its menu by then (the action came from it).
         let menu = try String(contentsOfFile: session.menuFile, encoding: .utf8)
         #expect(menu.contains("#Log payment: Stream ("), "\(menu)")
         #expect(menu.contains("#Paid: Rent ("), "\(menu)")
-        let payments = try waitForOutput("payment", "list", containing: "#1")
         #expect(payments == "#1  \(day)  subscription 1 Stream  12.99  for \(day)\n")
         let (status, log) = try server.stop()
         #expect(status == 0)

@@ -60,7 +60,7 @@ final class FakeChannels: DeliveryChannels {
 
     @discardableResult
     func todo(_ title: String, _ time: String, on day: String = "2026-12-01") throws -> Int64 {
-        try store.addItem(kind: .todo, title: title, date: date(day), time: WallTime(time), schedule: nil, today: today)
+        try store.items.addItem(kind: .todo, title: title, date: date(day), time: WallTime(time), schedule: nil, today: today)
     }
 
     /// Moves the clock to the armed instant and fires the timer, as sd-event would.
@@ -70,7 +70,7 @@ final class FakeChannels: DeliveryChannels {
     }
 
     func state(_ key: String) throws -> Delivery.State? {
-        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.deliveries(state).contains(where: { $0.key.description == key }) {
+        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.log.deliveries(state).contains(where: { $0.key.description == key }) {
             return state
         }
         return nil
@@ -117,7 +117,7 @@ final class FakeChannels: DeliveryChannels {
         #expect(channels.handed[0].message.late)
         channels.end(0)
         for id in 1...5 { #expect(try state("todo:\(id):2026-12-01:0m") == .delivered) }
-        #expect(try store.deliveries(.delivered).allSatisfy { $0.detail == "in one summary of 5" })
+        #expect(try store.log.deliveries(.delivered).allSatisfy { $0.detail == "in one summary of 5" })
         #expect(runner.nextWake == at("2026-12-01T10:00"))
     }
 
@@ -138,9 +138,9 @@ final class FakeChannels: DeliveryChannels {
         }
         channels.end(4, DeliveryOutcome(state: .failed, detail: "exited 1", retry: true))
         #expect(try state("todo:1:2026-12-01:0m") == .missed)
-        #expect(try store.deliveries(.missed).first?.detail == "exited 1; gave up after 5 attempts")
+        #expect(try store.log.deliveries(.missed).first?.detail == "exited 1; gave up after 5 attempts")
         // The log counts them too (issue 12: it said 1 after 5).
-        #expect(try store.deliveries(.missed).first?.attempts == 5)
+        #expect(try store.log.deliveries(.missed).first?.attempts == 5)
         #expect(runner.retries.isEmpty)
         #expect(runner.nextWake == at("2026-12-01T09:05"))
         fireTimer()
@@ -156,7 +156,7 @@ final class FakeChannels: DeliveryChannels {
         runner.start()
         channels.end(0)
         let id = DeliveryID(ReminderKey("todo:1:2026-12-01:0m")!, .desktop)
-        #expect(try store.snooze(id, until: at("2026-12-01T09:10"), response: "snoozed until 09:10"))
+        #expect(try store.log.snooze(id, until: at("2026-12-01T09:10"), response: "snoozed until 09:10"))
         runner.replan(reason: "notification action")
         #expect(runner.nextWake == at("2026-12-01T09:10"))
         fireTimer()
@@ -175,13 +175,13 @@ final class FakeChannels: DeliveryChannels {
         runner.start()
         #expect(runner.nextWake == at("2026-12-01T09:00"))
         switch change {
-        case "done": try store.setOccurrence(.todo, definitionID: id, date: today, status: .done)
-        case "skip": try store.setOccurrence(.todo, definitionID: id, date: today, status: .skipped)
-        default: try store.delete(.todo, id: id)
+        case "done": try store.items.setOccurrence(.todo, definitionID: id, date: today, status: .done)
+        case "skip": try store.items.setOccurrence(.todo, definitionID: id, date: today, status: .skipped)
+        default: try store.items.delete(.todo, id: id)
         }
         // The runner's own connection sees another connection's write as a new data version.
         let other = try Store(path: folder.path("dawnlet.sqlite"))
-        _ = try other.addItem(kind: .todo, title: "Unrelated", date: nil, time: nil, schedule: nil, today: today)
+        _ = try other.items.addItem(kind: .todo, title: "Unrelated", date: nil, time: nil, schedule: nil, today: today)
         clock.now = at("2026-12-01T09:00")
         runner.timerFired()
         #expect(channels.handed.isEmpty)
@@ -204,11 +204,11 @@ final class FakeChannels: DeliveryChannels {
         try store.db.run("UPDATE settings SET value = ? WHERE key = 'created'", [.text(String(at("2026-11-30T12:00").secondsSinceEpoch))])
         let late = try Runner(Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: { var c = Config(); c.graceWindow = 3_600; return c }(),
                                               zone: berlin), clock: { [clock] in clock.now }, channels: channels, log: { _ in })
-        _ = try store.addItem(kind: .todo, title: "Water", date: nil, time: WallTime("09:00"), schedule: Schedule(parsing: "daily from 2026-11-27 at 09:00"),
+        _ = try store.items.addItem(kind: .todo, title: "Water", date: nil, time: WallTime("09:00"), schedule: Schedule(parsing: "daily from 2026-11-27 at 09:00"),
                               today: CivilDate(year: 2026, month: 11, day: 27)!)
         clock.now = at("2026-12-02T08:00")
         late.start()
-        #expect(try store.deliveries(.missed).map(\.key.description) == ["todo:1:2026-12-01:0m"])
+        #expect(try store.log.deliveries(.missed).map(\.key.description) == ["todo:1:2026-12-01:0m"])
     }
 
     @Test("the zone changes: the wall time is re-read in the new zone")

@@ -18,43 +18,43 @@ import Testing
     var id: DeliveryID { DeliveryID(ReminderKey(key)!, .desktop) }
 
     func claim(at seconds: Int64 = 0) throws -> Bool {
-        try store.claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
+        try store.log.claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
                         now: fireAt.adding(seconds: seconds))
     }
 
     @Test("a delivered reminder is settled; a snooze unsettles it until it is claimed again, once")
     func snoozeCycle() throws {
         #expect(try claim())
-        try store.finish(id, state: .delivered, detail: nil, notificationID: 17, now: fireAt)
+        try store.log.finish(id, state: .delivered, detail: nil, notificationID: 17, now: fireAt)
         #expect(try !claim())
-        #expect(try store.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt)])
-        #expect(try store.notificationID(id) == 17)
-        #expect(try store.delivery(notificationID: 17, channel: .desktop)?.key.description == key)
-        #expect(try store.delivery(notificationID: 18, channel: .desktop) == nil)
+        #expect(try store.log.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt)])
+        #expect(try store.log.notificationID(id) == 17)
+        #expect(try store.log.delivery(notificationID: 17, channel: .desktop)?.key.description == key)
+        #expect(try store.log.delivery(notificationID: 18, channel: .desktop) == nil)
 
         let until = fireAt.adding(seconds: 600)
-        #expect(try store.snooze(id, until: until, response: "snoozed until 09:10"))
-        #expect(try store.deliveryLog(since: fireAt).isEmpty)
-        #expect(try store.snoozes() == [id: until])
+        #expect(try store.log.snooze(id, until: until, response: "snoozed until 09:10"))
+        #expect(try store.log.deliveryLog(since: fireAt).isEmpty)
+        #expect(try store.log.snoozes() == [id: until])
         // The re-fire claims it.
         #expect(try claim(at: 600))
-        #expect(try store.snoozes().isEmpty)
+        #expect(try store.log.snoozes().isEmpty)
         // A repeat keeps the id it replaces until the new one is recorded.
-        #expect(try store.notificationID(id) == 17)
-        try store.finish(id, state: .delivered, detail: nil, notificationID: 21, now: until)
-        #expect(try store.notificationID(id) == 21)
+        #expect(try store.log.notificationID(id) == 17)
+        try store.log.finish(id, state: .delivered, detail: nil, notificationID: 21, now: until)
+        #expect(try store.log.notificationID(id) == 21)
         #expect(try !claim(at: 700))
-        let row = try #require(try store.deliveries(.delivered).first)
+        let row = try #require(try store.log.deliveries(.delivered).first)
         #expect(row.attempts == 2 && row.response == "snoozed until 09:10")
     }
 
     @Test("only a delivered reminder can be snoozed; a response is recorded on its row")
     func snoozeNeedsDelivery() throws {
         #expect(try claim())
-        #expect(try !store.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
-        try store.finish(id, state: .failed, detail: "no server", now: fireAt)
-        #expect(try !store.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
-        try store.respond(id, response: "dismissed")
-        #expect(try store.deliveries(.failed).first?.response == "dismissed")
+        #expect(try !store.log.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
+        try store.log.finish(id, state: .failed, detail: "no server", now: fireAt)
+        #expect(try !store.log.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
+        try store.log.respond(id, response: "dismissed")
+        #expect(try store.log.deliveries(.failed).first?.response == "dismissed")
     }
 }

@@ -17,7 +17,7 @@ import Testing
         #expect(try store.schemaVersionOnDisk() == Store.schemaVersion)
         #expect(try store.db.query("PRAGMA journal_mode") { $0.text(0) } == ["wal"])
         #expect(try store.db.query("PRAGMA foreign_keys") { $0.int(0) } == [1])
-        _ = try store.addItem(kind: .todo, title: "x", date: nil, time: nil, schedule: nil, today: CivilDate(dayNumber: 0))
+        _ = try store.items.addItem(kind: .todo, title: "x", date: nil, time: nil, schedule: nil, today: CivilDate(dayNumber: 0))
         #expect(try mode(path + "-wal") == 0o600)
     }
 
@@ -76,7 +76,7 @@ import Testing
             }
             let store = try Store(path: path)
             #expect(try store.schemaVersionOnDisk() == Migrations.latest)
-            #expect(try store.definitions([.todo]).map(\.title) == ["kept"])
+            #expect(try store.items.definitions([.todo]).map(\.title) == ["kept"])
             // Opening again runs no migration twice.
             #expect(try Store(path: path).schemaVersionOnDisk() == Migrations.latest)
         }
@@ -91,14 +91,14 @@ import Testing
         try other.execute("BEGIN IMMEDIATE")
         let start = ContinuousClock.now
         #expect {
-            try store.addItem(kind: .todo, title: "x", date: nil, time: nil, schedule: nil, today: CivilDate(dayNumber: 0))
-            try store.setOccurrence(.todo, definitionID: 1, date: CivilDate(dayNumber: 0), status: .done)
+            try store.items.addItem(kind: .todo, title: "x", date: nil, time: nil, schedule: nil, today: CivilDate(dayNumber: 0))
+            try store.items.setOccurrence(.todo, definitionID: 1, date: CivilDate(dayNumber: 0), status: .done)
         } throws: { ($0 as? StoreError)?.code == .busy }
         #expect(ContinuousClock.now - start >= .milliseconds(150))
         try other.execute("ROLLBACK")
         // Nothing half-written: the failed write left no row.
-        #expect(try store.definitions([.todo]).count <= 1)
-        #expect(try store.storedOccurrences(in: CivilDate(dayNumber: 0)...CivilDate(dayNumber: 0)).isEmpty)
+        #expect(try store.items.definitions([.todo]).count <= 1)
+        #expect(try store.items.storedOccurrences(in: CivilDate(dayNumber: 0)...CivilDate(dayNumber: 0)).isEmpty)
     }
 
     // MARK: - Files that are not ours (issue 12)
@@ -165,7 +165,7 @@ import Testing
         // The main file alone does not say it is ours: page 1 there predates the application id.
         #expect(DatabaseFile.verdict(page1: Array(FileManager.default.contents(atPath: path)!.prefix(512))) != .ours(version: Migrations.latest))
         #expect(try DatabaseFile.inspect(path) == .ours(version: Migrations.latest))
-        #expect(try Store(path: path).definitions([.todo]).map(\.title) == ["kept"])
+        #expect(try Store(path: path).items.definitions([.todo]).map(\.title) == ["kept"])
     }
 
     @Test("files refused with a one-line reason, left as they were", arguments: [

@@ -13,14 +13,14 @@ import Testing
     /// Each table, through the store's own add, and a raw delete (not every kind has a delete command yet).
     func adders(_ store: Store) -> [(table: String, add: () throws -> Int64)] {
         [
-            ("todos", { try store.addItem(kind: .todo, title: "t", date: today, time: nil, schedule: nil, today: today) }),
-            ("events", { try store.addItem(kind: .event, title: "e", date: today, time: nil, schedule: nil, today: today) }),
-            ("habits", { try store.addItem(kind: .habit, title: "h", date: nil, time: nil, schedule: Schedule(rule: .weekly(interval: 1, days: nil)), today: today) }),
-            ("recurring_transactions", { try store.addRecurringTransaction(name: "b", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
-            ("subscriptions", { try store.addSubscription(name: "s", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
-            ("debts", { try store.addDebt(name: "d", balance: Amount(minorUnits: 1000), minimum: Amount(minorUnits: 100), day: 5, today: today) }),
-            ("goals", { try store.addGoal(name: "g", target: Amount(minorUnits: 100), by: nil, today: today) }),
-            ("income_sources", { try store.addIncome(name: "i", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
+            ("todos", { try store.items.addItem(kind: .todo, title: "t", date: today, time: nil, schedule: nil, today: today) }),
+            ("events", { try store.items.addItem(kind: .event, title: "e", date: today, time: nil, schedule: nil, today: today) }),
+            ("habits", { try store.items.addItem(kind: .habit, title: "h", date: nil, time: nil, schedule: Schedule(rule: .weekly(interval: 1, days: nil)), today: today) }),
+            ("recurring_transactions", { try store.money.addRecurringTransaction(name: "b", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
+            ("subscriptions", { try store.sources.addSubscription(name: "s", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
+            ("debts", { try store.sources.addDebt(name: "d", balance: Amount(minorUnits: 1000), minimum: Amount(minorUnits: 100), day: 5, today: today) }),
+            ("goals", { try store.sources.addGoal(name: "g", target: Amount(minorUnits: 100), by: nil, today: today) }),
+            ("income_sources", { try store.sources.addIncome(name: "i", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
         ]
     }
 
@@ -36,7 +36,7 @@ import Testing
         }
         // Payments: logged, deleted, logged again.
         func log(_ day: Int) throws -> Int64 {
-            try store.logPayment(kind: .subscription, sourceID: 1, date: CivilDate(year: 2026, month: 12, day: day)!, amount: Amount(minorUnits: 100),
+            try store.sources.logPayment(kind: .subscription, sourceID: 1, date: CivilDate(year: 2026, month: 12, day: day)!, amount: Amount(minorUnits: 100),
                                  periodStart: CivilDate(year: 2026, month: 12, day: day)!, periodText: "December")
         }
         #expect(try log(5) == 1)
@@ -66,14 +66,14 @@ import Testing
                 """)
         }
         let store = try Store(path: path)
-        #expect(try store.definitions([.todo]).map(\.id) == [1, 4])
+        #expect(try store.items.definitions([.todo]).map(\.id) == [1, 4])
         // The rebuilt parent table cascaded nothing: occurrences and transactions keep their definitions.
         #expect(try store.db.query("SELECT definition_id FROM todo_occurrences") { $0.int(0) } == [4])
         #expect(try store.db.query("SELECT definition_id FROM transactions") { $0.int(0) } == [2])
         #expect(try store.db.query("PRAGMA foreign_keys") { $0.int(0) } == [1])
-        #expect(try store.addItem(kind: .todo, title: "new", date: nil, time: nil, schedule: nil, today: today) == 11)
-        #expect(try store.addItem(kind: .event, title: "new", date: today, time: nil, schedule: nil, today: today) == 4)
-        #expect(try store.addRecurringTransaction(name: "new", amount: Amount(minorUnits: 1), schedule: monthly, today: today) == 3)
-        #expect(try store.addGoal(name: "new", target: Amount(minorUnits: 1), by: nil, today: today) == 1)
+        #expect(try store.items.addItem(kind: .todo, title: "new", date: nil, time: nil, schedule: nil, today: today) == 11)
+        #expect(try store.items.addItem(kind: .event, title: "new", date: today, time: nil, schedule: nil, today: today) == 4)
+        #expect(try store.money.addRecurringTransaction(name: "new", amount: Amount(minorUnits: 1), schedule: monthly, today: today) == 3)
+        #expect(try store.sources.addGoal(name: "new", target: Amount(minorUnits: 1), by: nil, today: today) == 1)
     }
 }

@@ -71,9 +71,9 @@ enum DeliveryCommands {
         let path = invocation.databasePath()
         do {
             let store = try Store(path: path, create: false)
-            let definitions = try store.definitions().count
-            let missed = try store.deliveries(.missed).count
-            let failed = try store.deliveries(.failed).count
+            let definitions = try store.items.definitions().count
+            let missed = try store.log.deliveries(.missed).count
+            let failed = try store.log.deliveries(.failed).count
             report(true, "database", "\(path): \(definitions) item definitions")
             if missed + failed > 0 { report(nil, "deliveries", "\(missed) missed, \(failed) failed (see `dawnlet-remind missed`)") }
         } catch let error as StoreError where error.code == .missing {

@@ -27,7 +27,7 @@ enum ExportCommand {
         let kinds: [ItemKind] = onlyTodos == onlyEvents ? [.todo, .event] : onlyTodos ? [.todo] : [.event]
         let store = try invocation.openStore()
         let zone = try invocation.timeZone()
-        let namespace = try store.exportNamespace()
+        let namespace = try store.log.exportNamespace()
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -38,10 +38,10 @@ enum ExportCommand {
             throw CLIError(code: .failure, message: "\(folder): not a folder")
         }
         let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
-        let stored = try store.storedOccurrences(kinds, in: everything) + (try store.oneOffTodoRows())
+        let stored = try store.items.storedOccurrences(kinds, in: everything) + (try store.items.oneOffTodoRows())
         var written = Set<String>()
         var counts: [ItemKind: Int] = [:]
-        for definition in try store.definitions(kinds) {
+        for definition in try store.items.definitions(kinds) {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let offsets = definition.reminders.isEmpty
                 ? invocation.config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders

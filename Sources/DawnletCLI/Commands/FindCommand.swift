@@ -14,14 +14,14 @@ enum FindCommand {
         let text = try invocation.text(invocation.arguments.positionals[0], "text to find")
         let store = try invocation.readStore()
         var found: [(kind: String, id: Int64, title: String, detail: String)] = []
-        for d in try store.definitions() {
+        for d in try store.items.definitions() {
             found.append((d.kind.rawValue, d.id, d.title, d.schedule?.description ?? d.date?.description ?? ""))
         }
-        for t in try store.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.schedule)")) }
-        for s in try store.subscriptions() { found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")")) }
-        for d in try store.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)")) }
-        for g in try store.goals() { found.append(("goal", g.id, g.name, "target \(g.target)")) }
-        for i in try store.incomeSources() { found.append(("income", i.id, i.name, "\(i.amount) \(i.schedule)")) }
+        for t in try store.money.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.schedule)")) }
+        for s in try store.sources.subscriptions() { found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")")) }
+        for d in try store.sources.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)")) }
+        for g in try store.sources.goals() { found.append(("goal", g.id, g.name, "target \(g.target)")) }
+        for i in try store.sources.incomeSources() { found.append(("income", i.id, i.name, "\(i.amount) \(i.schedule)")) }
         let matches = found.filter { $0.title.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
         if invocation.json {
             invocation.output.line(JSON.object([("found", .array(matches.map {

@@ -58,7 +58,7 @@ enum ItemCommands {
         let schedule = try invocation.schedule("every")
         let today = try invocation.today()
         let store = try invocation.openStore()
-        let id = try store.addItem(kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
+        let id = try store.items.addItem(kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
                                    reminders: try invocation.reminders(), today: today)
         invocation.output.line(String(id))
         invocation.echoResolved("due", as: "todo \(id): due", due)
@@ -76,7 +76,7 @@ enum ItemCommands {
         }
         let schedule = try invocation.schedule("every")
         let today = try invocation.today()
-        let id = try invocation.openStore().addItem(kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
+        let id = try invocation.openStore().items.addItem(kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
                                                      schedule: schedule, durationMinutes: duration,
                                                      reminders: try invocation.reminders(), today: today)
         invocation.output.line(String(id))
@@ -89,20 +89,20 @@ enum ItemCommands {
         let time = try invocation.optionalTime("at")
         let today = try invocation.today()
         let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: try invocation.optionalDate("from") ?? today, time: time)
-        let id = try invocation.openStore().addItem(kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today)
+        let id = try invocation.openStore().items.addItem(kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today)
         invocation.output.line(String(id))
     }
 
     static func list(_ kind: ItemKind, _ invocation: inout Invocation) throws {
         let store = try invocation.readStore()
-        var definitions = try store.definitions([kind])
+        var definitions = try store.items.definitions([kind])
         // Todos: where each stands today, and the filter asked for.
         var standing: [Int64: TodoStanding] = [:]
         if kind == .todo {
             let today = try invocation.today()
             let wanted = ["open", "done", "overdue"].filter { invocation.arguments.has($0) }
             guard wanted.count <= 1 else { throw CLIError.usage("give one of --open, --done and --overdue", invocation.globals.usage) }
-            let rows = Dictionary(grouping: try store.storedOccurrences([.todo], in: today...today.adding(days: 366)) + (try store.oneOffTodoRows()),
+            let rows = Dictionary(grouping: try store.items.storedOccurrences([.todo], in: today...today.adding(days: 366)) + (try store.items.oneOffTodoRows()),
                                   by: \.definitionID)
             for d in definitions { standing[d.id] = TodoStanding(d, stored: Array(Set(rows[d.id] ?? [])), today: today) }
             if let filter = wanted.first {
@@ -144,12 +144,12 @@ enum ItemCommands {
     static func mark(_ kind: ItemKind, _ status: OccurrenceStatus, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
         let store = try invocation.openStore()
-        let definition = try store.definition(kind, id: id)
+        let definition = try store.items.definition(kind, id: id)
         let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
         if kind == .habit, status == .done, date > (try invocation.today()) {
             throw CLIError.data("habit \(id) on \(date) is in the future: a habit is done on the day, or after it")
         }
-        try store.setOccurrence(kind, definitionID: id, date: date, status: status)
+        try store.items.setOccurrence(kind, definitionID: id, date: date, status: status)
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status.rawValue)")
     }
 
@@ -157,9 +157,9 @@ enum ItemCommands {
     static func unmark(_ kind: ItemKind, _ status: OccurrenceStatus, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
         let store = try invocation.openStore()
-        let definition = try store.definition(kind, id: id)
+        let definition = try store.items.definition(kind, id: id)
         let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
-        try store.clearOccurrence(kind, definitionID: id, date: date, status: status)
+        try store.items.clearOccurrence(kind, definitionID: id, date: date, status: status)
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status == .done ? "open again" : "no longer skipped")")
     }
 
@@ -195,7 +195,7 @@ enum ItemCommands {
         let arguments = invocation.arguments
         let usage = invocation.globals.usage
         let store = try invocation.openStore()
-        let old = try store.definition(kind, id: id)
+        let old = try store.items.definition(kind, id: id)
         if arguments.value("on") != nil {
             let title = try arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
             let time = try invocation.optionalTime("at")
@@ -204,7 +204,7 @@ enum ItemCommands {
             guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
             guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
             let date = try occurrenceDate(of: old, invocation: invocation, store: store)
-            try store.setOccurrence(kind, definitionID: id, date: date, status: nil, title: title, time: time)
+            try store.items.setOccurrence(kind, definitionID: id, date: date, status: nil, title: title, time: time)
             invocation.output.line("\(kind.rawValue) \(id) on \(date): updated")
             return
         }
@@ -240,7 +240,7 @@ enum ItemCommands {
             // One-off from here: on the next open occurrence, or the date it had.
             if old.isRepeating && new.date == old.date {
                 let today = try invocation.today()
-                let rows = try store.storedOccurrences([kind], in: today...today.adding(days: 366))
+                let rows = try store.items.storedOccurrences([kind], in: today...today.adding(days: 366))
                 new.date = TodoStanding(old, stored: rows, today: today).next ?? old.date
             }
             new.schedule = nil
@@ -250,7 +250,7 @@ enum ItemCommands {
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
         guard new != old else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
-        try store.replaceDefinition(new)
+        try store.items.replaceDefinition(new)
         invocation.output.line("\(kind.rawValue) \(id): \(describe(new))")
         let dateOption = kind == .event ? "start" : "due"
         invocation.echoResolved(dateOption, as: "\(kind.rawValue) \(id): \(kind == .event ? "starts" : "due")", try invocation.dateAndTime(dateOption))
@@ -280,7 +280,7 @@ enum ItemCommands {
 
     static func delete(_ kind: ItemKind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        try invocation.openStore().delete(kind, id: id)
+        try invocation.openStore().items.delete(kind, id: id)
         invocation.output.line("\(kind.rawValue) \(id) deleted")
     }
 
@@ -290,7 +290,7 @@ enum ItemCommands {
         let noun = "\(definition.kind.rawValue) \(definition.id)"
         guard let schedule = definition.schedule else {
             // An undated todo is done on the day it is marked (or the day already recorded).
-            let recorded = try store.oneOffTodoRows().first { $0.definitionID == definition.id }?.date
+            let recorded = try store.items.oneOffTodoRows().first { $0.definitionID == definition.id }?.date
             let own = try definition.date ?? recorded ?? invocation.today()
             if let on = try invocation.optionalDate("on"), on != own {
                 throw CLIError.data("\(noun) happens once, on \(own), not on \(on)")
@@ -300,7 +300,7 @@ enum ItemCommands {
         let date = try invocation.optionalDate("on") ?? invocation.today()
         let anchor = definition.date ?? date
         if !schedule.matches(date, defaultAnchor: anchor),
-           try store.storedOccurrences([definition.kind], in: date...date).first(where: { $0.definitionID == definition.id }) == nil {
+           try store.items.storedOccurrences([definition.kind], in: date...date).first(where: { $0.definitionID == definition.id }) == nil {
             throw CLIError.data("\(date) is not an occurrence of \(noun) (\(schedule))")
         }
         return date

@@ -53,11 +53,11 @@ enum MoneyCalendarCommands {
     ]
 
     static func addSubscription(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount { try $0.addSubscription(name: $1, amount: $2, schedule: $3, today: $4) }
+        try invocation.addScheduledAmount { try $0.sources.addSubscription(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func listSubscriptions(_ invocation: inout Invocation) throws {
-        let subscriptions = try invocation.readStore().subscriptions()
+        let subscriptions = try invocation.readStore().sources.subscriptions()
         if invocation.json {
             invocation.output.line(JSON.object([("subscriptions", .array(subscriptions.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
@@ -73,7 +73,7 @@ enum MoneyCalendarCommands {
 
     static func setActive(_ active: Bool, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        try invocation.openStore().setSubscriptionActive(id: id, active)
+        try invocation.openStore().sources.setSubscriptionActive(id: id, active)
         invocation.output.line("subscription \(id) \(active ? "resumed" : "paused")")
     }
 
@@ -86,7 +86,7 @@ enum MoneyCalendarCommands {
         let id = try invocation.id()
         let date = try invocation.optionalDate("on") ?? invocation.today()
         let amount = try invocation.arguments.value("amount") == nil ? nil : invocation.paidAmount("amount", default: .zero)
-        let logged = try invocation.openStore().logPayment(for: kind, id: id, on: date, amount: amount)
+        let logged = try invocation.openStore().sources.logPayment(for: kind, id: id, on: date, amount: amount)
         var line = "payment #\(logged.payment): \(kind.rawValue) \(id), \(logged.amount) on \(date), for \(logged.period)"
         if let over = logged.paidOff {
             line += "; debt \(id) is paid off"
@@ -107,11 +107,11 @@ enum MoneyCalendarCommands {
             throw CLIError.usage("--balance must not be negative and --minimum must be above zero", invocation.globals.usage)
         }
         let today = try invocation.today()
-        invocation.output.line(String(try invocation.openStore().addDebt(name: name, balance: balance, minimum: minimum, day: day, today: today)))
+        invocation.output.line(String(try invocation.openStore().sources.addDebt(name: name, balance: balance, minimum: minimum, day: day, today: today)))
     }
 
     static func listDebts(_ invocation: inout Invocation) throws {
-        let debts = try invocation.readStore().debts()
+        let debts = try invocation.readStore().sources.debts()
         if invocation.json {
             invocation.output.line(JSON.object([("debts", .array(debts.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
@@ -131,7 +131,7 @@ enum MoneyCalendarCommands {
 
     static func payOff(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        try invocation.openStore().payOffDebt(id: id)
+        try invocation.openStore().sources.payOffDebt(id: id)
         invocation.output.line("debt \(id) paid off")
     }
 
@@ -140,11 +140,11 @@ enum MoneyCalendarCommands {
         let target = try invocation.amount("target")
         let by = try invocation.optionalDate("by")
         let today = try invocation.today()
-        invocation.output.line(String(try invocation.openStore().addGoal(name: name, target: target, by: by, today: today)))
+        invocation.output.line(String(try invocation.openStore().sources.addGoal(name: name, target: target, by: by, today: today)))
     }
 
     static func listGoals(_ invocation: inout Invocation) throws {
-        let goals = try invocation.readStore().goals()
+        let goals = try invocation.readStore().sources.goals()
         if invocation.json {
             invocation.output.line(JSON.object([("goals", .array(goals.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("target", .string($0.target.description)),
@@ -157,11 +157,11 @@ enum MoneyCalendarCommands {
     }
 
     static func addIncome(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount { try $0.addIncome(name: $1, amount: $2, schedule: $3, today: $4) }
+        try invocation.addScheduledAmount { try $0.sources.addIncome(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func listIncome(_ invocation: inout Invocation) throws {
-        let sources = try invocation.readStore().incomeSources()
+        let sources = try invocation.readStore().sources.incomeSources()
         if invocation.json {
             invocation.output.line(JSON.object([("income", .array(sources.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
@@ -180,8 +180,8 @@ enum MoneyCalendarCommands {
     static func calendar(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
         let store = try invocation.readStore()
-        let events = MoneyCalendar.events(in: month.days, subscriptions: try store.subscriptions(), debts: try store.debts(),
-                                          goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())
+        let events = MoneyCalendar.events(in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
+                                          goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
         if invocation.json {
             invocation.output.line(JSON.object([
                 ("month", .string(month.description)),
@@ -219,11 +219,11 @@ enum MoneyCalendarCommands {
 
     static func listPayments(_ invocation: inout Invocation) throws {
         let store = try invocation.readStore()
-        let payments = try store.payments()
+        let payments = try store.sources.payments()
         // The source's name, or "(deleted)" for a source gone since.
         var names: [String: String] = [:]
-        for s in try store.subscriptions() { names["subscription:\(s.id)"] = s.name }
-        for d in try store.debts() { names["debt:\(d.id)"] = d.name }
+        for s in try store.sources.subscriptions() { names["subscription:\(s.id)"] = s.name }
+        for d in try store.sources.debts() { names["debt:\(d.id)"] = d.name }
         func source(_ p: Payment) -> String { names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)" }
         func period(_ p: Payment) -> String { p.kind == .debt ? YearMonth(containing: p.periodStart).description : p.periodStart.description }
         if invocation.json {
@@ -242,13 +242,13 @@ enum MoneyCalendarCommands {
 
     static func deletePayment(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        let payment = try invocation.openStore().deletePayment(id: id)
+        let payment = try invocation.openStore().sources.deletePayment(id: id)
         invocation.output.line("payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")")
     }
 
     static func deleteSource(_ kind: MoneySourceKind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        try invocation.openStore().deleteMoneySource(kind, id: id)
+        try invocation.openStore().sources.deleteMoneySource(kind, id: id)
         invocation.output.line("\(kind.rawValue) \(id) deleted")
     }
 
@@ -287,7 +287,7 @@ enum MoneyCalendarCommands {
         if let minimum = changes.minimum, minimum <= .zero { throw CLIError.usage("--minimum must be above zero", usage) }
         if let balance = changes.balance, balance < .zero { throw CLIError.usage("--balance must not be negative", usage) }
         guard !changes.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
-        try invocation.openStore().editMoney(kind, id: id, changes, today: try invocation.today())
+        try invocation.openStore().sources.editMoney(kind, id: id, changes, today: try invocation.today())
         invocation.output.line("\(kind == .money ? "recurring transaction" : kind.rawValue) \(id) changed")
     }
 }

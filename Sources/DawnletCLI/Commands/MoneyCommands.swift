@@ -24,11 +24,11 @@ enum MoneyCommands {
     ]
 
     static func add(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount { try $0.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4) }
+        try invocation.addScheduledAmount { try $0.money.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func list(_ invocation: inout Invocation) throws {
-        let definitions = try invocation.readStore().recurringTransactions()
+        let definitions = try invocation.readStore().money.recurringTransactions()
         if invocation.json {
             invocation.output.line(JSON.object([("recurring", .array(definitions.map {
                 .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
@@ -42,7 +42,7 @@ enum MoneyCommands {
 
     static func month(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
-        let rows = try invocation.readStore().loadMonth(month)
+        let rows = try invocation.readStore().money.loadMonth(month)
         let total = MoneyRules.total(rows)
         if invocation.json {
             invocation.output.line(JSON.object([
@@ -68,25 +68,25 @@ enum MoneyCommands {
         let id = try invocation.id()
         guard let date = try invocation.optionalDate("on") else { throw CLIError.usage("--on is required", invocation.globals.usage) }
         let store = try invocation.openStore()
-        let definition = try store.recurringTransaction(id: id)
+        let definition = try store.money.recurringTransaction(id: id)
         guard definition.schedule.matches(date, defaultAnchor: definition.created) else {
             throw CLIError.data("\(date) is not an occurrence of recurring transaction \(id) (\(definition.schedule))")
         }
-        try store.skipTransaction(definitionID: id, date: date)
+        try store.money.skipTransaction(definitionID: id, date: date)
         invocation.output.line("recurring transaction \(id) on \(date): skipped")
     }
 
     static func unskip(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
         guard let date = try invocation.optionalDate("on") else { throw CLIError.usage("--on is required", invocation.globals.usage) }
-        try invocation.openStore().unskipTransaction(definitionID: id, date: date)
+        try invocation.openStore().money.unskipTransaction(definitionID: id, date: date)
         invocation.output.line("recurring transaction \(id) on \(date): no longer skipped")
     }
 
     static func delete(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
         let today = try invocation.today()
-        try invocation.openStore().deleteRecurringTransaction(id: id, today: today)
+        try invocation.openStore().money.deleteRecurringTransaction(id: id, today: today)
         invocation.output.line("recurring transaction \(id) deleted")
     }
 }

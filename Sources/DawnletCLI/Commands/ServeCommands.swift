@@ -68,14 +68,14 @@ enum ServeCommands {
                 }
                 return key
             }
-            let count = try invocation.openStore().acknowledgeMissed(keys: keys.isEmpty ? nil : keys)
+            let count = try invocation.openStore().log.acknowledgeMissed(keys: keys.isEmpty ? nil : keys)
             invocation.output.line("\(count) missed reminder\(count == 1 ? "" : "s") acknowledged")
             return
         }
         guard invocation.arguments.positionals.isEmpty else {
             throw CLIError.usage("keys are given with --clear", invocation.globals.usage)
         }
-        let rows = try invocation.readStore().unacknowledgedMissed()
+        let rows = try invocation.readStore().log.unacknowledgedMissed()
         let zone = try invocation.timeZone()
         if invocation.json {
             invocation.output.line(JSON.object([("missed", .array(rows.map {

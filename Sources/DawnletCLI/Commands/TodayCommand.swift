@@ -58,17 +58,17 @@ enum TodayCommand {
     static func days(_ range: ClosedRange<CivilDate>, _ invocation: inout Invocation) throws -> [Agenda.Day] {
         let today = try invocation.today()
         let store = try invocation.readStore()
-        let stored = try store.storedOccurrences(in: range) + (try store.oneOffTodoRows())
-        let money = MoneyCalendar.events(in: range, subscriptions: try store.subscriptions(), debts: try store.debts(),
-                                         goals: try store.goals(), incomes: try store.incomeSources(), payments: try store.payments())
+        let stored = try store.items.storedOccurrences(in: range) + (try store.items.oneOffTodoRows())
+        let money = MoneyCalendar.events(in: range, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
+                                         goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
         // External calendars' items of those days (DESIGN §8).
         let zone = try invocation.timeZone()
         let midnight = WallTime(hour: 0, minute: 0)!
         let window = zone.resolve(midnight, on: range.lowerBound).instant...zone.resolve(midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(window)
         invocation.output.warn(calendars.problems)
-        return Agenda.days(range, today: today, definitions: try store.definitions(), stored: Array(Set(stored)),
-                           bills: try store.recurringTransactions(), transactions: try store.transactions(in: range), money: money,
+        return Agenda.days(range, today: today, definitions: try store.items.definitions(), stored: Array(Set(stored)),
+                           bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
                            calendar: calendars.items.compactMap(\.calendar))
     }
 
