@@ -43,6 +43,8 @@ import Testing
         #expect(try run("--now", "2026-12-01T10:00Z", "todo", "done", "1", "--on", "fri").stdout == "todo 1 on 2026-12-04: done\n")
         #expect(try run("--now", "2026-12-01T10:00Z", "todo", "skip", "1", "--on", "+1w").stdout == "todo 1 on 2026-12-08: skipped\n")
         #expect(try run("--now", "2026-12-03T10:00Z", "today", "--date", "tomorrow").stdout.hasPrefix("2026-12-04 Friday\n         [x] todo  #1  Water"))
+        #expect(try run("--now", "2026-12-01T10:00Z", "habit", "add", "Walk", "--days", "mon", "--from", "next mon").stderr == "habit 1: from Mon 2026-12-07\n")
+        #expect(try run("--now", "2026-12-01T10:00Z", "goal", "add", "Bike", "--target", "800", "--by", "+2m").stderr == "goal 1: by Mon 2027-02-01\n")
         CLIProcess.expectFailure(try run("todo", "add", "X", "--due", "frday"), status: 2,
                                  mentioning: [#"--due "frday" is not a date"#, "tomorrow", "next fri", "+3d"])
         CLIProcess.expectFailure(try run("todo", "done", "1", "--on", "someday"), status: 2, mentioning: [#"--on "someday" is not a date"#])

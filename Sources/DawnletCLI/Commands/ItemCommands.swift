@@ -88,9 +88,11 @@ enum ItemCommands {
         let set = try weekdays(try invocation.required("days"), &invocation)
         let time = try invocation.optionalTime("at")
         let today = try invocation.today()
-        let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: try invocation.optionalDate("from") ?? today, time: time)
+        let from = try invocation.optionalDate("from")
+        let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: from ?? today, time: time)
         let id = try invocation.openStore().items.addItem(kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today)
         invocation.output.line(String(id))
+        invocation.echoResolved("from", as: "habit \(id): from", from.map { ($0, nil) })
     }
 
     static func list(_ kind: ItemKind, _ invocation: inout Invocation) throws {

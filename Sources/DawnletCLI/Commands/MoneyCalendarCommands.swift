@@ -140,7 +140,9 @@ enum MoneyCalendarCommands {
         let target = try invocation.amount("target")
         let by = try invocation.optionalDate("by")
         let today = try invocation.today()
-        invocation.output.line(String(try invocation.openStore().sources.addGoal(name: name, target: target, by: by, today: today)))
+        let id = try invocation.openStore().sources.addGoal(name: name, target: target, by: by, today: today)
+        invocation.output.line(String(id))
+        invocation.echoResolved("by", as: "goal \(id): by", by.map { ($0, nil) })
     }
 
     static func listGoals(_ invocation: inout Invocation) throws {
