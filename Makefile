@@ -6,9 +6,9 @@ PREFIX ?= $(HOME)/.local
 
 # Build: the four C libraries. Tests: a C compiler (the bench's recorder), a private bus, a notification server under Xvfb, a
 # sendmail client, libfaketime, Python's venv for the PyPI tools, imagemagick for screenshots,
-# openssl for a test certificate.
+# openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python).
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
-DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl
+DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata
 PYPI_TEST := aiosmtpd
 VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at

@@ -28,7 +28,7 @@ let package = Package(
 
         // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),
-        .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"]),
+        .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"], exclude: ["Scripts"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
         .testTarget(name: "DawnletRunnerTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletRunner", "DawnletTestSupport"]),
         .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus"]),

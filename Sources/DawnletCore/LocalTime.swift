@@ -79,46 +79,10 @@ public struct ZonedInstant: Hashable, Sendable {
     public let resolution: LocalTimeResolution
 }
 
-extension TimeZone {
+extension TimeZone: ZoneOffsets {
     /// The zone's offset from UTC at `instant`, in seconds.
     public func utcOffset(at instant: Instant) -> Int {
         secondsFromGMT(for: instant.date)
-    }
-
-    /// The instant a wall-clock time names on a date in this zone (shared/DESIGN.md §2).
-    ///
-    /// - A time that does not exist (spring-forward gap) is read with the offset in force before the
-    ///   gap, so it lands as far after the gap as it was into it: 02:30 on 2026-03-29 in Europe/Berlin
-    ///   is 03:30 CEST (01:30Z); 02:30 on 2026-03-08 in America/New_York is 03:30 EDT (07:30Z).
-    /// - A time that happens twice (fall back) is its first instance: 02:30 on 2026-10-25 in
-    ///   Europe/Berlin is 02:30 CEST (00:30Z), not 02:30 CET.
-    public func resolve(_ time: WallTime, on date: CivilDate) -> ZonedInstant {
-        let local = Int64(date.dayNumber) * 86_400 + Int64(time.secondsOfDay)
-        // Offsets a day either side bracket any transition near this wall time (offsets stay within
-        // ±14 h); zones do not change twice within two days.
-        let before = utcOffset(at: Instant(secondsSinceEpoch: local - 86_400))
-        let after = utcOffset(at: Instant(secondsSinceEpoch: local + 86_400))
-        let earlier = Instant(secondsSinceEpoch: local - Int64(before))
-        if before == after {
-            return ZonedInstant(instant: earlier, utcOffset: before, resolution: .exact)
-        }
-        let later = Instant(secondsSinceEpoch: local - Int64(after))
-        let earlierValid = utcOffset(at: earlier) == before
-        let laterValid = utcOffset(at: later) == after
-        switch (earlierValid, laterValid) {
-        case (true, true):
-            // Both readings exist: the hour repeats. Take the one that happens first.
-            let first = min(earlier, later)
-            return ZonedInstant(instant: first, utcOffset: first == earlier ? before : after,
-                                resolution: .repeatedTakeFirst)
-        case (true, false):
-            return ZonedInstant(instant: earlier, utcOffset: before, resolution: .exact)
-        case (false, true):
-            return ZonedInstant(instant: later, utcOffset: after, resolution: .exact)
-        case (false, false):
-            // The gap: read with the offset before it, then say how far that moved the clock time.
-            return ZonedInstant(instant: earlier, utcOffset: after, resolution: .skippedByGap(seconds: after - before))
-        }
     }
 }
 
