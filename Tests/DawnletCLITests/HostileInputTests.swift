@@ -96,4 +96,17 @@ import Testing
         #expect(!near.stdout.contains("10000-"))
         #expect(!near.stdout.contains("digest:9999-12-30"), "past the last instant planned")
     }
+
+    @Test("doctor says when the system's tzdata and the built-in zone rules part: Berlin compiled without DST into TZDIR")
+    func doctorZoneRules() throws {
+        let source = folder.path("berlin.zi")
+        try "Zone Europe/Berlin 1:00 - CET\n".write(toFile: source, atomically: true, encoding: .utf8)
+        #expect(try runTool("/usr/sbin/zic", ["-d", folder.path("zoneinfo"), source], environment: [:]).0 == 0)
+        let db = folder.path("d.sqlite")
+        let differs = try CLIProcess.run(["--db", db, "--tz", "Europe/Berlin", "doctor"], environment: ["TZDIR": folder.path("zoneinfo")])
+        #expect(differs.stdout.contains("note time zone rules: the built-in rules and \(folder.path("zoneinfo")) differ from "), "\(differs.stdout)")
+        let agrees = try CLIProcess.run(["--db", db, "--tz", "Europe/Berlin", "doctor"])
+        #expect(agrees.stdout.contains("ok   time zone rules: the built-in rules and /usr/share/zoneinfo agree for the next 400 days"), "\(agrees.stdout)")
+    }
 }
+

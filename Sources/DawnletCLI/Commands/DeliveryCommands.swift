@@ -64,6 +64,23 @@ enum DeliveryCommands {
         do {
             let zone = try invocation.timeZone()
             report(true, "time zone", zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
+            // Reminders use the toolchain's zone rules (ICU) today; say whether the system's tzdata
+            // (what glibc, Python and systemd follow) agrees for the coming year (issue 14).
+            let database = ZoneDatabase(environment: environment)
+            do {
+                let system = try database.rules(named: zone.identifier)
+                let now = Instant(Date())
+                let differs = (0..<400).lazy.map { now.adding(seconds: Int64($0) * 86_400) }
+                    .first { zone.utcOffset(at: $0) != system.utcOffset(at: $0) }
+                if let day = differs {
+                    report(nil, "time zone rules", "the built-in rules and \(database.directory) differ from \(ISO8601.format(day, in: zone).prefix(10)) "
+                           + "(\(zone.utcOffset(at: day) / 60) vs \(system.utcOffset(at: day) / 60) minutes east): reminders follow the built-in ones")
+                } else {
+                    report(true, "time zone rules", "the built-in rules and \(database.directory) agree for the next 400 days")
+                }
+            } catch {
+                report(nil, "time zone rules", "\(error)")
+            }
         } catch {
             report(false, "time zone", "\(error)")
         }
