@@ -103,7 +103,7 @@ public final class Store {
             throw StoreError(.cannotOpen, "cannot create database \(path): \(String(cString: strerror(errno)))")
         }
         close(fd)
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
         }

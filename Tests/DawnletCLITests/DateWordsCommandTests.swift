@@ -5,15 +5,11 @@ import Testing
 /// Dates as people type them, through the binary: resolved in the configured zone at `--now`,
 /// echoed when a word was read (issue 13, part 5).
 @Suite struct DateWordsCommandTests {
-    let folder: TemporaryFolder
-    let db: String
+    let workspace: Workspace
 
-    init() throws {
-        folder = try TemporaryFolder()
-        db = folder.path("dawnlet.sqlite")
-    }
+    init() throws { workspace = try Workspace() }
 
-    func run(_ arguments: String...) throws -> CLIResult { try CLIProcess.run(["--db", db] + arguments) }
+    func run(_ arguments: String...) throws -> CLIResult { try CLIProcess.run(["--db", workspace.db] + arguments) }
 
     @Test("across a year end: 23:30 UTC on Dec 31 is already Jan 1 in Berlin, so tomorrow is Jan 2; said on stderr")
     func yearEnd() throws {
