@@ -44,15 +44,21 @@ run: deps
 	.build/release/dawnlet-remind $(RUN_ARGS)
 
 # Builds everything (the binary the CLI tests run, and the tests), runs the Swift Testing suites,
-# then checks the statically linked release binary resolves time zones (it needs Foundation's
-# internationalization data linked in; a binary that lacks it would treat every zone as unknown).
+# then checks the statically linked release binary takes its zones from the system's tzdata: the
+# gap of Berlin's spring forward from /usr/share/zoneinfo, and a Berlin without DST compiled by zic
+# into a TZDIR of its own.
 test: deps
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind
 	@out=$$(.build/release/dawnlet-remind occurrences --schedule 'daily at 02:30' --from 2026-03-29 --to 2026-03-29 --tz Europe/Berlin --json); \
-	if [ "$$out" = '{"occurrences":["2026-03-29"],"instants":["2026-03-29T03:30:00+02:00"]}' ]; then \
-	    echo "release binary: time zones resolve"; else echo "release binary: wrong zone answer: $$out"; exit 1; fi
+	if [ "$$out" != '{"occurrences":["2026-03-29"],"instants":["2026-03-29T03:30:00+02:00"]}' ]; then \
+	    echo "release binary: wrong zone answer: $$out"; exit 1; fi; \
+	scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && echo 'Zone Europe/Berlin 1:00 - CET' > $$scratch/berlin.zi && \
+	/usr/sbin/zic -d $$scratch/zoneinfo $$scratch/berlin.zi && \
+	out=$$(TZDIR=$$scratch/zoneinfo .build/release/dawnlet-remind occurrences --schedule 'daily at 12:00' --from 2027-07-01 --to 2027-07-01 --tz Europe/Berlin --json); \
+	if [ "$$out" = '{"occurrences":["2027-07-01"],"instants":["2027-07-01T12:00:00+01:00"]}' ]; then \
+	    echo "release binary: time zones from the system's tzdata, and from TZDIR"; else echo "release binary: TZDIR not followed: $$out"; exit 1; fi
 	@# `make install` into a scratch prefix: the unit must name the installed binary and pass systemd's check.
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
 	$(MAKE) -s install PREFIX=$$scratch/prefix UNITDIR=$$scratch/units >/dev/null && \

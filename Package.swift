@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletTestSupport"]),
 
         // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
-        .target(name: "DawnletTestSupport", dependencies: ["DawnletCore"], path: "Tests/DawnletTestSupport"),
+        .target(name: "DawnletTestSupport", dependencies: ["DawnletCore", "DawnletSystem"], path: "Tests/DawnletTestSupport"),
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"], exclude: ["Scripts"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
         .testTarget(name: "DawnletRunnerTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletRunner", "DawnletTestSupport"]),

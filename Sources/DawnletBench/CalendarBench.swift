@@ -10,24 +10,8 @@ enum CalendarBench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-vdir-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        var rng = SeededRandom(seed: 7)
-        let vtimezone = """
-            BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:DAYLIGHT\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n\
-            DTSTART:19700329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nEND:DAYLIGHT\r\nBEGIN:STANDARD\r\n\
-            TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nDTSTART:19701025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n\
-            END:STANDARD\r\nEND:VTIMEZONE\r\n
-            """
-        for i in 0..<5_000 {
-            let day = CivilDate(year: 2026, month: 1, day: 1)!.adding(days: Int.random(in: 0...364, using: &rng))
-            let stamp = day.description.replacingOccurrences(of: "-", with: "") + "T\(10 + i % 9)0000"
-            let rule = i % 4 == 0 ? "RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n" : ""
-            try """
-                BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n\(vtimezone)BEGIN:VEVENT\r\nUID:event-\(i)@bench\r\n\
-                SUMMARY:Event \(i)\r\nDTSTART;TZID=Europe/Berlin:\(stamp)\r\nDURATION:PT1H\r\n\(rule)\
-                BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-                """.write(to: folder.appendingPathComponent("event-\(i).ics"), atomically: false, encoding: .utf8)
-        }
-        let zone = TimeZone(identifier: "Europe/Berlin")!
+        try writeVdir(folder, events: 5_000)
+        let zone = try! ZoneDatabase.system.zone(named: "Europe/Berlin")
         let from = zone.resolve(WallTime(hour: 0, minute: 0)!, on: CivilDate(year: 2026, month: 11, day: 30)!).instant
         let window = from...from.adding(seconds: 30 * 86_400)
         let clock = ContinuousClock()
@@ -56,5 +40,27 @@ enum CalendarBench {
         plans.sort()
         print(String(format: "  preview --days 30 --json over it: median %.0f ms, worst %.0f ms of 5 runs, cold process (target: < 300 ms)",
                      plans[2] * 1000, plans[4] * 1000))
+    }
+
+    /// `events` events in a vdir, each file with its VTIMEZONE (Europe/Berlin) and a VALARM, starting
+    /// in `year`, one in four repeating weekly when `repeating`.
+    static func writeVdir(_ folder: URL, events: Int, year: Int = 2026, repeating: Bool = true) throws {
+        var rng = SeededRandom(seed: 7)
+        let vtimezone = """
+            BEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\nBEGIN:DAYLIGHT\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\n\
+            DTSTART:19700329T020000\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nEND:DAYLIGHT\r\nBEGIN:STANDARD\r\n\
+            TZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\nDTSTART:19701025T030000\r\nRRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\n\
+            END:STANDARD\r\nEND:VTIMEZONE\r\n
+            """
+        for i in 0..<events {
+            let day = CivilDate(year: year, month: 1, day: 1)!.adding(days: Int.random(in: 0...364, using: &rng))
+            let stamp = day.description.replacingOccurrences(of: "-", with: "") + "T\(10 + i % 9)0000"
+            let rule = repeating && i % 4 == 0 ? "RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n" : ""
+            try """
+                BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n\(vtimezone)BEGIN:VEVENT\r\nUID:event-\(i)@bench\r\n\
+                SUMMARY:Event \(i)\r\nDTSTART;TZID=Europe/Berlin:\(stamp)\r\nDURATION:PT1H\r\n\(rule)\
+                BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+                """.write(to: folder.appendingPathComponent("event-\(i).ics"), atomically: false, encoding: .utf8)
+        }
     }
 }

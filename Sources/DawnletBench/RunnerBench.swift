@@ -17,6 +17,8 @@ enum RunnerBench {
             { timeZone: "UTC", route: { default: ["command"] }, channels: { command: { argv: ["/bin/true"] } } }
             """.write(toFile: config, atomically: true, encoding: .utf8)
         print("runner: `dawnlet-remind serve`, release build")
+        let size = ((try? FileManager.default.attributesOfItem(atPath: binary)[.size]) as? Int) ?? -1
+        print(String(format: "  the shipped binary (%@, static Swift runtime): %.1f MB (%d bytes; stat -c %%s)", binary, Double(size) / 1e6, size))
 
         // Idle: nothing due for a year; count the process's voluntary context switches.
         let idleDB = folder.appendingPathComponent("idle.sqlite").path
@@ -57,7 +59,8 @@ enum RunnerBench {
         }
 
         try latency(binary: binary, folder: folder)
-        try afterDeliveries(binary: binary, folder: folder)
+        try afterDeliveries(binary: binary, folder: folder, calendar: false)
+        try afterDeliveries(binary: binary, folder: folder, calendar: true)
     }
 
     /// A compiled recorder (issue 11): writes the instant it started to the file named by its
@@ -141,7 +144,19 @@ enum RunnerBench {
     /// Idle after deliveries (issue 11): 67 reminders due at one instant on the command, desktop
     /// (dunst under Xvfb on a private bus) and email (aiosmtpd) channels, 201 deliveries; then 60 s
     /// of nothing due: wake-ups of every thread, and the memory it keeps.
-    static func afterDeliveries(binary: String, folder: URL) throws {
+    /// With `calendar`, a vdir of 200 events of 2025 (CalendarBench's, none repeating, so none due)
+    /// is configured too: libical is loaded and the files read at each plan.
+    static func afterDeliveries(binary: String, folder: URL, calendar: Bool) throws {
+        let run = folder.appendingPathComponent(calendar ? "with-calendar" : "without-calendar")
+        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        let folder = run
+        var calendars = ""
+        if calendar {
+            let vdir = folder.appendingPathComponent("vdir")
+            try FileManager.default.createDirectory(at: vdir, withIntermediateDirectories: true)
+            try CalendarBench.writeVdir(vdir, events: 200, year: 2025, repeating: false)
+            calendars = ", calendars: [ { name: \"bench\", path: \"\(vdir.path)\" } ]"
+        }
         let stamps = folder.appendingPathComponent("delivery-stamps").path
         try FileManager.default.createDirectory(atPath: stamps, withIntermediateDirectories: true)
         let recorder = try recorder(in: folder)
@@ -152,7 +167,7 @@ enum RunnerBench {
         try """
             { timeZone: "UTC", route: { default: ["command", "desktop", "email"] },
               channels: { command: { argv: ["\(recorder)", "\(stamps)/{key}"] }, desktop: { expire: "1s" },
-                          email: { url: "smtp://127.0.0.1:\(smtp.port)", tls: "none", from: "dawnlet@example.org", to: ["me@example.org"] } } }
+                          email: { url: "smtp://127.0.0.1:\(smtp.port)", tls: "none", from: "dawnlet@example.org", to: ["me@example.org"] } }\(calendars) }
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let db = folder.appendingPathComponent("deliveries.sqlite").path
         // Due at the next minute that is at least 5 s away, on the real clock (sd-bus does not
@@ -193,10 +208,10 @@ enum RunnerBench {
         sleep(UInt32(idleSeconds))
         let after = switches(runner)
         let rss = status(runner, "VmRSS"), anonymous = status(runner, "RssAnon")
-        print("  after \(expected) deliveries at one instant (\(count) on each of command, desktop through dunst, email through aiosmtpd: \(mails) messages arrived;"
+        print("  \(calendar ? "with a calendar of 200 events configured, a" : "A")fter \(expected) deliveries at one instant (\(count) on each of command, desktop through dunst, email through aiosmtpd: \(mails) messages arrived;"
               + " \(responses(db).shown) shown as notifications, \(responses(db).closed) reported closed by dunst):")
         print("    idle \(idleSeconds) s: \(after - before) wake-ups over all \(threads) thread(s) (voluntary context switches of /proc/PID/task/*; target 0)")
-        print("    idle RSS: \(rss) KiB VmRSS (\(anonymous) KiB anonymous)")
+        print(String(format: "    idle RSS: %.1f MiB (%d KiB VmRSS, %d KiB anonymous; target ≤ %d MiB)", Double(rss) / 1024, rss, anonymous, calendar ? 20 : 14))
     }
 
     /// Rows of the delivery log that are settled (delivered or failed), read with the CLI's own store.

@@ -1,7 +1,8 @@
 import CLinux
 import DawnletCore
 import DawnletStore
-import Foundation
+import DawnletSystem
+import FoundationEssentials
 import Glibc
 
 /// The `dawnlet-remind` command line: global options, dispatch, and the mapping from errors to
@@ -178,15 +179,21 @@ struct Invocation {
         ISO8601.localDate(of: try now(), in: try timeZone()).date
     }
 
-    /// The zone named by `--tz`, else the config's, else the system's.
-    func timeZone() throws(CLIError) -> TimeZone {
-        guard let name = globals.timeZoneName else {
-            return config.timeZone.flatMap { TimeZone(identifier: $0) } ?? TimeZone.current
+    /// The zone named by `--tz`, else the config's, else the system's (`TZ`, /etc/localtime), with
+    /// the rules of the system's tzdata (`$TZDIR`, else /usr/share/zoneinfo).
+    func timeZone() throws(CLIError) -> Zone {
+        let zones = ZoneDatabase.system
+        if let name = globals.timeZoneName {
+            do { return try zones.zone(named: name) } catch { throw .usage("--tz: \(error)", globals.usage) }
         }
-        guard !name.isEmpty, let zone = TimeZone(identifier: name) else {
-            throw .usage("unknown time zone \"\(name)\" (use an IANA name such as Europe/Berlin)", globals.usage)
+        if let name = config.timeZone {
+            do { return try zones.zone(named: name) } catch { throw CLIError(code: .configError, message: "config timeZone: \(error)") }
         }
-        return zone
+        do {
+            return try zones.systemZone(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw CLIError(code: .configError, message: "the system's time zone: \(error)")
+        }
     }
 }
 
@@ -225,11 +232,12 @@ struct Output {
         writer.out.removeAll(keepingCapacity: true)
     }
 
-    private static func write(_ bytes: [UInt8]) {
+    /// All of `bytes` to stdout (or `fd`), as far as it takes them.
+    static func write(_ bytes: [UInt8], to fd: Int32 = 1) {
         bytes.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Glibc.write(1, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return  // stdout closed (a pipe to `head`): nothing more can be said
@@ -242,7 +250,7 @@ struct Output {
     /// One line on stderr, whatever it quotes: user text, a file's name or a calendar's words are
     /// escaped (DisplayText.escaped), so nothing in them can break the line or drive the terminal.
     func error(_ text: String) {
-        FileHandle.standardError.write(Data((DisplayText.escaped(text) + "\n").utf8))
+        Output.write(Array((DisplayText.escaped(text) + "\n").utf8), to: 2)
     }
 
     /// Calendar files that could not be used: said on stderr, one line each; the command goes on.

@@ -1,5 +1,7 @@
 import DawnletCore
-import Foundation
+import DawnletSystem
+import FoundationEssentials
+import Glibc
 
 /// Finding and reading the config file (DESIGN §7): `--config PATH`, else
 /// `$XDG_CONFIG_HOME/dawnlet/config.json5`, else `~/.config/dawnlet/config.json5`. A missing default
@@ -12,7 +14,7 @@ enum ConfigFile {
     static func defaultPath() -> String {
         let environment = ProcessInfo.processInfo.environment
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/dawnlet/config.json5" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/dawnlet/config.json5"
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/dawnlet/config.json5"
     }
 
     static func load(explicitPath: String?) throws(CLIError) -> Config {
@@ -30,15 +32,11 @@ enum ConfigFile {
             }
             return Config()
         }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw fail("not a regular file") }
-        guard info.st_size <= maximumBytes else { throw fail("larger than \(maximumBytes / 1024) KiB") }
-        // Without blocking: a FIFO swapped in after the stat cannot hang every command.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { throw fail("cannot be read: \(String(cString: strerror(errno)))") }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              let data = try? handle.read(upToCount: maximumBytes + 1) ?? Data() else { throw fail("cannot be read") }
-        guard data.count <= maximumBytes else { throw fail("larger than \(maximumBytes / 1024) KiB") }
+        let data: Data
+        switch RegularFile.read(path, limit: maximumBytes) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(let failure): throw fail("\(failure)")
+        }
         guard ConfigValue.nestingDepth([UInt8](data)) <= ConfigValue.deepest else {
             throw fail("nested deeper than \(ConfigValue.deepest) levels (dawnlet's settings are at most 4 deep)")
         }
@@ -52,8 +50,8 @@ enum ConfigFile {
         }
         do {
             let config = try Config(tree)
-            if let name = config.timeZone, TimeZone(identifier: name) == nil {
-                throw ConfigError("timeZone", "unknown time zone \"\(name)\" (use an IANA name such as Europe/Berlin)")
+            if let name = config.timeZone {
+                do { _ = try ZoneDatabase.system.zone(named: name) } catch { throw ConfigError("timeZone", error.description) }
             }
             return config
         } catch let error as ConfigError {

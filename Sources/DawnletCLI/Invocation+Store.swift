@@ -1,6 +1,6 @@
 import DawnletCore
 import DawnletStore
-import Foundation
+import FoundationEssentials
 
 extension Invocation {
     /// `--db`, else `$XDG_DATA_HOME/dawnlet/dawnlet.sqlite`, else `~/.local/share/dawnlet/dawnlet.sqlite`.
@@ -8,7 +8,7 @@ extension Invocation {
         if let path = globals.databasePath { return path }
         let environment = ProcessInfo.processInfo.environment
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/dawnlet/dawnlet.sqlite" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/dawnlet/dawnlet.sqlite"
     }
 
@@ -114,7 +114,7 @@ extension Invocation {
 
     /// A title or name a person typed: not empty, not huge, no control characters.
     func text(_ value: String, _ what: String) throws(CLIError) -> String {
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         guard !trimmed.isEmpty else { throw .usage("the \(what) is empty", globals.usage) }
         guard trimmed.count <= 500 else { throw .usage("the \(what) is longer than 500 characters", globals.usage) }
         guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {

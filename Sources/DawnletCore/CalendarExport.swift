@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Schedule {
     /// The RFC 5545 RRULE that means exactly this schedule from `anchor`: weeks start on Monday
@@ -35,7 +35,7 @@ public enum CalendarExport {
     ///   - stored: the item's stored occurrences (skips, edits, done).
     ///   - offsets: its reminders (its own, else the kind's defaults).
     public static func document(_ d: ItemDefinition, stored: [StoredOccurrence], offsets: [ReminderOffset], uid: String,
-                                zone: TimeZone) -> String {
+                                zone: Zone) -> String {
         let component = d.kind == .todo ? "VTODO" : "VEVENT"
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "BEGIN:\(component)", "UID:\(escape(uid))"]
         let anchor = d.schedule?.anchor ?? d.date
@@ -78,7 +78,7 @@ public enum CalendarExport {
     }
 
     /// `;VALUE=DATE:20261201`, `;TZID=Europe/Berlin:20261201T090000`, or `:20261201T090000Z` in UTC.
-    static func value(_ date: CivilDate, _ time: WallTime?, _ zone: TimeZone) -> String {
+    static func value(_ date: CivilDate, _ time: WallTime?, _ zone: Zone) -> String {
         guard let time else { return ";VALUE=DATE:\(basic(date))" }
         let local = "\(basic(date))T\(two(time.hour))\(two(time.minute))00"
         if zone.identifier == "UTC" || zone.identifier == "GMT" { return ":\(local)Z" }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A wall-clock time of day, to the minute (`HH:MM`).
 public struct WallTime: Hashable, Comparable, Sendable {
@@ -79,21 +79,32 @@ public struct ZonedInstant: Hashable, Sendable {
     public let resolution: LocalTimeResolution
 }
 
-extension TimeZone: ZoneOffsets {
-    /// The zone's offset from UTC at `instant`, in seconds.
-    public func utcOffset(at instant: Instant) -> Int {
-        secondsFromGMT(for: instant.date)
+/// A zone as plans, formats and parses see it: its name and the rules read from the system's tzdata
+/// (`ZoneRules`). Equal when both name and rules are: a zone file changed on disk is another zone.
+public struct Zone: Hashable, Sendable, ZoneOffsets {
+    /// The IANA name (`Europe/Berlin`), `UTC`, or, for a system zone nothing names, the file it came from.
+    public let identifier: String
+    public let rules: ZoneRules
+
+    public init(identifier: String, rules: ZoneRules) {
+        self.identifier = identifier
+        self.rules = rules
     }
+
+    /// Coordinated Universal Time: needs no file.
+    public static let utc = Zone(identifier: "UTC", rules: ZoneRules(fixedOffset: 0))
+
+    public func utcOffset(at instant: Instant) -> Int { rules.utcOffset(at: instant) }
 }
 
 /// Remembers, per civil date, whether a zone keeps one offset all around that day, so that turning
-/// many wall times into instants asks the zone rules (ICU) once per day instead of several times per
-/// time. Days near a transition fall back to `TimeZone.resolve`.
+/// many wall times into instants asks the zone rules once per day instead of several times per
+/// time. Days near a transition fall back to `Zone.resolve`.
 public final class ZoneDayCache {
-    public let zone: TimeZone
+    public let zone: Zone
     private var steady: [Int: Int?] = [:]
 
-    public init(zone: TimeZone) { self.zone = zone }
+    public init(zone: Zone) { self.zone = zone }
 
     /// The offset in force through UTC day `day` and a day either side of it, or nil if it changes.
     private func steadyOffset(_ day: Int) -> Int? {
@@ -151,13 +162,13 @@ public enum ISO8601 {
         appendDigits(off / 60 % 60, 2, to: &out)
     }
 
-    public static func format(_ instant: Instant, in zone: TimeZone) -> String {
+    public static func format(_ instant: Instant, in zone: Zone) -> String {
         format(instant, utcOffset: zone.utcOffset(at: instant))
     }
 
     /// Parses `YYYY-MM-DD` (local midnight), `YYYY-MM-DDTHH:MM[:SS]` (local wall time, resolved as
     /// schedules are) and either with `Z` or `±HH:MM` (that exact offset). Nil for anything else.
-    public static func parse(_ text: String, zone: TimeZone) -> Instant? {
+    public static func parse(_ text: String, zone: Zone) -> Instant? {
         guard let date = CivilDate(String(text.prefix(10))) else { return nil }
         var rest = text.dropFirst(10)
         if rest.isEmpty { return zone.resolve(WallTime(checkedHour: 0, minute: 0), on: date).instant }
@@ -189,7 +200,7 @@ public enum ISO8601 {
     }
 
     /// The civil date and seconds into that day an instant shows in a zone.
-    public static func localDate(of instant: Instant, in zone: TimeZone) -> (date: CivilDate, secondsOfDay: Int) {
+    public static func localDate(of instant: Instant, in zone: Zone) -> (date: CivilDate, secondsOfDay: Int) {
         split(local: instant.secondsSinceEpoch + Int64(zone.utcOffset(at: instant)))
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something a reminder can be about: one merged occurrence of any module or money source.
 public struct PlanItem: Hashable, Sendable {
@@ -186,7 +186,7 @@ public enum Planner {
     ///   - includeSuppressed: also return what is skipped, done or logged (`preview --all`).
     public static func plan(
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
-        now: Instant, window: ClosedRange<Instant>, zone: TimeZone, includeSuppressed: Bool = false
+        now: Instant, window: ClosedRange<Instant>, zone: Zone, includeSuppressed: Bool = false
     ) -> Plan {
         var result: [PlannedReminder] = []
         result.reserveCapacity(items.count)
@@ -245,7 +245,7 @@ public enum Planner {
                     // A snoozed channel fires again at its new instant; the others keep this one.
                     for channel in channels {
                         guard let until = snoozed[DeliveryID(key, channel)], window.contains(until) else { continue }
-                        let utc = zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(until.secondsSinceEpoch)))
+                        let utc = zone.utcOffset(at: until)
                         let note = "snoozed on \(channel) until \(ISO8601.format(until, utcOffset: utc).dropFirst(11).prefix(5))"
                         result.append(PlannedReminder(
                             key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until), settled: [:], snoozed: true,

@@ -32,6 +32,14 @@ public struct TZifError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension ZoneRules {
+    /// One offset for all time (UTC, `Etc/GMT-3`).
+    public init(fixedOffset: Int) {
+        transitions = []
+        offsets = []
+        initial = Int32(fixedOffset)
+        footer = nil
+    }
+
     /// Reads a TZif file's bytes.
     public init(tzif bytes: [UInt8]) throws(TZifError) {
         var reader = TZifReader(bytes: bytes)
@@ -290,14 +298,34 @@ private struct PosixScanner {
     }
 }
 
-/// What resolving wall times needs of a zone: its offset at each instant. `TimeZone` (ICU's
-/// rules) and `ZoneRules` (the system's tzdata) both answer it.
+/// What resolving wall times needs of a zone: its offset at each instant.
 public protocol ZoneOffsets {
     /// The zone's offset from UTC at `instant`, in seconds east of Greenwich.
     func utcOffset(at instant: Instant) -> Int
 }
 
 extension ZoneOffsets {
+    /// The first instant after `instant`, within `seconds`, at which the offset changes; nil if it
+    /// stays. Zones change at most once a day, so days are stepped, then the second bisected.
+    public func nextChange(after instant: Instant, within seconds: Int64) -> Instant? {
+        let offset = utcOffset(at: instant)
+        var low = instant.secondsSinceEpoch
+        var step: Int64 = 0
+        while step < seconds {
+            step = min(seconds, step + 86_400)
+            if utcOffset(at: instant.adding(seconds: step)) != offset { break }
+            low = instant.secondsSinceEpoch + step
+            if step == seconds { return nil }
+        }
+        // The offset is `offset` at low and differs at high.
+        var high = instant.secondsSinceEpoch + step
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if utcOffset(at: Instant(secondsSinceEpoch: middle)) == offset { low = middle } else { high = middle }
+        }
+        return Instant(secondsSinceEpoch: high)
+    }
+
     /// The instant a wall-clock time names on a date in this zone (shared/DESIGN.md §2).
     ///
     /// - A time that does not exist (spring-forward gap) is read with the offset in force before the

@@ -1,7 +1,7 @@
 import DawnletCore
 import DawnletStore
 import DawnletSystem
-import Foundation
+import FoundationEssentials
 
 /// How one delivery ended.
 public struct DeliveryOutcome: Sendable {
@@ -108,7 +108,7 @@ public final class LoopChannels: DeliveryChannels {
             return done(DeliveryOutcome(state: .failed, detail: "channels.email is not set up"))
         }
         let now = Instant(Date())
-        let utcOffset = settings.zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(now.secondsSinceEpoch)))
+        let utcOffset = settings.zone.utcOffset(at: now)
         let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset).rendered.utf8)
         Mailer.send(text, settings: email, environment: environment(message, .email), on: loop, smtp: { () throws(MailError) in
             if let mail { return mail }

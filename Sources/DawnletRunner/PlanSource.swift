@@ -1,16 +1,18 @@
 import DawnletCore
 import DawnletStore
 import DawnletSystem
-import Foundation
+import FoundationEssentials
 
 /// Everything the planner needs, read from the store for one window: the one code path `preview`
 /// and `serve` share (DESIGN §5).
 public struct PlanSource {
     public let store: Store
     public let config: Config
-    public let zone: TimeZone
+    public let zone: Zone
+    public let zones: ZoneDatabase
 
-    public init(store: Store, config: Config, zone: TimeZone) {
+    public init(store: Store, config: Config, zone: Zone, zones: ZoneDatabase = .system) {
+        self.zones = zones
         self.store = store
         self.config = config
         self.zone = zone
@@ -50,7 +52,7 @@ public struct PlanSource {
         // One budget for every calendar of the plan: no file, however made, costs it more.
         let budget = CalendarReader.Budget()
         for source in config.calendars {
-            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, budget: budget)
+            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, zones: zones, budget: budget)
             items += read.occurrences.filter { occurrence in ours.map { !occurrence.uid.hasPrefix($0) } ?? true }.map {
                 PlanItem(kind: .calendar, definitionID: 0, date: $0.date, time: $0.time, title: $0.title, source: .virtual, calendar: $0)
             }

@@ -1,7 +1,8 @@
 import DawnletCore
 import DawnletStore
 import DawnletSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One thing the runner has to say: a line for people, and fields for the journal.
 public struct LogEntry: Sendable {
@@ -36,16 +37,20 @@ public final class Runner {
     public struct Settings: Sendable {
         public var databasePath: String
         public var config: Config
-        public var zone: TimeZone
+        public var zone: Zone
+        /// Where zones are read (and read again when their files change).
+        public var zones: ZoneDatabase = .system
         /// The zone is the system's (no config or --tz): follow /etc/localtime when it changes.
         public var followsSystemZone = false
+        /// What the system zone is read from (`TZ`).
+        public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// How long SIGTERM waits for deliveries in flight (s).
         public var shutdownBound: Int = 15
         /// Reads the config again (SIGHUP): the new config, the zone it makes and whether that is
         /// the system's, or an error that says why it cannot be used. Nil: SIGHUP only re-plans.
-        public var reload: (@Sendable () throws -> (config: Config, zone: TimeZone, followsSystemZone: Bool))?
+        public var reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))?
 
-        public init(databasePath: String, config: Config, zone: TimeZone, reload: (@Sendable () throws -> (config: Config, zone: TimeZone, followsSystemZone: Bool))? = nil) {
+        public init(databasePath: String, config: Config, zone: Zone, reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))? = nil) {
             self.reload = reload
             self.databasePath = databasePath
             self.config = config
@@ -76,7 +81,10 @@ public final class Runner {
     /// The calendars' folder watches and their loop sources: replaced when a reload changes them.
     private var calendarWatches: [FolderWatch] = []
     private var calendarSources: [EventLoop.Source] = []
-    private var watchingSystemZone = false
+    /// The zone's files (/etc/localtime, the zone's own), watched; replaced when the zone changes.
+    private var zoneWatches: [FolderWatch] = []
+    private var zoneSources: [EventLoop.Source] = []
+    private var zoneDebounce: EventLoop.Timer?
 
     /// The last plan, its window's end, and the database version it read.
     private var plan = Plan(reminders: [])
@@ -133,6 +141,7 @@ public final class Runner {
         }
         debounce = try loop.timer { [unowned self] in self.databaseChanged() }
         calendarDebounce = try loop.timer { [unowned self] in self.replan(reason: "calendar files changed") }
+        zoneDebounce = try loop.timer { [unowned self] in self.zoneFilesChanged() }
         try loop.onSignal(SIGHUP) { [unowned self] in
             ServiceNotify.send("RELOADING=1")
             self.reloadConfig()
@@ -143,7 +152,7 @@ public final class Runner {
         try watchDatabaseFolder()
         watchCalendars()
         try watchClock()
-        if settings.followsSystemZone { try watchSystemZone() }
+        watchZone()
         loop.enableWatchdog()
         do { try store.log.noteRunnerStart(clock()) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
         start()
@@ -159,8 +168,7 @@ public final class Runner {
     /// inotify on the database's folder: a write by the CLI (to the database or its WAL) wakes the
     /// loop; changes are gathered for 100 ms, then checked against `PRAGMA data_version`.
     private func watchDatabaseFolder() throws {
-        let folder = (settings.databasePath as NSString).deletingLastPathComponent
-        let watch = try FolderWatch(folder.isEmpty ? "." : folder)
+        let watch = try FolderWatch(FolderWatch.parts(of: settings.databasePath).folder)
         watches.append(watch)
         try loop.onReadable(watch.fd) { [unowned self] in
             _ = watch.changedNames()
@@ -178,11 +186,11 @@ public final class Runner {
             let calendarsChanged = config.calendars != settings.config.calendars
             settings.config = config
             settings.followsSystemZone = follows
-            if follows && !watchingSystemZone { try watchSystemZone() }
             if zone.identifier != settings.zone.identifier {
                 log(LogEntry("time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
             }
             settings.zone = zone
+            watchZone()
             if calendarsChanged {
                 for source in calendarSources { source.cancel() }
                 calendarSources = []
@@ -201,12 +209,12 @@ public final class Runner {
     private func watchCalendars() {
         for source in settings.config.calendars {
             let path = ConfigPath.expand(source.path)
-            var isFolder: ObjCBool = false
+            var isFolder = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            let folder = isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
-            let file = isFolder.boolValue ? nil : (path as NSString).lastPathComponent
+            let folder = isFolder ? path : FolderWatch.parts(of: path).folder
+            let file = isFolder ? nil : FolderWatch.parts(of: path).name
             do {
-                let watch = try FolderWatch(folder.isEmpty ? "." : folder)
+                let watch = try FolderWatch(folder)
                 calendarWatches.append(watch)
                 calendarSources.append(try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
                     let names = watch.changedNames()
@@ -241,20 +249,47 @@ public final class Runner {
         }
     }
 
-    /// /etc/localtime replaced: Foundation caches the system zone, so reset it, take the new one,
-    /// and re-plan.
-    private func watchSystemZone() throws {
-        let watch = try FolderWatch("/etc")
-        watches.append(watch)
-        watchingSystemZone = true
-        try loop.onReadable(watch.fd) { [unowned self] in
-            guard watch.changedNames().contains("localtime"), self.settings.followsSystemZone else { return }
-            NSTimeZone.resetSystemTimeZone()
-            let zone = TimeZone.current
-            guard zone.identifier != self.settings.zone.identifier else { return }
-            self.log(LogEntry("time zone changed from \(self.settings.zone.identifier) to \(zone.identifier)"))
-            self.zoneChanged(to: zone)
+    /// The files the zone's rules come from: /etc/localtime (and /etc/timezone) when the zone is
+    /// the system's, and the zone's own file (`apt upgrade` of tzdata replaces it). Either changed:
+    /// `zoneFilesChanged`, after 200 ms (a package writes several files).
+    private func watchZone() {
+        for source in zoneSources { source.cancel() }
+        zoneSources = []
+        zoneWatches = []
+        var wanted: [String: Set<String>] = [:]
+        if settings.followsSystemZone { wanted["/etc", default: []].formUnion(["localtime", "timezone"]) }
+        let file = FolderWatch.parts(of: settings.zones.file(of: settings.zone.identifier))
+        wanted[file.folder, default: []].insert(file.name)
+        for (folder, names) in wanted.sorted(by: { $0.key < $1.key }) {
+            do {
+                let watch = try FolderWatch(folder)
+                zoneWatches.append(watch)
+                zoneSources.append(try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                    guard !watch.changedNames().isDisjoint(with: names) else { return }
+                    self.arm(self.zoneDebounce, afterMicroseconds: 200_000)
+                })
+            } catch {
+                log(LogEntry("cannot watch \(folder) for time zone changes: \(error)", priority: 4))
+            }
         }
+    }
+
+    /// The zone's files changed: read the zone again (the system's, or the one named) and re-plan
+    /// when its name or rules differ. A file that cannot be read keeps the rules in use.
+    private func zoneFilesChanged() {
+        settings.zones.forget()
+        let zone: Zone
+        do {
+            zone = settings.followsSystemZone ? try settings.zones.systemZone(environment: settings.environment)
+                : try settings.zones.zone(named: settings.zone.identifier)
+        } catch {
+            log(LogEntry("time zone \(settings.zone.identifier) cannot be read again: \(error); keeping the rules in use", priority: 4))
+            return
+        }
+        guard zone != settings.zone else { return }
+        log(LogEntry(zone.identifier == settings.zone.identifier ? "time zone \(zone.identifier): its rules changed on disk"
+                     : "time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
+        zoneChanged(to: zone)
     }
 
     /// Arms a timer; a failure is logged (the next event re-arms it).
@@ -263,8 +298,10 @@ public final class Runner {
     }
 
     /// The configured zone changed (/etc/localtime, or a test): wall times move, so plan again.
-    public func zoneChanged(to zone: TimeZone) {
+    public func zoneChanged(to zone: Zone) {
+        let moved = zone.identifier != settings.zone.identifier
         settings.zone = zone
+        if moved && zoneDebounce != nil { watchZone() }
         replan(reason: "the time zone changed")
     }
 
@@ -323,7 +360,7 @@ public final class Runner {
         var window = back...now.adding(seconds: min(Int64(config.horizon), Runner.planAhead))
         do {
             planVersion = try store.dataVersion()
-            let source = PlanSource(store: store, config: config, zone: settings.zone)
+            let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
             plan = try source.plan(now: now, window: window)
             let days = (Int64(config.horizon) + Runner.planAhead - 1) / Runner.planAhead
             // A digest costs what it lists: count its items too.

@@ -1,7 +1,7 @@
 import CICal
 import Glibc
 import DawnletCore
-import Foundation
+import FoundationEssentials
 
 /// libical, loaded on first use (see Sources/CICal/shim.h for why it is not linked).
 final class ICal: @unchecked Sendable {
@@ -89,8 +89,8 @@ public enum CalendarReader {
 
     /// Instances of `name`'s items starting inside `window`, times in `zone`; what it costs is
     /// taken from `budget` (share one across the calendars of a plan).
-    public static func read(name: String, path: String, window: ClosedRange<Instant>, zone: TimeZone,
-                            budget: Budget = Budget()) -> Result {
+    public static func read(name: String, path: String, window: ClosedRange<Instant>, zone: Zone,
+                            zones database: ZoneDatabase = .system, budget: Budget = Budget()) -> Result {
         var result = Result()
         let ical: ICal
         switch ICal.shared {
@@ -99,17 +99,17 @@ public enum CalendarReader {
             result.problems.append(problem)
             return result
         }
-        var isFolder: ObjCBool = false
+        var isFolder = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             result.problems.append(CalendarProblem(file: path, "no such file or folder"))
             return result
         }
         var files = [path]
-        if isFolder.boolValue {
+        if isFolder {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
             files = names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
         }
-        let zones = Zones(zone)
+        let zones = Zones(zone, database)
         for (index, file) in files.enumerated() {
             guard budget.left else {
                 let skipped = files.count - index
@@ -138,18 +138,22 @@ public enum CalendarReader {
         }
     }
 
-    /// TZIDs that name an IANA zone are converted with the system's rules (as calendar programs
+    /// TZIDs that name an IANA zone are converted with the system's tzdata (as calendar programs
     /// do), per day through a cache: libical would expand each file's VTIMEZONE from 1970 again.
     /// Other TZIDs (custom names) go through libical and their VTIMEZONE.
     final class Zones {
         let planning: ZoneDayCache
+        let database: ZoneDatabase
         private var known: [String: ZoneDayCache?] = [:]
 
-        init(_ zone: TimeZone) { planning = ZoneDayCache(zone: zone) }
+        init(_ zone: Zone, _ database: ZoneDatabase) {
+            planning = ZoneDayCache(zone: zone)
+            self.database = database
+        }
 
         func named(_ tzid: String) -> ZoneDayCache? {
             if let cached = known[tzid] { return cached }
-            let zone = TimeZone(identifier: tzid).map { ZoneDayCache(zone: $0) }
+            let zone = tzid == planning.zone.identifier ? planning : (try? database.zone(named: tzid)).map { ZoneDayCache(zone: $0) }
             known.updateValue(zone, forKey: tzid)  // nil too: a name that is no IANA zone is asked once
             return zone
         }
@@ -161,7 +165,7 @@ public enum CalendarReader {
         let calendar: String
         let file: String
         let window: ClosedRange<Instant>
-        let zone: TimeZone
+        let zone: Zone
         var occurrences: [CalendarOccurrence] = []
         var problems: [CalendarProblem] = []
         /// The VCALENDAR being read: its VTIMEZONEs resolve TZIDs.
@@ -170,7 +174,7 @@ public enum CalendarReader {
         let zones: Zones
         let budget: Budget
 
-        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: TimeZone, zones: Zones, budget: Budget) {
+        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: Zone, zones: Zones, budget: Budget) {
             self.zones = zones
             self.budget = budget
             self.ical = ical
@@ -209,29 +213,16 @@ public enum CalendarReader {
 
         mutating func read() {
             let f = ical.f
-            // One stat, one open, one fstat, one read: a vdir is thousands of small files. Only a
-            // regular file is opened, and without blocking: a FIFO or a device put in a vdir
-            // would otherwise hang the open (and every plan with it).
-            var entry = stat()
-            guard stat(file, &entry) == 0 else { return problem("cannot be read: \(String(cString: strerror(errno)))") }
-            guard (entry.st_mode & S_IFMT) == S_IFREG else { return problem("not a regular file: skipped") }
-            let fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-            guard fd >= 0 else { return problem("cannot be read: \(String(cString: strerror(errno)))") }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return problem("not a regular file: skipped") }
-            guard info.st_size <= CalendarReader.maximumFileBytes else {
-                return problem("larger than \(CalendarReader.maximumFileBytes >> 20) MiB: skipped")
+            // One stat, one open, one fstat, one read: a vdir is thousands of small files.
+            var bytes: [UInt8]
+            switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes) {
+            case .success(let read): bytes = read
+            case .failure(let failure):
+                switch failure {
+                case .notRegular, .tooLarge: return problem("\(failure): skipped")
+                case .cannotOpen, .changedWhileRead: return problem("\(failure)")
+                }
             }
-            var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-            var filled = 0
-            while filled < bytes.count {
-                let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                filled += n
-            }
-            guard filled == bytes.count else { return problem("cannot be read: it changed while being read") }
             let bounded = ContentLines.bounded(bytes)
             if !bounded.cut.isEmpty {
                 let names = bounded.cut.sorted { $0.key < $1.key }.map { "\(DisplayText.escaped($0.key))\($0.value > 1 ? " ×\($0.value)" : "")" }
@@ -300,7 +291,7 @@ public enum CalendarReader {
             var overrides: [String: [String: OpaquePointer]] = [:]
             var masters: [(String, OpaquePointer)] = []
             for (index, item) in items.enumerated() {
-                let uid = f.icalcomponent_get_uid!(item).map { String(cString: $0) } ?? "\((file as NSString).lastPathComponent)#\(index)"
+                let uid = f.icalcomponent_get_uid!(item).map { String(cString: $0) } ?? "\(file.split(separator: "/").last ?? "")#\(index)"
                 if let property = f.icalcomponent_get_first_property!(item, ICAL_RECURRENCEID_PROPERTY) {
                     let rid = zoned(f.icalproperty_get_recurrenceid!(property), property)
                     overrides[uid, default: [:]][instanceName(rid)] = item

@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 
 /// Paths in the config file (`calendars[].path`, `passwordFile`, `caFile`): `~/x` is in the home
 /// folder ($HOME, else the account's), anything else as written.
 public enum ConfigPath {
     public static func expand(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         guard path.hasPrefix("~/") else { return path }
-        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
     }
 }

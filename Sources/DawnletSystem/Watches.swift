@@ -13,6 +13,14 @@ public final class ClockChangeWatch {
 
     deinit { close(fd) }
 
+    /// The folder to watch for a file, and the file's name in it: `/etc/localtime` → (`/etc`,
+    /// `localtime`); a bare name is in `.`.
+    public static func parts(of path: String) -> (folder: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
     /// Call when `fd` is readable. True when the clock was set; the watch must then be armed
     /// again (`arm()`), or it says nothing of the next change.
     public func clockWasSet() -> Bool {
@@ -46,6 +54,14 @@ public final class FolderWatch {
     }
 
     deinit { close(fd) }
+
+    /// The folder to watch for a file, and the file's name in it: `/etc/localtime` → (`/etc`,
+    /// `localtime`); a bare name is in `.`.
+    public static func parts(of path: String) -> (folder: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
 
     /// Call when `fd` is readable: the names of the entries that changed since the last call.
     public func changedNames() -> Set<String> {

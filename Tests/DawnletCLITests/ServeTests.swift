@@ -473,6 +473,24 @@ import Testing
         #expect(text.contains("delivered todo:1:2026-12-01:0m@desktop"), "\(text)")
     }
 
+    @Test("the zone's own file replaced (a tzdata update, on a bind-mounted /usr/share/zoneinfo): commands and a running serve follow it")
+    func zoneFileChange() throws {
+        guard getuid() == 0 else {
+            Issue.record("needs root for a private mount namespace with a bind mount on /usr/share/zoneinfo")
+            return
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/zone-file.sh")
+        let (_, text) = try runTool("/usr/bin/timeout", [
+            "60", "unshare", "-m", "--propagation", "private", script.path, folder.path("zonefile"), CLIProcess.binary.path,
+        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        #expect(text.contains("before={\"occurrences\":[\"2027-07-01\"],\"instants\":[\"2027-07-01T12:00:00+02:00\"]}\n"), "\(text)")
+        #expect(text.contains("nodst={\"occurrences\":[\"2027-07-01\"],\"instants\":[\"2027-07-01T12:00:00+01:00\"]}\n"), "\(text)")
+        #expect(text.contains("at 2026-12-01T09:00:00+01:00"), "planned first in CET: \(text)")
+        #expect(text.contains("time zone Europe/Berlin: its rules changed on disk"), "\(text)")
+        #expect(text.contains("at 2026-12-01T09:00:00+05:00"), "re-planned at +05:00: \(text)")
+        #expect(text.contains("fired=1\n"), "\(text)")
+    }
+
     // In this serialized suite, not beside it: a user manager started while another runner test
     // is running is the one suspect of a runner that vanished once in CI.
     @Test("under a real systemd --user: starts (Type=notify), reports status, reloads, stops with 0, logs to the journal")

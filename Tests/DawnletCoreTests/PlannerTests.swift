@@ -4,16 +4,16 @@ import Foundation
 import Testing
 
 @Suite struct PlannerTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = Zone.named("Europe/Berlin")
     let rules = PlanRules(config: Config())
 
-    func at(_ text: String, _ zone: TimeZone = PlannerTests.berlin) -> Instant {
+    func at(_ text: String, _ zone: Zone = PlannerTests.berlin) -> Instant {
         guard let instant = ISO8601.parse(text, zone: zone) else { preconditionFailure(text) }
         return instant
     }
 
     func plan(_ items: [PlanItem], overdue: [PlanItem] = [], now: String = "2026-03-20T00:00", from: String = "2026-03-20T00:00",
-              to: String = "2026-04-05T00:00", delivered: [DeliveryID] = [], all: Bool = false, zone: TimeZone = PlannerTests.berlin) -> Plan {
+              to: String = "2026-04-05T00:00", delivered: [DeliveryID] = [], all: Bool = false, zone: Zone = PlannerTests.berlin) -> Plan {
         Planner.plan(items: items, overdue: overdue, rules: rules, log: PlannerTests.log(delivered), now: at(now, zone),
                      window: at(from, zone)...at(to, zone), zone: zone, includeSuppressed: all)
     }
@@ -121,7 +121,7 @@ import Testing
 
     @Test("a repeated hour fires once, at the first 01:30 (America/New_York)")
     func repeatedHour() throws {
-        let ny = try #require(TimeZone(identifier: "America/New_York"))
+        let ny = Zone.named("America/New_York")
         let item = PlanItem(kind: .habit, definitionID: 1, date: date("2026-11-01"), time: WallTime("01:30"), title: "Meds", source: .virtual)
         let p = plan([item], now: "2026-10-31T00:00", from: "2026-10-31T00:00", to: "2026-11-02T00:00", zone: ny)
         #expect(fires(p) == ["habit:1:2026-11-01:0m 2026-11-01T01:30:00-04:00"])

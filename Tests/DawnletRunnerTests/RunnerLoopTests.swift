@@ -37,7 +37,7 @@ final class FakeChannels: DeliveryChannels {
     let channels = FakeChannels()
     let clock = ManualClock()
     let runner: Runner
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let berlin = Zone.named("Europe/Berlin")
     let today = date("2026-12-01")
 
     final class ManualClock: @unchecked Sendable {
@@ -217,7 +217,7 @@ final class FakeChannels: DeliveryChannels {
         clock.now = at("2026-12-01T08:00:30")
         runner.start()
         #expect(runner.nextWake == at("2026-12-01T09:00"))
-        runner.zoneChanged(to: TimeZone(identifier: "America/New_York")!)
+        runner.zoneChanged(to: Zone.named("America/New_York"))
         #expect(runner.nextWake == ISO8601.parse("2026-12-01T09:00-05:00", zone: berlin))
     }
 

@@ -7,7 +7,7 @@ import Testing
 /// Export (DESIGN §8) checked by reading back with libical: the calendar file means what our own
 /// Schedule means.
 @Suite struct CalendarExportTests {
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let berlin = Zone.named("Europe/Berlin")
 
     @Test("export, then read back with libical: the same occurrences as our generator, for 300 random schedules across DST")
     func roundTrip() throws {

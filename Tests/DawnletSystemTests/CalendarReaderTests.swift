@@ -8,15 +8,15 @@ import Testing
 /// Corpus/ (copied from the workplace's shared/data/ics) and on files written here.
 @Suite struct CalendarReaderTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
-    static let utc = TimeZone(identifier: "UTC")!
-    static let berlin = TimeZone(identifier: "Europe/Berlin")!
+    static let utc = Zone.named("UTC")
+    static let berlin = Zone.named("Europe/Berlin")
 
-    func at(_ text: String, _ zone: TimeZone = CalendarReaderTests.utc) -> Instant {
+    func at(_ text: String, _ zone: Zone = CalendarReaderTests.utc) -> Instant {
         guard let instant = ISO8601.parse(text, zone: zone) else { preconditionFailure(text) }
         return instant
     }
 
-    func read(_ path: String, from: String, to: String, zone: TimeZone = CalendarReaderTests.utc) -> CalendarReader.Result {
+    func read(_ path: String, from: String, to: String, zone: Zone = CalendarReaderTests.utc) -> CalendarReader.Result {
         CalendarReader.read(name: "test", path: path, window: at(from, zone)...at(to, zone), zone: zone)
     }
 

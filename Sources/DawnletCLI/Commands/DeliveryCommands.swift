@@ -2,7 +2,7 @@ import DawnletCore
 import DawnletRunner
 import DawnletStore
 import DawnletSystem
-import Foundation
+import FoundationEssentials
 
 /// `notify-test` (one test reminder through a real channel) and `doctor` (is everything the
 /// runner needs in place?).
@@ -64,23 +64,11 @@ enum DeliveryCommands {
         do {
             let zone = try invocation.timeZone()
             report(true, "time zone", zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
-            // Reminders use the toolchain's zone rules (ICU) today; say whether the system's tzdata
-            // (what glibc, Python and systemd follow) agrees for the coming year (issue 14).
-            let database = ZoneDatabase(environment: environment)
-            do {
-                let system = try database.rules(named: zone.identifier)
-                let now = Instant(Date())
-                let differs = (0..<400).lazy.map { now.adding(seconds: Int64($0) * 86_400) }
-                    .first { zone.utcOffset(at: $0) != system.utcOffset(at: $0) }
-                if let day = differs {
-                    report(nil, "time zone rules", "the built-in rules and \(database.directory) differ from \(ISO8601.format(day, in: zone).prefix(10)) "
-                           + "(\(zone.utcOffset(at: day) / 60) vs \(system.utcOffset(at: day) / 60) minutes east): reminders follow the built-in ones")
-                } else {
-                    report(true, "time zone rules", "the built-in rules and \(database.directory) agree for the next 400 days")
-                }
-            } catch {
-                report(nil, "time zone rules", "\(error)")
-            }
+            // The rules reminders follow: the system's tzdata (issue 14).
+            let zones = ZoneDatabase.system
+            let change = zone.nextChange(after: try invocation.now(), within: 400 * 86_400)
+            report(true, "time zone rules", "\(zones.file(of: zone.identifier))" + (zones.version.map { " (tzdata \($0))" } ?? "")
+                   + (change.map { "; next change \(ISO8601.format($0, in: zone))" } ?? "; no change in the next 400 days"))
         } catch {
             report(false, "time zone", "\(error)")
         }
@@ -93,7 +81,7 @@ enum DeliveryCommands {
             let failed = try store.log.deliveries(.failed).count
             report(true, "database", "\(path): \(definitions) item definitions")
             if missed + failed > 0 { report(nil, "deliveries", "\(missed) missed, \(failed) failed (see `dawnlet-remind missed`)") }
-        } catch let error as StoreError where error.code == .missing {
+        } catch where error.code == .missing {
             report(nil, "database", "\(path): not created yet (the first command that writes creates it)")
         } catch {
             report(false, "database", "\(path): \(error)")
@@ -133,7 +121,7 @@ enum DeliveryCommands {
         let budget = CalendarReader.Budget()
         for source in config.calendars {
             let now = Instant(Date())
-            let zone = (try? invocation.timeZone()) ?? TimeZone.current
+            let zone = (try? invocation.timeZone()) ?? Zone.utc
             let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path),
                                            window: now...now.adding(seconds: Int64(config.horizon)), zone: zone, budget: budget)
             let problems = read.problems.count

@@ -1,7 +1,7 @@
 import DawnletCore
 import DawnletSystem
 import DawnletStore
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `export --to DIR [--todos] [--events]` (DESIGN §8): one .ics per Dawnlet todo or event in a vdir
@@ -33,8 +33,8 @@ enum ExportCommand {
         } catch {
             throw CLIError(code: .failure, message: "\(folder): cannot create the folder")
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder else {
             throw CLIError(code: .failure, message: "\(folder): not a folder")
         }
         let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
@@ -65,7 +65,8 @@ enum ExportCommand {
     static func save(_ text: String, to path: String) throws {
         let bytes = Array(text.utf8)
         if let existing = FileManager.default.contents(atPath: path), Array(existing) == bytes { return }
-        let temporary = "\((path as NSString).deletingLastPathComponent)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
+        let (folder, name) = FolderWatch.parts(of: path)
+        let temporary = "\(folder)/.\(name).\(getpid()).tmp"
         let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(errno))))") }
         let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0

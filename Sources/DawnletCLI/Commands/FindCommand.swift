@@ -22,7 +22,8 @@ enum FindCommand {
         for d in try store.sources.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)")) }
         for g in try store.sources.goals() { found.append(("goal", g.id, g.name, "target \(g.target)")) }
         for i in try store.sources.incomeSources() { found.append(("income", i.id, i.name, "\(i.amount) \(i.schedule)")) }
-        let matches = found.filter { $0.title.range(of: text, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        let key = TextSearch.folded(text)
+        let matches = found.filter { TextSearch.folded($0.title).contains(key) }
         if invocation.json {
             invocation.output.line(JSON.object([("found", .array(matches.map {
                 .object([("kind", .string($0.kind)), ("id", .int(Int($0.id))), ("title", .string($0.title)), ("detail", .string($0.detail))])

@@ -202,7 +202,7 @@ enum MoneyCalendarCommands {
         for day in month.firstDay.dayNumber...month.lastDay.dayNumber {
             let date = CivilDate(dayNumber: day)
             let kinds = CalendarEvent.Kind.allCases.filter { kind in events.contains { $0.date == date && $0.kind == kind } }
-            let cell = String(date.day).leftPadded(3) + String(kinds.compactMap { marks[$0] }).padding(toLength: 4, withPad: " ", startingAt: 0)
+            let cell = String(date.day).leftPadded(3) + String(kinds.compactMap { marks[$0] }).rightPadded(4)
             line += cell
             if date.weekday == .sunday || date == month.lastDay {
                 invocation.output.line(line)
@@ -213,7 +213,7 @@ enum MoneyCalendarCommands {
         if events.isEmpty { invocation.output.line("nothing this month") }
         for e in events {
             let amount = e.amount?.description ?? ""
-            var text = "\(e.date)  \(e.kind.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0)) #\(e.sourceID)  \(e.name)  \(amount)"
+            var text = "\(e.date)  \(e.kind.rawValue.rightPadded(12)) #\(e.sourceID)  \(e.name)  \(amount)"
             if let payment = e.payment { text += "  logged (payment #\(payment.id) on \(payment.date))" }
             invocation.output.line(text)
         }

@@ -95,4 +95,9 @@ extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
+
+    /// Spaces after, to `width` characters; cut to it when longer (as a column must be).
+    func rightPadded(_ width: Int) -> String {
+        count >= width ? String(prefix(width)) : self + String(repeating: " ", count: width - count)
+    }
 }

@@ -1,5 +1,5 @@
 import DawnletCore
-import Foundation
+import FoundationEssentials
 
 /// `occurrences --schedule TEXT --from DATE --to DATE [--tz ZONE] [--json]`: the dates a schedule
 /// yields in an inclusive range and, when it has a time, the instants (DESIGN §2, §5).

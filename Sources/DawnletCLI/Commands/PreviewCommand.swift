@@ -1,7 +1,7 @@
 import DawnletCore
 import DawnletRunner
 import DawnletStore
-import Foundation
+import FoundationEssentials
 
 /// `preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]`: what will fire when,
 /// on which channel, and why (DESIGN §5). The same plan the runner uses.
@@ -92,7 +92,7 @@ enum PreviewCommand {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
-        var first = "  \(local.dropFirst(11).prefix(5))  \(what.padding(toLength: 16, withPad: " ", startingAt: 0)) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
+        var first = "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
         if let state = statusText(r) { first += "  [\(state)]" }
         var lines = [first]
         if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }

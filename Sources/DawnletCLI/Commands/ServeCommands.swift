@@ -2,7 +2,8 @@ import DawnletCore
 import DawnletRunner
 import DawnletStore
 import DawnletSystem
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `serve` (the runner, DESIGN §6) and `missed` (what it could not deliver in time).
 enum ServeCommands {
@@ -33,10 +34,11 @@ enum ServeCommands {
         // SIGHUP reads the config again: the same file, the same rules (--tz still wins).
         let configPath = invocation.globals.configPath
         let fixedZone = invocation.globals.timeZoneName == nil ? nil : settings.zone
-        settings.reload = {
+        settings.reload = { [environment = settings.environment] in
             let config = try ConfigFile.load(explicitPath: configPath)
-            let named = fixedZone ?? config.timeZone.flatMap { TimeZone(identifier: $0) }
-            return (config, named ?? TimeZone.current, named == nil)
+            // load() has checked the config's zone name.
+            let named = try fixedZone ?? config.timeZone.map { name throws(ZoneError) in try ZoneDatabase.system.zone(named: name) }
+            return (config, try named ?? ZoneDatabase.system.systemZone(environment: environment), named == nil)
         }
         let runner: Runner
         do {
@@ -49,8 +51,8 @@ enum ServeCommands {
                     Journal.send(message, priority: entry.priority, fields: entry.fields)
                 } else {
                     // The runner's zone of the moment: the system's, if it follows /etc/localtime.
-                    let zone = settings.followsSystemZone ? TimeZone.current : settings.zone
-                    FileHandle.standardError.write(Data("\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n".utf8))
+                    let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
+                    Output.write(Array("\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n".utf8), to: 2)
                 }
             }
             let code = try runner.run()

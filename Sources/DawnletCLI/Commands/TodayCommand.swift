@@ -96,7 +96,7 @@ enum TodayCommand {
         if day.entries.isEmpty { output.line("  \(empty)") }
         for entry in day.entries {
             let box = ["done": "[x]", "logged": "[x]", "paid": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
-            var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.count >= 5 ? entry.kind : entry.kind.padding(toLength: 5, withPad: " ", startingAt: 0)) "
+            var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.count >= 5 ? entry.kind : entry.kind.rightPadded(5)) "
             line += "\(entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-"))  \(entry.title)"
             if let amount = entry.amount { line += "  \(amount)" }
             if let due = entry.overdueSince { line += "  OVERDUE since \(due)" }

@@ -1,0 +1,47 @@
+import Glibc
+
+/// A regular file's whole bytes, as the config, zone and calendar readers take them: only a regular
+/// file (a FIFO or a device in its place is refused before it is opened, and it is opened without
+/// blocking in case one is swapped in), no more than `limit` bytes, read in full or not at all.
+public enum RegularFile {
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// Nothing readable at the path: the errno of the stat or open.
+        case cannotOpen(Int32)
+        case notRegular
+        case tooLarge(limit: Int)
+        case changedWhileRead
+
+        public var description: String {
+            switch self {
+            case .cannotOpen(let error): "cannot be read: \(String(cString: strerror(error)))"
+            case .notRegular: "not a regular file"
+            case .tooLarge(let limit): "larger than \(limit >= 1 << 20 ? "\(limit >> 20) MiB" : "\(limit >> 10) KiB")"
+            case .changedWhileRead: "cannot be read: it changed while being read"
+            }
+        }
+    }
+
+    public static func read(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
+        var entry = stat()
+        guard stat(path, &entry) == 0 else { return .failure(.cannotOpen(errno)) }
+        guard entry.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return .failure(.cannotOpen(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
+        guard info.st_size <= limit else { return .failure(.tooLarge(limit: limit)) }
+        // One byte more than the size: a file that grew since the fstat is seen to.
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            filled += n
+        }
+        guard filled == Int(info.st_size) else { return .failure(.changedWhileRead) }
+        bytes.removeLast()
+        return .success(bytes)
+    }
+}
