@@ -36,6 +36,7 @@ enum RunnerBench {
         print("  idle for \(idleSeconds) s with nothing ever delivered: \(after - before) wake-ups (voluntary context switches of /proc/PID/task/*; target 0)")
         print("  idle RSS: \(rss / 1024) MiB (\(rss) KiB, VmRSS; target < 20 MB): \(anonymous) KiB its own (anonymous),"
               + " \(fileBacked) KiB clean pages of the binary and shared libraries; PSS \(pss) KiB")
+        print("  resident by file (smaps): \(residentFiles(idle))")
 
         // Re-plan: time from a CLI write until the runner has a new plan (its next STATUS).
         let socket = try NotifySocket(path: folder.appendingPathComponent("notify.sock").path)
@@ -212,6 +213,7 @@ enum RunnerBench {
               + " \(responses(db).shown) shown as notifications, \(responses(db).closed) reported closed by dunst):")
         print("    idle \(idleSeconds) s: \(after - before) wake-ups over all \(threads) thread(s) (voluntary context switches of /proc/PID/task/*; target 0)")
         print(String(format: "    idle RSS: %.1f MiB (%d KiB VmRSS, %d KiB anonymous; target ≤ %d MiB)", Double(rss) / 1024, rss, anonymous, calendar ? 20 : 14))
+        print("    resident by file (smaps): \(residentFiles(runner))")
     }
 
     /// Rows of the delivery log that are settled (delivered or failed), read with the CLI's own store.
@@ -242,6 +244,24 @@ enum RunnerBench {
     }
 
     /// A field of /proc/PID/status as a number (kB for sizes).
+    /// The files resident memory is in (/proc/PID/smaps, Rss summed by path), largest first:
+    /// where an idle runner's memory goes.
+    static func residentFiles(_ pid: pid_t, top: Int = 8) -> String {
+        // Read to the end: procfs files have no size, and a sized read stops early.
+        let text = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) } ?? ""
+        var byPath: [String: Int] = [:]
+        var path = ""
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), !first.hasSuffix(":") {
+                path = fields.count >= 6 ? String(fields[5...].joined(separator: " ").split(separator: "/").last ?? "") : "[anonymous]"
+            } else if fields.first == "Rss:", fields.count > 1, let kib = Int(fields[1]) {
+                byPath[path, default: 0] += kib
+            }
+        }
+        return byPath.sorted { $0.value > $1.value }.prefix(top).map { "\($0.key) \($0.value) KiB" }.joined(separator: ", ")
+    }
+
     static func status(_ pid: pid_t, _ field: String) -> Int {
         let text = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
         for line in text.split(separator: "\n") where line.hasPrefix(field + ":") {
