@@ -9,6 +9,8 @@ PREFIX ?= $(HOME)/.local
 # openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python).
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata
+# Bench: Remind, the paired program of the plan figures (issue 15), and GNU time for peak memory.
+DEB_BENCH := remind time
 PYPI_TEST := aiosmtpd
 VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at
@@ -24,7 +26,7 @@ UNITDIR ?= $(HOME)/.config/systemd/user
 .PHONY: deps run test bench build install clean
 
 deps:
-	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST); do \
+	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "make deps: installing Debian packages:" $$missing; \

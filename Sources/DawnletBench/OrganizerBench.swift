@@ -92,6 +92,20 @@ enum OrganizerBench {
     /// Wall time of one run of the binary, spawned with posix_spawn and reaped with waitpid
     /// (Foundation's Process polls for the child's exit and would add its own latency).
     static func timeProcess(_ binary: String, _ arguments: [String], stdout: String = "/dev/null") throws -> Double {
+        try measureProcess(binary, arguments, stdout: stdout)
+    }
+
+    /// Peak resident memory (KiB) of one run, by GNU time (`time -f %M`): it forks from a small
+    /// process, while a child spawned from this one (vfork) would be charged this one's pages.
+    static func peakMemory(_ binary: String, _ arguments: [String], stdout: String = "/dev/null", in folder: URL) throws -> Int {
+        let report = folder.appendingPathComponent("time-report").path
+        try measureProcess("/usr/bin/time", ["-f", "%M", "-o", report, binary] + arguments, stdout: stdout)
+        return Int(((try? String(contentsOfFile: report, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    /// Wall time of one run.
+    @discardableResult
+    static func measureProcess(_ binary: String, _ arguments: [String], stdout: String = "/dev/null") throws -> Double {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

@@ -1,0 +1,140 @@
+import DawnletCore
+import DawnletStore
+import DawnletTestSupport
+import Foundation
+
+/// Issue 15's figures: whole plans as a person asks for them (`preview`, a fresh process each run),
+/// paired with Remind on the same schedules where Remind can do the same job. The counts must
+/// agree exactly, or the figure is not a comparison.
+enum PlanBench {
+    /// One repeating todo, as dawnlet stores it and as a Remind line says it.
+    struct Definition {
+        let schedule: Schedule
+        let time: WallTime
+        let remind: String
+    }
+
+    /// Schedules both programs mean the same by: weekly on some weekdays (every day among them),
+    /// every other week from an anchor, a day of the month up to the 28th, the nth (1–4) weekday
+    /// of the month, a day of the year.
+    static func definitions(count: Int, seed: UInt64) -> [Definition] {
+        var rng = SeededRandom(seed: seed)
+        let anchor = CivilDate(year: 2026, month: 1, day: 5)!  // a Monday
+        let names = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return (0..<count).map { i in
+            let time = WallTime(hour: Int.random(in: 6...21, using: &rng), minute: Int.random(in: 0...59, using: &rng))!
+            let at = "AT \(time) MSG Todo \(i)"
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0...3:
+                let mask = i % 25 == 0 ? 127 : UInt8.random(in: 1...127, using: &rng)
+                let days = (0..<7).filter { mask & (1 << $0) != 0 }.map { names[$0] }.joined(separator: " ")
+                return Definition(schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: mask)), anchor: anchor), time: time,
+                                  remind: "REM \(days) \(at)")
+            case 4:
+                let start = anchor.adding(days: Int.random(in: 0...6, using: &rng))
+                let c = start.components
+                return Definition(schedule: Schedule(rule: .weekly(interval: 2, days: nil), anchor: start), time: time,
+                                  remind: "REM \(c.day) \(months[c.month - 1]) \(c.year) *14 \(at)")
+            case 5...6:
+                let day = Int.random(in: 1...28, using: &rng)
+                return Definition(schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: day), anchor: anchor), time: time,
+                                  remind: "REM \(day) \(at)")
+            case 7...8:
+                let n = Int.random(in: 1...4, using: &rng)
+                let weekday = Int.random(in: 0...6, using: &rng)
+                return Definition(schedule: Schedule(rule: .monthlyOnWeekday(interval: 1, ordinal: .nth(n), weekday: Weekday(rawValue: weekday + 1)!), anchor: anchor),
+                                  time: time, remind: "REM \(names[weekday]) \(1 + 7 * (n - 1)) \(at)")
+            default:
+                let day = CivilDate(year: 2026, month: Int.random(in: 1...12, using: &rng), day: Int.random(in: 1...28, using: &rng))!
+                return Definition(schedule: Schedule(rule: .monthlyOnDay(interval: 12, day: nil), anchor: day), time: time,
+                                  remind: "REM \(day.day) \(months[day.month - 1]) \(at)")
+            }
+        }
+    }
+
+    /// A database and a Remind file of `count` repeating todos, each with one reminder at its time.
+    static func write(_ definitions: [Definition], database: String, remindFile: String) throws {
+        let store = try Store(path: database)
+        let today = CivilDate(year: 2026, month: 1, day: 1)!
+        for (i, d) in definitions.enumerated() {
+            _ = try store.items.addItem(kind: .todo, title: "Todo \(i)", date: nil, time: d.time, schedule: d.schedule,
+                                        reminders: [.minutes(0)], today: today)
+        }
+        try (definitions.map(\.remind).joined(separator: "\n") + "\n").write(toFile: remindFile, atomically: true, encoding: .utf8)
+    }
+
+    struct Runs {
+        var seconds: [Double] = []
+        var peakKiB: [Int] = []
+        var count = 0
+
+        var line: String {
+            let s = seconds.sorted(), m = peakKiB.sorted()
+            return String(format: "%.3f–%.3f s (median %.3f), peak RSS %.1f–%.1f MiB", s.first ?? 0, s.last ?? 0, s[s.count / 2],
+                          Double(m.first ?? 0) / 1024, Double(m.last ?? 0) / 1024)
+        }
+        var median: Double { seconds.sorted()[seconds.count / 2] }
+        var peak: Int { peakKiB.max() ?? 0 }
+    }
+
+    /// Five runs of a program, each timed alone and then once more under GNU time for its peak
+    /// memory; `count` is its number of reminders, from its output.
+    static func runs(_ binary: String, _ arguments: [String], output: String, in folder: URL, count: (String) -> Int) throws -> Runs {
+        var runs = Runs()
+        for _ in 0..<5 {
+            runs.seconds.append(try OrganizerBench.measureProcess(binary, arguments, stdout: output))
+            runs.peakKiB.append(try OrganizerBench.peakMemory(binary, arguments, stdout: output, in: folder))
+        }
+        runs.count = count((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        return runs
+    }
+
+    static func dawnletCount(_ json: String) -> Int { json.components(separatedBy: "{\"key\":").count - 1 }
+    static func remindCount(_ text: String) -> Int { text.split(separator: "\n").count }
+
+    static func run(binary: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-plan-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let remind = "/usr/bin/remind"
+        guard FileManager.default.isExecutableFile(atPath: remind) else {
+            print("plans: Remind is not installed (make deps installs it): nothing to pair with")
+            return
+        }
+        let config = folder.appendingPathComponent("config.json5").path
+        try "{ timeZone: \"Europe/Berlin\", reminders: { todo: [\"0m\"] } }".write(toFile: config, atomically: true, encoding: .utf8)
+        print("plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each, cold processes")
+
+        /// With `months`, Remind runs the same plan (`remind -sN`); without, only dawnlet does.
+        func pair(_ label: String, count: Int, window: (from: String, to: String), months: Int?, targetShare: Double = 0) throws {
+            let db = folder.appendingPathComponent("plan-\(count).sqlite").path
+            let file = folder.appendingPathComponent("plan-\(count).rem").path
+            if !FileManager.default.fileExists(atPath: db) { try write(definitions(count: count, seed: 15), database: db, remindFile: file) }
+            let arguments = ["--db", db, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"]
+            let ours = try runs(binary, arguments, output: folder.appendingPathComponent("ours.json").path, in: folder, count: dawnletCount)
+            let perReminder = String(format: "%.2f µs and %.0f bytes of peak RSS per reminder", ours.median * 1e6 / Double(max(ours.count, 1)),
+                                     Double(ours.peak) * 1024 / Double(max(ours.count, 1)))
+            guard let months else {
+                print("  \(label), \(count.formatted()) repeating todos (\(ours.count.formatted()) reminders):")
+                print("    dawnlet-remind preview --from \(window.from) --to \(window.to) --json: \(ours.line); \(perReminder)")
+                return
+            }
+            let theirs = try runs(remind, ["-s\(months)", file, "1", "Jan", "2027"], output: folder.appendingPathComponent("remind.txt").path,
+                                  in: folder, count: remindCount)
+            let agree = ours.count == theirs.count ? "the counts agree" : "COUNTS DIFFER: \(ours.count) vs \(theirs.count)"
+            print("  \(label), \(count.formatted()) repeating todos (\(ours.count.formatted()) reminders; \(agree)):")
+            print("    dawnlet-remind preview --from \(window.from) --to \(window.to) --json: \(ours.line)")
+            print("    remind -s\(months) FILE 1 Jan 2027: \(theirs.line)")
+            print(String(format: "    dawnlet/Remind wall time %.3f (target ≤ %.2f), peak %.1f MiB (target ≤ 25 MiB); %@",
+                         ours.median / theirs.median, targetShare, Double(ours.peak) / 1024, perReminder))
+        }
+        let year = ("2027-01-01T00:00:00+01:00", "2028-01-01T00:00:00+01:00")
+        let january = ("2027-01-01T00:00:00+01:00", "2027-01-31T23:59:59+01:00")
+        try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.05)
+        try pair("a month's plan", count: 10_000, window: january, months: 1, targetShare: 0.25)
+        // Scaling: time and memory per reminder should stay flat from 1k to 100k definitions
+        // (Remind takes minutes on 100k: not paired).
+        for count in [1_000, 100_000] { try pair("scaling, a month's plan", count: count, window: january, months: nil) }
+    }
+}
