@@ -40,11 +40,29 @@ struct JSONWriter {
         needsComma = false
     }
 
-    mutating func field(_ name: String, _ value: String) { key(name); string(value) }
-    mutating func field(_ name: String, _ value: String?) { key(name); if let value { string(value) } else { null() } }
-    mutating func field(_ name: String, _ value: Int?) { key(name); if let value { int(value) } else { null() } }
-    mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
-    mutating func field(_ name: String, strings: [String]) {
+    /// A key of our own (a literal): its bytes as they are, with no escaping to look for.
+    mutating func key(_ name: StaticString) {
+        separate()
+        out.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        needsComma = false
+    }
+
+    /// A string value of ASCII bytes that need no escaping (a key, a date), written by `body`.
+    mutating func rawString(_ body: (inout [UInt8]) -> Void) {
+        separate()
+        out.append(UInt8(ascii: "\""))
+        body(&out)
+        out.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    mutating func field(_ name: StaticString, _ value: String?) { key(name); if let value { string(value) } else { null() } }
+    mutating func field(_ name: StaticString, _ value: Int?) { key(name); if let value { int(value) } else { null() } }
+    mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    mutating func field(_ name: StaticString, strings: [String]) {
         key(name)
         beginArray()
         for s in strings { string(s) }
@@ -52,7 +70,7 @@ struct JSONWriter {
     }
 
     /// A `YYYY-MM-DD` string, written without building one.
-    mutating func field(_ name: String, date: CivilDate) {
+    mutating func field(_ name: StaticString, date: CivilDate) {
         key(name)
         separate()
         out.append(UInt8(ascii: "\""))
@@ -62,7 +80,7 @@ struct JSONWriter {
     }
 
     /// An ISO 8601 instant with its offset, written without building a string.
-    mutating func field(_ name: String, instant: Instant, utcOffset: Int) {
+    mutating func field(_ name: StaticString, instant: Instant, utcOffset: Int) {
         key(name)
         separate()
         out.append(UInt8(ascii: "\""))
@@ -73,7 +91,11 @@ struct JSONWriter {
 
     mutating func null() { separate(); out.append(contentsOf: "null".utf8); needsComma = true }
     mutating func bool(_ b: Bool) { separate(); out.append(contentsOf: (b ? "true" : "false").utf8); needsComma = true }
-    mutating func int(_ n: Int) { separate(); out.append(contentsOf: String(n).utf8); needsComma = true }
+    mutating func int(_ n: Int) {
+        separate()
+        appendDigits(n, 1, to: &out)
+        needsComma = true
+    }
 
     mutating func value(_ json: JSON) {
         switch json {

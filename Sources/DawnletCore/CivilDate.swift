@@ -112,6 +112,23 @@ extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
     /// Appends `YYYY-MM-DD` as ASCII bytes: dates are written by the ten thousand in JSON and keys.
     public func appendASCII(to out: inout [UInt8]) {
         let c = components
+        if (0...9999).contains(c.year) {
+            // The usual case in one append: ten bytes built in place.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { b in
+                b[0] = 48 + UInt8(c.year / 1000)
+                b[1] = 48 + UInt8(c.year / 100 % 10)
+                b[2] = 48 + UInt8(c.year / 10 % 10)
+                b[3] = 48 + UInt8(c.year % 10)
+                b[4] = UInt8(ascii: "-")
+                b[5] = 48 + UInt8(c.month / 10)
+                b[6] = 48 + UInt8(c.month % 10)
+                b[7] = UInt8(ascii: "-")
+                b[8] = 48 + UInt8(c.day / 10)
+                b[9] = 48 + UInt8(c.day % 10)
+                out.append(contentsOf: b)
+            }
+            return
+        }
         appendDigits(c.year, 4, to: &out)
         out.append(UInt8(ascii: "-"))
         appendDigits(c.month, 2, to: &out)
@@ -148,7 +165,7 @@ func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
 
 /// Appends `value` as at least `width` zero-padded ASCII digits (a minus sign first if negative).
 @inline(__always)
-func appendDigits(_ value: Int, _ width: Int, to out: inout [UInt8]) {
+public func appendDigits(_ value: Int, _ width: Int, to out: inout [UInt8]) {
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -160,8 +177,16 @@ func appendDigits(_ value: Int, _ width: Int, to out: inout [UInt8]) {
             v /= 10
             count += 1
         } while v > 0
-        for _ in count..<max(count, width) { out.append(UInt8(ascii: "0")) }
-        for i in stride(from: count - 1, through: 0, by: -1) { out.append(d[i]) }
+        for i in count..<max(count, width) { d[i] = UInt8(ascii: "0") }
+        count = max(count, width)
+        // Reversed in place, then appended at once.
+        var (i, j) = (0, count - 1)
+        while i < j {
+            d.swapAt(i, j)
+            i += 1
+            j -= 1
+        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[0..<count]))
     }
 }
 

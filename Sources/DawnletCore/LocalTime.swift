@@ -150,16 +150,24 @@ public enum ISO8601 {
         let (date, seconds) = split(local: instant.secondsSinceEpoch + Int64(utcOffset))
         let off = abs(utcOffset)
         date.appendASCII(to: &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(seconds / 3600, 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(seconds / 60 % 60, 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(seconds % 60, 2, to: &out)
-        out.append(utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
-        appendDigits(off / 3600, 2, to: &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(off / 60 % 60, 2, to: &out)
+        // `THH:MM:SS±HH:MM` in one append.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { b in
+            func two(_ value: Int, at i: Int) {
+                b[i] = 48 + UInt8(value / 10 % 10)
+                b[i + 1] = 48 + UInt8(value % 10)
+            }
+            b[0] = UInt8(ascii: "T")
+            two(seconds / 3600, at: 1)
+            b[3] = UInt8(ascii: ":")
+            two(seconds / 60 % 60, at: 4)
+            b[6] = UInt8(ascii: ":")
+            two(seconds % 60, at: 7)
+            b[9] = utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+            two(off / 3600, at: 10)
+            b[12] = UInt8(ascii: ":")
+            two(off / 60 % 60, at: 13)
+            out.append(contentsOf: b)
+        }
     }
 
     public static func format(_ instant: Instant, in zone: Zone) -> String {

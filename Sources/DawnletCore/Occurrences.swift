@@ -119,9 +119,11 @@ public enum OccurrenceMerge {
 
     /// The same merge without building `Occurrence` values: `body` gets each definition's dates in
     /// order with the stored row that wins there, if any. The planner uses this over large ranges.
+    /// A schedule with neither anchor nor date counts from `defaultAnchor` (default: the range's
+    /// first day).
     public static func forEach(
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
-        _ body: (ItemDefinition, CivilDate, StoredOccurrence?) -> Void
+        defaultAnchor: CivilDate? = nil, _ body: (ItemDefinition, CivilDate, StoredOccurrence?) -> Void
     ) {
         var rows: [DefinitionKey: [CivilDate: StoredOccurrence]] = [:]
         for row in stored where range.contains(row.date) {
@@ -132,7 +134,7 @@ public enum OccurrenceMerge {
             if let schedule = definition.schedule {
                 // A row on a date the schedule no longer produces (it was edited) stays stored, as
                 // history, and produces nothing (issue 13).
-                schedule.forEachOccurrence(in: range, defaultAnchor: definition.date ?? range.lowerBound) { date in
+                schedule.forEachOccurrence(in: range, defaultAnchor: definition.date ?? defaultAnchor ?? range.lowerBound) { date in
                     body(definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
                     return true
                 }

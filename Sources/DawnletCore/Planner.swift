@@ -184,10 +184,13 @@ public enum Planner {
     ///   - log: the delivery log's settled deliveries (delivered, failed, missed).
     ///   - snoozed: deliveries a snooze moved, and their new instants.
     ///   - includeSuppressed: also return what is skipped, done or logged (`preview --all`).
+    ///   - scope: the whole plan's window, when this is a slice of it: a snoozed reminder is planned
+    ///     at its new instant (in `window`) when its first instant is in `scope` (default: `window`).
     public static func plan(
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
-        now: Instant, window: ClosedRange<Instant>, zone: Zone, includeSuppressed: Bool = false
+        now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
     ) -> Plan {
+        let scope = scope ?? window
         var result: [PlannedReminder] = []
         result.reserveCapacity(items.count)
         var digests: [CivilDate: [PlanItem]] = [:]
@@ -236,7 +239,8 @@ public enum Planner {
             for offset in offsets {
                 let base = item.time ?? rules.morningDigest
                 let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
-                guard window.contains(fireAt) else { continue }
+                let inWindow = window.contains(fireAt)
+                guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
                 let key = item.calendar.map { ReminderKey.calendar("\($0.key):\(offset)") }
                     ?? .item(item.kind, id: item.definitionID, date: item.date, offset: offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
@@ -254,6 +258,7 @@ public enum Planner {
                     channels.removeAll { snoozed[DeliveryID(key, $0)] != nil }
                     if channels.isEmpty { continue }
                 }
+                guard inWindow else { continue }
                 if item.suppression != nil && !includeSuppressed { continue }
                 let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? status(key, fireAt, channels)
                 result.append(PlannedReminder(
@@ -313,11 +318,21 @@ public enum Planner {
 
     /// Orders by fire time, then key. A month of a large database is tens of thousands of reminders
     /// of a few hundred bytes each: the indices are sorted, then the reminders permuted in place by
-    /// swapping along each cycle, so each moves about once instead of once per merge pass.
+    /// swapping along each cycle, so each moves about once instead of once per merge pass. Keys are
+    /// written out only for reminders that share their instant with another.
     static func sortByFireTime(_ reminders: inout [PlannedReminder]) {
         let fire = reminders.map(\.fireAt)
-        let keys = reminders.map(\.key.description)
-        let order = reminders.indices.sorted { a, b in fire[a] != fire[b] ? fire[a] < fire[b] : keys[a] < keys[b] }
+        var order = reminders.indices.sorted { a, b in fire[a] < fire[b] }
+        var run = 0
+        while run < order.count {
+            var end = run + 1
+            while end < order.count && fire[order[end]] == fire[order[run]] { end += 1 }
+            if end - run > 1 {
+                let keys = order[run..<end].map { (index: $0, key: reminders[$0].key.description) }.sorted { $0.key < $1.key }
+                for (i, entry) in keys.enumerated() { order[run + i] = entry.index }
+            }
+            run = end
+        }
         // reminders[i] must become the old reminders[order[i]].
         var placed = [Bool](repeating: false, count: order.count)
         for start in order.indices where !placed[start] {

@@ -28,16 +28,29 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The text form, written as bytes into one string (one per reminder planned).
     public var description: String {
+        if case .calendar(let text) = self { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(40)
+        appendASCII(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether the text form is ASCII with nothing JSON or a terminal would escape: true for our
+    /// own items' and digests' keys, which `appendASCII` writes without building a string.
+    public var isPlainASCII: Bool {
+        if case .calendar = self { return false }
+        return true
+    }
+
+    /// Appends the text form's bytes.
+    public func appendASCII(to bytes: inout [UInt8]) {
         switch self {
         case .calendar(let text):
-            return text
+            bytes.append(contentsOf: text.utf8)
         case .digest(let date):
-            var bytes = Array("digest:".utf8)
+            bytes.append(contentsOf: "digest:".utf8)
             date.appendASCII(to: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
         case .item(let kind, let id, let date, let offset):
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(40)
             bytes.append(contentsOf: kind.rawValue.utf8)
             bytes.append(UInt8(ascii: ":"))
             appendDigits(Int(id), 1, to: &bytes)
@@ -52,7 +65,6 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
             }
             appendDigits(count, 1, to: &bytes)
             bytes.append(unit)
-            return String(decoding: bytes, as: UTF8.self)
         }
     }
 

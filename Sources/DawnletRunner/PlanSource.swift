@@ -20,23 +20,62 @@ public struct PlanSource {
 
     /// The plan for reminders firing inside `window`, as of `now`, with what the delivery log
     /// says of them: `serve` and `preview` see the same statuses.
-    public func plan(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false) throws -> Plan {
+    public func plan(now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false) throws -> Plan {
+        var reminders: [PlannedReminder] = []
+        let problems = try forEachReminder(now: now, window: window, includeSuppressed: includeSuppressed) { reminders.append($0) }
+        return Plan(reminders: reminders, calendarProblems: problems)
+    }
+
+    /// How many days of fire times one slice of a plan covers.
+    static let sliceDays = 7
+
+    /// The same plan as a stream, in fire-time order: made a week of fire times at a time, from
+    /// the occurrences that can remind inside that week (its dates, and as many after it as the
+    /// longest lead), so that memory is a week's whatever the window. Each reminder falls in
+    /// exactly one slice and the slices follow each other, so the stream is the whole plan's
+    /// reminders in the whole plan's order. Returns the calendar problems met.
+    @discardableResult
+    public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false,
+                                _ body: (PlannedReminder) throws -> Void) throws -> [CalendarProblem] {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
-        // Occurrences up to the longest lead time after the window can have reminders inside it.
         let definitions = try store.items.definitions()
+        // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions)
         let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
-        let first = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)
-        let last = min(lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
-        var (items, overdue) = try self.items(definitions, in: first...last)
+        let rules = PlanRules(config: config)
+        let log = try store.log.deliveryLog(since: window.lowerBound)
+        let snoozed = try store.log.snoozes()
+        let money = try MoneySources(store)
+        let overdue = try overdueTodos(definitions)
         let calendars = calendarItems(window)
-        items += calendars.items
-        var plan = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: config),
-                                log: try store.log.deliveryLog(since: window.lowerBound),
-                                snoozed: try store.log.snoozes(), now: now, window: window, zone: zone, includeSuppressed: includeSuppressed)
-        plan.calendarProblems = calendars.problems
-        return plan
+        let whole = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)...min(
+            lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
+        // A snooze moves a reminder later: a slice takes occurrences from as far back as any
+        // snooze inside the window reaches. A calendar item's key names no date: then one slice.
+        var reach = 0
+        var sliceSeconds = Int64(PlanSource.sliceDays) * 86_400
+        for (id, until) in snoozed where window.contains(until) {
+            guard let item = id.key.item else {
+                sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1
+                continue
+            }
+            reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
+        }
+        var start = window.lowerBound
+        while true {
+            let end = start.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? start.adding(seconds: sliceSeconds - 1) : window.upperBound
+            let first = max(whole.lowerBound, ISO8601.localDate(of: start, in: zone).date.adding(days: -1 - reach))
+            let last = min(whole.upperBound, ISO8601.localDate(of: end, in: zone).date.adding(days: lead + 1))
+            var items = try self.items(definitions, money: money, in: first...last, anchoredFrom: whole.lowerBound)
+            items += calendars.items.filter { (first...last).contains($0.date) }
+            let plan = Planner.plan(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
+                                    window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
+            for reminder in plan.reminders { try body(reminder) }
+            if end == window.upperBound { break }
+            start = end.adding(seconds: 1)
+        }
+        return calendars.problems
     }
 
     /// 9999-12-30T00:00Z: the last instant planned, a day before the last date, so no zone's
@@ -69,15 +108,36 @@ public struct PlanSource {
         return (seconds + 86_399) / 86_400
     }
 
+    /// The money sources a plan reads once: their occurrences are worked out per slice.
+    struct MoneySources {
+        let bills: [RecurringTransaction]
+        let subscriptions: [Subscription]
+        let debts: [Debt]
+        let goals: [Goal]
+        let incomes: [IncomeSource]
+        let payments: [Payment]
+
+        init(_ store: Store) throws {
+            bills = try store.money.recurringTransactions()
+            subscriptions = try store.sources.subscriptions()
+            debts = try store.sources.debts()
+            goals = try store.sources.goals()
+            incomes = try store.sources.incomeSources()
+            payments = try store.sources.payments()
+        }
+    }
+
     /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
-    /// items; and the one-off todos that are not done (listed as overdue in later digests).
-    func items(_ definitions: [ItemDefinition], in range: ClosedRange<CivilDate>) throws -> ([PlanItem], [PlanItem]) {
+    /// items. A schedule with no anchor of its own counts from `anchoredFrom` (the whole plan's
+    /// first date), so that a slice's items are the whole plan's on those dates.
+    func items(_ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
+               anchoredFrom anchor: CivilDate) throws -> [PlanItem] {
         let stored = try store.items.storedOccurrences(in: range)
         var items: [PlanItem] = []
-        items.reserveCapacity(stored.count + definitions.count * 8)
+        items.reserveCapacity(stored.count + definitions.count * 2)
         // Worked out per definition, not per occurrence: its reminder kind and its duration text.
         var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?) = (-1, .todo, .todo, nil)
-        OccurrenceMerge.forEach(of: definitions, stored: stored, in: range) { d, date, row in
+        OccurrenceMerge.forEach(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { d, date, row in
             if current.id != d.id || current.kind != d.kind {
                 current = (d.id, d.kind, d.kind.reminderKind, d.durationMinutes.map { "\($0) min" })
             }
@@ -89,18 +149,17 @@ public struct PlanSource {
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
-        for (bill, date, row) in OccurrenceMerge.bills(try store.money.recurringTransactions(), rows: try store.money.transactions(in: range), in: range) {
+        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: try store.money.transactions(in: range), in: range) {
             items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
                                   source: row == nil ? .virtual : .stored,
                                   suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
                                   detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
         }
 
-        let debts = try store.sources.debts()
         var paymentDays: [Int64: Int] = [:]
-        for debt in debts { paymentDays[debt.id] = debt.paymentDay }
-        for event in MoneyCalendar.events(in: range, subscriptions: try store.sources.subscriptions(), debts: debts, goals: try store.sources.goals(),
-                                          incomes: try store.sources.incomeSources(), payments: try store.sources.payments()) {
+        for debt in money.debts { paymentDays[debt.id] = debt.paymentDay }
+        for event in MoneyCalendar.events(in: range, subscriptions: money.subscriptions, debts: money.debts, goals: money.goals,
+                                          incomes: money.incomes, payments: money.payments) {
             var note: String?
             if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
                 note = "payment day \(day) falls on \(event.date), the month's last day"
@@ -109,14 +168,17 @@ public struct PlanSource {
                                   time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
                                   suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
         }
+        return items
+    }
 
+    /// The one-off todos that are not done: listed as overdue in the digests after their date.
+    func overdueTodos(_ definitions: [ItemDefinition]) throws -> [PlanItem] {
         var done = Set<Int64>()
         for row in try store.items.oneOffTodoRows() where row.status != .open { done.insert(row.definitionID) }
-        let overdue = definitions.compactMap { d -> PlanItem? in
+        return definitions.compactMap { d -> PlanItem? in
             guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
             return PlanItem(kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual)
         }
-        return (items, overdue)
     }
 
     /// "day 31 falls on 2026-02-28, the month's last day" when a monthly day was clamped.

@@ -56,35 +56,46 @@ enum PreviewCommand {
         }
 
         let source = PlanSource(store: try invocation.readStore(), config: invocation.config, zone: zone)
-        let plan = try source.plan(now: now, window: window, includeSuppressed: invocation.arguments.has("all"))
-        // A calendar file that cannot be used is said, not fatal: the rest is planned.
-        invocation.output.warn(plan.calendarProblems)
+        let all = invocation.arguments.has("all")
+        // Streamed in time order as the plan is made, a week at a time: a year of a large
+        // database is hundreds of thousands of reminders, never held whole.
+        var problems: [CalendarProblem] = []
         if invocation.json {
-            // Streamed one reminder at a time: a month of a large database is tens of thousands.
+            var failure: Error?
             invocation.output.json { w, flush in
                 w.beginObject()
                 w.key("reminders")
                 w.beginArray()
-                for reminder in plan.reminders {
-                    write(reminder, to: &w)
-                    flush(&w)
+                do {
+                    problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all) { reminder in
+                        write(reminder, to: &w)
+                        flush(&w)
+                    }
+                } catch {
+                    // Left unclosed: what was written cannot be taken for the whole plan.
+                    return failure = error
                 }
                 w.endArray()
                 w.endObject()
             }
-            return
-        }
-        var shownDay: CivilDate?
-        if plan.reminders.isEmpty { invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))") }
-        for r in plan.reminders {
-            let day = ISO8601.localDate(of: r.fireAt, in: zone).date
-            if day != shownDay {
-                if shownDay != nil { invocation.output.line("") }
-                invocation.output.line("\(day.weekday.fullName) \(day)")
-                shownDay = day
+            if let failure { throw failure }
+        } else {
+            var shownDay: CivilDate?
+            problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all) { r in
+                let day = ISO8601.localDate(of: r.fireAt, in: zone).date
+                if day != shownDay {
+                    if shownDay != nil { invocation.output.line("") }
+                    invocation.output.line("\(day.weekday.fullName) \(day)")
+                    shownDay = day
+                }
+                for line in lines(r) { invocation.output.line(line) }
             }
-            for line in lines(r) { invocation.output.line(line) }
+            if shownDay == nil {
+                invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))")
+            }
         }
+        // A calendar file that cannot be used is said, not fatal: the rest is planned.
+        invocation.output.warn(problems)
     }
 
     /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
@@ -138,14 +149,22 @@ enum PreviewCommand {
     /// One reminder with the keys of DESIGN §5, then its status, offset and notes.
     static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
         w.beginObject()
-        w.field("key", r.key.description)
+        if r.key.isPlainASCII {
+            w.key("key")
+            w.rawString { r.key.appendASCII(to: &$0) }
+        } else {
+            w.field("key", r.key.description)
+        }
         w.field("fire_at", instant: r.fireAt, utcOffset: r.utcOffset)
         w.field("kind", r.kind)
         w.field("title", r.title)
         w.field("occurrence_date", date: r.occurrenceDate)
         w.field("source", r.sourceName)
         w.field("definition_id", r.definitionID.map { Int($0) })
-        w.field("channels", strings: r.channels.map(\.rawValue))
+        w.key("channels")
+        w.beginArray()
+        for channel in r.channels { w.string(channel.rawValue) }
+        w.endArray()
         w.field("offset", r.offset?.description)
         w.field("status", statusWord(r))
         if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
