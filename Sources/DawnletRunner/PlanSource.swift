@@ -26,12 +26,13 @@ public struct PlanSource {
         return Plan(reminders: reminders, calendarProblems: problems)
     }
 
-    /// How many days of fire times one slice of a plan covers.
-    static let sliceDays = 7
+    /// How many days of fire times one slice of a plan covers: a week, fewer for many
+    /// definitions (10,000: two days), so that a slice holds some tens of thousands of items.
+    static func sliceDays(definitions: Int) -> Int { max(1, min(7, 20_000 / max(definitions, 1))) }
 
-    /// The same plan as a stream, in fire-time order: made a week of fire times at a time, from
-    /// the occurrences that can remind inside that week (its dates, and as many after it as the
-    /// longest lead), so that memory is a week's whatever the window. Each reminder falls in
+    /// The same plan as a stream, in fire-time order: made a week of fire times at a time (less
+    /// for many definitions), from the occurrences that can remind inside that slice (its dates,
+    /// and as many after it as the longest lead), so that memory is a slice's whatever the window. Each reminder falls in
     /// exactly one slice and the slices follow each other, so the stream is the whole plan's
     /// reminders in the whole plan's order. Returns the calendar problems met.
     @discardableResult
@@ -54,7 +55,7 @@ public struct PlanSource {
         // A snooze moves a reminder later: a slice takes occurrences from as far back as any
         // snooze inside the window reaches. A calendar item's key names no date: then one slice.
         var reach = 0
-        var sliceSeconds = Int64(PlanSource.sliceDays) * 86_400
+        var sliceSeconds = Int64(PlanSource.sliceDays(definitions: definitions.count)) * 86_400
         for (id, until) in snoozed where window.contains(until) {
             guard let item = id.key.item else {
                 sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1
