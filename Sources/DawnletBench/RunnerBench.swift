@@ -59,9 +59,66 @@ enum RunnerBench {
                          replans[replans.count / 2] * 1000, replans[replans.count - 1] * 1000))
         }
 
+        try replanCosts(binary: binary, folder: folder)
         try latency(binary: binary, folder: folder)
         try afterDeliveries(binary: binary, folder: folder, calendar: false)
         try afterDeliveries(binary: binary, folder: folder, calendar: true)
+    }
+
+    /// Issue 15: what a re-plan of `serve` costs, as its log says (`planned (…) (N reminders in X
+    /// ms)`, the debounce not included): after one CLI write on 10,000 definitions, and on 5,000
+    /// daily todos with three reminders each and a 366-day horizon (with the runner's peak memory).
+    static func replanCosts(binary: String, folder: URL) throws {
+        func planLines(_ log: String) -> [(reason: String, reminders: Int, milliseconds: Double)] {
+            log.split(separator: "\n").compactMap { line in
+                guard let start = line.range(of: "planned ("), let cost = line.range(of: " reminders in ", options: .backwards) ?? line.range(of: " reminder in ", options: .backwards),
+                      let open = line[..<cost.lowerBound].lastIndex(of: "("), let ms = Double(line[cost.upperBound...].prefix { $0 != " " }) else { return nil }
+                let reason = line[start.upperBound...].prefix { $0 != ")" }
+                return (String(reason), Int(line[line.index(after: open)..<cost.lowerBound]) ?? -1, ms)
+            }
+        }
+        func serve(_ db: String, _ config: String, _ label: String, writes: Int) throws {
+            let log = folder.appendingPathComponent("\(label).log").path
+            let runner = try spawn(binary, ["--db", db, "--config", config, "serve"], faketime: nil, stderr: log)
+            defer { terminate(runner) }
+            func lines() -> [(reason: String, reminders: Int, milliseconds: Double)] { planLines((try? String(contentsOfFile: log, encoding: .utf8)) ?? "") }
+            func wait(for count: Int) -> Bool {
+                let deadline = Date().addingTimeInterval(120)
+                while Date() < deadline { if lines().count >= count { return true }; usleep(20_000) }
+                return false
+            }
+            guard wait(for: 1) else { return print("  \(label): serve made no plan within 2 minutes") }
+            for i in 0..<writes {
+                _ = try OrganizerBench.timeProcess(binary, ["--db", db, "--config", config, "todo", "add", "Later \(i)", "--due", "2099-01-0\(1 + i % 9)"])
+                guard wait(for: 2 + i) else { break }
+            }
+            let all = lines()
+            let after = all.dropFirst().filter { $0.reason == "database changed" }.map(\.milliseconds).sorted()
+            let first = all[0]
+            print(String(format: "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (todo add, debounce excluded, serve's log): median %.1f ms, worst %.1f ms of %d; peak RSS %.1f MiB (VmHWM)",
+                         label, first.reminders, first.milliseconds, after.isEmpty ? -1 : after[after.count / 2], after.last ?? -1, after.count,
+                         Double(status(runner, "VmHWM")) / 1024))
+        }
+        let config = folder.appendingPathComponent("replan.json5").path
+        try "{ timeZone: \"UTC\", route: { default: [\"command\"] }, channels: { command: { argv: [\"/bin/true\"] } } }"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let organizer = folder.appendingPathComponent("organizer.sqlite").path
+        OrganizerBench.populate(path: organizer, today: ISO8601.localDate(of: Instant(Date()), in: Zone.utc).date)
+        try serve(organizer, config, "10,000 definitions (the organizer database; target ≤ 5 ms)", writes: 10)
+
+        let daily = folder.appendingPathComponent("daily.sqlite").path
+        let store = try Store(path: daily)
+        let today = ISO8601.localDate(of: Instant(Date()), in: Zone.utc).date
+        var rng = SeededRandom(seed: 5)
+        for i in 0..<5_000 {
+            _ = try store.items.addItem(kind: .todo, title: "Daily \(i)", date: nil, time: WallTime(hour: Int.random(in: 6...21, using: &rng), minute: Int.random(in: 0...59, using: &rng)),
+                                        schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today),
+                                        reminders: [.minutes(0), .minutes(10), .hours(1)], today: today)
+        }
+        let yearConfig = folder.appendingPathComponent("replan-year.json5").path
+        try "{ timeZone: \"UTC\", horizon: \"366d\", route: { default: [\"command\"] }, channels: { command: { argv: [\"/bin/true\"] } } }"
+            .write(toFile: yearConfig, atomically: true, encoding: .utf8)
+        try serve(daily, yearConfig, "5,000 daily todos × 3 reminders, horizon 366d (target ≤ 100 ms, ≤ 50 MiB)", writes: 5)
     }
 
     /// A compiled recorder (issue 11): writes the instant it started to the file named by its

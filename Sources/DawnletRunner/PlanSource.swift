@@ -22,7 +22,10 @@ public struct PlanSource {
     /// says of them: `serve` and `preview` see the same statuses.
     public func plan(now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false) throws -> Plan {
         var reminders: [PlannedReminder] = []
-        let problems = try forEachReminder(now: now, window: window, includeSuppressed: includeSuppressed) { reminders.append($0) }
+        let problems = try forEachReminder(now: now, window: window, includeSuppressed: includeSuppressed) {
+            reminders.append($0)
+            return true
+        }
         return Plan(reminders: reminders, calendarProblems: problems)
     }
 
@@ -34,10 +37,11 @@ public struct PlanSource {
     /// for many definitions), from the occurrences that can remind inside that slice (its dates,
     /// and as many after it as the longest lead), so that memory is a slice's whatever the window. Each reminder falls in
     /// exactly one slice and the slices follow each other, so the stream is the whole plan's
-    /// reminders in the whole plan's order. Returns the calendar problems met.
+    /// reminders in the whole plan's order. `body` returns false to stop there. Returns the
+    /// calendar problems met.
     @discardableResult
     public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false,
-                                _ body: (PlannedReminder) throws -> Void) throws -> [CalendarProblem] {
+                                _ body: (PlannedReminder) throws -> Bool) throws -> [CalendarProblem] {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         let definitions = try store.items.definitions()
@@ -72,7 +76,9 @@ public struct PlanSource {
             items += calendars.items.filter { (first...last).contains($0.date) }
             let plan = Planner.plan(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
                                     window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
-            for reminder in plan.reminders { try body(reminder) }
+            for reminder in plan.reminders {
+                guard try body(reminder) else { return calendars.problems }
+            }
             if end == window.upperBound { break }
             start = end.adding(seconds: 1)
         }

@@ -353,23 +353,32 @@ public final class Runner {
         // After the first plan, back only to the last plan's grace window: what came due before
         // it was decided then (a clock that jumped ahead is covered, as the last plan's now is kept).
         let back = min(lastPlanNow ?? now.adding(seconds: -Runner.missedLookback), now).adding(seconds: -Int64(config.graceWindow))
-        // A day ahead first (or the horizon, if shorter). If the whole horizon would hold no more
-        // than `planBudget` reminders at that rate, it is planned whole (the next reminder is
-        // known however far off); else the plan stays a day long, and the timer re-plans when it
-        // runs out: 5,000 daily items never make one plan of a year's reminders.
-        var window = back...now.adding(seconds: min(Int64(config.horizon), Runner.planAhead))
+        // The horizon, streamed in time order, kept until it holds `planBudget` reminders (a digest
+        // counts what it lists) and at least a day ahead; then the plan ends just before the first
+        // reminder it leaves out, and the timer re-plans there. One pass, whatever the database:
+        // a few items are known however far off, 5,000 daily items never make a year's plan.
+        let window = back...now.adding(seconds: Int64(config.horizon))
+        let started = ContinuousClock.now
+        var took = Duration.zero
         do {
             planVersion = try store.dataVersion()
             let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
-            plan = try source.plan(now: now, window: window)
-            let days = (Int64(config.horizon) + Runner.planAhead - 1) / Runner.planAhead
-            // A digest costs what it lists: count its items too.
-            let size = plan.reminders.reduce(0) { $0 + 1 + Int64($1.items.count) }
-            if days > 1 && size * days <= Runner.planBudget {
-                window = back...now.adding(seconds: Int64(config.horizon))
-                plan = try source.plan(now: now, window: window)
+            var reminders: [PlannedReminder] = []
+            var size: Int64 = 0
+            var ends = window.upperBound
+            let dayAhead = now.adding(seconds: Runner.planAhead)
+            let problems = try source.forEachReminder(now: now, window: window) { reminder in
+                if size >= Runner.planBudget, reminder.fireAt > dayAhead, let last = reminders.last, reminder.fireAt > last.fireAt {
+                    ends = reminder.fireAt.adding(seconds: -1)
+                    return false
+                }
+                reminders.append(reminder)
+                size += 1 + Int64(reminder.items.count)
+                return true
             }
-            planEnds = window.upperBound
+            plan = Plan(reminders: reminders, calendarProblems: problems)
+            planEnds = ends
+            took = ContinuousClock.now - started
             lastPlanNow = now
             settledSincePlan = []
         } catch {
@@ -388,7 +397,10 @@ public final class Runner {
         // can tell the plan was made.
         ServiceNotify.send("STATUS=" + lastStatus)
         if reason != "timer" {
-            log(LogEntry("planned (\(reason)): \(lastStatus)"))
+            // What the plan holds and what making it cost: where a slow re-plan shows.
+            let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+            let cost = "\(plan.reminders.count) reminder\(plan.reminders.count == 1 ? "" : "s") in \((milliseconds * 10).rounded() / 10) ms"
+            log(LogEntry("planned (\(reason)): \(lastStatus) (\(cost))"))
         } else if lastStatus != before {
             log(LogEntry(lastStatus))
         }
@@ -575,9 +587,9 @@ public final class Runner {
     /// How far before the grace window a start looks for missed reminders: a week.
     static let missedLookback: Int64 = 7 * 86_400
 
-    /// How far ahead a plan looks first: a day.
+    /// How far ahead a plan always reaches, however much it holds: a day.
     static let planAhead: Int64 = 86_400
-    /// The most reminders (and digest lines) a whole-horizon plan is expected to hold (see `replan`).
+    /// The reminders (and digest lines) past which a plan ends, once a day ahead (see `replan`).
     static let planBudget: Int64 = 20_000
 }
 

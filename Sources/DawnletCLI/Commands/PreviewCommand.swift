@@ -70,6 +70,7 @@ enum PreviewCommand {
                     problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all) { reminder in
                         write(reminder, to: &w)
                         flush(&w)
+                        return true
                     }
                 } catch {
                     // Left unclosed: what was written cannot be taken for the whole plan.
@@ -89,6 +90,7 @@ enum PreviewCommand {
                     shownDay = day
                 }
                 for line in lines(r) { invocation.output.line(line) }
+                return true
             }
             if shownDay == nil {
                 invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))")
