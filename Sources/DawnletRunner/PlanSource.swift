@@ -37,10 +37,10 @@ public struct PlanSource {
     /// for many definitions), from the occurrences that can remind inside that slice (its dates,
     /// and as many after it as the longest lead), so that memory is a slice's whatever the window. Each reminder falls in
     /// exactly one slice and the slices follow each other, so the stream is the whole plan's
-    /// reminders in the whole plan's order. `body` returns false to stop there (`sliceDays`
-    /// then bounds what was made and not used). Returns the calendar problems met.
+    /// reminders in the whole plan's order. `body` returns false to stop there. Returns the
+    /// calendar problems met.
     @discardableResult
-    public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, sliceDays: Int? = nil,
+    public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false,
                                 _ body: (PlannedReminder) throws -> Bool) throws -> [CalendarProblem] {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
@@ -59,7 +59,7 @@ public struct PlanSource {
         // A snooze moves a reminder later: a slice takes occurrences from as far back as any
         // snooze inside the window reaches. A calendar item's key names no date: then one slice.
         var reach = 0
-        var sliceSeconds = Int64(sliceDays ?? PlanSource.sliceDays(definitions: definitions.count)) * 86_400
+        var sliceSeconds = Int64(PlanSource.sliceDays(definitions: definitions.count)) * 86_400
         for (id, until) in snoozed where window.contains(until) {
             guard let item = id.key.item else {
                 sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1

@@ -367,8 +367,7 @@ public final class Runner {
             var size: Int64 = 0
             var ends = window.upperBound
             let dayAhead = now.adding(seconds: Runner.planAhead)
-            // A day a slice: a plan that stops at its budget has made little it does not keep.
-            let problems = try source.forEachReminder(now: now, window: window, sliceDays: 1) { reminder in
+            let problems = try source.forEachReminder(now: now, window: window) { reminder in
                 if size >= Runner.planBudget, reminder.fireAt > dayAhead, let last = reminders.last, reminder.fireAt > last.fireAt {
                     ends = reminder.fireAt.adding(seconds: -1)
                     return false
