@@ -73,7 +73,11 @@ public struct PlanSource {
             let first = max(whole.lowerBound, ISO8601.localDate(of: start, in: zone).date.adding(days: -1 - reach))
             let last = min(whole.upperBound, ISO8601.localDate(of: end, in: zone).date.adding(days: lead + 1))
             var items = try self.items(definitions, money: money, in: first...last, anchoredFrom: whole.lowerBound)
-            items += calendars.items.filter { (first...last).contains($0.date) }
+            // A calendar item's own alarms are instants, however long before its date: it comes
+            // into the slice its date reaches, or the one an alarm fires in.
+            items += calendars.items.filter { item in
+                (first...last).contains(item.date) || item.calendar?.alarms?.contains { (start...end).contains($0) } == true
+            }
             let plan = Planner.plan(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
                                     window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
             for reminder in plan.reminders {

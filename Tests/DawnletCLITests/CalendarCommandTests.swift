@@ -30,6 +30,22 @@ import Testing
             """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
+    @Test("an alarm weeks before its event is planned in a window holding both: the plan made a week at a time keeps it")
+    func alarmWeeksAhead() throws {
+        let vdir = folder.path("far")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:exam@example.org\r\nSUMMARY:Exam\r\n\
+            DTSTART:20270130T090000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-P20D\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: vdir + "/exam.ics", atomically: true, encoding: .utf8)
+        let farConfig = folder.path("far.json5")
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"far\", path: \"\(vdir)\" } ] }".write(toFile: farConfig, atomically: true, encoding: .utf8)
+        try CLIProcess.createDatabase(db)
+        let result = try CLIProcess.run(["--db", db, "--config", farConfig, "preview", "--from", "2027-01-05", "--to", "2027-02-01", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"key\":\"ics:far:exam@example.org:alarm:2027-01-10T09:00:00\",\"fire_at\":\"2027-01-10T09:00:00+00:00\""), "\(result.stdout)")
+    }
+
     @Test("preview lists calendar reminders with their source and keys; the broken file is a one-line warning")
     func preview() throws {
         try CLIProcess.createDatabase(db)
