@@ -327,10 +327,7 @@ public enum Planner {
         while run < order.count {
             var end = run + 1
             while end < order.count && fire[order[end]] == fire[order[run]] { end += 1 }
-            if end - run > 1 {
-                let keys = order[run..<end].map { (index: $0, key: reminders[$0].key.description) }.sorted { $0.key < $1.key }
-                for (i, entry) in keys.enumerated() { order[run + i] = entry.index }
-            }
+            if end - run > 1 { orderByKey(&order[run..<end], reminders) }
             run = end
         }
         // reminders[i] must become the old reminders[order[i]].
@@ -345,6 +342,28 @@ public enum Planner {
                 i = j
             }
         }
+    }
+
+    /// Orders reminders that share an instant by their keys' text. The keys' bytes go into one
+    /// buffer and are compared there (for ASCII, byte order is String order); only a group with a
+    /// non-ASCII key (a calendar UID) compares Strings, which order by normalised scalars.
+    static func orderByKey(_ group: inout ArraySlice<Int>, _ reminders: [PlannedReminder]) {
+        var bytes: [UInt8] = []
+        var spans: [Range<Int>] = []
+        for index in group {
+            let start = bytes.count
+            reminders[index].key.appendASCII(to: &bytes)
+            spans.append(start..<bytes.count)
+        }
+        let members = Array(group)
+        let ranked: [Int]
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            ranked = members.indices.sorted { bytes[spans[$0]].lexicographicallyPrecedes(bytes[spans[$1]]) }
+        } else {
+            let keys = members.map { reminders[$0].key.description }
+            ranked = members.indices.sorted { keys[$0] < keys[$1] }
+        }
+        for (position, rank) in zip(group.indices, ranked) { group[position] = members[rank] }
     }
 
     /// "1 item", "3 items".
