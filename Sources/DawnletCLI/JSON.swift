@@ -45,7 +45,8 @@ struct JSONWriter {
         separate()
         out.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
