@@ -30,8 +30,8 @@ public struct PlanSource {
     }
 
     /// How many days of fire times one slice of a plan covers: a week, fewer for many
-    /// definitions (10,000: two days), so that a slice holds some tens of thousands of items.
-    static func sliceDays(definitions: Int) -> Int { max(1, min(7, 20_000 / max(definitions, 1))) }
+    /// definitions (10,000: three days), so that a slice holds some tens of thousands of items.
+    static func sliceDays(definitions: Int) -> Int { max(1, min(7, 30_000 / max(definitions, 1))) }
 
     /// The same plan as a stream, in fire-time order: made a week of fire times at a time (less
     /// for many definitions), from the occurrences that can remind inside that slice (its dates,
