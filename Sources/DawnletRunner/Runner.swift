@@ -46,6 +46,9 @@ public final class Runner {
         public var environment: [String: String] = ProcessInfo.processInfo.environment
         /// How long SIGTERM waits for deliveries in flight (s).
         public var shutdownBound: Int = 15
+        /// The reminders (and digest lines) past which a plan ends, once it reaches a day ahead
+        /// (see `replan`): 5,000 daily items never make a year's plan.
+        public var planBudget: Int64 = 20_000
         /// Reads the config again (SIGHUP): the new config, the zone it makes and whether that is
         /// the system's, or an error that says why it cannot be used. Nil: SIGHUP only re-plans.
         public var reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))?
@@ -368,7 +371,7 @@ public final class Runner {
             var ends = window.upperBound
             let dayAhead = now.adding(seconds: Runner.planAhead)
             let problems = try source.forEachReminder(now: now, window: window) { reminder in
-                if size >= Runner.planBudget, reminder.fireAt > dayAhead, let last = reminders.last, reminder.fireAt > last.fireAt {
+                if size >= settings.planBudget, reminder.fireAt > dayAhead, let last = reminders.last, reminder.fireAt > last.fireAt {
                     ends = reminder.fireAt.adding(seconds: -1)
                     return false
                 }
@@ -589,7 +592,5 @@ public final class Runner {
 
     /// How far ahead a plan always reaches, however much it holds: a day.
     static let planAhead: Int64 = 86_400
-    /// The reminders (and digest lines) past which a plan ends, once a day ahead (see `replan`).
-    static let planBudget: Int64 = 20_000
 }
 

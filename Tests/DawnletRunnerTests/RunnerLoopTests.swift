@@ -96,6 +96,38 @@ final class FakeChannels: DeliveryChannels {
         #expect(channels.handed.count == 1)
     }
 
+    @Test("a plan past its budget ends just before the first reminder it leaves out; the timer re-plans there, and that one fires")
+    func planBudget() throws {
+        var config = Config()
+        config.graceWindow = 12 * 3_600
+        var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
+        settings.planBudget = 2
+        let budgeted = try Runner(settings, clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+        // Events (a todo left open would join the next morning's digest as overdue): 10 minutes ahead.
+        for day in ["2026-12-03", "2026-12-04", "2026-12-05"] {
+            try store.items.addItem(kind: .event, title: "On \(day)", date: date(day), time: WallTime("09:00"), schedule: nil, today: today)
+        }
+        clock.now = at("2026-12-01T08:00:30")
+        budgeted.start()
+        #expect(budgeted.nextWake == at("2026-12-03T08:50"))
+        func fire() {
+            clock.now = budgeted.nextWake!
+            budgeted.timerFired()
+        }
+        fire()
+        channels.end(0)
+        #expect(budgeted.nextWake == at("2026-12-04T08:50"))
+        fire()
+        channels.end(1)
+        // The plan held two: it ends a second before the third, and the timer plans again there.
+        #expect(budgeted.nextWake == at("2026-12-05T08:49:59"))
+        fire()
+        #expect(channels.handed.count == 2)
+        #expect(budgeted.nextWake == at("2026-12-05T08:50"))
+        fire()
+        #expect(channels.keys == ["event:1:2026-12-03:10m", "event:2:2026-12-04:10m", "event:3:2026-12-05:10m"])
+    }
+
     @Test("two reminders at one instant go out together, before either has ended")
     func simultaneous() throws {
         try todo("A", "09:00")
