@@ -73,21 +73,13 @@ struct JSONWriter {
     /// A `YYYY-MM-DD` string, written without building one.
     mutating func field(_ name: StaticString, date: CivilDate) {
         key(name)
-        separate()
-        out.append(UInt8(ascii: "\""))
-        date.appendASCII(to: &out)
-        out.append(UInt8(ascii: "\""))
-        needsComma = true
+        rawString { date.appendASCII(to: &$0) }
     }
 
     /// An ISO 8601 instant with its offset, written without building a string.
     mutating func field(_ name: StaticString, instant: Instant, utcOffset: Int) {
         key(name)
-        separate()
-        out.append(UInt8(ascii: "\""))
-        ISO8601.appendASCII(instant, utcOffset: utcOffset, to: &out)
-        out.append(UInt8(ascii: "\""))
-        needsComma = true
+        rawString { ISO8601.appendASCII(instant, utcOffset: utcOffset, to: &$0) }
     }
 
     mutating func null() { separate(); out.append(contentsOf: "null".utf8); needsComma = true }

@@ -166,6 +166,7 @@ func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
 /// Appends `value` as at least `width` zero-padded ASCII digits (a minus sign first if negative).
 @inline(__always)
 public func appendDigits(_ value: Int, _ width: Int, to out: inout [UInt8]) {
+    precondition(width <= 20, "appendDigits pads to at most 20 digits")
     if value < 0 { out.append(UInt8(ascii: "-")) }
     var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
         (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)

@@ -456,16 +456,21 @@ import Testing
         #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop (late)"), "\(log)")
     }
 
+    /// Runs one of Scripts/ as root in a private mount namespace (`unshare -m`), with a folder and
+    /// the binary as its arguments, and returns what it printed; nil (an issue recorded) without root.
+    func inPrivateMountNamespace(_ script: String, _ folder: String, needing what: String) throws -> String? {
+        guard getuid() == 0 else {
+            Issue.record("needs root for a private mount namespace with \(what)")
+            return nil
+        }
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/\(script)").path
+        return try runTool("/usr/bin/timeout", ["60", "unshare", "-m", "--propagation", "private", path, folder, CLIProcess.binary.path],
+                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]).1
+    }
+
     @Test("the system time zone changes under a running serve: it re-plans, and the reminder fires at the new zone's 09:00")
     func systemZoneChange() throws {
-        guard getuid() == 0 else {
-            Issue.record("needs root for a private mount namespace with an overlay on /etc")
-            return
-        }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/system-zone.sh")
-        let (_, text) = try runTool("/usr/bin/timeout", [
-            "60", "unshare", "-m", "--propagation", "private", script.path, folder.path("zone"), CLIProcess.binary.path,
-        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard let text = try inPrivateMountNamespace("system-zone.sh", folder.path("zone"), needing: "an overlay on /etc") else { return }
         #expect(text.contains("fired=1\n"), "\(text)")
         #expect(text.contains("at 2026-12-01T09:00:00-05:00"), "planned first in New York: \(text)")
         #expect(text.contains("time zone changed from America/New_York to Europe/London"), "\(text)")
@@ -475,14 +480,7 @@ import Testing
 
     @Test("the zone's own file replaced (a tzdata update, on a bind-mounted /usr/share/zoneinfo): commands and a running serve follow it")
     func zoneFileChange() throws {
-        guard getuid() == 0 else {
-            Issue.record("needs root for a private mount namespace with a bind mount on /usr/share/zoneinfo")
-            return
-        }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/zone-file.sh")
-        let (_, text) = try runTool("/usr/bin/timeout", [
-            "60", "unshare", "-m", "--propagation", "private", script.path, folder.path("zonefile"), CLIProcess.binary.path,
-        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard let text = try inPrivateMountNamespace("zone-file.sh", folder.path("zonefile"), needing: "a bind mount on /usr/share/zoneinfo") else { return }
         #expect(text.contains("before={\"occurrences\":[\"2027-07-01\"],\"instants\":[\"2027-07-01T12:00:00+02:00\"]}\n"), "\(text)")
         #expect(text.contains("nodst={\"occurrences\":[\"2027-07-01\"],\"instants\":[\"2027-07-01T12:00:00+01:00\"]}\n"), "\(text)")
         #expect(text.contains("at 2026-12-01T09:00:00+01:00"), "planned first in CET: \(text)")
