@@ -29,6 +29,9 @@ echo "active=$(systemctl --user is-active dawnlet-remind.service)"
 sleep 1
 systemctl --user show -p StatusText dawnlet-remind.service
 systemctl --user reload dawnlet-remind.service; echo "reload=$?"
+# ExecReload= (kill -HUP) returns at once: the unit is "reloading" from the runner's RELOADING=1
+# until its READY=1, after the re-plan. Wait for that to end (up to 10 s), then say the state.
+for _ in $(seq 200); do [ "$(systemctl --user is-active dawnlet-remind.service)" = reloading ] || break; sleep 0.05; done
 echo "after-reload=$(systemctl --user is-active dawnlet-remind.service)"
 systemctl --user stop dawnlet-remind.service; echo "stop=$?"
 systemctl --user show -p Result -p ExecMainStatus dawnlet-remind.service
