@@ -96,7 +96,9 @@ enum PlanBench {
     static func run(binary: String) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-plan-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        // DAWNLET_BENCH_KEEP=1 keeps the databases and Remind files for a closer look (`perf record`).
+        let keep = ProcessInfo.processInfo.environment["DAWNLET_BENCH_KEEP"] != nil
+        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
         let remind = "/usr/bin/remind"
         guard FileManager.default.isExecutableFile(atPath: remind) else {
             print("plans: Remind is not installed (make deps installs it): nothing to pair with")
@@ -104,7 +106,8 @@ enum PlanBench {
         }
         let config = folder.appendingPathComponent("config.json5").path
         try "{ timeZone: \"Europe/Berlin\", reminders: { todo: [\"0m\"] } }".write(toFile: config, atomically: true, encoding: .utf8)
-        print("plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each, cold processes")
+        print("plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each, cold processes"
+              + (keep ? " (files kept in \(folder.path))" : ""))
 
         /// With `months`, Remind runs the same plan (`remind -sN`); without, only dawnlet does.
         func pair(_ label: String, count: Int, window: (from: String, to: String), months: Int?, targetShare: Double = 0) throws {

@@ -203,7 +203,7 @@ struct Output {
     private var writer = JSONWriter()
 
     mutating func line(_ text: String) {
-        writer.out.append(contentsOf: text.utf8)
+        writer.out.append(text)
         endLine()
     }
 
@@ -215,7 +215,7 @@ struct Output {
     /// Streams a JSON document: `body` writes into the writer, and calls `flush` between pieces.
     mutating func json(_ body: (inout JSONWriter, _ flush: (inout JSONWriter) -> Void) -> Void) {
         body(&writer) { w in
-            if w.out.count > 1 << 16 { Output.write(w.out); w.out.removeAll(keepingCapacity: true) }
+            if w.out.count > 1 << 16 { Output.write(w.out) }
         }
         endLine()
     }
@@ -229,28 +229,36 @@ struct Output {
     mutating func flush() {
         guard !writer.out.isEmpty else { return }
         Output.write(writer.out)
-        writer.out.removeAll(keepingCapacity: true)
+    }
+
+    /// The buffer's bytes to stdout, as far as it takes them, and the buffer emptied.
+    static func write(_ buffer: ByteBuffer) {
+        buffer.withBytes { write($0) }
+        buffer.removeAll()
+    }
+
+    static func write(_ text: String, to fd: Int32) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0), to: fd) }
     }
 
     /// All of `bytes` to stdout (or `fd`), as far as it takes them.
-    static func write(_ bytes: [UInt8], to fd: Int32 = 1) {
-        bytes.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return  // stdout closed (a pipe to `head`): nothing more can be said
-                }
-                offset += written
+    static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32 = 1) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return  // stdout closed (a pipe to `head`): nothing more can be said
             }
+            offset += written
         }
     }
 
     /// One line on stderr, whatever it quotes: user text, a file's name or a calendar's words are
     /// escaped (DisplayText.escaped), so nothing in them can break the line or drive the terminal.
     func error(_ text: String) {
-        Output.write(Array((DisplayText.escaped(text) + "\n").utf8), to: 2)
+        Output.write(DisplayText.escaped(text) + "\n", to: 2)
     }
 
     /// Calendar files that could not be used: said on stderr, one line each; the command goes on.

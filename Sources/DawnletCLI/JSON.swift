@@ -14,14 +14,15 @@ indirect enum JSON: Sendable {
     var text: String {
         var writer = JSONWriter()
         writer.value(self)
-        return String(decoding: writer.out, as: UTF8.self)
+        return writer.out.string
     }
 }
 
-/// Writes compact JSON straight into bytes. `preview` streams tens of thousands of reminders
-/// through it without building a document first.
+/// Writes compact JSON straight into bytes. `preview` streams hundreds of thousands of reminders
+/// through it without building a document first: a member is one piece of room asked for and
+/// written through a pointer (a `ByteBuffer`), not a dozen appends.
 struct JSONWriter {
-    var out: [UInt8] = []
+    let out = ByteBuffer(capacity: 1 << 12)
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
 
@@ -40,22 +41,35 @@ struct JSONWriter {
         needsComma = false
     }
 
-    /// A key of our own (a literal): its bytes as they are, with no escaping to look for.
+    /// A key of our own (a literal): its bytes as they are, with no escaping to look for, and the
+    /// comma, quotes and colon around them, in one piece.
     mutating func key(_ name: StaticString) {
-        separate()
-        out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
+        let comma = needsComma
+        out.write(upTo: name.utf8CodeUnitCount + 4) { p in
+            var n = 0
+            if comma { p[0] = UInt8(ascii: ","); n = 1 }
+            p[n] = UInt8(ascii: "\"")
+            p.advanced(by: n + 1).update(from: name.utf8Start, count: name.utf8CodeUnitCount)
+            n += 1 + name.utf8CodeUnitCount
+            p[n] = UInt8(ascii: "\"")
+            p[n + 1] = UInt8(ascii: ":")
+            return n + 2
+        }
         needsComma = false
     }
 
-    /// A string value of ASCII bytes that need no escaping (a key, a date), written by `body`.
-    mutating func rawString(_ body: (inout [UInt8]) -> Void) {
-        separate()
-        out.append(UInt8(ascii: "\""))
-        body(&out)
-        out.append(UInt8(ascii: "\""))
+    /// A string value of at most `n` ASCII bytes that need no escaping (a key, a date), which
+    /// `body` writes at the pointer, returning how many.
+    mutating func rawString(upTo n: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let comma = needsComma
+        out.write(upTo: n + 3) { p in
+            var start = 0
+            if comma { p[0] = UInt8(ascii: ","); start = 1 }
+            p[start] = UInt8(ascii: "\"")
+            let end = start + 1 + body(p + start + 1)
+            p[end] = UInt8(ascii: "\"")
+            return end + 1
+        }
         needsComma = true
     }
 
@@ -73,20 +87,20 @@ struct JSONWriter {
     /// A `YYYY-MM-DD` string, written without building one.
     mutating func field(_ name: StaticString, date: CivilDate) {
         key(name)
-        rawString { date.appendASCII(to: &$0) }
+        rawString(upTo: CivilDate.maximumASCII) { date.writeASCII(to: $0) }
     }
 
     /// An ISO 8601 instant with its offset, written without building a string.
     mutating func field(_ name: StaticString, instant: Instant, utcOffset: Int) {
         key(name)
-        rawString { ISO8601.appendASCII(instant, utcOffset: utcOffset, to: &$0) }
+        rawString(upTo: ISO8601.maximumASCII) { ISO8601.writeASCII(instant, utcOffset: utcOffset, to: $0) }
     }
 
-    mutating func null() { separate(); out.append(contentsOf: "null".utf8); needsComma = true }
-    mutating func bool(_ b: Bool) { separate(); out.append(contentsOf: (b ? "true" : "false").utf8); needsComma = true }
+    mutating func null() { separate(); out.append("null"); needsComma = true }
+    mutating func bool(_ b: Bool) { separate(); out.append(b ? "true" : "false"); needsComma = true }
     mutating func int(_ n: Int) {
         separate()
-        appendDigits(n, 1, to: &out)
+        out.write(upTo: maximumDigits) { writeDigits(n, 1, to: $0) }
         needsComma = true
     }
 
@@ -117,30 +131,39 @@ struct JSONWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     mutating func string(_ s: String) {
-        separate()
+        let comma = needsComma
         needsComma = true
-        out.append(UInt8(ascii: "\""))
-        // Most text needs no escaping: copy it whole.
-        let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
+        var s = s
+        // Most text needs no escaping: copied whole, with its quotes, in one piece.
+        let plain = s.withUTF8 { bytes in
             for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
-            out.append(contentsOf: bytes)
+            out.write(upTo: bytes.count + 3) { p in
+                var n = 0
+                if comma { p[0] = UInt8(ascii: ","); n = 1 }
+                p[n] = UInt8(ascii: "\"")
+                if let source = bytes.baseAddress { (p + n + 1).update(from: source, count: bytes.count) }
+                n += 1 + bytes.count
+                p[n] = UInt8(ascii: "\"")
+                return n + 1
+            }
             return true
         }
-        if plain != true {
-            for byte in s.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0..<0x20:
-                    out.append(contentsOf: Array("\\u00".utf8))
-                    out.append(JSONWriter.hex[Int(byte >> 4)])
-                    out.append(JSONWriter.hex[Int(byte & 0xF)])
-                default:
-                    out.append(byte)  // UTF-8 passes through: JSON text is UTF-8
-                }
+        if plain { return }
+        if comma { out.append(UInt8(ascii: ",")) }
+        out.append(UInt8(ascii: "\""))
+        for byte in s.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append("\\\"")
+            case UInt8(ascii: "\\"): out.append("\\\\")
+            case UInt8(ascii: "\n"): out.append("\\n")
+            case UInt8(ascii: "\r"): out.append("\\r")
+            case UInt8(ascii: "\t"): out.append("\\t")
+            case 0..<0x20:
+                out.append("\\u00")
+                out.append(JSONWriter.hex[Int(byte >> 4)])
+                out.append(JSONWriter.hex[Int(byte & 0xF)])
+            default:
+                out.append(byte)  // UTF-8 passes through: JSON text is UTF-8
             }
         }
         out.append(UInt8(ascii: "\""))

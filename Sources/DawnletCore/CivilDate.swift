@@ -39,6 +39,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
         Weekday(rawValue: isoWeekday(dayNumber)) ?? .monday  // isoWeekday is always 1...7
     }
 
+    @inlinable
     public var components: (year: Int, month: Int, day: Int) {
         CivilDate.civil(fromDays: dayNumber)
     }
@@ -81,6 +82,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
 
     /// The inverse of `days(year:month:day:)` (Howard Hinnant's civil_from_days).
     @inline(__always)
+    @inlinable
     static func civil(fromDays n: Int) -> (year: Int, month: Int, day: Int) {
         let z = n + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
@@ -102,38 +104,34 @@ public struct CivilDate: Hashable, Comparable, Sendable {
 
 extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
     /// `YYYY-MM-DD`.
-    public var description: String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(10)
-        appendASCII(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
+    public var description: String { String(ascii: CivilDate.maximumASCII) { writeASCII(to: $0) } }
 
-    /// Appends `YYYY-MM-DD` as ASCII bytes: dates are written by the ten thousand in JSON and keys.
-    public func appendASCII(to out: inout [UInt8]) {
+    /// The longest text `writeASCII` writes: a date far outside `supportedYears` (a sign, 20 digits, `-MM-DD`).
+    public static let maximumASCII = 27
+
+    /// Writes `YYYY-MM-DD` at `p` and returns its length (10 for the supported years; at most
+    /// `maximumASCII`): dates are written by the hundred thousand in JSON and keys.
+    @inlinable
+    public func writeASCII(to p: UnsafeMutablePointer<UInt8>) -> Int {
         let c = components
-        if (0...9999).contains(c.year) {
-            // The usual case in one append: ten bytes built in place.
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { b in
-                b[0] = 48 + UInt8(c.year / 1000)
-                b[1] = 48 + UInt8(c.year / 100 % 10)
-                b[2] = 48 + UInt8(c.year / 10 % 10)
-                b[3] = 48 + UInt8(c.year % 10)
-                b[4] = UInt8(ascii: "-")
-                b[5] = 48 + UInt8(c.month / 10)
-                b[6] = 48 + UInt8(c.month % 10)
-                b[7] = UInt8(ascii: "-")
-                b[8] = 48 + UInt8(c.day / 10)
-                b[9] = 48 + UInt8(c.day % 10)
-                out.append(contentsOf: b)
-            }
-            return
+        guard (0...9999).contains(c.year) else {
+            var n = writeDigits(c.year, 4, to: p)
+            p[n] = UInt8(ascii: "-")
+            n += 1 + writeDigits(c.month, 2, to: p + n + 1)
+            p[n] = UInt8(ascii: "-")
+            return n + 1 + writeDigits(c.day, 2, to: p + n + 1)
         }
-        appendDigits(c.year, 4, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(c.month, 2, to: &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(c.day, 2, to: &out)
+        p[0] = 48 + UInt8(c.year / 1000)
+        p[1] = 48 + UInt8(c.year / 100 % 10)
+        p[2] = 48 + UInt8(c.year / 10 % 10)
+        p[3] = 48 + UInt8(c.year % 10)
+        p[4] = UInt8(ascii: "-")
+        p[5] = 48 + UInt8(c.month / 10)
+        p[6] = 48 + UInt8(c.month % 10)
+        p[7] = UInt8(ascii: "-")
+        p[8] = 48 + UInt8(c.day / 10)
+        p[9] = 48 + UInt8(c.day % 10)
+        return 10
     }
 
     /// Parses exactly `YYYY-MM-DD`; returns nil for any other text or a day that does not exist.
@@ -163,39 +161,9 @@ func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
     return value
 }
 
-/// Appends `value` as at least `width` zero-padded ASCII digits (a minus sign first if negative).
-@inline(__always)
-public func appendDigits(_ value: Int, _ width: Int, to out: inout [UInt8]) {
-    precondition(width <= 20, "appendDigits pads to at most 20 digits")
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    var v = value.magnitude
-    withUnsafeMutableBytes(of: &digits) { d in
-        repeat {
-            d[count] = UInt8(48 + v % 10)
-            v /= 10
-            count += 1
-        } while v > 0
-        for i in count..<max(count, width) { d[i] = UInt8(ascii: "0") }
-        count = max(count, width)
-        // Reversed in place, then appended at once.
-        var (i, j) = (0, count - 1)
-        while i < j {
-            d.swapAt(i, j)
-            i += 1
-            j -= 1
-        }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: d[0..<count]))
-    }
-}
-
 /// Zero-padded decimal without Foundation formatting (which depends on the locale).
 func pad(_ value: Int, _ width: Int) -> String {
-    var bytes: [UInt8] = []
-    appendDigits(value, width, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
+    String(ascii: maximumDigits) { writeDigits(value, width, to: $0) }
 }
 
 /// A non-empty run of ASCII digits as an Int; nil for anything else (signs, spaces, overflow).

@@ -10,8 +10,21 @@ public enum Channel: String, Hashable, Sendable, CaseIterable, Comparable, Custo
 public enum ReminderKind: String, Hashable, Sendable, CaseIterable, Comparable {
     case todo, event, habit, bill, subscription, debt, goal, income, calendar
 
-    public static func < (a: ReminderKind, b: ReminderKind) -> Bool {
-        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    public static func < (a: ReminderKind, b: ReminderKind) -> Bool { a.ordinal < b.ordinal }
+
+    /// Its place in `allCases`: the planner's tables are indexed by it, not hashed.
+    var ordinal: Int {
+        switch self {
+        case .todo: 0
+        case .event: 1
+        case .habit: 2
+        case .bill: 3
+        case .subscription: 4
+        case .debt: 5
+        case .goal: 6
+        case .income: 7
+        case .calendar: 8
+        }
     }
 }
 

@@ -139,35 +139,33 @@ public final class ZoneDayCache {
 public enum ISO8601 {
     /// `2026-03-29T03:30:00+02:00`.
     public static func format(_ instant: Instant, utcOffset: Int) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(25)
-        appendASCII(instant, utcOffset: utcOffset, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(ascii: maximumASCII) { writeASCII(instant, utcOffset: utcOffset, to: $0) }
     }
 
-    /// Appends the ISO 8601 text as ASCII bytes: preview writes one per reminder.
-    public static func appendASCII(_ instant: Instant, utcOffset: Int, to out: inout [UInt8]) {
+    /// The longest text `writeASCII` writes (25 for the supported years).
+    public static let maximumASCII = CivilDate.maximumASCII + 15
+
+    /// Writes the ISO 8601 text at `p` and returns its length: preview writes one per reminder.
+    @inlinable
+    public static func writeASCII(_ instant: Instant, utcOffset: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
         let (date, seconds) = split(local: instant.secondsSinceEpoch + Int64(utcOffset))
         let off = abs(utcOffset)
-        date.appendASCII(to: &out)
-        // `THH:MM:SS±HH:MM` in one append.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { b in
-            func two(_ value: Int, at i: Int) {
-                b[i] = 48 + UInt8(value / 10 % 10)
-                b[i + 1] = 48 + UInt8(value % 10)
-            }
-            b[0] = UInt8(ascii: "T")
-            two(seconds / 3600, at: 1)
-            b[3] = UInt8(ascii: ":")
-            two(seconds / 60 % 60, at: 4)
-            b[6] = UInt8(ascii: ":")
-            two(seconds % 60, at: 7)
-            b[9] = utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
-            two(off / 3600, at: 10)
-            b[12] = UInt8(ascii: ":")
-            two(off / 60 % 60, at: 13)
-            out.append(contentsOf: b)
+        let b = p + date.writeASCII(to: p)
+        func two(_ value: Int, at i: Int) {
+            b[i] = 48 + UInt8(value / 10 % 10)
+            b[i + 1] = 48 + UInt8(value % 10)
         }
+        b[0] = UInt8(ascii: "T")
+        two(seconds / 3600, at: 1)
+        b[3] = UInt8(ascii: ":")
+        two(seconds / 60 % 60, at: 4)
+        b[6] = UInt8(ascii: ":")
+        two(seconds % 60, at: 7)
+        b[9] = utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")
+        two(off / 3600, at: 10)
+        b[12] = UInt8(ascii: ":")
+        two(off / 60 % 60, at: 13)
+        return b + 15 - p
     }
 
     public static func format(_ instant: Instant, in zone: Zone) -> String {
@@ -214,6 +212,7 @@ public enum ISO8601 {
 
     /// Local seconds since 1970-01-01T00:00 → (date, seconds into it), flooring for times before 1970.
     /// (An instant's seconds give its UTC date.)
+    @inlinable
     public static func split(local: Int64) -> (date: CivilDate, secondsOfDay: Int) {
         let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
         return (CivilDate(dayNumber: Int(days)), Int(local - days * 86_400))

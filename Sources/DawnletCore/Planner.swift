@@ -190,13 +190,41 @@ public enum Planner {
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
     ) -> Plan {
-        let scope = scope ?? window
+        var reminders: [PlannedReminder] = []
+        forEach(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window, scope: scope,
+                zone: zone, includeSuppressed: includeSuppressed) { reminders.append($0); return true }
+        return Plan(reminders: reminders)
+    }
+
+    /// The same plan handed to `body` one reminder at a time, in its order, without building it
+    /// sorted: the reminders are made in item order and visited through their sorted indices.
+    /// `body` returns false to stop; then this returns false.
+    @discardableResult
+    public static func forEach(
+        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
+        now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false,
+        _ body: (PlannedReminder) throws -> Bool
+    ) rethrows -> Bool {
+        let result = unordered(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window,
+                               scope: scope ?? window, zone: zone, includeSuppressed: includeSuppressed)
+        for index in fireOrder(result) {
+            guard try body(result[index]) else { return false }
+        }
+        return true
+    }
+
+    /// The plan's reminders in the order they are made: per item, then the digests.
+    static func unordered(
+        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant],
+        now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>, zone: Zone, includeSuppressed: Bool
+    ) -> [PlannedReminder] {
         var result: [PlannedReminder] = []
         result.reserveCapacity(items.count)
         var digests: [CivilDate: [PlanItem]] = [:]
         let days = ZoneDayCache(zone: zone)
-        var routes: [ReminderKind: [Channel]] = [:]
-        for kind in ReminderKind.allCases { routes[kind] = rules.route(kind) }
+        // Per kind, by its ordinal: looked up once per item, so indexed rather than hashed.
+        let routes = ReminderKind.allCases.map(rules.route)
+        let defaults = ReminderKind.allCases.map { rules.defaults[$0] ?? [] }
 
         /// What the log says of each channel, and the status that makes.
         func status(_ key: ReminderKey, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
@@ -207,12 +235,12 @@ public enum Planner {
         }
         /// The kind's route, or an external calendar's own channels.
         func channelsOf(_ item: PlanItem) -> [Channel] {
-            item.calendar.flatMap { rules.calendarChannels[$0.calendar] } ?? routes[item.kind] ?? []
+            item.calendar.flatMap { rules.calendarChannels[$0.calendar] } ?? routes[item.kind.ordinal]
         }
         func timing(_ fireAt: Instant) -> PlannedReminder.Status { PlannedReminder.Status(rules.policy.timing(fireAt, now: now)) }
 
         for item in items {
-            let offsets = item.offsets.isEmpty ? (rules.defaults[item.kind] ?? []) : item.offsets
+            let offsets = item.offsets.isEmpty ? defaults[item.kind.ordinal] : item.offsets
             let channels = channelsOf(item)
             if let calendar = item.calendar, let alarms = calendar.alarms {
                 // An external item's own VALARMs: exact instants, keyed by the instant (an alarm
@@ -294,8 +322,7 @@ public enum Planner {
                 overdueCount: late.count, occurrenceDate: day))
         }
 
-        sortByFireTime(&result)
-        return Plan(reminders: result)
+        return result
     }
 
     /// `base` on `date` in `zone`, less the offset: minutes and hours exactly, days and weeks on the
@@ -316,49 +343,48 @@ public enum Planner {
         return (instant, days.utcOffset(at: instant), gap)
     }
 
-    /// Orders by fire time, then key. A month of a large database is tens of thousands of reminders
-    /// of a few hundred bytes each: the indices are sorted, then the reminders permuted in place by
-    /// swapping along each cycle, so each moves about once instead of once per merge pass. Keys are
-    /// written out only for reminders that share their instant with another.
-    static func sortByFireTime(_ reminders: inout [PlannedReminder]) {
-        let fire = reminders.map(\.fireAt)
-        var order = reminders.indices.sorted { a, b in fire[a] < fire[b] }
+    /// The reminders' indices by fire time, then key. Only (instant, index) pairs are sorted, and
+    /// keys are written out only for reminders that share their instant with another.
+    static func fireOrder(_ reminders: [PlannedReminder]) -> [Int] {
+        var pairs = reminders.indices.map { (fire: reminders[$0].fireAt.secondsSinceEpoch, index: $0) }
+        pairs.sort { $0 < $1 }
+        var order = pairs.map(\.index)
+        var scratch = KeyScratch()
         var run = 0
-        while run < order.count {
+        while run < pairs.count {
             var end = run + 1
-            while end < order.count && fire[order[end]] == fire[order[run]] { end += 1 }
-            if end - run > 1 { orderByKey(&order[run..<end], reminders) }
+            while end < pairs.count && pairs[end].fire == pairs[run].fire { end += 1 }
+            if end - run > 1 { orderByKey(&order[run..<end], reminders, &scratch) }
             run = end
         }
-        // reminders[i] must become the old reminders[order[i]].
-        var placed = [Bool](repeating: false, count: order.count)
-        for start in order.indices where !placed[start] {
-            var i = start
-            while true {
-                placed[i] = true
-                let j = order[i]
-                if j == start { break }
-                reminders.swapAt(i, j)
-                i = j
-            }
-        }
+        return order
+    }
+
+    /// Buffers the key comparisons of one plan reuse from group to group.
+    struct KeyScratch {
+        let bytes = ByteBuffer()
+        var spans: [Range<Int>] = []
+        var members: [Int] = []
     }
 
     /// Orders reminders that share an instant by their keys' text. The keys' bytes go into one
     /// buffer and are compared there (for ASCII, byte order is String order); only a group with a
     /// non-ASCII key (a calendar UID) compares Strings, which order by normalised scalars.
-    static func orderByKey(_ group: inout ArraySlice<Int>, _ reminders: [PlannedReminder]) {
-        var bytes: [UInt8] = []
-        var spans: [Range<Int>] = []
+    static func orderByKey(_ group: inout ArraySlice<Int>, _ reminders: [PlannedReminder], _ scratch: inout KeyScratch) {
+        scratch.bytes.removeAll()
+        scratch.spans.removeAll(keepingCapacity: true)
+        scratch.members.removeAll(keepingCapacity: true)
+        scratch.members.append(contentsOf: group)
         for index in group {
-            let start = bytes.count
-            reminders[index].key.appendASCII(to: &bytes)
-            spans.append(start..<bytes.count)
+            let start = scratch.bytes.count
+            reminders[index].key.write(to: scratch.bytes)
+            scratch.spans.append(start..<scratch.bytes.count)
         }
-        let members = Array(group)
+        let members = scratch.members
         let ranked: [Int]
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            ranked = members.indices.sorted { bytes[spans[$0]].lexicographicallyPrecedes(bytes[spans[$1]]) }
+        if scratch.bytes.withBytes({ $0.allSatisfy { $0 < 0x80 } }) {
+            let bytes = scratch.bytes, spans = scratch.spans
+            ranked = members.indices.sorted { bytes.slice(spans[$0]).lexicographicallyPrecedes(bytes.slice(spans[$1])) }
         } else {
             let keys = members.map { reminders[$0].key.description }
             ranked = members.indices.sorted { keys[$0] < keys[$1] }

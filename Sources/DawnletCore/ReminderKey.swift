@@ -29,43 +29,48 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
     /// The text form, written as bytes into one string (one per reminder planned).
     public var description: String {
         if case .calendar(let text) = self { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(40)
-        appendASCII(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return String(ascii: ReminderKey.maximumPlainASCII) { writePlainASCII(to: $0) }
     }
 
     /// Whether the text form is ASCII with nothing JSON or a terminal would escape: true for our
-    /// own items' and digests' keys, which `appendASCII` writes without building a string.
+    /// own items' and digests' keys, which `writePlainASCII` writes without building a string.
     public var isPlainASCII: Bool {
         if case .calendar = self { return false }
         return true
     }
 
-    /// Appends the text form's bytes.
-    public func appendASCII(to bytes: inout [UInt8]) {
+    /// The longest text `writePlainASCII` writes: the longest kind, two numbers and a date.
+    public static let maximumPlainASCII = 12 + 3 + maximumDigits + CivilDate.maximumASCII + ReminderOffset.maximumASCII
+
+    /// Writes an item's or a digest's key at `p` and returns its length (0 for a calendar's,
+    /// whose text is its own).
+    public func writePlainASCII(to p: UnsafeMutablePointer<UInt8>) -> Int {
         switch self {
-        case .calendar(let text):
-            bytes.append(contentsOf: text.utf8)
+        case .calendar:
+            return 0
         case .digest(let date):
-            bytes.append(contentsOf: "digest:".utf8)
-            date.appendASCII(to: &bytes)
+            let prefix: StaticString = "digest:"
+            p.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+            return prefix.utf8CodeUnitCount + date.writeASCII(to: p + prefix.utf8CodeUnitCount)
         case .item(let kind, let id, let date, let offset):
-            bytes.append(contentsOf: kind.rawValue.utf8)
-            bytes.append(UInt8(ascii: ":"))
-            appendDigits(Int(id), 1, to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            date.appendASCII(to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            let (count, unit): (Int, UInt8) = switch offset {
-            case .minutes(let n): (n, UInt8(ascii: "m"))
-            case .hours(let n): (n, UInt8(ascii: "h"))
-            case .days(let n): (n, UInt8(ascii: "d"))
-            case .weeks(let n): (n, UInt8(ascii: "w"))
-            }
-            appendDigits(count, 1, to: &bytes)
-            bytes.append(unit)
+            var n = 0
+            var name = kind.rawValue
+            name.withUTF8 { p.update(from: $0.baseAddress!, count: $0.count); n = $0.count }
+            p[n] = UInt8(ascii: ":")
+            n += 1
+            n += writeDigits(Int(id), 1, to: p + n)
+            p[n] = UInt8(ascii: ":")
+            n += 1
+            n += date.writeASCII(to: p + n)
+            p[n] = UInt8(ascii: ":")
+            return n + 1 + offset.writeASCII(to: p + n + 1)
         }
+    }
+
+    /// Appends the text form's bytes.
+    public func write(to buffer: ByteBuffer) {
+        if case .calendar(let text) = self { return buffer.append(text) }
+        buffer.write(upTo: ReminderKey.maximumPlainASCII) { writePlainASCII(to: $0) }
     }
 
     /// The item a key reminds of, for acting on it (Done, Skip): our own items only.

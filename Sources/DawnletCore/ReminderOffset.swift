@@ -40,12 +40,22 @@ public enum ReminderOffset: Hashable, Sendable {
 }
 
 extension ReminderOffset: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .minutes(let n): return "\(n)m"
-        case .hours(let n): return "\(n)h"
-        case .days(let n): return "\(n)d"
-        case .weeks(let n): return "\(n)w"
+    /// `10m`, `2h`, `1d`, `1w`.
+    public var description: String { String(ascii: ReminderOffset.maximumASCII) { writeASCII(to: $0) } }
+
+    /// The longest text `writeASCII` writes.
+    public static let maximumASCII = maximumDigits + 1
+
+    /// Writes the text form at `p` and returns its length: one per reminder in keys and JSON.
+    public func writeASCII(to p: UnsafeMutablePointer<UInt8>) -> Int {
+        let (count, unit): (Int, UInt8) = switch self {
+        case .minutes(let n): (n, UInt8(ascii: "m"))
+        case .hours(let n): (n, UInt8(ascii: "h"))
+        case .days(let n): (n, UInt8(ascii: "d"))
+        case .weeks(let n): (n, UInt8(ascii: "w"))
         }
+        let n = writeDigits(count, 1, to: p)
+        p[n] = unit
+        return n + 1
     }
 }

@@ -45,13 +45,13 @@ public struct PlanSource {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         let definitions = try store.items.definitions()
+        let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
-        let lead = longestLeadDays(definitions)
+        let lead = longestLeadDays(definitions, money: money)
         let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
         let rules = PlanRules(config: config)
         let log = try store.log.deliveryLog(since: window.lowerBound)
         let snoozed = try store.log.snoozes()
-        let money = try MoneySources(store)
         let overdue = try overdueTodos(definitions)
         let calendars = calendarItems(window)
         let whole = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)...min(
@@ -78,11 +78,9 @@ public struct PlanSource {
             items += calendars.items.filter { item in
                 (first...last).contains(item.date) || item.calendar?.alarms?.contains { (start...end).contains($0) } == true
             }
-            let plan = Planner.plan(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
-                                    window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
-            for reminder in plan.reminders {
-                guard try body(reminder) else { return calendars.problems }
-            }
+            let going = try Planner.forEach(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
+                                            window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed, body)
+            guard going else { return calendars.problems }
             if end == window.upperBound { break }
             start = end.adding(seconds: 1)
         }
@@ -111,11 +109,20 @@ public struct PlanSource {
         return (items, problems)
     }
 
-    /// The most days any reminder leads its occurrence by: from the config and from every item's own offsets.
-    func longestLeadDays(_ definitions: [ItemDefinition]) -> Int {
+    /// The most days any reminder leads its occurrence by: an item's own offsets, else its kind's
+    /// defaults from the config, for the kinds there are (a bill's default week ahead does not
+    /// widen the plan of a database without bills).
+    func longestLeadDays(_ definitions: [ItemDefinition], money: MoneySources) -> Int {
         var seconds = 0
-        for offsets in config.reminders.values { for offset in offsets { seconds = max(seconds, offset.exactSeconds) } }
-        for definition in definitions { for offset in definition.reminders { seconds = max(seconds, offset.exactSeconds) } }
+        func take(_ offsets: [ReminderOffset]) { for offset in offsets { seconds = max(seconds, offset.exactSeconds) } }
+        var kinds = Set<ReminderKind>()
+        for definition in definitions {
+            if definition.reminders.isEmpty { kinds.insert(definition.kind.reminderKind) } else { take(definition.reminders) }
+        }
+        let sources: [(ReminderKind, Bool)] = [(.bill, !money.bills.isEmpty), (.subscription, !money.subscriptions.isEmpty), (.debt, !money.debts.isEmpty),
+                                               (.goal, !money.goals.isEmpty), (.income, !money.incomes.isEmpty), (.calendar, !config.calendars.isEmpty)]
+        for (kind, present) in sources where present { kinds.insert(kind) }
+        for kind in kinds { take(config.reminders[kind] ?? []) }
         return (seconds + 86_399) / 86_400
     }
 

@@ -15,7 +15,9 @@ import Testing
     func oracle(_ source: PlanSource, now: Instant, window asked: ClosedRange<Instant>, all: Bool) throws -> [PlannedReminder] {
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         let definitions = try source.store.items.definitions()
-        let lead = source.longestLeadDays(definitions)
+        // Every offset anywhere, whether or not its kind has items: wider than the stream's lead.
+        let offsets = source.config.reminders.values.flatMap { $0 } + definitions.flatMap(\.reminders)
+        let lead = ((offsets.map(\.exactSeconds).max() ?? 0) + 86_399) / 86_400
         let first = ISO8601.localDate(of: window.lowerBound, in: source.zone).date.adding(days: -1)
         let last = ISO8601.localDate(of: window.upperBound, in: source.zone).date.adding(days: lead + 1)
         let items = try source.items(definitions, money: try PlanSource.MoneySources(source.store), in: first...last, anchoredFrom: first)
@@ -70,6 +72,8 @@ import Testing
             var config = Config()
             config.reminders[.todo] = [.minutes(10), .days(1)]
             config.reminders[.bill] = [.days(3)]
+            // No income in these databases: its long lead must not be needed, nor change the plan.
+            config.reminders[.income] = [.weeks(3)]
             let source = PlanSource(store: store, config: config, zone: berlin)
             let start = berlin.resolve(WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...40, using: &rng))).instant
             let window = start...start.adding(seconds: Int64.random(in: 3_600...(60 * 86_400), using: &rng))

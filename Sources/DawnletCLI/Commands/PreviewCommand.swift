@@ -153,7 +153,7 @@ enum PreviewCommand {
         w.beginObject()
         if r.key.isPlainASCII {
             w.key("key")
-            w.rawString { r.key.appendASCII(to: &$0) }
+            w.rawString(upTo: ReminderKey.maximumPlainASCII) { r.key.writePlainASCII(to: $0) }
         } else {
             w.field("key", r.key.description)
         }
@@ -167,7 +167,8 @@ enum PreviewCommand {
         w.beginArray()
         for channel in r.channels { w.string(channel.rawValue) }
         w.endArray()
-        w.field("offset", r.offset?.description)
+        w.key("offset")
+        if let offset = r.offset { w.rawString(upTo: ReminderOffset.maximumASCII) { offset.writeASCII(to: $0) } } else { w.null() }
         w.field("status", statusWord(r))
         if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
         if r.snoozed { w.field("snoozed", true) }

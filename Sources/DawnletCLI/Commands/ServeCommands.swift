@@ -52,7 +52,7 @@ enum ServeCommands {
                 } else {
                     // The runner's zone of the moment: the system's, if it follows /etc/localtime.
                     let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
-                    Output.write(Array("\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n".utf8), to: 2)
+                    Output.write("\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n", to: 2)
                 }
             }
             let code = try runner.run()
