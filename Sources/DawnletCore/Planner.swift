@@ -218,13 +218,32 @@ public enum Planner {
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant],
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>, zone: Zone, includeSuppressed: Bool
     ) -> [PlannedReminder] {
-        var result: [PlannedReminder] = []
-        result.reserveCapacity(items.count)
-        var digests: [CivilDate: [PlanItem]] = [:]
-        let days = ZoneDayCache(zone: zone)
-        // Per kind, by its ordinal: looked up once per item, so indexed rather than hashed.
-        let routes = ReminderKind.allCases.map(rules.route)
-        let defaults = ReminderKind.allCases.map { rules.defaults[$0] ?? [] }
+        let context = Context(rules: rules, log: log, now: now, zone: zone)
+        var (result, digestItems) = timed(items, context, snoozed: snoozed, window: window, scope: scope, includeSuppressed: includeSuppressed)
+        result += digests(digestItems, overdue: overdue, context, window: window)
+        return result
+    }
+
+    /// What every part of a plan looks up: the rules, the log, now and the zone.
+    struct Context {
+        let rules: PlanRules
+        let log: [DeliveryID: Settlement]
+        let now: Instant
+        let zone: Zone
+        let days: ZoneDayCache
+        /// Per kind, by its ordinal: looked up once per item, so indexed rather than hashed.
+        let routes: [[Channel]]
+        let defaults: [[ReminderOffset]]
+
+        init(rules: PlanRules, log: [DeliveryID: Settlement], now: Instant, zone: Zone) {
+            self.rules = rules
+            self.log = log
+            self.now = now
+            self.zone = zone
+            days = ZoneDayCache(zone: zone)
+            routes = ReminderKind.allCases.map(rules.route)
+            defaults = ReminderKind.allCases.map { rules.defaults[$0] ?? [] }
+        }
 
         /// What the log says of each channel, and the status that makes.
         func status(_ key: ReminderKey, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
@@ -233,15 +252,33 @@ public enum Planner {
             if !channels.isEmpty && settled.count == channels.count { return (.settled, settled) }
             return (timing(fireAt), settled)
         }
+
         /// The kind's route, or an external calendar's own channels.
-        func channelsOf(_ item: PlanItem) -> [Channel] {
+        func channels(of item: PlanItem) -> [Channel] {
             item.calendar.flatMap { rules.calendarChannels[$0.calendar] } ?? routes[item.kind.ordinal]
         }
+
         func timing(_ fireAt: Instant) -> PlannedReminder.Status { PlannedReminder.Status(rules.policy.timing(fireAt, now: now)) }
+    }
+
+    /// The reminders of items with a time (and of calendar alarms), and the date-only items each
+    /// morning digest is to list, by the digest's day.
+    static func timed(
+        _ items: [PlanItem], _ context: Context, snoozed: [DeliveryID: Instant], window: ClosedRange<Instant>,
+        scope: ClosedRange<Instant>, includeSuppressed: Bool
+    ) -> (reminders: [PlannedReminder], digestItems: [CivilDate: [PlanItem]]) {
+        var result: [PlannedReminder] = []
+        result.reserveCapacity(items.count)
+        var digests: [CivilDate: [PlanItem]] = [:]
+        let (days, zone, rules) = (context.days, context.zone, context.rules)
+        func status(_ key: ReminderKey, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
+            context.status(key, fireAt, channels)
+        }
+        func timing(_ fireAt: Instant) -> PlannedReminder.Status { context.timing(fireAt) }
 
         for item in items {
-            let offsets = item.offsets.isEmpty ? defaults[item.kind.ordinal] : item.offsets
-            let channels = channelsOf(item)
+            let offsets = item.offsets.isEmpty ? context.defaults[item.kind.ordinal] : item.offsets
+            let channels = context.channels(of: item)
             if let calendar = item.calendar, let alarms = calendar.alarms {
                 // An external item's own VALARMs: exact instants, keyed by the instant (an alarm
                 // moved with its event reminds again; one re-read unchanged does not).
@@ -296,7 +333,15 @@ public enum Planner {
             }
         }
 
-        // One morning digest a day: its date-only items and the one-off todos overdue by then.
+        return (result, digests)
+    }
+
+    /// One morning digest a day whose digest time falls in `window`: its date-only items and the
+    /// one-off todos overdue by then.
+    static func digests(_ digests: [CivilDate: [PlanItem]], overdue: [PlanItem], _ context: Context,
+                        window: ClosedRange<Instant>) -> [PlannedReminder] {
+        var result: [PlannedReminder] = []
+        let (zone, rules) = (context.zone, context.rules)
         let firstDay = ISO8601.localDate(of: window.lowerBound, in: zone).date
         let lastDay = ISO8601.localDate(of: window.upperBound, in: zone).date
         var day = firstDay.adding(days: -1)
@@ -308,20 +353,70 @@ public enum Planner {
             let late = overdue.filter { $0.date < day }
             guard !due.isEmpty || !late.isEmpty else { continue }
             let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
-            let channels = Array(Set(contents.flatMap(channelsOf))).sorted()
+            let channels = Array(Set(contents.flatMap(context.channels(of:)))).sorted()
             let key = ReminderKey.digest(day)
             var notes: [String] = []
             if case .skippedByGap(let seconds) = resolved.resolution {
                 notes.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
             }
             notes += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
-            let (state, settled) = status(key, resolved.instant, channels)
+            let (state, settled) = context.status(key, resolved.instant, channels)
             result.append(PlannedReminder(
                 key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, channels: channels,
                 status: state, settled: settled, snoozed: false, item: nil, offset: nil, notes: notes, items: contents,
                 overdueCount: late.count, occurrenceDate: day))
         }
 
+        return result
+    }
+
+    /// A plan made again for some of its items only: the runner's re-plan after a write (issue
+    /// 15). What `changed` says belongs to the changed definitions is taken out (its reminders,
+    /// its lines in digests); `items`, their occurrences now, and `overdue`, those of them that are
+    /// open one-off todos, are planned in; and each digest of the window is made again from what it
+    /// listed and what changed. The result is the plan made whole over `window`, in its order,
+    /// except that the reminders kept keep the statuses the old plan gave them (the runner decides
+    /// on instants and on what the log settled, never on those).
+    public static func splice(
+        _ plan: [PlannedReminder], changed: (PlanItem) -> Bool, items: [PlanItem], overdue: [PlanItem], rules: PlanRules,
+        log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant], now: Instant, window: ClosedRange<Instant>, zone: Zone
+    ) -> [PlannedReminder] {
+        let context = Context(rules: rules, log: log, now: now, zone: zone)
+        var kept: [PlannedReminder] = []
+        kept.reserveCapacity(plan.count)
+        var due: [CivilDate: [PlanItem]] = [:]
+        var late: [Int64: PlanItem] = [:]
+        for reminder in plan where window.contains(reminder.fireAt) {
+            if let item = reminder.item {
+                if !changed(item) { kept.append(reminder) }
+                continue
+            }
+            let listed = reminder.items.count - reminder.overdueCount
+            due[reminder.occurrenceDate] = reminder.items.prefix(listed).filter { !changed($0) }
+            for item in reminder.items.suffix(reminder.overdueCount) where !changed(item) { late[item.definitionID] = item }
+        }
+        var (inserted, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
+        for (day, list) in fresh { due[day, default: []] += list }
+        // Overdue todos are listed by id, as the whole plan lists them.
+        let overdueNow = (Array(late.values) + overdue).sorted { $0.definitionID < $1.definitionID }
+        inserted += digests(due, overdue: overdueNow, context, window: window)
+        inserted = fireOrder(inserted).map { inserted[$0] }
+        // Both in plan order: merged.
+        var result: [PlannedReminder] = []
+        result.reserveCapacity(kept.count + inserted.count)
+        var (i, j) = (0, 0)
+        while i < kept.count && j < inserted.count {
+            let (a, b) = (inserted[j], kept[i])
+            if a.fireAt < b.fireAt || (a.fireAt == b.fireAt && a.key.precedes(b.key)) {
+                result.append(a)
+                j += 1
+            } else {
+                result.append(b)
+                i += 1
+            }
+        }
+        result += kept[i...]
+        result += inserted[j...]
         return result
     }
 

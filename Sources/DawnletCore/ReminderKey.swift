@@ -67,6 +67,17 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether this key's text orders before `other`'s, as the plan orders reminders of one
+    /// instant: our own keys by their ASCII bytes, written on the stack; a calendar's as Strings.
+    public func precedes(_ other: ReminderKey) -> Bool {
+        guard isPlainASCII && other.isPlainASCII else { return description < other.description }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * ReminderKey.maximumPlainASCII) { buffer in
+            let a = buffer.baseAddress!, b = a + ReminderKey.maximumPlainASCII
+            let (m, n) = (writePlainASCII(to: a), other.writePlainASCII(to: b))
+            return UnsafeBufferPointer(start: a, count: m).lexicographicallyPrecedes(UnsafeBufferPointer(start: b, count: n))
+        }
+    }
+
     /// Appends the text form's bytes.
     public func write(to buffer: ByteBuffer) {
         if case .calendar(let text) = self { return buffer.append(text) }

@@ -29,12 +29,12 @@ public struct PlanSource {
         return Plan(reminders: reminders, calendarProblems: problems)
     }
 
-    /// How many days of fire times one slice of a plan covers: a week, fewer for many
-    /// definitions (10,000: three days), so that a slice holds some tens of thousands of items.
-    static func sliceDays(definitions: Int) -> Int { max(1, min(7, 30_000 / max(definitions, 1))) }
+    /// How many days of fire times one slice of a plan covers: so many that a slice holds some
+    /// tens of thousands of items (2,000 definitions: 15 days; 10,000: three), at most a month.
+    static func sliceDays(definitions: Int) -> Int { max(1, min(31, 30_000 / max(definitions, 1))) }
 
-    /// The same plan as a stream, in fire-time order: made a week of fire times at a time (less
-    /// for many definitions), from the occurrences that can remind inside that slice (its dates,
+    /// The same plan as a stream, in fire-time order: made a slice of fire times at a time (the
+    /// first slices shorter), from the occurrences that can remind inside that slice (its dates,
     /// and as many after it as the longest lead), so that memory is a slice's whatever the window. Each reminder falls in
     /// exactly one slice and the slices follow each other, so the stream is the whole plan's
     /// reminders in the whole plan's order. `body` returns false to stop there. Returns the
@@ -48,25 +48,28 @@ public struct PlanSource {
         let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions, money: money)
-        let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
         let rules = PlanRules(config: config)
         let log = try store.log.deliveryLog(since: window.lowerBound)
         let snoozed = try store.log.snoozes()
         let overdue = try overdueTodos(definitions)
         let calendars = calendarItems(window)
-        let whole = ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)...min(
-            lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
+        let whole = dates(window, lead: lead)
         // A snooze moves a reminder later: a slice takes occurrences from as far back as any
         // snooze inside the window reaches. A calendar item's key names no date: then one slice.
         var reach = 0
-        var sliceSeconds = Int64(PlanSource.sliceDays(definitions: definitions.count)) * 86_400
+        // The first slice is a day, and each next one twice as long up to the full slice: whoever
+        // stops early (the runner at its budget) has not planned days it does not keep.
+        let fullSlice = Int64(PlanSource.sliceDays(definitions: definitions.count)) * 86_400
+        var sliceSeconds = min(86_400, fullSlice)
+        var oneSlice = false
         for (id, until) in snoozed where window.contains(until) {
             guard let item = id.key.item else {
-                sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1
+                oneSlice = true
                 continue
             }
             reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
         }
+        if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         var start = window.lowerBound
         while true {
             let end = start.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? start.adding(seconds: sliceSeconds - 1) : window.upperBound
@@ -83,8 +86,40 @@ public struct PlanSource {
             guard going else { return calendars.problems }
             if end == window.upperBound { break }
             start = end.adding(seconds: 1)
+            if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
         }
         return calendars.problems
+    }
+
+    /// `plan`, made again after the changes the change feed names (`Store.changes(after:)`),
+    /// without reading or planning anything else: the changed todos, events and habits are read
+    /// and planned over `window` and spliced in (`Planner.splice`). Nil when the changes are not
+    /// ones a splice can take (a money source: then a whole plan is made).
+    public func splice(_ plan: Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Plan? {
+        var ids: [ItemKind: Set<Int64>] = [:]
+        for change in changes {
+            guard let kind = change.kind.itemKind else { return nil }
+            ids[kind, default: []].insert(change.id)
+        }
+        var definitions: [ItemDefinition] = []
+        for kind in ItemKind.allCases { if let some = ids[kind] { definitions += try store.items.definitions(kind, ids: some) } }
+        let range = dates(window, lead: longestLeadDays(definitions, money: MoneySources()))
+        var stored: [StoredOccurrence] = []
+        for (kind, some) in ids { stored += try store.items.storedOccurrences(kind, ids: some, in: range) }
+        let items = try self.items(definitions, money: MoneySources(), in: range, anchoredFrom: range.lowerBound, stored: stored)
+        let reminders = Planner.splice(
+            plan.reminders, changed: { item in item.calendar == nil && item.kind.itemKind.map { ids[$0]?.contains(item.definitionID) == true } == true },
+            items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []), rules: PlanRules(config: config),
+            log: try store.log.deliveryLog(since: window.lowerBound), snoozed: try store.log.snoozes(), now: now, window: window, zone: zone)
+        return Plan(reminders: reminders, calendarProblems: plan.calendarProblems)
+    }
+
+    /// The dates whose occurrences can remind inside `window`: from the day before its first (a
+    /// zone's day starts before UTC's) to `lead` days and one after its last, up to 9999-12-31.
+    func dates(_ window: ClosedRange<Instant>, lead: Int) -> ClosedRange<CivilDate> {
+        let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
+        return ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)...min(
+            lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
     }
 
     /// 9999-12-30T00:00Z: the last instant planned, a day before the last date, so no zone's
@@ -135,6 +170,11 @@ public struct PlanSource {
         let incomes: [IncomeSource]
         let payments: [Payment]
 
+        /// None: for a plan of some organizer items only.
+        init() {
+            (bills, subscriptions, debts, goals, incomes, payments) = ([], [], [], [], [], [])
+        }
+
         init(_ store: Store) throws {
             bills = try store.money.recurringTransactions()
             subscriptions = try store.sources.subscriptions()
@@ -149,8 +189,8 @@ public struct PlanSource {
     /// items. A schedule with no anchor of its own counts from `anchoredFrom` (the whole plan's
     /// first date), so that a slice's items are the whole plan's on those dates.
     func items(_ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
-               anchoredFrom anchor: CivilDate) throws -> [PlanItem] {
-        let stored = try store.items.storedOccurrences(in: range)
+               anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil) throws -> [PlanItem] {
+        let stored = try given ?? store.items.storedOccurrences(in: range)
         var items: [PlanItem] = []
         items.reserveCapacity(stored.count + definitions.count * 2)
         // Worked out per definition, not per occurrence: its reminder kind and its duration text.
@@ -167,7 +207,7 @@ public struct PlanSource {
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
-        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: try store.money.transactions(in: range), in: range) {
+        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: money.bills.isEmpty ? [] : try store.money.transactions(in: range), in: range) {
             items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
                                   source: row == nil ? .virtual : .stored,
                                   suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
@@ -190,9 +230,9 @@ public struct PlanSource {
     }
 
     /// The one-off todos that are not done: listed as overdue in the digests after their date.
-    func overdueTodos(_ definitions: [ItemDefinition]) throws -> [PlanItem] {
+    func overdueTodos(_ definitions: [ItemDefinition], only ids: Set<Int64>? = nil) throws -> [PlanItem] {
         var done = Set<Int64>()
-        for row in try store.items.oneOffTodoRows() where row.status != .open { done.insert(row.definitionID) }
+        for row in try store.items.oneOffTodoRows(ids: ids) where row.status != .open { done.insert(row.definitionID) }
         return definitions.compactMap { d -> PlanItem? in
             guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
             return PlanItem(kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual)

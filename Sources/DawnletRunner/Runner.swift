@@ -95,6 +95,9 @@ public final class Runner {
     private var planVersion: Int64 = -1
     /// The `now` of the last plan made: the next looks back to its grace window, no further.
     private var lastPlanNow: Instant?
+    /// Where the change feed stood when the plan read the database: a write after it re-plans
+    /// only what it changed (`PlanSource.splice`).
+    private var changePosition: Int64?
     /// Deliveries handed to a channel and not yet ended; and those ended since the last plan
     /// (which still shows them unsettled).
     public private(set) var inFlight: Set<DeliveryID> = []
@@ -317,7 +320,52 @@ public final class Runner {
         }
         let version = (try? store.dataVersion()) ?? -1
         guard version != planVersion else { return }
-        replan(reason: "database changed")
+        update(reason: "database changed")
+    }
+
+    /// After another process wrote: the plan made again for what the change feed says it wrote,
+    /// spliced into the plan there is; a whole plan when the feed cannot say (a money source, a
+    /// setting, more than a few hundred rows) or the splice fails.
+    private func update(reason: String) {
+        let now = clock()
+        guard let position = changePosition, now < planEnds else { return replan(reason: reason, now: now) }
+        let started = ContinuousClock.now
+        let spliced: (Plan, PlanChanges)?
+        do {
+            let version = try store.dataVersion()
+            let changes = try store.changes(after: position)
+            if changes.wholePlan { return replan(reason: reason, now: now) }
+            let window = planStart(now: now)...planEnds
+            let source = PlanSource(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
+            spliced = changes.sources.isEmpty ? (plan, changes) : try source.splice(plan, changes: changes.sources, now: now, window: window).map { ($0, changes) }
+            planVersion = version
+        } catch {
+            return replan(reason: reason, now: now)
+        }
+        // Splices that added more than the budget again: a whole plan, which ends where it fits.
+        guard let (spliced, changes) = spliced, Int64(spliced.reminders.count) <= 2 * settings.planBudget else {
+            return replan(reason: reason, now: now)
+        }
+        plan = spliced
+        changePosition = changes.position
+        lastPlanNow = now
+        let took = ContinuousClock.now - started
+        decide(now: now, announce: false)
+        ServiceNotify.send("STATUS=" + lastStatus)
+        let what = changes.sources.count == 1 ? "1 item" : "\(changes.sources.count) items"
+        log(LogEntry("planned (\(reason), \(what) changed): \(lastStatus) (\(Runner.cost(plan, took)))"))
+    }
+
+    /// Where a plan made at `now` starts: the last plan's grace window back (what came due before
+    /// was decided then), or a week past it for the first, so what was missed is recorded.
+    private func planStart(now: Instant) -> Instant {
+        min(lastPlanNow ?? now.adding(seconds: -Runner.missedLookback), now).adding(seconds: -Int64(settings.config.graceWindow))
+    }
+
+    /// "1234 reminders in 3.2 ms": what a plan holds and what making it cost.
+    static func cost(_ plan: Plan, _ took: Duration) -> String {
+        let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+        return "\(plan.reminders.count) reminder\(plan.reminders.count == 1 ? "" : "s") in \((milliseconds * 10).rounded() / 10) ms"
     }
 
     /// Why the database (or the lock that keeps a second runner off it) is no longer this
@@ -337,8 +385,10 @@ public final class Runner {
     /// was made or its window ran out (then plan first).
     public func timerFired() {
         let now = clock()
-        if now >= planEnds || (try? store.dataVersion()) != planVersion {
+        if now >= planEnds {
             replan(reason: "timer", now: now)
+        } else if (try? store.dataVersion()) != planVersion {
+            update(reason: "database changed")
         } else {
             decide(now: now)
         }
@@ -355,7 +405,7 @@ public final class Runner {
         // off, so it is recorded (and listed by `missed`) instead of silently dropped.
         // After the first plan, back only to the last plan's grace window: what came due before
         // it was decided then (a clock that jumped ahead is covered, as the last plan's now is kept).
-        let back = min(lastPlanNow ?? now.adding(seconds: -Runner.missedLookback), now).adding(seconds: -Int64(config.graceWindow))
+        let back = planStart(now: now)
         // The horizon, streamed in time order, kept until it holds `planBudget` reminders (a digest
         // counts what it lists) and at least a day ahead; then the plan ends just before the first
         // reminder it leaves out, and the timer re-plans there. One pass, whatever the database:
@@ -365,6 +415,7 @@ public final class Runner {
         var took = Duration.zero
         do {
             planVersion = try store.dataVersion()
+            changePosition = try store.changePosition()
             let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
             var reminders: [PlannedReminder] = []
             var size: Int64 = 0
@@ -401,9 +452,7 @@ public final class Runner {
         ServiceNotify.send("STATUS=" + lastStatus)
         if reason != "timer" {
             // What the plan holds and what making it cost: where a slow re-plan shows.
-            let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
-            let cost = "\(plan.reminders.count) reminder\(plan.reminders.count == 1 ? "" : "s") in \((milliseconds * 10).rounded() / 10) ms"
-            log(LogEntry("planned (\(reason)): \(lastStatus) (\(cost))"))
+            log(LogEntry("planned (\(reason)): \(lastStatus) (\(Runner.cost(plan, took)))"))
         } else if lastStatus != before {
             log(LogEntry(lastStatus))
         }

@@ -213,7 +213,48 @@ enum Migrations {
         ALTER TABLE transactions_new RENAME TO transactions;
         CREATE INDEX transactions_date ON transactions(date);
         """,
+        // 10: what changed, for the runner to re-plan only that (issue 15): a row per write to a
+        // table a plan reads, naming the reminder kind and the definition or source it touches
+        // (NULL: no one item, such as a transaction without a bill). The delivery log is not
+        // in it: its writes that matter are the runner's own. At most 2,000 rows are kept.
+        """
+        CREATE TABLE plan_changes (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            kind TEXT NOT NULL,
+            source_id INTEGER
+        );
+        CREATE TRIGGER plan_changes_kept AFTER INSERT ON plan_changes WHEN NEW.seq % 1000 = 0
+        BEGIN DELETE FROM plan_changes WHERE seq <= NEW.seq - 1000; END;
+
+        """
+            + changeTriggers("todos", kind: "'todo'", id: "id") + changeTriggers("todo_occurrences", kind: "'todo'", id: "definition_id")
+            + changeTriggers("events", kind: "'event'", id: "id") + changeTriggers("event_occurrences", kind: "'event'", id: "definition_id")
+            + changeTriggers("habits", kind: "'habit'", id: "id") + changeTriggers("habit_entries", kind: "'habit'", id: "definition_id")
+            + changeTriggers("recurring_transactions", kind: "'bill'", id: "id") + changeTriggers("transactions", kind: "'bill'", id: "definition_id")
+            + changeTriggers("subscriptions", kind: "'subscription'", id: "id") + changeTriggers("debts", kind: "'debt'", id: "id")
+            + changeTriggers("goals", kind: "'goal'", id: "id") + changeTriggers("income_sources", kind: "'income'", id: "id")
+            + changeTriggers("payments", kind: "kind", id: "source_id") + changeTriggers("settings", kind: "'settings'", id: "NULL"),
     ]
+
+    /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`
+    /// are read from the row written (the old row, for a delete; both rows for an update, which
+    /// may move an occurrence to another definition).
+    private static func changeTriggers(_ table: String, kind: String, id: String) -> String {
+        func columns(_ row: String) -> String {
+            let k = kind.hasPrefix("'") ? kind : "\(row).\(kind)"
+            let i = id == "NULL" ? id : "\(row).\(id)"
+            return "(\(k), \(i))"
+        }
+        return """
+            CREATE TRIGGER \(table)_insert_changes AFTER INSERT ON \(table)
+            BEGIN INSERT INTO plan_changes (kind, source_id) VALUES \(columns("NEW")); END;
+            CREATE TRIGGER \(table)_update_changes AFTER UPDATE ON \(table)
+            BEGIN INSERT INTO plan_changes (kind, source_id) VALUES \(columns("OLD")), \(columns("NEW")); END;
+            CREATE TRIGGER \(table)_delete_changes AFTER DELETE ON \(table)
+            BEGIN INSERT INTO plan_changes (kind, source_id) VALUES \(columns("OLD")); END;
+
+            """
+    }
 
     /// Rebuilds `table` with the same columns and an AUTOINCREMENT id (SQLite cannot add it in
     /// place: sqlite.org/lang_altertable.html, "making other kinds of table schema changes"). Runs

@@ -256,12 +256,31 @@ extension Store.Items {
         return result
     }
 
+    /// The definitions named, of one kind, by id; those that no longer exist are not there.
+    public func definitions(_ kind: ItemKind, ids: Set<Int64>) throws(StoreError) -> [ItemDefinition] {
+        try db.query(KindTables.of(kind).select + " WHERE id IN (\(Self.list(ids))) ORDER BY id") { (row) throws(StoreError) in
+            try Self.definition(kind, row, schedules)
+        }
+    }
+
+    /// The stored rows of the definitions named, of one kind, dated inside `range`.
+    public func storedOccurrences(_ kind: ItemKind, ids: Set<Int64>, in range: ClosedRange<CivilDate>) throws(StoreError) -> [StoredOccurrence] {
+        try occurrenceRows(kind, """
+            SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences)
+            WHERE definition_id IN (\(Self.list(ids))) AND date BETWEEN ? AND ?
+            """, [.text(range.lowerBound.description), .text(range.upperBound.description)])
+    }
+
+    /// Ids as an SQL list: integers, so nothing a person typed is ever in the statement.
+    private static func list(_ ids: Set<Int64>) -> String { ids.sorted().map(String.init).joined(separator: ",") }
+
     /// The stored rows of one-off todos, whatever their date: what decides whether each is done.
-    public func oneOffTodoRows() throws(StoreError) -> [StoredOccurrence] {
+    /// With `ids`, only those todos' rows.
+    public func oneOffTodoRows(ids: Set<Int64>? = nil) throws(StoreError) -> [StoredOccurrence] {
         try occurrenceRows(.todo, """
             SELECT o.id, o.definition_id, o.date, o.status, o.title, o.time
             FROM todo_occurrences o JOIN todos t ON t.id = o.definition_id WHERE t.schedule IS NULL
-            """, [])
+            """ + (ids.map { " AND t.id IN (\(Self.list($0)))" } ?? ""), [])
     }
 
     private func occurrenceRows(_ kind: ItemKind, _ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> [StoredOccurrence] {

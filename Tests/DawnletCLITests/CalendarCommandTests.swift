@@ -30,7 +30,7 @@ import Testing
             """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
-    @Test("an alarm weeks before its event is planned in a window holding both: the plan made a week at a time keeps it")
+    @Test("an alarm weeks before its event is planned in a window holding both: the plan made in slices of days keeps it")
     func alarmWeeksAhead() throws {
         let vdir = folder.path("far")
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)

@@ -5,7 +5,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Issue 15: a plan streamed a week at a time is the whole plan, reminder for reminder and in the
+/// Issue 15: a plan streamed in slices of days is the whole plan, reminder for reminder and in the
 /// same order. The oracle is the straightforward computation: every occurrence of the window
 /// (plus the longest lead) planned at once, sorted by fire time and then key text.
 @Suite struct PlanStreamTests {
@@ -60,7 +60,7 @@ import Testing
         return store
     }
 
-    @Test("streamed a week at a time, a plan equals the whole plan: random databases, windows up to 60 days, with snoozes and settled deliveries")
+    @Test("streamed in slices of days, a plan equals the whole plan: random databases, windows up to 60 days, with snoozes and settled deliveries")
     func streamedEqualsWhole() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["DAWNLET_FUZZ_SEED"] ?? "") ?? 15
         var rng = SeededRandom(seed: seed)

@@ -57,7 +57,7 @@ enum PreviewCommand {
 
         let source = PlanSource(store: try invocation.readStore(), config: invocation.config, zone: zone)
         let all = invocation.arguments.has("all")
-        // Streamed in time order as the plan is made, a week at a time: a year of a large
+        // Streamed in time order as the plan is made, some days at a time: a year of a large
         // database is hundreds of thousands of reminders, never held whole.
         var problems: [CalendarProblem] = []
         if invocation.json {

@@ -1,0 +1,112 @@
+import DawnletCore
+@testable import DawnletRunner
+import DawnletStore
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Issue 15: after a write, the runner re-plans only what changed (`PlanSource.splice`, over what
+/// the change feed names). The oracle is the whole plan made again: on random databases and
+/// random writes of every sort a person makes (add, edit, done, skip, delete; dated, timed,
+/// date-only, repeating, one-off), the spliced plan is it, reminder for reminder and in order.
+@Suite struct PlanSpliceTests {
+    let berlin = Zone.named("Europe/Berlin")
+
+    /// One write, as the CLI makes it, to a random item; returns what it touched.
+    func randomWrite(_ store: Store, _ rng: inout SeededRandom, today: CivilDate) throws -> (ItemKind, Int64)? {
+        let definitions = try store.items.definitions()
+        let offsets: [ReminderOffset] = [.minutes(0), .minutes(10), .hours(2), .days(1), .days(3)]
+        let time = Bool.random(using: &rng) ? nil : WallTime(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng))
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0, 1:
+            let kind: ItemKind = [.todo, .event, .habit][Int.random(in: 0..<3, using: &rng)]
+            let repeating = kind == .habit || Bool.random(using: &rng)
+            let schedule = repeating ? randomSchedule(using: &rng, anchoredIn: today.adding(days: -60)...today.adding(days: 20)) : nil
+            let date: CivilDate? = kind == .habit ? nil : today.adding(days: Int.random(in: -20...30, using: &rng))
+            let own = kind == .habit ? [] : Array(Set((0..<Int.random(in: 0...2, using: &rng)).map { _ in offsets.randomElement(using: &rng)! }))
+            let id = try store.items.addItem(kind: kind, title: "new \(kind)", date: date, time: time, schedule: schedule,
+                                             durationMinutes: kind == .event ? 45 : nil, reminders: own, today: today)
+            return (kind, id)
+        case 2:
+            guard var d = definitions.randomElement(using: &rng) else { return nil }
+            d.time = time
+            d.title = "edited"
+            if d.kind != .habit { d.reminders = Bool.random(using: &rng) ? [] : [offsets.randomElement(using: &rng)!] }
+            try store.items.replaceDefinition(d)
+            return (d.kind, d.id)
+        case 3, 4:
+            guard let d = definitions.randomElement(using: &rng) else { return nil }
+            let dates = d.schedule.map { $0.occurrences(in: today.adding(days: -5)...today.adding(days: 20), defaultAnchor: today) } ?? d.date.map { [$0] } ?? []
+            guard let date = dates.randomElement(using: &rng) else { return nil }
+            let status: OccurrenceStatus = d.kind == .event || Bool.random(using: &rng) ? .skipped : .done
+            try store.items.setOccurrence(d.kind, definitionID: d.id, date: date, status: status)
+            return (d.kind, d.id)
+        default:
+            guard let d = definitions.randomElement(using: &rng) else { return nil }
+            try store.items.delete(d.kind, id: d.id)
+            return (d.kind, d.id)
+        }
+    }
+
+    @Test("a plan spliced after random writes equals the whole plan made again, and the change feed names what was written")
+    func splicedEqualsWhole() throws {
+        let seed = UInt64(ProcessInfo.processInfo.environment["DAWNLET_FUZZ_SEED"] ?? "") ?? 15
+        var rng = SeededRandom(seed: seed)
+        let folder = try TemporaryFolder()
+        let today = CivilDate(year: 2026, month: 12, day: 1)!
+        var compared = 0
+        for round in 0..<16 {
+            let store = try PlanStreamTests().randomDatabase(folder.path("splice-\(round).sqlite"), &rng, today: today)
+            var config = Config()
+            config.reminders[.todo] = [.minutes(10), .days(1)]
+            let source = PlanSource(store: store, config: config, zone: berlin)
+            let start = berlin.resolve(WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -5...10, using: &rng))).instant
+            let window = start...start.adding(seconds: Int64.random(in: 3_600...(20 * 86_400), using: &rng))
+            let now = start.adding(seconds: Int64.random(in: -3_600...86_400, using: &rng))
+            var plan = try source.plan(now: now, window: window)
+            var position = try store.changePosition()
+            for step in 0..<4 {
+                var written = Set<PlanChanges.Source>()
+                for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                    if let (kind, id) = try randomWrite(store, &rng, today: today) { written.insert(PlanChanges.Source(kind: kind.reminderKind, id: id)) }
+                }
+                let changes = try store.changes(after: position)
+                #expect(!changes.wholePlan && changes.sources == written, "round \(round) step \(step): the feed says \(changes), written \(written)")
+                position = changes.position
+                let spliced = try #require(try source.splice(plan, changes: changes.sources, now: now, window: window))
+                let whole = try source.plan(now: now, window: window)
+                func names(_ plan: Plan) -> [String] { plan.reminders.map { "\($0.key)@\($0.fireAt.secondsSinceEpoch)" } }
+                #expect(names(spliced) == names(whole), "round \(round) step \(step), seed \(seed): \(written)")
+                if let i = zip(spliced.reminders, whole.reminders).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                    Issue.record("round \(round) step \(step), seed \(seed): reminder \(i) differs:\n\(spliced.reminders[i])\n\(whole.reminders[i])")
+                }
+                compared += whole.reminders.count
+                plan = spliced
+            }
+        }
+        #expect(compared > 1_000, "the random databases plan too little to compare: \(compared)")
+    }
+
+    @Test("the change feed: a money write is no splice; a gap where rows were dropped asks for a whole plan")
+    func feed() throws {
+        let folder = try TemporaryFolder()
+        let store = try Store(path: folder.path("feed.sqlite"))
+        let today = CivilDate(year: 2026, month: 12, day: 1)!
+        let source = PlanSource(store: store, config: Config(), zone: berlin)
+        let start = try store.changePosition()
+        let bill = try store.money.addRecurringTransaction(name: "Rent", amount: Amount(minorUnits: -100), schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1)), today: today)
+        let changes = try store.changes(after: start)
+        #expect(changes.sources == [PlanChanges.Source(kind: .bill, id: bill)] && !changes.wholePlan)
+        let window = Instant(secondsSinceEpoch: 1_796_000_000)...Instant(secondsSinceEpoch: 1_797_000_000)
+        #expect(try source.splice(Plan(reminders: []), changes: changes.sources, now: window.lowerBound, window: window) == nil)
+        // More than a read takes: a whole plan.
+        #expect(try store.changes(after: start, limit: 0).wholePlan)
+        // 2,100 writes: the feed keeps the newest 1,000 or more, and says it dropped the rest.
+        for i in 0..<2_100 { _ = try store.items.addItem(kind: .todo, title: "t\(i)", date: today, time: nil, schedule: nil, today: today) }
+        #expect(try store.changes(after: start, limit: 10_000).wholePlan)
+        #expect(try store.changes(after: start + 1_500, limit: 10_000).wholePlan == false)
+        let recent = try store.changePosition() - 5
+        let last = try store.changes(after: recent)
+        #expect(!last.wholePlan && last.sources.count == 5 && last.position == recent + 5)
+    }
+}
