@@ -7,9 +7,9 @@ import Foundation
 /// repeating, each file with its VTIMEZONE and a VALARM) for a 30-day window, in process.
 enum CalendarBench {
     static func run(binary: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-vdir-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try BenchFolder("vdir-bench")
+        defer { scratch.finish() }
+        let folder = scratch.url
         try writeVdir(folder, events: 5_000)
         let zone = try ZoneDatabase.system.zone(named: "Europe/Berlin")
         let from = zone.resolve(WallTime(hour: 0, minute: 0)!, on: CivilDate(year: 2026, month: 11, day: 30)!).instant

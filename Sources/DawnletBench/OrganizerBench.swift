@@ -7,14 +7,13 @@ import Foundation
 /// (cold start included) on a database of 10,000 definitions and a year of stored rows.
 enum OrganizerBench {
     static func run(binary: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-bench-\(getpid())")
-        // DAWNLET_BENCH_KEEP=1 keeps the database for a closer look (its path is printed).
-        let keep = ProcessInfo.processInfo.environment["DAWNLET_BENCH_KEEP"] != nil
-        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        let scratch = try BenchFolder("bench")
+        defer { scratch.finish() }
+        let folder = scratch.url
         let path = folder.appendingPathComponent("dawnlet.sqlite").path
         let today = CivilDate(year: 2026, month: 11, day: 30) ?? CivilDate(dayNumber: 0)
         let populated = ContinuousClock().measure { populate(path: path, today: today) }
-        print("organizer: database of 10,000 definitions (1,250 each of todos, events, habits, bills, subscriptions, debts, goals, income)\(keep ? " at " + path : "")")
+        print("organizer: database of 10,000 definitions (1,250 each of todos, events, habits, bills, subscriptions, debts, goals, income)")
         print(String(format: "  populated in %.1f s (a year of stored rows, 12 money months loaded)", seconds(populated)))
 
         for (label, arguments) in [

@@ -94,11 +94,9 @@ enum PlanBench {
     static func remindCount(_ text: String) -> Int { text.split(separator: "\n").count }
 
     static func run(binary: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-plan-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        // DAWNLET_BENCH_KEEP=1 keeps the databases and Remind files for a closer look (`perf record`).
-        let keep = ProcessInfo.processInfo.environment["DAWNLET_BENCH_KEEP"] != nil
-        defer { if !keep { try? FileManager.default.removeItem(at: folder) } }
+        let scratch = try BenchFolder("plan-bench")
+        defer { scratch.finish() }
+        let folder = scratch.url
         let remind = "/usr/bin/remind"
         guard FileManager.default.isExecutableFile(atPath: remind) else {
             print("plans: Remind is not installed (make deps installs it): nothing to pair with")
@@ -106,8 +104,7 @@ enum PlanBench {
         }
         let config = folder.appendingPathComponent("config.json5").path
         try "{ timeZone: \"Europe/Berlin\", reminders: { todo: [\"0m\"] } }".write(toFile: config, atomically: true, encoding: .utf8)
-        print("plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each, cold processes"
-              + (keep ? " (files kept in \(folder.path))" : ""))
+        print("plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each, cold processes")
 
         /// With `months`, Remind runs the same plan (`remind -sN`); without, only dawnlet does.
         func pair(_ label: String, count: Int, window: (from: String, to: String), months: Int?, targetShare: Double = 0) throws {

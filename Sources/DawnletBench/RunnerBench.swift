@@ -8,9 +8,9 @@ import Foundation
 /// Each starts the release binary's `serve` as its own process.
 enum RunnerBench {
     static func run(binary: String) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-runner-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try BenchFolder("runner-bench")
+        defer { scratch.finish() }
+        let folder = scratch.url
         let config = folder.appendingPathComponent("config.json5").path
         // Nothing here is due: the channel is never used.
         try """
@@ -93,11 +93,14 @@ enum RunnerBench {
                 guard wait(for: 2 + i) else { break }
             }
             let all = lines()
-            let after = all.dropFirst().filter { $0.reason == "database changed" }.map(\.milliseconds).sorted()
+            // "database changed, 1 item changed" is a splice; "database changed" alone a whole plan.
+            let writes = all.dropFirst().filter { $0.reason.hasPrefix("database changed") }
+            let after = writes.map(\.milliseconds).sorted()
+            let spliced = writes.filter { $0.reason.hasSuffix(" changed") && $0.reason != "database changed" }.count
             let first = all[0]
-            print(String(format: "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (todo add, debounce excluded, serve's log): median %.1f ms, worst %.1f ms of %d; peak RSS %.1f MiB (VmHWM)",
-                         label, first.reminders, first.milliseconds, after.isEmpty ? -1 : after[after.count / 2], after.last ?? -1, after.count,
-                         Double(status(runner, "VmHWM")) / 1024))
+            let median = after.isEmpty ? -1.0 : after[after.count / 2], worst = after.last ?? -1.0
+            print(String(format: "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (todo add, debounce excluded, serve's log): median %.1f ms, worst %.1f ms of %d (%d spliced); peak RSS %.1f MiB (VmHWM)",
+                         label, first.reminders, first.milliseconds, median, worst, after.count, spliced, Double(status(runner, "VmHWM")) / 1024))
         }
         let config = folder.appendingPathComponent("replan.json5").path
         try "{ timeZone: \"UTC\", route: { default: [\"command\"] }, channels: { command: { argv: [\"/bin/true\"] } } }"

@@ -10,6 +10,22 @@ func mixedSchedules(count: Int, around start: CivilDate) -> [Schedule] {
     return (0..<count).map { _ in randomSchedule(using: &rng, anchoredIn: start.adding(days: -365)...start) }
 }
 
+/// A scratch folder for one part of the bench, removed by `finish()`, unless DAWNLET_BENCH_KEEP
+/// is set: then it stays, for a closer look (`perf record` on its databases), and is named.
+struct BenchFolder {
+    let url: URL
+    let keep = ProcessInfo.processInfo.environment["DAWNLET_BENCH_KEEP"] != nil
+
+    init(_ name: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("dawnlet-\(name)-\(getpid())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func finish() {
+        if keep { print("  (files kept in \(url.path))") } else { try? FileManager.default.removeItem(at: url) }
+    }
+}
+
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }

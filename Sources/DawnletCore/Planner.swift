@@ -378,22 +378,28 @@ public enum Planner {
     /// except that the reminders kept keep the statuses the old plan gave them (the runner decides
     /// on instants and on what the log settled, never on those).
     public static func splice(
-        _ plan: [PlannedReminder], changed: (PlanItem) -> Bool, items: [PlanItem], overdue: [PlanItem], rules: PlanRules,
+        _ plan: [PlannedReminder], changed: (ReminderKind, Int64) -> Bool, items: [PlanItem], overdue: [PlanItem], rules: PlanRules,
         log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant], now: Instant, window: ClosedRange<Instant>, zone: Zone
     ) -> [PlannedReminder] {
         let context = Context(rules: rules, log: log, now: now, zone: zone)
-        var kept: [PlannedReminder] = []
+        // Told apart by their keys, without copying what they are about: `kind:id:…` is an
+        // item's, `ics:…` a calendar's (never changed here), `digest:…` a digest's.
+        var kept: [Int] = []
         kept.reserveCapacity(plan.count)
         var due: [CivilDate: [PlanItem]] = [:]
         var late: [Int64: PlanItem] = [:]
-        for reminder in plan where window.contains(reminder.fireAt) {
-            if let item = reminder.item {
-                if !changed(item) { kept.append(reminder) }
-                continue
+        func isChanged(_ item: PlanItem) -> Bool { item.calendar == nil && changed(item.kind, item.definitionID) }
+        for (index, reminder) in plan.enumerated() where window.contains(reminder.fireAt) {
+            switch reminder.key {
+            case .item(let kind, let id, _, _):
+                if !changed(kind, id) { kept.append(index) }
+            case .calendar:
+                kept.append(index)
+            case .digest:
+                let listed = reminder.items.count - reminder.overdueCount
+                due[reminder.occurrenceDate] = reminder.items.prefix(listed).filter { !isChanged($0) }
+                for item in reminder.items.suffix(reminder.overdueCount) where !isChanged(item) { late[item.definitionID] = item }
             }
-            let listed = reminder.items.count - reminder.overdueCount
-            due[reminder.occurrenceDate] = reminder.items.prefix(listed).filter { !changed($0) }
-            for item in reminder.items.suffix(reminder.overdueCount) where !changed(item) { late[item.definitionID] = item }
         }
         var (inserted, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
         for (day, list) in fresh { due[day, default: []] += list }
@@ -405,18 +411,21 @@ public enum Planner {
         var result: [PlannedReminder] = []
         result.reserveCapacity(kept.count + inserted.count)
         var (i, j) = (0, 0)
-        while i < kept.count && j < inserted.count {
-            let (a, b) = (inserted[j], kept[i])
-            if a.fireAt < b.fireAt || (a.fireAt == b.fireAt && a.key.precedes(b.key)) {
-                result.append(a)
+        while i < kept.count || j < inserted.count {
+            if i == kept.count {
+                result.append(inserted[j])
+                j += 1
+                continue
+            }
+            let old = plan[kept[i]]
+            if j < inserted.count, inserted[j].fireAt < old.fireAt || (inserted[j].fireAt == old.fireAt && inserted[j].key.precedes(old.key)) {
+                result.append(inserted[j])
                 j += 1
             } else {
-                result.append(b)
+                result.append(old)
                 i += 1
             }
         }
-        result += kept[i...]
-        result += inserted[j...]
         return result
     }
 

@@ -107,10 +107,13 @@ public struct PlanSource {
         var stored: [StoredOccurrence] = []
         for (kind, some) in ids { stored += try store.items.storedOccurrences(kind, ids: some, in: range) }
         let items = try self.items(definitions, money: MoneySources(), in: range, anchoredFrom: range.lowerBound, stored: stored)
+        // The log of what is planned again: the changed items' reminders and the digests.
+        let keys = ["digest:"] + changes.map { "\($0.kind.rawValue):\($0.id):" }
         let reminders = Planner.splice(
-            plan.reminders, changed: { item in item.calendar == nil && item.kind.itemKind.map { ids[$0]?.contains(item.definitionID) == true } == true },
+            plan.reminders, changed: { kind, id in kind.itemKind.map { ids[$0]?.contains(id) == true } == true },
             items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []), rules: PlanRules(config: config),
-            log: try store.log.deliveryLog(since: window.lowerBound), snoozed: try store.log.snoozes(), now: now, window: window, zone: zone)
+            log: try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), snoozed: try store.log.snoozes(),
+            now: now, window: window, zone: zone)
         return Plan(reminders: reminders, calendarProblems: plan.calendarProblems)
     }
 

@@ -31,9 +31,20 @@ extension Store.Log {
     /// `since`, and how: the planner's "already done". Claimed rows are not settled: after a crash
     /// they are tried again (the one case DESIGN §6 allows to repeat). Snoozed rows are not settled
     /// either: they fire again at their new instant (`snoozes()`).
-    public func deliveryLog(since: Instant) throws(StoreError) -> [DeliveryID: Settlement] {
+    /// With `keysStarting`, only the rows whose keys start with one of those texts (`todo:12:`,
+    /// `digest:`), each found through the key's index: a re-plan of a few items reads their rows.
+    public func deliveryLog(since: Instant, keysStarting prefixes: [String]? = nil) throws(StoreError) -> [DeliveryID: Settlement] {
         var log: [DeliveryID: Settlement] = [:]
-        for row in try deliveries(where: "state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?", [.int(since.secondsSinceEpoch)]) {
+        var condition = "state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?"
+        var arguments: [SQLValue] = [.int(since.secondsSinceEpoch)]
+        if let prefixes {
+            // `key >= 'todo:12:' AND key < 'todo:12;'`: ';' follows ':', so the range is the prefix's.
+            condition += " AND (" + (prefixes.isEmpty ? "0" : prefixes.map { _ in "(key >= ? AND key < ?)" }.joined(separator: " OR ")) + ")"
+            for prefix in prefixes {
+                arguments += [.text(prefix), .text(String(prefix.dropLast()) + String(UnicodeScalar(prefix.unicodeScalars.last!.value + 1)!))]
+            }
+        }
+        for row in try deliveries(where: condition, arguments) {
             let outcome: Settlement.Outcome
             switch row.state {
             case .delivered: outcome = .delivered

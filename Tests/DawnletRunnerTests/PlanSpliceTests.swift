@@ -63,6 +63,14 @@ import Testing
             let start = berlin.resolve(WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -5...10, using: &rng))).instant
             let window = start...start.adding(seconds: Int64.random(in: 3_600...(20 * 86_400), using: &rng))
             let now = start.adding(seconds: Int64.random(in: -3_600...86_400, using: &rng))
+            // Some of it delivered: a spliced reminder's status comes from the log as a whole plan's does.
+            for reminder in try source.plan(now: now, window: window).reminders.shuffled(using: &rng).prefix(12) {
+                for channel in reminder.channels {
+                    let id = DeliveryID(reminder.key, channel)
+                    _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
+                    try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
+                }
+            }
             var plan = try source.plan(now: now, window: window)
             var position = try store.changePosition()
             for step in 0..<4 {
