@@ -33,6 +33,15 @@ public struct Schedule: Hashable, Sendable {
         case monthlyOnWeekday(interval: Int, ordinal: Ordinal, weekday: Weekday)
     }
 
+    /// The most occurrences a day this pattern has, on average over its period: what a plan
+    /// sizes its slices by (daily: 1; weekly on two days: 2/7; monthly: 1/28).
+    public var mostPerDay: Double {
+        switch rule {
+        case .weekly(let interval, let days): Double(days?.count ?? 1) / Double(7 * interval)
+        case .monthlyOnDay(let interval, _), .monthlyOnWeekday(let interval, _, _): 1 / Double(28 * interval)
+        }
+    }
+
     /// Intervals a user may type. Larger ones are refused rather than silently accepted.
     public static let intervalLimit = 1...999
 

@@ -29,9 +29,22 @@ public struct PlanSource {
         return Plan(reminders: reminders, calendarProblems: problems)
     }
 
-    /// How many days of fire times one slice of a plan covers: so many that a slice holds some
-    /// tens of thousands of items (2,000 definitions: 15 days; 10,000: three), at most a month.
-    static func sliceDays(definitions: Int) -> Int { max(1, min(31, 30_000 / max(definitions, 1))) }
+    /// How many days of fire times one slice of a plan covers: so many that a slice makes some
+    /// 10,000 reminders at most, as the schedules and their offsets reckon it (2,000 weekly and
+    /// monthly todos: about two weeks; 5,000 daily todos with three reminders: one day), from a
+    /// day to a month.
+    func sliceDays(_ definitions: [ItemDefinition], money: MoneySources) -> Int {
+        var perDay = 0.0
+        for definition in definitions {
+            let offsets = definition.reminders.isEmpty ? config.reminders[definition.kind.reminderKind]?.count ?? 0 : definition.reminders.count
+            perDay += (definition.schedule?.mostPerDay ?? 0) * Double(max(1, offsets))
+        }
+        // Money sources: monthly at most, as the config's offsets for their kinds go.
+        let sources: [(ReminderKind, Int)] = [(.bill, money.bills.count), (.subscription, money.subscriptions.count), (.debt, money.debts.count),
+                                              (.goal, money.goals.count), (.income, money.incomes.count)]
+        for (kind, count) in sources { perDay += Double(count) / 28 * Double(max(1, config.reminders[kind]?.count ?? 0)) }
+        return perDay < 10_000 / 31 ? 31 : max(1, Int(10_000 / perDay))
+    }
 
     /// The same plan as a stream, in fire-time order: made a slice of fire times at a time (the
     /// first slices shorter), from the occurrences that can remind inside that slice (its dates,
@@ -59,7 +72,7 @@ public struct PlanSource {
         var reach = 0
         // The first slice is a day, and each next one twice as long up to the full slice: whoever
         // stops early (the runner at its budget) has not planned days it does not keep.
-        let fullSlice = Int64(PlanSource.sliceDays(definitions: definitions.count)) * 86_400
+        let fullSlice = Int64(sliceDays(definitions, money: money)) * 86_400
         var sliceSeconds = min(86_400, fullSlice)
         var oneSlice = false
         for (id, until) in snoozed where window.contains(until) {

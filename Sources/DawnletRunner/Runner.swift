@@ -418,6 +418,9 @@ public final class Runner {
             changePosition = try store.changePosition()
             let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
             var reminders: [PlannedReminder] = []
+            // Room for the budget at once: an array that grows by doubling holds two copies at
+            // each step (pages never written are never resident).
+            reminders.reserveCapacity(Int(min(settings.planBudget, 1 << 20)) + 1)
             var size: Int64 = 0
             var ends = window.upperBound
             let dayAhead = now.adding(seconds: Runner.planAhead)
