@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
         .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
-        .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletTestSupport"]),
+        .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "DawnletTestSupport"]),
 
         // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore", "DawnletSystem"], path: "Tests/DawnletTestSupport"),

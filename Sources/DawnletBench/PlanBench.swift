@@ -1,5 +1,7 @@
 import DawnletCore
+import DawnletRunner
 import DawnletStore
+import DawnletSystem
 import DawnletTestSupport
 import Foundation
 
@@ -90,6 +92,38 @@ enum PlanBench {
         return runs
     }
 
+    /// Where a plan's time goes (issue 15): the year of 2,000 todos streamed in this process as
+    /// `preview` streams it, phase by phase (`PlanPhases`; best of five), and what the cold
+    /// `preview --json` run spends beyond them: starting, and writing its JSON.
+    static func split(database: String, window: (from: String, to: String), binary: String, config: String) throws {
+        let zone = try ZoneDatabase.system.zone(named: "Europe/Berlin")
+        guard let from = ISO8601.parse(window.from, zone: zone), let to = ISO8601.parse(window.to, zone: zone) else { return }
+        var settings = Config()
+        settings.reminders[.todo] = [.minutes(0)]
+        var best: (phases: PlanPhases, total: Double)?
+        var reminders = 0
+        for _ in 0..<5 {
+            let phases = PlanPhases()
+            reminders = 0
+            let source = PlanSource(store: try Store(path: database, create: false), config: settings, zone: zone)
+            try source.forEachReminder(now: from, window: from...to, phases: phases) { _ in reminders += 1; return true }
+            let total = seconds(phases.read + phases.merge + phases.planning)
+            if total < best?.total ?? .infinity { best = (phases, total) }
+        }
+        guard let (phases, total) = best else { return }
+        var cold: [Double] = []
+        for _ in 0..<5 {
+            cold.append(try OrganizerBench.measureProcess(binary, ["--db", database, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"]))
+        }
+        let whole = cold.sorted()[2]
+        func ms(_ d: Duration) -> Double { seconds(d) * 1000 }
+        print("  where the year's plan goes (2,000 todos, \(phases.occurrences) occurrences, \(reminders) reminders; streamed in this process, best of 5):")
+        print(String(format: "    database read %.1f ms, expansion %.1f ms (timed alone), merge into plan items %.1f ms, planning (times, keys, order) %.1f ms;",
+                     ms(phases.read), ms(phases.expansion), max(0, ms(phases.merge) - ms(phases.expansion)), ms(phases.planning)))
+        print(String(format: "    output and start-up %.1f ms: a cold preview --json to /dev/null (median %.1f ms) less the rest",
+                     max(0, whole - total) * 1000, whole * 1000))
+    }
+
     static func dawnletCount(_ json: String) -> Int { json.components(separatedBy: "{\"key\":").count - 1 }
     static func remindCount(_ text: String) -> Int { text.split(separator: "\n").count }
 
@@ -130,6 +164,7 @@ enum PlanBench {
                          ours.median / theirs.median, targetShare, Double(ours.peak) / 1024, perReminder))
         }
         let year = ("2027-01-01T00:00:00+01:00", "2028-01-01T00:00:00+01:00")
+        defer { try? split(database: folder.appendingPathComponent("plan-2000.sqlite").path, window: year, binary: binary, config: config) }
         let january = ("2027-01-01T00:00:00+01:00", "2027-01-31T23:59:59+01:00")
         try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.05)
         try pair("a month's plan", count: 10_000, window: january, months: 1, targetShare: 0.25)

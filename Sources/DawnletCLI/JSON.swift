@@ -74,6 +74,16 @@ struct JSONWriter {
     }
 
     mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
+    /// A value of our own words (a kind, a channel): a literal with nothing to escape.
+    mutating func field(_ name: StaticString, literal value: StaticString) { key(name); literal(value) }
+
+    /// A string of our own words, written as it is, in one piece with its quotes.
+    mutating func literal(_ value: StaticString) {
+        rawString(upTo: value.utf8CodeUnitCount) { p in
+            p.update(from: value.utf8Start, count: value.utf8CodeUnitCount)
+            return value.utf8CodeUnitCount
+        }
+    }
     mutating func field(_ name: StaticString, _ value: String?) { key(name); if let value { string(value) } else { null() } }
     mutating func field(_ name: StaticString, _ value: Int?) { key(name); if let value { int(value) } else { null() } }
     mutating func field(_ name: StaticString, _ value: Bool) { key(name); bool(value) }

@@ -21,6 +21,8 @@ public struct PlanItem: Hashable, Sendable {
     /// The external calendar instance behind a `calendar` item (DESIGN §8); boxed, so the many
     /// items of a plan stay small.
     public var calendar: CalendarOccurrence? { calendarBox?.occurrence }
+    /// Whether it is an external calendar's: asked per reminder, without copying the instance.
+    public var isCalendar: Bool { calendarBox != nil }
     private let calendarBox: CalendarBox?
 
     private final class CalendarBox: Hashable, Sendable {
@@ -105,7 +107,7 @@ public struct PlannedReminder: Hashable, Sendable {
     /// Where it comes from, for `preview`: `virtual` or `stored` (generated or stored occurrence),
     /// `ics:NAME` for an external calendar.
     public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }
-    public var definitionID: Int64? { item?.calendar == nil ? item?.definitionID : nil }
+    public var definitionID: Int64? { item.flatMap { $0.isCalendar ? nil : $0.definitionID } }
 
     /// The notification text.
     public var body: String {
@@ -255,7 +257,7 @@ public enum Planner {
 
         /// The kind's route, or an external calendar's own channels.
         func channels(of item: PlanItem) -> [Channel] {
-            item.calendar.flatMap { rules.calendarChannels[$0.calendar] } ?? routes[item.kind.ordinal]
+            (item.isCalendar ? item.calendar.flatMap { rules.calendarChannels[$0.calendar] } : nil) ?? routes[item.kind.ordinal]
         }
 
         func timing(_ fireAt: Instant) -> PlannedReminder.Status { PlannedReminder.Status(rules.policy.timing(fireAt, now: now)) }
@@ -279,7 +281,7 @@ public enum Planner {
         for item in items {
             let offsets = item.offsets.isEmpty ? context.defaults[item.kind.ordinal] : item.offsets
             let channels = context.channels(of: item)
-            if let calendar = item.calendar, let alarms = calendar.alarms {
+            if item.isCalendar, let calendar = item.calendar, let alarms = calendar.alarms {
                 // An external item's own VALARMs: exact instants, keyed by the instant (an alarm
                 // moved with its event reminds again; one re-read unchanged does not).
                 for alarm in alarms where window.contains(alarm) {
@@ -306,7 +308,7 @@ public enum Planner {
                 let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
                 let inWindow = window.contains(fireAt)
                 guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
-                let key = item.calendar.map { ReminderKey.calendar("\($0.key):\(offset)") }
+                let key = (item.isCalendar ? item.calendar : nil).map { ReminderKey.calendar("\($0.key):\(offset)") }
                     ?? .item(item.kind, id: item.definitionID, date: item.date, offset: offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
                 var channels = channels
@@ -388,7 +390,7 @@ public enum Planner {
         kept.reserveCapacity(plan.count)
         var due: [CivilDate: [PlanItem]] = [:]
         var late: [Int64: PlanItem] = [:]
-        func isChanged(_ item: PlanItem) -> Bool { item.calendar == nil && changed(item.kind, item.definitionID) }
+        func isChanged(_ item: PlanItem) -> Bool { !item.isCalendar && changed(item.kind, item.definitionID) }
         for (index, reminder) in plan.enumerated() where window.contains(reminder.fireAt) {
             switch reminder.key {
             case .item(let kind, let id, _, _):

@@ -3,6 +3,26 @@ import DawnletStore
 import DawnletSystem
 import FoundationEssentials
 
+/// Where a streamed plan's time went (`PlanSource.forEachReminder(phases:)`), for the bench.
+public final class PlanPhases {
+    public var read = Duration.zero
+    public var expansion = Duration.zero
+    public var merge = Duration.zero
+    public var planning = Duration.zero
+    /// In the caller's `body`: writing the reminders out.
+    public var output = Duration.zero
+    public var occurrences = 0
+
+    public init() {}
+
+    /// Adds the time since `mark` to `phase`, and moves `mark` to now.
+    func lap(_ phase: ReferenceWritableKeyPath<PlanPhases, Duration>, _ mark: inout ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        self[keyPath: phase] += now - mark
+        mark = now
+    }
+}
+
 /// Everything the planner needs, read from the store for one window: the one code path `preview`
 /// and `serve` share (DESIGN §5).
 public struct PlanSource {
@@ -52,9 +72,13 @@ public struct PlanSource {
     /// exactly one slice and the slices follow each other, so the stream is the whole plan's
     /// reminders in the whole plan's order. `body` returns false to stop there. Returns the
     /// calendar problems met.
+    ///
+    /// With `phases`, what each part took is added there (the bench's split; the expansion is
+    /// then made twice, once alone to be timed).
     @discardableResult
-    public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false,
+    public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, phases: PlanPhases? = nil,
                                 _ body: (PlannedReminder) throws -> Bool) throws -> [CalendarProblem] {
+        var mark = ContinuousClock.now
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         let definitions = try store.items.definitions()
@@ -88,14 +112,27 @@ public struct PlanSource {
             let end = start.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? start.adding(seconds: sliceSeconds - 1) : window.upperBound
             let first = max(whole.lowerBound, ISO8601.localDate(of: start, in: zone).date.adding(days: -1 - reach))
             let last = min(whole.upperBound, ISO8601.localDate(of: end, in: zone).date.adding(days: lead + 1))
-            var items = try self.items(definitions, money: money, in: first...last, anchoredFrom: whole.lowerBound)
+            let stored = try store.items.storedOccurrences(in: first...last)
+            if let phases {
+                phases.lap(\.read, &mark)
+                OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: whole.lowerBound) { _, _, _ in phases.occurrences += 1 }
+                phases.lap(\.expansion, &mark)
+            }
+            var items = try self.items(definitions, money: money, in: first...last, anchoredFrom: whole.lowerBound, stored: stored)
             // A calendar item's own alarms are instants, however long before its date: it comes
             // into the slice its date reaches, or the one an alarm fires in.
             items += calendars.items.filter { item in
                 (first...last).contains(item.date) || item.calendar?.alarms?.contains { (start...end).contains($0) } == true
             }
+            phases?.lap(\.merge, &mark)
             let going = try Planner.forEach(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
-                                            window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed, body)
+                                            window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed) { reminder in
+                guard let phases else { return try body(reminder) }
+                phases.lap(\.planning, &mark)
+                defer { phases.lap(\.output, &mark) }
+                return try body(reminder)
+            }
+            phases?.lap(\.planning, &mark)
             guard going else { return calendars.problems }
             if end == window.upperBound { break }
             start = end.adding(seconds: 1)
@@ -132,7 +169,7 @@ public struct PlanSource {
 
     /// The dates whose occurrences can remind inside `window`: from the day before its first (a
     /// zone's day starts before UTC's) to `lead` days and one after its last, up to 9999-12-31.
-    func dates(_ window: ClosedRange<Instant>, lead: Int) -> ClosedRange<CivilDate> {
+    public func dates(_ window: ClosedRange<Instant>, lead: Int) -> ClosedRange<CivilDate> {
         let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
         return ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)...min(
             lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
@@ -163,7 +200,7 @@ public struct PlanSource {
     /// The most days any reminder leads its occurrence by: an item's own offsets, else its kind's
     /// defaults from the config, for the kinds there are (a bill's default week ahead does not
     /// widen the plan of a database without bills).
-    func longestLeadDays(_ definitions: [ItemDefinition], money: MoneySources) -> Int {
+    public func longestLeadDays(_ definitions: [ItemDefinition], money: MoneySources) -> Int {
         var seconds = 0
         func take(_ offsets: [ReminderOffset]) { for offset in offsets { seconds = max(seconds, offset.exactSeconds) } }
         var kinds = Set<ReminderKind>()
@@ -178,7 +215,7 @@ public struct PlanSource {
     }
 
     /// The money sources a plan reads once: their occurrences are worked out per slice.
-    struct MoneySources {
+    public struct MoneySources {
         let bills: [RecurringTransaction]
         let subscriptions: [Subscription]
         let debts: [Debt]
@@ -191,7 +228,7 @@ public struct PlanSource {
             (bills, subscriptions, debts, goals, incomes, payments) = ([], [], [], [], [], [])
         }
 
-        init(_ store: Store) throws {
+        public init(_ store: Store) throws {
             bills = try store.money.recurringTransactions()
             subscriptions = try store.sources.subscriptions()
             debts = try store.sources.debts()
@@ -204,7 +241,7 @@ public struct PlanSource {
     /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
     /// items. A schedule with no anchor of its own counts from `anchoredFrom` (the whole plan's
     /// first date), so that a slice's items are the whole plan's on those dates.
-    func items(_ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
+    public func items(_ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
                anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil) throws -> [PlanItem] {
         let stored = try given ?? store.items.storedOccurrences(in: range)
         var items: [PlanItem] = []
@@ -246,7 +283,7 @@ public struct PlanSource {
     }
 
     /// The one-off todos that are not done: listed as overdue in the digests after their date.
-    func overdueTodos(_ definitions: [ItemDefinition], only ids: Set<Int64>? = nil) throws -> [PlanItem] {
+    public func overdueTodos(_ definitions: [ItemDefinition], only ids: Set<Int64>? = nil) throws -> [PlanItem] {
         var done = Set<Int64>()
         for row in try store.items.oneOffTodoRows(ids: ids) where row.status != .open { done.insert(row.definitionID) }
         return definitions.compactMap { d -> PlanItem? in

@@ -135,7 +135,7 @@ enum PreviewCommand {
     }
 
     /// The one word of `status` in JSON.
-    static func statusWord(_ r: PlannedReminder) -> String {
+    static func statusWord(_ r: PlannedReminder) -> StaticString {
         switch r.status {
         case .pending: return "pending"
         case .due: return "due"
@@ -158,18 +158,20 @@ enum PreviewCommand {
             w.field("key", r.key.description)
         }
         w.field("fire_at", instant: r.fireAt, utcOffset: r.utcOffset)
-        w.field("kind", r.kind)
-        w.field("title", r.title)
+        // Words of our own, of a few kinds, go out as literals: no string to build or scan.
+        let item = r.item
+        if let item { w.field("kind", literal: item.kind.literal) } else { w.field("kind", literal: "digest") }
+        w.field("title", item?.title ?? r.title)
         w.field("occurrence_date", date: r.occurrenceDate)
-        w.field("source", r.sourceName)
-        w.field("definition_id", r.definitionID.map { Int($0) })
+        if item?.isCalendar == true { w.field("source", r.sourceName) } else { w.field("source", literal: item?.source.literal ?? "virtual") }
+        w.field("definition_id", item.flatMap { $0.isCalendar ? nil : Int($0.definitionID) })
         w.key("channels")
         w.beginArray()
-        for channel in r.channels { w.string(channel.rawValue) }
+        for channel in r.channels { w.literal(channel.literal) }
         w.endArray()
         w.key("offset")
         if let offset = r.offset { w.rawString(upTo: ReminderOffset.maximumASCII) { offset.writeASCII(to: $0) } } else { w.null() }
-        w.field("status", statusWord(r))
+        w.field("status", literal: statusWord(r))
         if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
         if r.snoozed { w.field("snoozed", true) }
         if !r.settled.isEmpty {
@@ -193,7 +195,7 @@ enum PreviewCommand {
             for item in r.items {
                 w.beginObject()
                 w.field("kind", item.kind.rawValue)
-                w.field("definition_id", item.calendar == nil ? Int(item.definitionID) : nil)
+                w.field("definition_id", item.isCalendar ? nil : Int(item.definitionID))
                 w.field("title", item.title)
                 w.field("date", date: item.date)
                 w.endObject()
@@ -201,5 +203,41 @@ enum PreviewCommand {
             w.endArray()
         }
         w.endObject()
+    }
+}
+
+extension ReminderKind {
+    /// Its name as a literal, for JSON written by the hundred thousand.
+    var literal: StaticString {
+        switch self {
+        case .todo: "todo"
+        case .event: "event"
+        case .habit: "habit"
+        case .bill: "bill"
+        case .subscription: "subscription"
+        case .debt: "debt"
+        case .goal: "goal"
+        case .income: "income"
+        case .calendar: "calendar"
+        }
+    }
+}
+
+extension Channel {
+    var literal: StaticString {
+        switch self {
+        case .command: "command"
+        case .desktop: "desktop"
+        case .email: "email"
+        }
+    }
+}
+
+extension Occurrence.Source {
+    var literal: StaticString {
+        switch self {
+        case .virtual: "virtual"
+        case .stored: "stored"
+        }
     }
 }
