@@ -26,12 +26,31 @@ public enum ReminderOffset: Hashable, Sendable {
     /// Parses a comma-separated list (the stored form); nil if any part is not an offset.
     public static func list(_ text: String) -> [ReminderOffset]? {
         if text.isEmpty { return [] }
-        var result: [ReminderOffset] = []
-        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let offset = ReminderOffset(String(part)) else { return nil }
-            result.append(offset)
+        // Read from the bytes: every definition a plan reads has a list, most of one offset.
+        var text = text
+        return text.withUTF8 { bytes -> [ReminderOffset]? in
+            var result: [ReminderOffset] = []
+            var n = 0, digits = 0
+            for (i, b) in bytes.enumerated() {
+                switch b {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    guard digits < 9 else { return nil }
+                    n = n * 10 + Int(b - UInt8(ascii: "0"))
+                    digits += 1
+                case UInt8(ascii: "m"), UInt8(ascii: "h"), UInt8(ascii: "d"), UInt8(ascii: "w"):
+                    let unit = Character(UnicodeScalar(b))
+                    guard digits > 0, n <= limits[unit]!, i + 1 == bytes.count || bytes[i + 1] == UInt8(ascii: ",") else { return nil }
+                    result.append(b == UInt8(ascii: "m") ? .minutes(n) : b == UInt8(ascii: "h") ? .hours(n) : b == UInt8(ascii: "d") ? .days(n) : .weeks(n))
+                    (n, digits) = (0, 0)
+                case UInt8(ascii: ","):
+                    guard digits == 0, i > 0, bytes[i - 1] != UInt8(ascii: ",") else { return nil }
+                default:
+                    return nil
+                }
+            }
+            // Digits with no unit after them, or a trailing comma: not a list.
+            return digits == 0 && bytes.last != UInt8(ascii: ",") ? result : nil
         }
-        return result
     }
 
     public static func text(_ offsets: [ReminderOffset]) -> String {

@@ -275,11 +275,12 @@ extension Store.Items {
     private static func list(_ ids: Set<Int64>) -> String { ids.sorted().map(String.init).joined(separator: ",") }
 
     /// The stored rows of one-off todos, whatever their date: what decides whether each is done.
-    /// With `ids`, only those todos' rows.
+    /// With `ids`, only those todos' rows. From the todos to their rows (CROSS JOIN keeps that
+    /// order): the rows of repeating todos, a year of them each, are never read.
     public func oneOffTodoRows(ids: Set<Int64>? = nil) throws(StoreError) -> [StoredOccurrence] {
         try occurrenceRows(.todo, """
             SELECT o.id, o.definition_id, o.date, o.status, o.title, o.time
-            FROM todo_occurrences o JOIN todos t ON t.id = o.definition_id WHERE t.schedule IS NULL
+            FROM todos t CROSS JOIN todo_occurrences o ON o.definition_id = t.id WHERE t.schedule IS NULL
             """ + (ids.map { " AND t.id IN (\(Self.list($0)))" } ?? ""), [])
     }
 

@@ -145,6 +145,26 @@ import Testing
     func offsets() {
         #expect(ReminderOffset.list("0m,10m,2h,1d,1w") == [.minutes(0), .minutes(10), .hours(2), .days(1), .weeks(1)])
         #expect(ReminderOffset.list("") == [])
+        // The byte parser against the plain one (split on commas, each part an offset), on
+        // random texts of the characters that matter.
+        func plain(_ text: String) -> [ReminderOffset]? {
+            if text.isEmpty { return [] }
+            var result: [ReminderOffset] = []
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let offset = ReminderOffset(String(part)) else { return nil }
+                result.append(offset)
+            }
+            return result
+        }
+        var rng = SeededRandom(seed: 5)
+        let alphabet = Array("0123456789mhdw,x é")
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let text = String((0..<Int.random(in: 1...12, using: &rng)).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? alphabet.randomElement(using: &rng)! : "0123456789mhdw,".randomElement(using: &rng)! })
+            #expect(ReminderOffset.list(text) == plain(text), "\(text)")
+            if plain(text) != nil { accepted += 1 }
+        }
+        #expect(accepted > 500, "too few valid lists to compare: \(accepted)")
         for bad in ["10", "m", "-5m", "1y", "10m,", "1.5h", "999d"] { #expect(ReminderOffset(bad) == nil, "\(bad)") }
         #expect(ReminderOffset.text([.hours(2), .days(1)]) == "2h,1d")
     }
