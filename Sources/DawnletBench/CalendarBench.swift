@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletStore
 import DawnletTestSupport
 import DawnletSystem
 import Foundation
@@ -32,8 +33,9 @@ enum CalendarBench {
         let config = folder.appendingPathComponent("config.json5").path
         try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"bench\", path: \"\(folder.path)\" } ] }"
             .write(toFile: config, atomically: true, encoding: .utf8)
-        let arguments = ["--db", folder.appendingPathComponent("bench.sqlite").path, "--config", config,
-                         "preview", "--now", "2026-11-30T00:00", "--days", "30", "--json"]
+        let database = folder.appendingPathComponent("bench.sqlite").path
+        _ = try Store(path: database)  // `preview` only reads: a database that is not there is an error
+        let arguments = ["--db", database, "--config", config, "preview", "--now", "2026-11-30T00:00", "--days", "30", "--json"]
         _ = try OrganizerBench.timeProcess(binary, arguments)
         var plans: [Double] = []
         for _ in 0..<5 { plans.append(try OrganizerBench.timeProcess(binary, arguments)) }
