@@ -142,25 +142,27 @@ public struct PlanSource {
     }
 
     /// `plan`, made again after the changes the change feed names (`Store.changes(after:)`),
-    /// without reading or planning anything else: the changed todos, events and habits are read
-    /// and planned over `window` and spliced in (`Planner.splice`). Nil when the changes are not
-    /// ones a splice can take (a money source: then a whole plan is made).
+    /// without planning anything else: the changed todos, events, habits and money sources are
+    /// read and planned over `window` and spliced in (`Planner.splice`). Nil when the changes are
+    /// not ones a splice can take.
     public func splice(_ plan: Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Plan? {
-        var ids: [ItemKind: Set<Int64>] = [:]
+        var ids: [ReminderKind: Set<Int64>] = [:]
         for change in changes {
-            guard let kind = change.kind.itemKind else { return nil }
-            ids[kind, default: []].insert(change.id)
+            guard change.kind != .calendar else { return nil }
+            ids[change.kind, default: []].insert(change.id)
         }
         var definitions: [ItemDefinition] = []
-        for kind in ItemKind.allCases { if let some = ids[kind] { definitions += try store.items.definitions(kind, ids: some) } }
-        let range = dates(window, lead: longestLeadDays(definitions, money: MoneySources()))
         var stored: [StoredOccurrence] = []
-        for (kind, some) in ids { stored += try store.items.storedOccurrences(kind, ids: some, in: range) }
-        let items = try self.items(definitions, money: MoneySources(), in: range, anchoredFrom: range.lowerBound, stored: stored)
+        for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { definitions += try store.items.definitions(kind, ids: some) } }
+        // Money sources are few: read whole, and the changed ones kept.
+        let money = ids.keys.contains { $0.itemKind == nil } ? try MoneySources(store).only(ids) : MoneySources()
+        let range = dates(window, lead: longestLeadDays(definitions, money: money))
+        for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { stored += try store.items.storedOccurrences(kind, ids: some, in: range) } }
+        let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
         // The log of what is planned again: the changed items' reminders and the digests.
         let keys = ["digest:"] + changes.map { "\($0.kind.rawValue):\($0.id):" }
         let reminders = Planner.splice(
-            plan.reminders, changed: { kind, id in kind.itemKind.map { ids[$0]?.contains(id) == true } == true },
+            plan.reminders, changed: { kind, id in ids[kind]?.contains(id) == true },
             items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []), rules: PlanRules(config: config),
             log: try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), snoozed: try store.log.snoozes(),
             now: now, window: window, zone: zone)
@@ -216,16 +218,29 @@ public struct PlanSource {
 
     /// The money sources a plan reads once: their occurrences are worked out per slice.
     public struct MoneySources {
-        let bills: [RecurringTransaction]
-        let subscriptions: [Subscription]
-        let debts: [Debt]
-        let goals: [Goal]
-        let incomes: [IncomeSource]
-        let payments: [Payment]
+        private(set) var bills: [RecurringTransaction]
+        private(set) var subscriptions: [Subscription]
+        private(set) var debts: [Debt]
+        private(set) var goals: [Goal]
+        private(set) var incomes: [IncomeSource]
+        private(set) var payments: [Payment]
 
         /// None: for a plan of some organizer items only.
         init() {
             (bills, subscriptions, debts, goals, incomes, payments) = ([], [], [], [], [], [])
+        }
+
+        /// Only the sources `ids` names, by the kind of their reminders, and their payments.
+        func only(_ ids: [ReminderKind: Set<Int64>]) -> MoneySources {
+            func named(_ kind: ReminderKind, _ id: Int64) -> Bool { ids[kind]?.contains(id) == true }
+            var some = MoneySources()
+            some.bills = bills.filter { named(.bill, $0.id) }
+            some.subscriptions = subscriptions.filter { named(.subscription, $0.id) }
+            some.debts = debts.filter { named(.debt, $0.id) }
+            some.goals = goals.filter { named(.goal, $0.id) }
+            some.incomes = incomes.filter { named(.income, $0.id) }
+            some.payments = payments.filter { named($0.kind == .debt ? .debt : .subscription, $0.sourceID) }
+            return some
         }
 
         public init(_ store: Store) throws {
