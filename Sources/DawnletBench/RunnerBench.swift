@@ -77,7 +77,7 @@ enum RunnerBench {
                 return (String(reason), Int(line[line.index(after: open)..<cost.lowerBound]) ?? -1, ms)
             }
         }
-        func serve(_ db: String, _ config: String, _ label: String, writes: Int) throws {
+        func serve(_ db: String, _ config: String, _ label: String, writes: Int, moneyWrites: Int = 0) throws {
             let log = folder.appendingPathComponent("\(label).log").path
             let runner = try spawn(binary, ["--db", db, "--config", config, "serve"], faketime: nil, stderr: log)
             defer { terminate(runner) }
@@ -88,26 +88,31 @@ enum RunnerBench {
                 return false
             }
             guard wait(for: 1) else { return print("  \(label): serve made no plan within 2 minutes") }
-            for i in 0..<writes {
-                _ = try OrganizerBench.timeProcess(binary, ["--db", db, "--config", config, "todo", "add", "Later \(i)", "--due", "2099-01-0\(1 + i % 9)"])
+            for i in 0..<writes + moneyWrites {
+                let write = i < writes ? ["todo", "add", "Later \(i)", "--due", "2099-01-0\(1 + i % 9)"]
+                    : ["debt", "add", "Loan \(i)", "--balance", "1000", "--minimum", "50", "--day", "\(1 + i % 28)"]
+                _ = try OrganizerBench.timeProcess(binary, ["--db", db, "--config", config] + write)
                 guard wait(for: 2 + i) else { break }
             }
             let all = lines()
-            // "database changed, 1 item changed" is a splice; "database changed" alone a whole plan.
-            let writes = all.dropFirst().filter { $0.reason.hasPrefix("database changed") }
-            let after = writes.map(\.milliseconds).sorted()
-            let spliced = writes.filter { $0.reason.hasSuffix(" changed") && $0.reason != "database changed" }.count
             let first = all[0]
-            let median = after.isEmpty ? -1.0 : after[after.count / 2], worst = after.last ?? -1.0
-            print(String(format: "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (todo add, debounce excluded, serve's log): median %.1f ms, worst %.1f ms of %d (%d spliced); peak RSS %.1f MiB (VmHWM)",
-                         label, first.reminders, first.milliseconds, median, worst, after.count, spliced, Double(status(runner, "VmHWM")) / 1024))
+            // "database changed, 1 item changed" is a splice; "database changed" alone a whole plan.
+            func figure(_ writes: ArraySlice<(reason: String, reminders: Int, milliseconds: Double)>) -> String {
+                let after = writes.map(\.milliseconds).sorted()
+                let spliced = writes.filter { $0.reason.hasSuffix(" changed") && $0.reason != "database changed" }.count
+                return String(format: "median %.1f ms, worst %.1f ms of %d (%d spliced)", after.isEmpty ? -1.0 : after[after.count / 2], after.last ?? -1.0, after.count, spliced)
+            }
+            let changed = all.dropFirst().filter { $0.reason.hasPrefix("database changed") }
+            print(String(format: "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (debounce excluded, serve's log): todo add %@%@; peak RSS %.1f MiB (VmHWM)",
+                         label, first.reminders, first.milliseconds, figure(changed.prefix(writes)),
+                         moneyWrites == 0 ? "" : ", debt add " + figure(changed.dropFirst(writes)), Double(status(runner, "VmHWM")) / 1024))
         }
         let config = folder.appendingPathComponent("replan.json5").path
         try "{ timeZone: \"UTC\", route: { default: [\"command\"] }, channels: { command: { argv: [\"/bin/true\"] } } }"
             .write(toFile: config, atomically: true, encoding: .utf8)
         let organizer = folder.appendingPathComponent("organizer.sqlite").path
         OrganizerBench.populate(path: organizer, today: ISO8601.localDate(of: Instant(Date()), in: Zone.utc).date)
-        try serve(organizer, config, "10,000 definitions (the organizer database; target ≤ 5 ms)", writes: 10)
+        try serve(organizer, config, "10,000 definitions (the organizer database; target ≤ 5 ms)", writes: 10, moneyWrites: 5)
 
         let daily = folder.appendingPathComponent("daily.sqlite").path
         let store = try Store(path: daily)
