@@ -165,7 +165,7 @@ public struct PlanRules: Sendable {
 
 public struct Plan: Sendable {
     /// Inside the window, by fire time then key; suppressed ones only when asked for.
-    public let reminders: [PlannedReminder]
+    public var reminders: [PlannedReminder]
     /// Calendar files, or items in them, that could not be used (the rest was planned).
     public var calendarProblems: [CalendarProblem] = []
 
@@ -380,27 +380,28 @@ public enum Planner {
     /// except that the reminders kept keep the statuses the old plan gave them (the runner decides
     /// on instants and on what the log settled, never on those).
     public static func splice(
-        _ plan: [PlannedReminder], changed: (ReminderKind, Int64) -> Bool, items: [PlanItem], overdue: [PlanItem], rules: PlanRules,
+        _ plan: inout [PlannedReminder], changed: (ReminderKind, Int64) -> Bool, items: [PlanItem], overdue: [PlanItem], rules: PlanRules,
         log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant], now: Instant, window: ClosedRange<Instant>, zone: Zone
-    ) -> [PlannedReminder] {
+    ) {
         let context = Context(rules: rules, log: log, now: now, zone: zone)
-        // Told apart by their keys, without copying what they are about: `kind:id:…` is an
-        // item's, `ics:…` a calendar's (never changed here), `digest:…` a digest's.
-        var kept: [Int] = []
-        kept.reserveCapacity(plan.count)
+        // What the digests of the window listed, less what changed.
         var due: [CivilDate: [PlanItem]] = [:]
         var late: [Int64: PlanItem] = [:]
         func isChanged(_ item: PlanItem) -> Bool { !item.isCalendar && changed(item.kind, item.definitionID) }
-        for (index, reminder) in plan.enumerated() where window.contains(reminder.fireAt) {
+        for reminder in plan where window.contains(reminder.fireAt) {
+            guard case .digest = reminder.key else { continue }
+            let listed = reminder.items.count - reminder.overdueCount
+            due[reminder.occurrenceDate] = reminder.items.prefix(listed).filter { !isChanged($0) }
+            for item in reminder.items.suffix(reminder.overdueCount) where !isChanged(item) { late[item.definitionID] = item }
+        }
+        // Taken out in place, told apart by their keys: `kind:id:…` is an item's, `ics:…` a
+        // calendar's (never changed here), `digest:…` a digest's (all made again).
+        plan.removeAll { reminder in
+            guard window.contains(reminder.fireAt) else { return true }
             switch reminder.key {
-            case .item(let kind, let id, _, _):
-                if !changed(kind, id) { kept.append(index) }
-            case .calendar:
-                kept.append(index)
-            case .digest:
-                let listed = reminder.items.count - reminder.overdueCount
-                due[reminder.occurrenceDate] = reminder.items.prefix(listed).filter { !isChanged($0) }
-                for item in reminder.items.suffix(reminder.overdueCount) where !isChanged(item) { late[item.definitionID] = item }
+            case .item(let kind, let id, _, _): return changed(kind, id)
+            case .calendar: return false
+            case .digest: return true
             }
         }
         var (inserted, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
@@ -409,26 +410,36 @@ public enum Planner {
         let overdueNow = (Array(late.values) + overdue).sorted { $0.definitionID < $1.definitionID }
         inserted += digests(due, overdue: overdueNow, context, window: window)
         inserted = fireOrder(inserted).map { inserted[$0] }
-        // Both in plan order: merged.
-        var result: [PlannedReminder] = []
-        result.reserveCapacity(kept.count + inserted.count)
-        var (i, j) = (0, 0)
-        while i < kept.count || j < inserted.count {
-            if i == kept.count {
-                result.append(inserted[j])
-                j += 1
-                continue
+        func precedes(_ a: PlannedReminder, _ b: PlannedReminder) -> Bool {
+            a.fireAt < b.fireAt || (a.fireAt == b.fireAt && a.key.precedes(b.key))
+        }
+        // A few go in where they belong (a move of the rest, not a copy); many, by one merge.
+        guard inserted.count > 64 else {
+            var low = 0
+            for reminder in inserted {
+                var high = plan.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if precedes(reminder, plan[mid]) { high = mid } else { low = mid + 1 }
+                }
+                plan.insert(reminder, at: low)
+                low += 1
             }
-            let old = plan[kept[i]]
-            if j < inserted.count, inserted[j].fireAt < old.fireAt || (inserted[j].fireAt == old.fireAt && inserted[j].key.precedes(old.key)) {
-                result.append(inserted[j])
+            return
+        }
+        var merged: [PlannedReminder] = []
+        merged.reserveCapacity(plan.count + inserted.count)
+        var (i, j) = (0, 0)
+        while i < plan.count || j < inserted.count {
+            if j < inserted.count && (i == plan.count || precedes(inserted[j], plan[i])) {
+                merged.append(inserted[j])
                 j += 1
             } else {
-                result.append(old)
+                merged.append(plan[i])
                 i += 1
             }
         }
-        return result
+        plan = merged
     }
 
     /// `base` on `date` in `zone`, less the offset: minutes and hours exactly, days and weeks on the

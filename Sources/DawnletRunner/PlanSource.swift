@@ -143,12 +143,12 @@ public struct PlanSource {
 
     /// `plan`, made again after the changes the change feed names (`Store.changes(after:)`),
     /// without planning anything else: the changed todos, events, habits and money sources are
-    /// read and planned over `window` and spliced in (`Planner.splice`). Nil when the changes are
-    /// not ones a splice can take.
-    public func splice(_ plan: Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Plan? {
+    /// read and planned over `window` and spliced in (`Planner.splice`). False, and `plan` as it
+    /// was, when the changes are not ones a splice can take.
+    public func splice(_ plan: inout Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Bool {
         var ids: [ReminderKind: Set<Int64>] = [:]
         for change in changes {
-            guard change.kind != .calendar else { return nil }
+            guard change.kind != .calendar else { return false }
             ids[change.kind, default: []].insert(change.id)
         }
         var definitions: [ItemDefinition] = []
@@ -161,12 +161,12 @@ public struct PlanSource {
         let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
         // The log of what is planned again: the changed items' reminders and the digests.
         let keys = ["digest:"] + changes.map { "\($0.kind.rawValue):\($0.id):" }
-        let reminders = Planner.splice(
-            plan.reminders, changed: { kind, id in ids[kind]?.contains(id) == true },
-            items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []), rules: PlanRules(config: config),
-            log: try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), snoozed: try store.log.snoozes(),
-            now: now, window: window, zone: zone)
-        return Plan(reminders: reminders, calendarProblems: plan.calendarProblems)
+        let (overdue, log, snoozed) = (try overdueTodos(definitions, only: ids[.todo] ?? []),
+                                       try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), try store.log.snoozes())
+        // Everything is read: from here nothing fails, and the plan is changed in place.
+        Planner.splice(&plan.reminders, changed: { kind, id in ids[kind]?.contains(id) == true }, items: items, overdue: overdue,
+                       rules: PlanRules(config: config), log: log, snoozed: snoozed, now: now, window: window, zone: zone)
+        return true
     }
 
     /// The dates whose occurrences can remind inside `window`: from the day before its first (a

@@ -330,23 +330,22 @@ public final class Runner {
         let now = clock()
         guard let position = changePosition, now < planEnds else { return replan(reason: reason, now: now) }
         let started = ContinuousClock.now
-        let spliced: (Plan, PlanChanges)?
+        let changes: PlanChanges
         do {
             let version = try store.dataVersion()
-            let changes = try store.changes(after: position)
+            changes = try store.changes(after: position)
             if changes.wholePlan { return replan(reason: reason, now: now) }
             let window = planStart(now: now)...planEnds
             let source = PlanSource(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
-            spliced = changes.sources.isEmpty ? (plan, changes) : try source.splice(plan, changes: changes.sources, now: now, window: window).map { ($0, changes) }
+            guard try changes.sources.isEmpty || source.splice(&plan, changes: changes.sources, now: now, window: window) else {
+                return replan(reason: reason, now: now)
+            }
             planVersion = version
         } catch {
             return replan(reason: reason, now: now)
         }
         // Splices that added more than the budget again: a whole plan, which ends where it fits.
-        guard let (spliced, changes) = spliced, Int64(spliced.reminders.count) <= 2 * settings.planBudget else {
-            return replan(reason: reason, now: now)
-        }
-        plan = spliced
+        if Int64(plan.reminders.count) > 2 * settings.planBudget { return replan(reason: reason, now: now) }
         changePosition = changes.position
         lastPlanNow = now
         let took = ContinuousClock.now - started
