@@ -154,8 +154,7 @@ public struct PlanSource {
         var definitions: [ItemDefinition] = []
         var stored: [StoredOccurrence] = []
         for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { definitions += try store.items.definitions(kind, ids: some) } }
-        // Money sources are few: read whole, and the changed ones kept.
-        let money = ids.keys.contains { $0.itemKind == nil } ? try MoneySources(store).only(ids) : MoneySources()
+        let money = ids.keys.contains { $0.itemKind == nil } ? try MoneySources(store, only: ids) : MoneySources()
         let range = dates(window, lead: longestLeadDays(definitions, money: money))
         for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { stored += try store.items.storedOccurrences(kind, ids: some, in: range) } }
         let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
@@ -218,38 +217,28 @@ public struct PlanSource {
 
     /// The money sources a plan reads once: their occurrences are worked out per slice.
     public struct MoneySources {
-        private(set) var bills: [RecurringTransaction]
-        private(set) var subscriptions: [Subscription]
-        private(set) var debts: [Debt]
-        private(set) var goals: [Goal]
-        private(set) var incomes: [IncomeSource]
-        private(set) var payments: [Payment]
+        let bills: [RecurringTransaction]
+        let subscriptions: [Subscription]
+        let debts: [Debt]
+        let goals: [Goal]
+        let incomes: [IncomeSource]
+        let payments: [Payment]
 
         /// None: for a plan of some organizer items only.
         init() {
             (bills, subscriptions, debts, goals, incomes, payments) = ([], [], [], [], [], [])
         }
 
-        /// Only the sources `ids` names, by the kind of their reminders, and their payments.
-        func only(_ ids: [ReminderKind: Set<Int64>]) -> MoneySources {
-            func named(_ kind: ReminderKind, _ id: Int64) -> Bool { ids[kind]?.contains(id) == true }
-            var some = MoneySources()
-            some.bills = bills.filter { named(.bill, $0.id) }
-            some.subscriptions = subscriptions.filter { named(.subscription, $0.id) }
-            some.debts = debts.filter { named(.debt, $0.id) }
-            some.goals = goals.filter { named(.goal, $0.id) }
-            some.incomes = incomes.filter { named(.income, $0.id) }
-            some.payments = payments.filter { named($0.kind == .debt ? .debt : .subscription, $0.sourceID) }
-            return some
-        }
-
-        public init(_ store: Store) throws {
-            bills = try store.money.recurringTransactions()
-            subscriptions = try store.sources.subscriptions()
-            debts = try store.sources.debts()
-            goals = try store.sources.goals()
-            incomes = try store.sources.incomeSources()
-            payments = try store.sources.payments()
+        /// Every source; with `ids`, only the ones it names, by the kind of their reminders, and
+        /// their payments (a re-plan of what changed).
+        public init(_ store: Store, only ids: [ReminderKind: Set<Int64>]? = nil) throws {
+            func some(_ kind: ReminderKind) -> Set<Int64>? { ids.map { $0[kind] ?? [] } }
+            bills = try store.money.recurringTransactions(ids: some(.bill))
+            subscriptions = try store.sources.subscriptions(ids: some(.subscription))
+            debts = try store.sources.debts(ids: some(.debt))
+            goals = try store.sources.goals(ids: some(.goal))
+            incomes = try store.sources.incomeSources(ids: some(.income))
+            payments = try store.sources.payments(of: ids.map { ($0[.subscription] ?? [], $0[.debt] ?? []) })
         }
     }
 

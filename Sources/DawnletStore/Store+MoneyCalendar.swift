@@ -10,8 +10,9 @@ extension Store.Sources {
         return db.lastInsertRowID
     }
 
-    public func subscriptions() throws(StoreError) -> [Subscription] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions ORDER BY id") { (row) throws(StoreError) in
+    /// With `ids`, only those (so for debts, goals and income sources).
+    public func subscriptions(ids: Set<Int64>? = nil) throws(StoreError) -> [Subscription] {
+        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.scheduledAmount(row, schedules, "subscription")
         }
     }
@@ -41,8 +42,8 @@ extension Store.Sources {
         return db.lastInsertRowID
     }
 
-    public func debts() throws(StoreError) -> [Debt] {
-        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts ORDER BY id", [], Self.debt)
+    public func debts(ids: Set<Int64>? = nil) throws(StoreError) -> [Debt] {
+        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts\(whereID(ids)) ORDER BY id", [], Self.debt)
     }
 
     public func debt(id: Int64) throws(StoreError) -> Debt {
@@ -69,8 +70,8 @@ extension Store.Sources {
         return db.lastInsertRowID
     }
 
-    public func goals() throws(StoreError) -> [Goal] {
-        try db.query("SELECT id, name, target_minor, target_date FROM goals ORDER BY id") { (row) throws(StoreError) in
+    public func goals(ids: Set<Int64>? = nil) throws(StoreError) -> [Goal] {
+        try db.query("SELECT id, name, target_minor, target_date FROM goals\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             var date: CivilDate?
             if let text = row.optionalText(3) {
                 guard let parsed = CivilDate(text) else { throw StoreError(.corrupt, "goal \(row.int(0)) has a date this version cannot read") }
@@ -90,15 +91,19 @@ extension Store.Sources {
 
     /// Income sources; a row whose schedule has no anchor (written before anchors were kept) is
     /// returned as it is, and the calendar skips it.
-    public func incomeSources() throws(StoreError) -> [IncomeSource] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources ORDER BY id") { (row) throws(StoreError) in
+    public func incomeSources(ids: Set<Int64>? = nil) throws(StoreError) -> [IncomeSource] {
+        try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.scheduledAmount(row, schedules, "income source")
         }
     }
 
-    public func payments(in range: ClosedRange<CivilDate>? = nil) throws(StoreError) -> [Payment] {
-        let sql = "SELECT id, kind, source_id, date, amount_minor, period_start FROM payments"
-        let filtered = range.map { _ in sql + " WHERE period_start BETWEEN ? AND ?" } ?? sql
+    /// With `of`, only the payments of those subscriptions and debts.
+    public func payments(in range: ClosedRange<CivilDate>? = nil, of sources: (subscriptions: Set<Int64>, debts: Set<Int64>)? = nil) throws(StoreError) -> [Payment] {
+        var sql = "SELECT id, kind, source_id, date, amount_minor, period_start FROM payments"
+        if let sources {
+            sql += " WHERE ((kind = 'subscription' AND source_id IN (\(sqlList(sources.subscriptions)))) OR (kind = 'debt' AND source_id IN (\(sqlList(sources.debts)))))"
+        }
+        let filtered = range.map { _ in sql + (sources == nil ? " WHERE" : " AND") + " period_start BETWEEN ? AND ?" } ?? sql
         let arguments: [SQLValue] = range.map { [.described($0.lowerBound), .described($0.upperBound)] } ?? []
         return try db.query(filtered + " ORDER BY id", arguments) { (row) throws(StoreError) in
             guard let kind = Payment.Kind(rawValue: row.text(1)), let date = CivilDate(row.text(3)), let start = CivilDate(row.text(5)) else {

@@ -121,6 +121,12 @@ public final class Store {
     }
 }
 
+/// Ids as an SQL list: integers, so nothing a person typed is ever in the statement.
+func sqlList(_ ids: Set<Int64>) -> String { ids.sorted().map(String.init).joined(separator: ",") }
+
+/// ` WHERE id IN (…)` for `ids`, or nothing for every row.
+func whereID(_ ids: Set<Int64>?) -> String { ids.map { " WHERE id IN (\(sqlList($0)))" } ?? "" }
+
 // MARK: - Repositories: one per module, over the one connection
 
 extension Store {
@@ -258,7 +264,7 @@ extension Store.Items {
 
     /// The definitions named, of one kind, by id; those that no longer exist are not there.
     public func definitions(_ kind: ItemKind, ids: Set<Int64>) throws(StoreError) -> [ItemDefinition] {
-        try db.query(KindTables.of(kind).select + " WHERE id IN (\(Self.list(ids))) ORDER BY id") { (row) throws(StoreError) in
+        try db.query(KindTables.of(kind).select + " WHERE id IN (\(sqlList(ids))) ORDER BY id") { (row) throws(StoreError) in
             try Self.definition(kind, row, schedules)
         }
     }
@@ -267,12 +273,10 @@ extension Store.Items {
     public func storedOccurrences(_ kind: ItemKind, ids: Set<Int64>, in range: ClosedRange<CivilDate>) throws(StoreError) -> [StoredOccurrence] {
         try occurrenceRows(kind, """
             SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences)
-            WHERE definition_id IN (\(Self.list(ids))) AND date BETWEEN ? AND ?
+            WHERE definition_id IN (\(sqlList(ids))) AND date BETWEEN ? AND ?
             """, [.text(range.lowerBound.description), .text(range.upperBound.description)])
     }
 
-    /// Ids as an SQL list: integers, so nothing a person typed is ever in the statement.
-    private static func list(_ ids: Set<Int64>) -> String { ids.sorted().map(String.init).joined(separator: ",") }
 
     /// The stored rows of one-off todos, whatever their date: what decides whether each is done.
     /// With `ids`, only those todos' rows. From the todos to their rows (CROSS JOIN keeps that
@@ -281,7 +285,7 @@ extension Store.Items {
         try occurrenceRows(.todo, """
             SELECT o.id, o.definition_id, o.date, o.status, o.title, o.time
             FROM todos t CROSS JOIN todo_occurrences o ON o.definition_id = t.id WHERE t.schedule IS NULL
-            """ + (ids.map { " AND t.id IN (\(Self.list($0)))" } ?? ""), [])
+            """ + (ids.map { " AND t.id IN (\(sqlList($0)))" } ?? ""), [])
     }
 
     private func occurrenceRows(_ kind: ItemKind, _ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> [StoredOccurrence] {
@@ -386,8 +390,9 @@ extension Store.Money {
         return db.lastInsertRowID
     }
 
-    public func recurringTransactions() throws(StoreError) -> [RecurringTransaction] {
-        try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions ORDER BY id") { (row) throws(StoreError) in
+    /// With `ids`, only those.
+    public func recurringTransactions(ids: Set<Int64>? = nil) throws(StoreError) -> [RecurringTransaction] {
+        try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.recurring(row, schedules)
         }
     }
