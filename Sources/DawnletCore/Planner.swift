@@ -340,8 +340,9 @@ public enum Planner {
 
     /// One morning digest a day whose digest time falls in `window`: its date-only items and the
     /// one-off todos overdue by then.
+    /// With `only`, just the digests of those days.
     static func digests(_ digests: [CivilDate: [PlanItem]], overdue: [PlanItem], _ context: Context,
-                        window: ClosedRange<Instant>) -> [PlannedReminder] {
+                        window: ClosedRange<Instant>, only days: Set<CivilDate>? = nil) -> [PlannedReminder] {
         var result: [PlannedReminder] = []
         let (zone, rules) = (context.zone, context.rules)
         let firstDay = ISO8601.localDate(of: window.lowerBound, in: zone).date
@@ -349,6 +350,7 @@ public enum Planner {
         var day = firstDay.adding(days: -1)
         while day <= lastDay.adding(days: 1) {
             defer { day = day.adding(days: 1) }
+            if let days, !days.contains(day) { continue }
             let resolved = zone.resolve(rules.morningDigest, on: day)
             guard window.contains(resolved.instant) else { continue }
             let due = digests[day] ?? []
@@ -384,31 +386,45 @@ public enum Planner {
         log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant], now: Instant, window: ClosedRange<Instant>, zone: Zone
     ) {
         let context = Context(rules: rules, log: log, now: now, zone: zone)
-        // What the digests of the window listed, less what changed.
+        // What the digests of the window listed, less what changed; the days whose lists that
+        // changes (read through the indices: a reminder is not copied to be looked at).
         var due: [CivilDate: [PlanItem]] = [:]
         var late: [Int64: PlanItem] = [:]
+        var touched = Set<CivilDate>()
+        var overdueChanged = !overdue.isEmpty
         func isChanged(_ item: PlanItem) -> Bool { !item.isCalendar && changed(item.kind, item.definitionID) }
-        for reminder in plan where window.contains(reminder.fireAt) {
-            guard case .digest = reminder.key else { continue }
-            let listed = reminder.items.count - reminder.overdueCount
-            due[reminder.occurrenceDate] = reminder.items.prefix(listed).filter { !isChanged($0) }
-            for item in reminder.items.suffix(reminder.overdueCount) where !isChanged(item) { late[item.definitionID] = item }
+        for index in plan.indices {
+            guard case .digest(let day) = plan[index].key, window.contains(plan[index].fireAt) else { continue }
+            let (items, overdueCount) = (plan[index].items, plan[index].overdueCount)
+            let listed = items.prefix(items.count - overdueCount)
+            let kept = listed.filter { !isChanged($0) }
+            if kept.count != listed.count { touched.insert(day) }
+            due[day] = kept
+            for item in items.suffix(overdueCount) {
+                if isChanged(item) { overdueChanged = true } else { late[item.definitionID] = item }
+            }
         }
+        var (inserted, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
+        for (day, list) in fresh {
+            due[day, default: []] += list
+            touched.insert(day)
+        }
+        // Made again: every digest when the overdue todos changed (each lists them), else only
+        // the days whose lists did.
+        let remade: Set<CivilDate>? = overdueChanged ? nil : touched
         // Taken out in place, told apart by their keys: `kind:id:…` is an item's, `ics:…` a
-        // calendar's (never changed here), `digest:…` a digest's (all made again).
+        // calendar's (never changed here), `digest:…` a digest's.
         plan.removeAll { reminder in
             guard window.contains(reminder.fireAt) else { return true }
             switch reminder.key {
             case .item(let kind, let id, _, _): return changed(kind, id)
             case .calendar: return false
-            case .digest: return true
+            case .digest(let day): return remade?.contains(day) ?? true
             }
         }
-        var (inserted, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
-        for (day, list) in fresh { due[day, default: []] += list }
         // Overdue todos are listed by id, as the whole plan lists them.
         let overdueNow = (Array(late.values) + overdue).sorted { $0.definitionID < $1.definitionID }
-        inserted += digests(due, overdue: overdueNow, context, window: window)
+        inserted += digests(due, overdue: overdueNow, context, window: window, only: remade)
         inserted = fireOrder(inserted).map { inserted[$0] }
         func precedes(_ a: PlannedReminder, _ b: PlannedReminder) -> Bool {
             a.fireAt < b.fireAt || (a.fireAt == b.fireAt && a.key.precedes(b.key))
