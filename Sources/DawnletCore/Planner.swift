@@ -356,14 +356,16 @@ public enum Planner {
             let due = digests[day] ?? []
             let late = overdue.filter { $0.date < day }
             guard !due.isEmpty || !late.isEmpty else { continue }
-            let contents = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) } + late
+            let listed = due.sorted { ($0.kind, $0.definitionID) < ($1.kind, $1.definitionID) }
+            let contents = listed + late
             let channels = Array(Set(contents.flatMap(context.channels(of:)))).sorted()
             let key = ReminderKey.digest(day)
             var notes: [String] = []
             if case .skippedByGap(let seconds) = resolved.resolution {
                 notes.append("\(rules.morningDigest) does not exist on \(day): moved \(seconds / 60) min by the DST gap")
             }
-            notes += due.compactMap { item in item.note.map { "\(item.title): \($0)" } }
+            // In the order the digest lists its items, however they came.
+            notes += listed.compactMap { item in item.note.map { "\(item.title): \($0)" } }
             let (state, settled) = context.status(key, resolved.instant, channels)
             result.append(PlannedReminder(
                 key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, channels: channels,
@@ -391,7 +393,10 @@ public enum Planner {
         var due: [CivilDate: [PlanItem]] = [:]
         var late: [Int64: PlanItem] = [:]
         var touched = Set<CivilDate>()
-        var overdueChanged = !overdue.isEmpty
+        // An open one-off todo is listed by the digests after its date: one dated past the
+        // window's last day is in none of them.
+        let lastDay = ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: 1)
+        var overdueChanged = overdue.contains { $0.date < lastDay }
         func isChanged(_ item: PlanItem) -> Bool { !item.isCalendar && changed(item.kind, item.definitionID) }
         for index in plan.indices {
             guard case .digest(let day) = plan[index].key, window.contains(plan[index].fireAt) else { continue }

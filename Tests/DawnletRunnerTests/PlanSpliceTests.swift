@@ -17,7 +17,12 @@ import Testing
         let definitions = try store.items.definitions()
         let offsets: [ReminderOffset] = [.minutes(0), .minutes(10), .hours(2), .days(1), .days(3)]
         let time = Bool.random(using: &rng) ? nil : WallTime(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng))
-        switch Int.random(in: 0..<9, using: &rng) {
+        switch Int.random(in: 0..<11, using: &rng) {
+        case 9, 10:
+            // A one-off todo due around the window: overdue in the digests after its date.
+            let id = try store.items.addItem(kind: .todo, title: "due soon", date: today.adding(days: Int.random(in: -6...20, using: &rng)),
+                                             time: time, schedule: nil, today: today)
+            return PlanChanges.Source(kind: .todo, id: id)
         case 6:
             return try randomMoneyWrite(store, &rng, today: today)
         case 7, 8:

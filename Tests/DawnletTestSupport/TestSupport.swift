@@ -99,7 +99,8 @@ public struct NotifySocketError: Error, CustomStringConvertible {
 /// and may fork a helper of its own first): its argv[0] is the binary once it has exec'd. Nil if
 /// none appears within five seconds.
 public func childRunning(_ binary: String, under parent: pid_t) -> pid_t? {
-    for _ in 0..<250 {
+    // Up to 15 s: a whole suite in parallel on two cores can hold a start back for seconds.
+    for _ in 0..<750 {
         let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
         for pid in children.split(separator: " ").compactMap({ pid_t($0) }) {
             let command = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
