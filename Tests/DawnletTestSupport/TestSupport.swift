@@ -97,9 +97,9 @@ public struct NotifySocketError: Error, CustomStringConvertible {
 
 /// The process running `binary` among `parent`'s children (a wrapper such as faketime forks it,
 /// and may fork a helper of its own first): its argv[0] is the binary once it has exec'd. Nil if
-/// none appears within five seconds.
+/// none appears within 15 seconds.
 public func childRunning(_ binary: String, under parent: pid_t) -> pid_t? {
-    // Up to 15 s: a whole suite in parallel on two cores can hold a start back for seconds.
+    // A whole suite in parallel on two cores can hold a start back for seconds.
     for _ in 0..<750 {
         let children = (try? String(contentsOfFile: "/proc/\(parent)/task/\(parent)/children", encoding: .utf8)) ?? ""
         for pid in children.split(separator: " ").compactMap({ pid_t($0) }) {
