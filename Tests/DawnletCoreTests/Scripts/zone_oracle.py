@@ -2,7 +2,7 @@
 from 1970 to 2040 (found day by day, then to the second), the offsets either side, and how a wall
 time inside each gap or fold resolves (fold=0: a gap's time read with the offset before it, a
 fold's first instance). Prints JSON: {zone: {"offsets": [[t, off]...], "locals": [[y,m,d,H,M,t]...]}}."""
-import datetime, json, multiprocessing, sys, zoneinfo
+import datetime, json, multiprocessing, signal, sys, zoneinfo
 
 UTC = datetime.timezone.utc
 START = int(datetime.datetime(1970, 1, 1, tzinfo=UTC).timestamp())
@@ -36,10 +36,17 @@ def zone_checks(name):
         return name, {"offsets": offsets, "locals": locals_}
 
 def main(names):
+    # Started by Foundation's Process, this inherits the test runner's blocked signals: a pool
+    # whose workers cannot get SIGTERM waits for them for ever. Unblocked first, and the pool
+    # closed and joined (its workers leave on their own), never terminated.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
     # Every Area/City and Etc/* zone when none is named.
     names = names or sorted(n for n in zoneinfo.available_timezones() if "/" in n)
-    with multiprocessing.Pool() as pool:
-        json.dump(dict(pool.map(zone_checks, names, chunksize=8)), sys.stdout)
+    pool = multiprocessing.Pool()
+    results = pool.map(zone_checks, names, chunksize=8)
+    pool.close()
+    pool.join()
+    json.dump(dict(results), sys.stdout)
 
 if __name__ == "__main__":
     main(sys.argv[1:])
