@@ -54,10 +54,6 @@ public final class ByteBuffer {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    public func append(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { append($0) }
-    }
-
     public func removeAll() { used = 0 }
 
     /// The bytes so far, valid only inside `body`.

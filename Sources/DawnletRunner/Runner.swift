@@ -324,8 +324,8 @@ public final class Runner {
     }
 
     /// After another process wrote: the plan made again for what the change feed says it wrote,
-    /// spliced into the plan there is; a whole plan when the feed cannot say (a money source, a
-    /// setting, more than a few hundred rows) or the splice fails.
+    /// spliced into the plan there is; a whole plan when the feed cannot say (a setting, a
+    /// stretch it dropped, more than a few hundred rows) or a read fails.
     private func update(reason: String) {
         let now = clock()
         guard let position = changePosition, now < planEnds else { return replan(reason: reason, now: now) }
