@@ -27,6 +27,11 @@
     X(icalcomponent_get_recurrenceid) \
     X(icalcomponent_get_status) \
     X(icalproperty_get_rrule) \
+    X(icalproperty_get_value_as_string) \
+    X(icalproperty_get_repeat) \
+    X(icalproperty_get_duration) \
+    X(icalcomponent_get_sequence) \
+    X(icalparameter_get_range) \
     X(icalproperty_get_exdate) \
     X(icalproperty_get_rdate) \
     X(icalproperty_get_trigger) \

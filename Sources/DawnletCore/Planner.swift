@@ -305,7 +305,10 @@ public enum Planner {
             }
             for offset in offsets {
                 let base = item.time ?? rules.morningDigest
-                let (fireAt, utcOffset, gap) = fireInstant(base: base, date: item.date, offset: offset, days: days)
+                // An external item's start is an instant (seconds, and which of a repeated hour,
+                // included); its wall time is only what it shows.
+                let (fireAt, utcOffset, gap) = item.calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
+                    ?? fireInstant(base: base, date: item.date, offset: offset, days: days)
                 let inWindow = window.contains(fireAt)
                 guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
                 let key = (item.isCalendar ? item.calendar : nil).map { ReminderKey.calendar("\($0.key):\(offset)") }
@@ -479,6 +482,19 @@ public enum Planner {
         guard offset.wholeDays == nil else { return (resolved.instant, resolved.utcOffset, gap) }
         let instant = resolved.instant.adding(seconds: -Int64(offset.exactSeconds))
         return (instant, days.utcOffset(at: instant), gap)
+    }
+
+    /// An instant less the offset: minutes and hours exactly, days and weeks on the calendar
+    /// (the same wall time, to the second, N days earlier).
+    static func fireInstant(start: Instant, offset: ReminderOffset, days: ZoneDayCache) -> (Instant, Int, String?) {
+        guard let whole = offset.wholeDays else {
+            let instant = start.adding(seconds: -Int64(offset.exactSeconds))
+            return (instant, days.utcOffset(at: instant), nil)
+        }
+        let local = ISO8601.localDate(of: start, in: days.zone)
+        let wall = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)!
+        let (instant, utcOffset, gap) = fireInstant(base: wall, date: local.date, offset: offset, days: days)
+        return (whole == 0 ? start : instant.adding(seconds: Int64(local.secondsOfDay % 60)), utcOffset, gap)
     }
 
     /// The reminders' indices by fire time, then key. Only (instant, index) pairs are sorted, and

@@ -41,7 +41,7 @@ public struct RecurrenceRule: Hashable, Sendable {
     public enum Frequency: Int, Comparable, Sendable, CaseIterable {
         case secondly, minutely, hourly, daily, weekly, monthly, yearly
         public static func < (a: Frequency, b: Frequency) -> Bool { a.rawValue < b.rawValue }
-        var name: String { ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"][rawValue] }
+        public var name: String { ["SECONDLY", "MINUTELY", "HOURLY", "DAILY", "WEEKLY", "MONTHLY", "YEARLY"][rawValue] }
     }
 
     /// UNTIL as written: a date, a floating date-time, or a UTC one.
@@ -72,6 +72,10 @@ public struct RecurrenceRule: Hashable, Sendable {
     public var byMonth: [Int] = []
     public var bySetPos: [Int] = []
     public var weekStart: Weekday = .monday
+    /// RFC 7529's SKIP, for a day of the month that a month lacks (a yearly Feb 29): left out,
+    /// or moved to the next day or the last of the month.
+    public enum Skip: Hashable, Sendable { case omit, forward, backward }
+    public var skip = Skip.omit
 
     public struct ParseError: Error, Hashable, Sendable, CustomStringConvertible {
         public let description: String
@@ -137,7 +141,12 @@ public struct RecurrenceRule: Hashable, Sendable {
             case "RSCALE":
                 guard value.uppercased() == "GREGORIAN" else { throw ParseError("RSCALE=\(value): only the Gregorian calendar is followed") }
             case "SKIP":
-                guard value.uppercased() == "OMIT" else { throw ParseError("SKIP=\(value) applies to other calendars than the Gregorian") }
+                switch value.uppercased() {
+                case "OMIT": rule.skip = .omit
+                case "FORWARD": rule.skip = .forward
+                case "BACKWARD": rule.skip = .backward
+                default: throw ParseError("SKIP=\(value) is not OMIT, FORWARD or BACKWARD")
+                }
             default:
                 guard name.hasPrefix("X-") else { throw ParseError("\(name) is no rule part") }
             }
@@ -298,10 +307,17 @@ public struct RecurrenceRule: Hashable, Sendable {
         for day in first..<(first + span) {
             let date = CivilDate(dayNumber: day)
             let c = date.components
-            if !byMonth.isEmpty && !byMonth.contains(c.month) { continue }
-            if !byMonthDay.isEmpty {
-                let length = CivilDate.daysInMonth(year: c.year, month: c.month)
-                if !byMonthDay.contains(c.day) && !byMonthDay.contains(c.day - length - 1) { continue }
+            let length = CivilDate.daysInMonth(year: c.year, month: c.month)
+            if !(byMonth.isEmpty || byMonth.contains(c.month)) || !(byMonthDay.isEmpty || byMonthDay.contains(c.day) || byMonthDay.contains(c.day - length - 1)) {
+                guard skip != .omit, let missing = byMonthDay.last, missing > 28 else { continue }
+                // SKIP: the last day takes its month's missing days; the next month's first, forward.
+                if skip == .backward {
+                    guard c.day == length, missing > length, byMonth.isEmpty || byMonth.contains(c.month) else { continue }
+                } else {
+                    let previous = date.adding(days: -1).components
+                    guard c.day == 1, missing > CivilDate.daysInMonth(year: previous.year, month: previous.month),
+                          byMonth.isEmpty || byMonth.contains(previous.month) else { continue }
+                }
             }
             let yearStart = CivilDate(year: c.year, month: 1, day: 1)!.dayNumber
             let yearLength = CivilDate.isLeapYear(c.year) ? 366 : 365

@@ -233,6 +233,9 @@ public enum CalendarReader {
                 return problem("not text")
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            if let trailing = Self.afterCalendarEnd(text) {
+                problem("\(trailing) after END:VCALENDAR is outside the calendar: not read")
+            }
             guard let root = text.withCString({ f.icalparser_parse_string!($0) }) else {
                 return problem("not an iCalendar file (libical found no calendar in it)")
             }
@@ -249,6 +252,24 @@ public enum CalendarReader {
                     expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
                 }
             }
+        }
+
+        /// The first `BEGIN:NAME` (with its line) after the last END:VCALENDAR, if any: libical
+        /// drops what follows the calendar without a word.
+        static func afterCalendarEnd(_ text: String) -> String? {
+            var lines = 0
+            var ended = false
+            var found: String?
+            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                lines += 1
+                let upper = line.uppercased()
+                if upper.hasPrefix("END:VCALENDAR") {
+                    (ended, found) = (true, nil)
+                } else if ended, found == nil, upper.hasPrefix("BEGIN:") {
+                    found = "\(DisplayText.escaped(String(line.prefix(40)))) at line \(lines)"
+                }
+            }
+            return found
         }
 
         /// A VTIMEZONE whose STANDARD or DAYLIGHT rule repeats other than yearly or monthly is no
@@ -285,27 +306,46 @@ public enum CalendarReader {
             walk(component, &self)
         }
 
-        /// The items of one kind: masters expanded, overrides (RECURRENCE-ID) put in place.
+        /// The items of one kind: masters expanded, overrides (RECURRENCE-ID) put in place, a
+        /// RANGE=THISANDFUTURE override on its instance and every later one (RFC 5545 §3.8.4.4).
+        /// The same UID twice without RECURRENCE-ID (an iTIP-style file): the higher SEQUENCE.
         mutating func expand(_ items: [OpaquePointer], kind: CalendarOccurrence.Kind) {
             let f = ical.f
             var overrides: [String: [String: OpaquePointer]] = [:]
+            var ranges: [String: [(Instant, OpaquePointer)]] = [:]
             var masters: [(String, OpaquePointer)] = []
+            var masterIndex: [String: Int] = [:]
             for (index, item) in items.enumerated() {
                 let uid = f.icalcomponent_get_uid!(item).map { String(cString: $0) } ?? "\(file.split(separator: "/").last ?? "")#\(index)"
                 if let property = f.icalcomponent_get_first_property!(item, ICAL_RECURRENCEID_PROPERTY) {
                     let rid = zoned(f.icalproperty_get_recurrenceid!(property), property)
+                    if let range = f.icalproperty_get_first_parameter!(property, ICAL_RANGE_PARAMETER),
+                       f.icalparameter_get_range!(range) == ICAL_RANGE_THISANDFUTURE, let at = instant(rid) {
+                        ranges[uid, default: []].append((at, item))
+                    }
                     overrides[uid, default: [:]][instanceName(rid)] = item
+                } else if let earlier = masterIndex[uid] {
+                    let (kept, other) = (f.icalcomponent_get_sequence!(masters[earlier].1), f.icalcomponent_get_sequence!(item))
+                    problem("\(uid): the same UID twice without RECURRENCE-ID: the one of SEQUENCE \(max(kept, other)) is used")
+                    if other >= kept { masters[earlier].1 = item }
                 } else {
+                    masterIndex[uid] = masters.count
                     masters.append((uid, item))
                 }
             }
             for (uid, master) in masters {
                 var replaced = overrides[uid] ?? [:]
-                for (start, instance) in instances(of: master, uid: uid) {
-                    if let instance, let override = replaced.removeValue(forKey: instance) {
-                        add(override, uid: uid, kind: kind, start: nil, instance: instance)
+                let thisAndFuture = (ranges[uid] ?? []).sorted { $0.0 < $1.0 }
+                for instance in instances(of: master, uid: uid) {
+                    if let name = instance.name, let override = replaced.removeValue(forKey: name) {
+                        add(override, uid: uid, kind: kind, start: nil, instance: name)
+                    } else if let at = instance.at, let (rid, override) = thisAndFuture.last(where: { $0.0 <= at }) {
+                        // Later instances move as the override moved its own, and take its properties.
+                        let moved = instant(startTime(override)).map { $0.secondsSinceEpoch - rid.secondsSinceEpoch } ?? 0
+                        add(override, uid: uid, kind: kind, start: at.adding(seconds: moved), instance: instance.name)
                     } else {
-                        add(master, uid: uid, kind: kind, start: start, instance: instance)
+                        add(master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,
+                            absoluteAlarms: instance.name == nil || instance.isFirst)
                     }
                 }
                 // An override that moved an instance into the window from outside it.
@@ -316,11 +356,22 @@ public enum CalendarReader {
             for (uid, list) in overrides { for (instance, item) in list { add(item, uid: uid, kind: kind, start: nil, instance: instance) } }
         }
 
-        /// The start of each instance of a master that can matter for the window, with its name
-        /// (nil for a single item). A rule is followed from DTSTART; EXDATEs removed; RDATEs added.
-        mutating func instances(of item: OpaquePointer, uid: String) -> [(icaltimetype, String?)] {
+        /// One instance of a master: its start (nil for a date), its date, its name in keys (nil
+        /// for a single item), and whether it is DTSTART's (where absolute alarms belong).
+        struct Instance {
+            let at: Instant?
+            let date: CivilDate
+            let name: String?
+            let isFirst: Bool
+        }
+
+        /// The instances of a master that can matter for the window: started from DTSTART (a
+        /// todo's DUE when it has none), expanded by RecurrenceRule on wall times, each put in
+        /// DTSTART's zone; UNTIL compared as an instant; EXDATEs removed; RDATEs added. How far
+        /// outside the window an instance can remind inside it comes from its VALARMs.
+        mutating func instances(of item: OpaquePointer, uid: String) -> [Instance] {
             let f = ical.f
-            let start = startTime(item)
+            let start = baseTime(item)
             guard f.icaltime_is_null_time!(start) == 0 else {
                 problem("\(uid): no DTSTART or DUE: skipped")
                 return []
@@ -329,69 +380,182 @@ public enum CalendarReader {
                 problem("\(uid): unknown time zone \"\(tzid)\" (no VTIMEZONE of that name, not an IANA name): skipped")
                 return []
             }
-            let rules = properties(item, ICAL_RRULE_PROPERTY).map { f.icalproperty_get_rrule!($0) }
+            let startInstant = instant(start)
+            let date = { (t: icaltimetype) in CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)) ?? CivilDate(dayNumber: 0) }
+            let rules = properties(item, ICAL_RRULE_PROPERTY)
             let extra = properties(item, ICAL_RDATE_PROPERTY).map { property in
                 let rdate = f.icalproperty_get_rdate!(property)
                 return zoned(f.icaltime_is_null_time!(rdate.time) == 0 ? rdate.time : rdate.period.start, property)
             }
-            if rules.isEmpty && extra.isEmpty { return [(start, nil)] }
-            let excluded = Set(properties(item, ICAL_EXDATE_PROPERTY).map { instanceName(zoned(f.icalproperty_get_exdate!($0), $0)) })
-            // Instances up to a week past the window can have reminders inside it.
-            let end = window.upperBound.adding(seconds: 8 * 86_400)
-            var result: [(icaltimetype, String?)] = []
-            var seen = Set<String>()
-            let begin = window.lowerBound.adding(seconds: -8 * 86_400)
-            func consider(_ t: icaltimetype, at: Instant?) {
-                guard let at, at >= begin, at <= end else { return }
-                let name = instanceName(t, at: at)
-                guard !excluded.contains(name), seen.insert(name).inserted else { return }
-                result.append((t, name))
+            let exdates = properties(item, ICAL_EXDATE_PROPERTY).map { zoned(f.icalproperty_get_exdate!($0), $0) }
+            let excluded = Set(exdates.map { instanceName($0) })
+            // An EXDATE;VALUE=DATE on a rule of date-times takes out every instance of that day.
+            let excludedDays = start.is_date != 0 ? [] : Set(exdates.filter { $0.is_date != 0 }.map(date))
+            if rules.isEmpty && extra.isEmpty {
+                // The recurrence set is DTSTART less the EXDATEs: one equal to DTSTART leaves none.
+                let single = excluded.contains(instanceName(start, at: startInstant)) || excludedDays.contains(date(start))
+                return single ? [] : [Instance(at: startInstant, date: date(start), name: nil, isFirst: true)]
             }
-            // Iterated on wall times (libical shifts every instance after a zoned DTSTART that
-            // falls in a DST gap), the zone put back on each; UNTIL compared here, as instants.
-            var floating = start
-            floating.zone = nil
-            for rule in rules {
-                if rule.freq == ICAL_SECONDLY_RECURRENCE || rule.freq == ICAL_MINUTELY_RECURRENCE {
-                    problem("\(uid): an RRULE repeating \(CalendarReader.frequency(rule.freq)) is finer than reminders can follow: only its DTSTART is kept")
-                    consider(start, at: instant(start))
+            let (before, after) = reach(item)
+            let begin = window.lowerBound.adding(seconds: -after)
+            let end = window.upperBound.adding(seconds: before)
+            var result: [Instance] = []
+            var seen = Set<String>()
+            func consider(_ t: icaltimetype, at: Instant?) {
+                let name = instanceName(t, at: at)
+                let first = name == instanceName(start, at: startInstant)
+                // DTSTART's instance is kept for an absolute alarm inside the window (issue 16, 4).
+                guard let at, (at >= begin && at <= end) || (first && hasAbsoluteAlarm(item)) else { return }
+                guard !excluded.contains(name), !excludedDays.contains(date(t)), seen.insert(name).inserted else { return }
+                result.append(Instance(at: at, date: date(t), name: name, isFirst: first))
+            }
+            let local = LocalDateTime(date: date(start), secondsOfDay: start.is_date != 0 ? 0 : Int(start.hour) * 3600 + Int(start.minute) * 60 + Int(start.second))
+            // Wall times a day either side of the instants: no zone is further than that from UTC.
+            let from = LocalDateTime(localSeconds: begin.secondsSinceEpoch - 2 * 86_400)
+            let through = LocalDateTime(localSeconds: end.secondsSinceEpoch + 2 * 86_400)
+            for property in rules {
+                let text = f.icalproperty_get_value_as_string!(property).map { String(cString: $0) } ?? ""
+                let rule: RecurrenceRule
+                do {
+                    rule = try RecurrenceRule(parsing: text)
+                } catch {
+                    problem("\(uid): an RRULE that cannot be used (\(error)): only its DTSTART is kept")
                     continue
                 }
-                guard rule.freq != ICAL_NO_RECURRENCE, let iterator = f.icalrecur_iterator_new!(rule, floating) else {
-                    problem("\(uid): an RRULE libical cannot use: only its DTSTART is kept")
-                    consider(start, at: instant(start))
+                if rule.frequency < .hourly {
+                    problem("\(uid): an RRULE repeating \(rule.frequency.name) is finer than reminders can follow: only its DTSTART is kept")
                     continue
                 }
-                defer { f.icalrecur_iterator_free!(iterator) }
-                let until = f.icaltime_is_null_time!(rule.until) == 0 ? instant(rule.until) : nil
-                // Without COUNT, skip straight to (a margin before) the window.
-                if rule.count == 0 {
-                    let from = ISO8601.split(local: window.lowerBound.adding(seconds: -9 * 86_400).secondsSinceEpoch)
-                    if from.date > CivilDate(year: Int(start.year), month: Int(start.month), day: Int(start.day)) ?? from.date {
-                        var jump = floating
-                        jump.year = Int32(from.date.year)
-                        jump.month = Int32(from.date.month)
-                        jump.day = Int32(from.date.day)
-                        _ = f.icalrecur_iterator_set_start!(iterator, jump)
-                    }
-                }
-                while true {
-                    var t = f.icalrecur_iterator_next!(iterator)
-                    if f.icaltime_is_null_time!(t) != 0 { break }
-                    t.zone = start.zone
+                var spent = false
+                rule.forEach(start: local, from: from, through: through) { wall in
+                    var t = start
+                    let c = wall.date.components
+                    (t.year, t.month, t.day) = (Int32(c.year), Int32(c.month), Int32(c.day))
+                    if start.is_date == 0 { (t.hour, t.minute, t.second) = (Int32(wall.hour), Int32(wall.minute), Int32(wall.second)) }
                     let at = instant(t)
-                    if let at, at > end || until.map({ at > $0 }) == true { break }
+                    switch rule.until {
+                    case .utc(let until)?: if let at, at > until { return false }
+                    case .local(let until)?: if wall > until { return false }
+                    case .date(let until)?: if wall.date > until { return false }
+                    case nil: break
+                    }
                     guard budget.take() else {
-                        if let spent = budget.report() {
-                            problem("\(uid): \(spent): the rest of this rule, and of the calendars after it, is skipped")
-                        }
-                        break
+                        spent = true
+                        return false
                     }
                     consider(t, at: at)
+                    return true
+                }
+                if spent, let report = budget.report() {
+                    problem("\(uid): \(report): the rest of this rule, and of the calendars after it, is skipped")
                 }
             }
             for t in [start] + extra { consider(t, at: instant(t)) }
             return result
+        }
+
+        /// How long before and after its start an instance can remind: its VALARMs' leads (an
+        /// alarm weeks ahead of its event, issue 16), its length for those RELATED=END, and the
+        /// eight days the kind's default reminders may reach; in seconds.
+        func reach(_ item: OpaquePointer) -> (before: Int64, after: Int64) {
+            let f = ical.f
+            let length = max(0, shape(item).lengthSeconds)
+            var (before, after) = (Int64(8 * 86_400), Int64(8 * 86_400))
+            for alarm in children(item, ICAL_VALARM_COMPONENT) {
+                guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
+                let value = f.icalproperty_get_trigger!(trigger)
+                guard f.icaltime_is_null_time!(value.time) != 0 else { continue }
+                let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER).map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true
+                let offset = Int64(f.icaldurationtype_as_int!(value.duration)) + (related ? length : 0)
+                let repeats = repetition(alarm)
+                let last = offset + Int64(repeats.count) * Int64(f.icaldurationtype_as_int!(repeats.every))
+                before = max(before, -min(offset, last) + 86_400)
+                after = max(after, max(offset, last) + 86_400)
+            }
+            return (before, after)
+        }
+
+        func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool {
+            let f = ical.f
+            return children(item, ICAL_VALARM_COMPONENT).contains { alarm in
+                f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time!(f.icalproperty_get_trigger!($0).time) == 0 } == true
+            }
+        }
+
+        /// An alarm's REPEAT and DURATION: how many more times it fires, and how far apart.
+        func repetition(_ alarm: OpaquePointer) -> (count: Int, every: icaldurationtype) {
+            let f = ical.f
+            guard let repeatProperty = f.icalcomponent_get_first_property!(alarm, ICAL_REPEAT_PROPERTY),
+                  let durationProperty = f.icalcomponent_get_first_property!(alarm, ICAL_DURATION_PROPERTY) else { return (0, icaldurationtype()) }
+            let every = f.icalproperty_get_duration!(durationProperty)
+            let count = Int(f.icalproperty_get_repeat!(repeatProperty))
+            // At most a hundred repetitions, and none of no length.
+            return f.icaldurationtype_as_int!(every) > 0 ? (min(max(count, 0), 100), every) : (0, every)
+        }
+
+        /// The times an item's instance runs by: what it starts from (DTSTART, or a todo's DUE
+        /// without one), when a todo is due (`dueSeconds` after it), and its end (DTEND or DUE:
+        /// the same exact length for every instance; DURATION: nominal days on the calendar).
+        struct Shape {
+            var dueSeconds: Int64 = 0
+            var exactLength: Int64?
+            var nominalLength: icaldurationtype?
+            var lengthSeconds: Int64 { exactLength ?? 0 }
+        }
+
+        func shape(_ item: OpaquePointer) -> Shape {
+            let f = ical.f
+            var shape = Shape()
+            let start = baseTime(item)
+            guard let from = instant(start) else { return shape }
+            if f.icalcomponent_isa!(item) == ICAL_VTODO_COMPONENT {
+                let due = f.icalcomponent_get_due!(item)
+                if f.icaltime_is_null_time!(due) == 0, let at = instant(due) {
+                    shape.dueSeconds = at.secondsSinceEpoch - from.secondsSinceEpoch
+                    shape.exactLength = shape.dueSeconds
+                    return shape
+                }
+            } else if f.icalcomponent_get_first_property!(item, ICAL_DTEND_PROPERTY) != nil,
+                      let end = instant(f.icalcomponent_get_dtend!(item)) {
+                shape.exactLength = end.secondsSinceEpoch - from.secondsSinceEpoch
+                return shape
+            }
+            if let property = f.icalcomponent_get_first_property!(item, ICAL_DURATION_PROPERTY) {
+                let duration = f.icalproperty_get_duration!(property)
+                shape.nominalLength = duration
+                shape.exactLength = Int64(f.icaldurationtype_as_int!(duration))
+            }
+            return shape
+        }
+
+        /// `base` moved by an iCalendar duration: its weeks and days on the calendar of `t`'s zone
+        /// (the same wall time, RFC 5545 §3.3.6: a day is nominal), then its hours, minutes and
+        /// seconds exactly. In UTC, and for a custom VTIMEZONE, a day is 86,400 s.
+        func shift(_ base: Instant, by duration: icaldurationtype, like t: icaltimetype) -> Instant {
+            let sign: Int64 = duration.is_neg != 0 ? -1 : 1
+            let days = Int(duration.weeks) * 7 + Int(duration.days)
+            let exact = sign * (Int64(duration.hours) * 3600 + Int64(duration.minutes) * 60 + Int64(duration.seconds))
+            var moved = base
+            if days != 0 {
+                if let zone = dayZone(t) {
+                    let local = ISO8601.localDate(of: base, in: zone.zone)
+                    let wall = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)!
+                    moved = zone.resolve(wall, on: local.date.adding(days: Int(sign) * days)).instant.adding(seconds: Int64(local.secondsOfDay % 60))
+                } else {
+                    moved = base.adding(seconds: sign * Int64(days) * 86_400)
+                }
+            }
+            return moved.adding(seconds: exact)
+        }
+
+        /// The zone whose calendar a date-time's nominal days follow: its TZID's IANA zone, or
+        /// the planning zone for a floating time or a date; nil for UTC (and custom zones).
+        func dayZone(_ t: icaltimetype) -> ZoneDayCache? {
+            guard t.is_date == 0, let zone = t.zone else { return zones.planning }
+            for name in [ical.f.icaltimezone_get_tzid!(zone), ical.f.icaltimezone_get_location!(zone)] {
+                if let name, let named = zones.named(String(cString: name)) { return named }
+            }
+            return nil
         }
 
         /// The TZID of a start that names no zone libical or the system knows (libical would
@@ -410,6 +574,14 @@ public enum CalendarReader {
             return nil
         }
 
+        /// What an item's instances are counted from: DTSTART, else (a todo) DUE.
+        func baseTime(_ item: OpaquePointer) -> icaltimetype {
+            let f = ical.f
+            let start = f.icalcomponent_get_dtstart!(item)
+            if f.icaltime_is_null_time!(start) == 0 || f.icalcomponent_isa!(item) != ICAL_VTODO_COMPONENT { return start }
+            return f.icalcomponent_get_due!(item)
+        }
+
         /// A todo is reminded at its DUE, else its DTSTART; an event at its DTSTART.
         func startTime(_ item: OpaquePointer) -> icaltimetype {
             let f = ical.f
@@ -420,59 +592,68 @@ public enum CalendarReader {
             return f.icalcomponent_get_dtstart!(item)
         }
 
-        /// One instance, unless cancelled or completed. `start` is the master's instance start
-        /// (nil: the item's own, for an override).
-        mutating func add(_ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: icaltimetype?, instance: String?) {
+        /// One instance, unless cancelled or completed. `start` is the instance's own start as
+        /// its master's rule gives it (nil: the item's own, for an override); a todo's reminder
+        /// time is its due, that far after. Absolute alarms of a repeating item go with the
+        /// instance of DTSTART only: RFC 5545 gives them one time, not one per instance.
+        mutating func add(_ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
+                          instance: String?, absoluteAlarms: Bool = true) {
             let f = ical.f
             let status = f.icalcomponent_get_status!(item)
             if status == ICAL_STATUS_CANCELLED || status == ICAL_STATUS_COMPLETED { return }
             if kind == .todo, f.icalcomponent_get_first_property!(item, ICAL_COMPLETED_PROPERTY) != nil { return }
-            let own = startTime(item)
-            let begin = start ?? own
-            guard f.icaltime_is_null_time!(begin) == 0, let date = CivilDate(year: Int(begin.year), month: Int(begin.month), day: Int(begin.day))
-            else { return }
+            let base = baseTime(item)
+            guard f.icaltime_is_null_time!(base) == 0,
+                  let ownDate = CivilDate(year: Int(base.year), month: Int(base.month), day: Int(base.day)) else { return }
+            let shape = shape(item)
             let title = f.icalcomponent_get_summary!(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
+            let isDate = base.is_date != 0
+            let from = isDate ? dayStart(date ?? ownDate) : (start ?? instant(base))
+            guard let from else { return }
+            let end = shape.nominalLength.map { shift(from, by: $0, like: base) } ?? from.adding(seconds: shape.lengthSeconds)
             var at: Instant?
             var time: WallTime?
-            var day = date
-            if begin.is_date == 0, let instant = instant(begin) {
-                at = instant
-                let local = ISO8601.localDate(of: instant, in: zone)
+            var day = date ?? ownDate
+            if !isDate {
+                let due = from.adding(seconds: shape.dueSeconds)
+                at = due
+                let local = ISO8601.localDate(of: due, in: zone)
                 day = local.date
                 time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
             }
-            guard (at ?? dayStart(day)) >= window.lowerBound.adding(seconds: -8 * 86_400),
-                  (at ?? dayStart(day)) <= window.upperBound.adding(seconds: 8 * 86_400) else { return }
+            let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms)
+            let (before, after) = reach(item)
+            let shown = at ?? from
+            let inWindow = shown >= window.lowerBound.adding(seconds: -after) && shown <= window.upperBound.adding(seconds: before)
+            guard inWindow || alarms?.contains(where: window.contains) == true else { return }
             occurrences.append(CalendarOccurrence(calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
-                                                  alarms: alarms(item, start: at ?? dayStart(day), end: end(item, start: at ?? dayStart(day))),
-                                                  instance: instance))
+                                                  alarms: alarms, instance: instance))
         }
 
-        /// The end an alarm RELATED=END counts from: DTEND, else start + DURATION, else the start.
-        func end(_ item: OpaquePointer, start: Instant) -> Instant {
-            let f = ical.f
-            let dtend = f.icalcomponent_get_dtend!(item)
-            let dtstart = f.icalcomponent_get_dtstart!(item)
-            if f.icaltime_is_null_time!(dtend) == 0, let e = instant(dtend), let s = instant(dtstart) {
-                return start.adding(seconds: e.secondsSinceEpoch - s.secondsSinceEpoch)
-            }
-            return start.adding(seconds: Int64(f.icaldurationtype_as_int!(f.icalcomponent_get_duration!(item))))
-        }
-
-        /// Each VALARM's instant; nil when there are none.
-        func alarms(_ item: OpaquePointer, start: Instant, end: Instant) -> [Instant]? {
+        /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included; nil when there
+        /// are none. Relative triggers count from the instance's start, or (RELATED=END) its end;
+        /// absolute ones are left out of all but one instance of a repeating item.
+        func alarms(_ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool) -> [Instant]? {
             let f = ical.f
             let valarms = children(item, ICAL_VALARM_COMPONENT)
             var result: [Instant] = []
             for alarm in valarms {
                 guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
                 let value = f.icalproperty_get_trigger!(trigger)
+                var first: Instant
                 if f.icaltime_is_null_time!(value.time) == 0 {
-                    if let at = instant(value.time) { result.append(at) }
+                    guard absolute, let at = instant(value.time) else { continue }
+                    first = at
                 } else {
                     let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER)
                     let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
-                    result.append(base.adding(seconds: Int64(f.icaldurationtype_as_int!(value.duration))))
+                    first = shift(base, by: value.duration, like: t)
+                }
+                result.append(first)
+                let (count, every) = repetition(alarm)
+                for _ in 0..<count {
+                    first = shift(first, by: every, like: t)
+                    result.append(first)
                 }
             }
             return valarms.isEmpty ? nil : result.sorted()

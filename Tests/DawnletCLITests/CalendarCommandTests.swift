@@ -46,6 +46,27 @@ import Testing
         #expect(result.stdout.contains("\"key\":\"ics:far:exam@example.org:alarm:2027-01-10T09:00:00\",\"fire_at\":\"2027-01-10T09:00:00+00:00\""), "\(result.stdout)")
     }
 
+    @Test("an item's start is an instant: the second 02:30 of a repeated hour, and seconds, stay what the file says (issue 16, 3 and 11)")
+    func startInstant() throws {
+        let vdir = folder.path("exact")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+            BEGIN:VEVENT\r\nUID:fold\r\nSUMMARY:Fold\r\nDTSTART;TZID=America/New_York:20261024T213000\r\nEND:VEVENT\r\n\
+            BEGIN:VEVENT\r\nUID:seconds\r\nSUMMARY:Seconds\r\nDTSTART:20261026T101010Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: vdir + "/exact.ics", atomically: true, encoding: .utf8)
+        let exactConfig = folder.path("exact.json5")
+        try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"exact\", path: \"\(vdir)\" } ] }".write(toFile: exactConfig, atomically: true, encoding: .utf8)
+        try CLIProcess.createDatabase(db)
+        let result = try CLIProcess.run(["--db", db, "--config", exactConfig, "preview", "--from", "2026-10-24", "--to", "2026-10-27", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        #expect(reminders.map { "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "")" } == [
+            "ics:exact:fold:10m 2026-10-25T02:20:00+01:00",
+            "ics:exact:seconds:10m 2026-10-26T11:00:10+01:00",
+        ], "01:30Z less 10 minutes is the second 02:20, in CET; 10:10:10Z less 10 minutes keeps its seconds")
+    }
+
     @Test("preview lists calendar reminders with their source and keys; the broken file is a one-line warning")
     func preview() throws {
         try CLIProcess.createDatabase(db)

@@ -1,0 +1,164 @@
+import DawnletCore
+import DawnletSystem
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Issue 16's reproducers (Corpus/reproducers, from the workplace's shared/data/ics-reproducers),
+/// each giving what RFC 5545 says, and the other disagreements the issue lists, on files made here.
+@Suite struct CalendarRFCTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus/reproducers")
+    let scratch: TemporaryFolder
+
+    init() throws { scratch = try TemporaryFolder() }
+
+    func at(_ text: String, _ zone: Zone = .utc) -> Instant {
+        guard let instant = ISO8601.parse(text, zone: zone) else { preconditionFailure(text) }
+        return instant
+    }
+
+    func read(_ name: String, from: String, to: String, zone: Zone = .utc) -> CalendarReader.Result {
+        let path = name.hasPrefix("/") ? name : Self.folder.appendingPathComponent(name).path
+        return CalendarReader.read(name: "test", path: path, window: at(from, zone)...at(to, zone), zone: zone)
+    }
+
+    /// A file of these components, in a VCALENDAR.
+    func file(_ body: String) throws -> String {
+        let path = scratch.path("\(UUID().uuidString.prefix(8)).ics")
+        let text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + body.split(separator: "\n").joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func utc(_ instants: [Instant]?) -> [String] {
+        (instants ?? []).map { ISO8601.format($0, utcOffset: 0) }
+    }
+
+    @Test("1: UNTIL in UTC on a Europe/Berlin rule keeps its last instance (Mar 4 09:00 CET is 08:00Z)")
+    func untilEastOfUTC() {
+        let result = read("until_east.ics", from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        #expect(result.occurrences.map(\.instance) == ["20260302T080000Z", "20260303T080000Z", "20260304T080000Z"])
+    }
+
+    @Test("2: a repeating VTODO counts its instances from DTSTART, each due as long after; EXDATE names a DTSTART")
+    func todoFromStart() {
+        let result = read("todo_rrule.ics", from: "2026-03-01T00:00", to: "2026-07-01T00:00")
+        #expect(result.occurrences.map(\.instance) == ["20260302T090000Z", "20260504T090000Z"])
+        #expect(utc(result.occurrences.compactMap(\.start)) == ["2026-03-04T09:00:00+00:00", "2026-05-06T09:00:00+00:00"])
+    }
+
+    @Test("4: an absolute TRIGGER on a repeating event fires once; one on an event months away fires in its window")
+    func absoluteTriggerOnce() {
+        let result = read("abs_alarm.ics", from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        let abs = result.occurrences.filter { $0.uid == "abs" }
+        #expect(abs.count == 4)
+        #expect(utc(abs.flatMap { $0.alarms ?? [] }) == ["2026-03-01T12:00:00+00:00"])
+        #expect(utc(result.occurrences.first { $0.uid == "abs-far" }?.alarms) == ["2026-03-05T12:00:00+00:00"])
+    }
+
+    @Test("5: REPEAT and DURATION: an alarm and its two repetitions")
+    func repeatedAlarm() throws {
+        let path = try file("""
+            BEGIN:VEVENT
+            UID:r
+            DTSTART:20260310T100000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:-PT5M
+            REPEAT:2
+            DURATION:PT5M
+            END:VALARM
+            END:VEVENT
+            """)
+        let result = read(path, from: "2026-03-10T00:00", to: "2026-03-11T00:00")
+        #expect(utc(result.occurrences.first?.alarms) == ["2026-03-10T09:55:00+00:00", "2026-03-10T10:00:00+00:00", "2026-03-10T10:05:00+00:00"])
+    }
+
+    @Test("6: RELATED=END on a VTODO counts from DUE; RELATED=START from DTSTART (from DUE without one)")
+    func todoRelatedEnd() {
+        let result = read("todo_end.ics", from: "2026-03-09T00:00", to: "2026-03-13T00:00")
+        #expect(utc(result.occurrences.first { $0.uid == "todo-end" }?.alarms) == ["2026-03-10T08:45:00+00:00", "2026-03-10T08:55:00+00:00"])
+        #expect(utc(result.occurrences.first { $0.uid == "todo-start-due" }?.alarms) == ["2026-03-10T07:45:00+00:00", "2026-03-12T08:55:00+00:00"])
+    }
+
+    @Test("7: RECURRENCE-ID;RANGE=THISANDFUTURE moves that instance and every later one, with its properties")
+    func thisAndFuture() throws {
+        let path = try file("""
+            BEGIN:VEVENT
+            UID:t
+            SUMMARY:before
+            DTSTART:20260302T090000Z
+            RRULE:FREQ=DAILY;COUNT=5
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:t
+            SUMMARY:after
+            RECURRENCE-ID;RANGE=THISANDFUTURE:20260304T090000Z
+            DTSTART:20260304T110000Z
+            END:VEVENT
+            """)
+        let result = read(path, from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        let got = result.occurrences.sorted { ($0.start ?? Instant(secondsSinceEpoch: 0)) < ($1.start ?? Instant(secondsSinceEpoch: 0)) }
+            .map { "\($0.title) \(ISO8601.format($0.start!, utcOffset: 0)) \($0.instance ?? "")" }
+        #expect(got == [
+            "before 2026-03-02T09:00:00+00:00 20260302T090000Z", "before 2026-03-03T09:00:00+00:00 20260303T090000Z",
+            "after 2026-03-04T11:00:00+00:00 20260304T090000Z", "after 2026-03-05T11:00:00+00:00 20260305T090000Z",
+            "after 2026-03-06T11:00:00+00:00 20260306T090000Z",
+        ], "\(got)")
+    }
+
+    @Test("8, 9: -P1D is a nominal day (the same 09:00 across spring forward); -PT15M across the gap and a DURATION across fall back are exact")
+    func nominalAndExact() {
+        let berlin = Zone.named("Europe/Berlin")
+        let spring = read("dst_alarm.ics", from: "2026-03-27T00:00", to: "2026-03-31T00:00", zone: berlin)
+        #expect(utc(spring.occurrences.first { $0.uid == "p1d" }?.alarms) == ["2026-03-28T08:00:00+00:00"], "09:00 CET the day before")
+        #expect(utc(spring.occurrences.first { $0.uid == "pt15m" }?.alarms) == ["2026-03-29T00:55:00+00:00"], "03:10 CEST less 15 minutes")
+        let autumn = read("dst_alarm.ics", from: "2026-10-24T00:00", to: "2026-10-28T00:00", zone: berlin)
+        #expect(utc(autumn.occurrences.filter { $0.uid == "dur-across" }.flatMap { $0.alarms ?? [] }) == [
+            "2026-10-25T01:30:00+00:00", "2026-10-26T02:30:00+00:00",
+        ], "two exact hours after 01:30 CEST, and after 01:30 CET")
+    }
+
+    @Test("10: an alarm 14 days before its event is read in a window that holds the alarm, not the event")
+    func longLead() {
+        let result = read("long_lead.ics", from: "2026-03-15T00:00", to: "2026-03-20T00:00")
+        #expect(utc(result.occurrences.first?.alarms) == ["2026-03-18T09:00:00+00:00"])
+    }
+
+    @Test("11: seconds are kept")
+    func seconds() throws {
+        let path = try file("BEGIN:VEVENT\nUID:s\nDTSTART:20150325T101010\nEND:VEVENT")
+        #expect(read(path, from: "2015-03-25T00:00", to: "2015-03-26T00:00").occurrences.first?.start == at("2015-03-25T10:10:10"))
+    }
+
+    @Test("12: rules libical takes a second over expand at once, as the RFC says")
+    func slowRules() {
+        let clock = ContinuousClock()
+        let begun = clock.now
+        let result = read("slow5.ics", from: "2024-10-01T00:00", to: "2025-02-01T00:00")
+        let elapsed = clock.now - begun
+        #expect(elapsed < .milliseconds(500), "\(elapsed)")
+        #expect(result.occurrences.filter { $0.uid == "slow0" }.map(\.instance) == [
+            "20241030T090000Z", "20241031T090000Z", "20241129T090000Z", "20241130T090000Z", "20241230T090000Z",
+        ])
+        #expect(result.occurrences.count == 25)
+    }
+
+    @Test("13: the same UID twice without RECURRENCE-ID keeps the higher SEQUENCE and says so; what follows END:VCALENDAR is named")
+    func duplicatesAndTrailing() {
+        let dup = read("dupuid.ics", from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        #expect(dup.occurrences.map(\.title) == ["v2"])
+        #expect(dup.problems.map(\.message) == ["dup: the same UID twice without RECURRENCE-ID: the one of SEQUENCE 1 is used"])
+        let bare = read("bare.ics", from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        #expect(bare.occurrences.map(\.uid) == ["in-cal"])
+        #expect(bare.problems.map(\.message) == ["BEGIN:VEVENT at line 11 after END:VCALENDAR is outside the calendar: not read"])
+    }
+
+    @Test("edges: an EXDATE equal to a single event's DTSTART leaves nothing; a DATE EXDATE takes out that day's instance")
+    func exdateEdges() {
+        let result = read("edges.ics", from: "2026-03-01T00:00", to: "2026-03-20T00:00")
+        #expect(!result.occurrences.contains { $0.uid == "exdate-single" })
+        #expect(result.occurrences.filter { $0.uid == "exdate-date-on-timed" }.map(\.instance) == ["20260306T090000Z", "20260308T090000Z"])
+        #expect(result.occurrences.contains { $0.uid == "at-from" } && result.occurrences.contains { $0.uid == "at-to" })
+    }
+}
