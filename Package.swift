@@ -31,7 +31,7 @@ let package = Package(
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"], exclude: ["Scripts"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
         .testTarget(name: "DawnletRunnerTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletRunner", "DawnletTestSupport"]),
-        .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus"]),
+        .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus", "Scripts"]),
         .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts"]),
     ],
     swiftLanguageModes: [.v6]

@@ -287,9 +287,12 @@ public struct RecurrenceRule: Hashable, Sendable {
         case .minutely: day = period / 1440
         case .secondly: day = period / 86_400
         }
-        guard let day, day <= CivilDate(year: 9999, month: 12, day: 31)!.dayNumber else { return nil }
+        guard let day, day <= Self.lastDay else { return nil }
         return day
     }
+
+    /// 9999-12-31: no period's days go past it.
+    static let lastDay = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!.dayNumber
 
     /// The days of a period the day parts let through, in order.
     func days(of period: Int, into days: inout [Int]) {
@@ -304,7 +307,7 @@ public struct RecurrenceRule: Hashable, Sendable {
         }
         var year = Int.min
         var week = WeekNumbers(year: 1970, weekStart: weekStart)
-        for day in first..<(first + span) {
+        for day in first..<min(first + span, Self.lastDay + 1) {
             let date = CivilDate(dayNumber: day)
             let c = date.components
             let length = CivilDate.daysInMonth(year: c.year, month: c.month)
