@@ -25,10 +25,7 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
     public static func < (a: LocalDateTime, b: LocalDateTime) -> Bool { a.localSeconds < b.localSeconds }
 
     /// `2026-03-02T09:00:00`.
-    public var description: String {
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(date)T\(two(hour)):\(two(minute)):\(two(second))"
-    }
+    public var description: String { "\(date)T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2))" }
 }
 
 /// An RFC 5545 recurrence rule (§3.3.10), read from its text and expanded here rather than by
@@ -125,13 +122,13 @@ public struct RecurrenceRule: Hashable, Sendable {
             case "BYMONTH": rule.byMonth = try integers(1...12, signed: false)
             case "BYSETPOS": rule.bySetPos = try integers(1...366, signed: true)
             case "WKST":
-                guard let day = Self.weekday(value) else { throw ParseError("WKST=\(value) is no weekday") }
+                guard let day = Weekday(icalCode: value) else { throw ParseError("WKST=\(value) is no weekday") }
                 rule.weekStart = day
             case "BYDAY":
                 var entries = Set<WeekdayEntry>()
                 for item in value.split(separator: ",", omittingEmptySubsequences: false) {
                     let digits = item.prefix { "+-0123456789".contains($0) }
-                    guard let day = Self.weekday(String(item.dropFirst(digits.count))),
+                    guard let day = Weekday(icalCode: String(item.dropFirst(digits.count))),
                           let ordinal = digits.isEmpty ? 0 : Int(digits), abs(ordinal) <= 53, digits.isEmpty || ordinal != 0 else {
                         throw ParseError("BYDAY=\(value): \"\(item)\" is no weekday")
                     }
@@ -154,11 +151,6 @@ public struct RecurrenceRule: Hashable, Sendable {
         guard let frequency else { throw ParseError("no FREQ") }
         rule.frequency = frequency
         self = rule
-    }
-
-    static func weekday(_ code: String) -> Weekday? {
-        let upper = code.uppercased()
-        return Weekday.allCases.first { $0.icalCode == upper }
     }
 
     /// `20260304`, `20260304T080000` or `20260304T080000Z`.

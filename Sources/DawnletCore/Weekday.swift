@@ -17,6 +17,12 @@ public enum Weekday: Int, CaseIterable, Hashable, Sendable, Comparable {
     /// The RFC 5545 two-letter code (`MO`, `TU`, …).
     public var icalCode: String { Weekday.icalCodes[rawValue - 1] }
 
+    /// `MO`…`SU`, any case (RFC 5545's BYDAY and WKST).
+    public init?(icalCode: String) {
+        guard let index = Weekday.icalCodes.firstIndex(of: icalCode.uppercased()) else { return nil }
+        self.init(rawValue: index + 1)
+    }
+
     /// Accepts short and full names, any case (`tue`, `Tues`, `TUESDAY`).
     public init?(name: String) {
         guard let day = Weekday.byName[name] ?? Weekday.byName[name.lowercased()] else { return nil }

@@ -336,16 +336,18 @@ public enum CalendarReader {
             for (uid, master) in masters {
                 var replaced = overrides[uid] ?? [:]
                 let thisAndFuture = (ranges[uid] ?? []).sorted { $0.0 < $1.0 }
-                for instance in instances(of: master, uid: uid) {
+                // What every instance of the master shares, worked out once.
+                let timing = timing(master)
+                for instance in instances(of: master, uid: uid, timing: timing) {
                     if let name = instance.name, let override = replaced.removeValue(forKey: name) {
                         add(override, uid: uid, kind: kind, start: nil, instance: name)
                     } else if let at = instance.at, let (rid, override) = thisAndFuture.last(where: { $0.0 <= at }) {
                         // Later instances move as the override moved its own, and take its properties.
-                        let moved = instant(startTime(override)).map { $0.secondsSinceEpoch - rid.secondsSinceEpoch } ?? 0
+                        let moved = instant(baseTime(override)).map { $0.secondsSinceEpoch - rid.secondsSinceEpoch } ?? 0
                         add(override, uid: uid, kind: kind, start: at.adding(seconds: moved), instance: instance.name)
                     } else {
                         add(master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,
-                            absoluteAlarms: instance.name == nil || instance.isFirst)
+                            absoluteAlarms: instance.name == nil || instance.isFirst, timing: timing)
                     }
                 }
                 // An override that moved an instance into the window from outside it.
@@ -369,7 +371,7 @@ public enum CalendarReader {
         /// todo's DUE when it has none), expanded by RecurrenceRule on wall times, each put in
         /// DTSTART's zone; UNTIL compared as an instant; EXDATEs removed; RDATEs added. How far
         /// outside the window an instance can remind inside it comes from its VALARMs.
-        mutating func instances(of item: OpaquePointer, uid: String) -> [Instance] {
+        mutating func instances(of item: OpaquePointer, uid: String, timing: Timing) -> [Instance] {
             let f = ical.f
             let start = baseTime(item)
             guard f.icaltime_is_null_time!(start) == 0 else {
@@ -396,9 +398,8 @@ public enum CalendarReader {
                 let single = excluded.contains(instanceName(start, at: startInstant)) || excludedDays.contains(date(start))
                 return single ? [] : [Instance(at: startInstant, date: date(start), name: nil, isFirst: true)]
             }
-            let (before, after) = reach(item)
-            let begin = window.lowerBound.adding(seconds: -after)
-            let end = window.upperBound.adding(seconds: before)
+            let begin = window.lowerBound.adding(seconds: -timing.after)
+            let end = window.upperBound.adding(seconds: timing.before)
             var result: [Instance] = []
             var seen = Set<String>()
             func consider(_ t: icaltimetype, at: Instant?) {
@@ -454,12 +455,19 @@ public enum CalendarReader {
             return result
         }
 
-        /// How long before and after its start an instance can remind: its VALARMs' leads (an
-        /// alarm weeks ahead of its event, issue 16), its length for those RELATED=END, and the
-        /// eight days the kind's default reminders may reach; in seconds.
-        func reach(_ item: OpaquePointer) -> (before: Int64, after: Int64) {
+        /// An item's shape, and how long before and after its start an instance can remind: its
+        /// VALARMs' leads (an alarm weeks ahead of its event, issue 16), its length for those
+        /// RELATED=END, and the eight days the kind's default reminders may reach; in seconds.
+        struct Timing {
+            let shape: Shape
+            let before: Int64
+            let after: Int64
+        }
+
+        func timing(_ item: OpaquePointer) -> Timing {
             let f = ical.f
-            let length = max(0, shape(item).lengthSeconds)
+            let shape = shape(item)
+            let length = max(0, shape.lengthSeconds)
             var (before, after) = (Int64(8 * 86_400), Int64(8 * 86_400))
             for alarm in children(item, ICAL_VALARM_COMPONENT) {
                 guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
@@ -472,7 +480,7 @@ public enum CalendarReader {
                 before = max(before, -min(offset, last) + 86_400)
                 after = max(after, max(offset, last) + 86_400)
             }
-            return (before, after)
+            return Timing(shape: shape, before: before, after: after)
         }
 
         func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool {
@@ -530,7 +538,7 @@ public enum CalendarReader {
 
         /// `base` moved by an iCalendar duration: its weeks and days on the calendar of `t`'s zone
         /// (the same wall time, RFC 5545 §3.3.6: a day is nominal), then its hours, minutes and
-        /// seconds exactly. In UTC, and for a custom VTIMEZONE, a day is 86,400 s.
+        /// seconds exactly. For a custom VTIMEZONE a day is 86,400 s.
         func shift(_ base: Instant, by duration: icaldurationtype, like t: icaltimetype) -> Instant {
             let sign: Int64 = duration.is_neg != 0 ? -1 : 1
             let days = Int(duration.weeks) * 7 + Int(duration.days)
@@ -548,10 +556,12 @@ public enum CalendarReader {
             return moved.adding(seconds: exact)
         }
 
-        /// The zone whose calendar a date-time's nominal days follow: its TZID's IANA zone, or
-        /// the planning zone for a floating time or a date; nil for UTC (and custom zones).
+        /// The system's zone a date-time is in (its wall times resolve there, its nominal days
+        /// follow its calendar): its TZID's IANA zone, or the planning zone for a floating time or
+        /// a date; nil for a custom VTIMEZONE, which only libical can read.
         func dayZone(_ t: icaltimetype) -> ZoneDayCache? {
             guard t.is_date == 0, let zone = t.zone else { return zones.planning }
+            // A VTIMEZONE's TZID, or a built-in zone's location (its TZID carries a libical prefix).
             for name in [ical.f.icaltimezone_get_tzid!(zone), ical.f.icaltimezone_get_location!(zone)] {
                 if let name, let named = zones.named(String(cString: name)) { return named }
             }
@@ -582,22 +592,12 @@ public enum CalendarReader {
             return f.icalcomponent_get_due!(item)
         }
 
-        /// A todo is reminded at its DUE, else its DTSTART; an event at its DTSTART.
-        func startTime(_ item: OpaquePointer) -> icaltimetype {
-            let f = ical.f
-            if f.icalcomponent_isa!(item) == ICAL_VTODO_COMPONENT {
-                let due = f.icalcomponent_get_due!(item)
-                if f.icaltime_is_null_time!(due) == 0 { return due }
-            }
-            return f.icalcomponent_get_dtstart!(item)
-        }
-
         /// One instance, unless cancelled or completed. `start` is the instance's own start as
         /// its master's rule gives it (nil: the item's own, for an override); a todo's reminder
         /// time is its due, that far after. Absolute alarms of a repeating item go with the
         /// instance of DTSTART only: RFC 5545 gives them one time, not one per instance.
         mutating func add(_ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
-                          instance: String?, absoluteAlarms: Bool = true) {
+                          instance: String?, absoluteAlarms: Bool = true, timing: Timing? = nil) {
             let f = ical.f
             let status = f.icalcomponent_get_status!(item)
             if status == ICAL_STATUS_CANCELLED || status == ICAL_STATUS_COMPLETED { return }
@@ -605,7 +605,8 @@ public enum CalendarReader {
             let base = baseTime(item)
             guard f.icaltime_is_null_time!(base) == 0,
                   let ownDate = CivilDate(year: Int(base.year), month: Int(base.month), day: Int(base.day)) else { return }
-            let shape = shape(item)
+            let timing = timing ?? self.timing(item)
+            let shape = timing.shape
             let title = f.icalcomponent_get_summary!(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
             let isDate = base.is_date != 0
             let from = isDate ? dayStart(date ?? ownDate) : (start ?? instant(base))
@@ -622,9 +623,8 @@ public enum CalendarReader {
                 time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
             }
             let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms)
-            let (before, after) = reach(item)
             let shown = at ?? from
-            let inWindow = shown >= window.lowerBound.adding(seconds: -after) && shown <= window.upperBound.adding(seconds: before)
+            let inWindow = shown >= window.lowerBound.adding(seconds: -timing.after) && shown <= window.upperBound.adding(seconds: timing.before)
             guard inWindow || alarms?.contains(where: window.contains) == true else { return }
             occurrences.append(CalendarOccurrence(calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
                                                   alarms: alarms, instance: instance))
@@ -679,14 +679,8 @@ public enum CalendarReader {
             }
             guard let date = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),
                   let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute)) else { return nil }
-            guard let zone = t.zone else { return zones.planning.resolve(wall, on: date).instant.adding(seconds: Int64(t.second)) }
-            // A VTIMEZONE's TZID, or a built-in zone's location (its TZID carries a libical prefix).
-            for name in [ical.f.icaltimezone_get_tzid!(zone), ical.f.icaltimezone_get_location!(zone)] {
-                if let name, let named = zones.named(String(cString: name)) {
-                    return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second))
-                }
-            }
-            return Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, zone)))
+            if let named = dayZone(t) { return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second)) }
+            return t.zone.map { Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, $0))) }
         }
 
         func dayStart(_ date: CivilDate) -> Instant {

@@ -15,8 +15,7 @@ import Testing
 
     init() throws {
         folder = try TemporaryFolder()
-        let environment = ProcessInfo.processInfo.environment
-        random = SeededRandom(seed: environment["DAWNLET_FUZZ_SEED"].flatMap(UInt64.init) ?? 12)
+        random = SeededRandom(seed: SeededRandom.fuzzSeed(12))
     }
 
     static var cases: Int { ProcessInfo.processInfo.environment["DAWNLET_FUZZ_CASES"].flatMap(Int.init) ?? 60 }

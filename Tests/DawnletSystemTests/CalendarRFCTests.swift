@@ -107,6 +107,26 @@ import Testing
         ], "\(got)")
     }
 
+    @Test("7: a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
+    func thisAndFutureTodo() throws {
+        let path = try file("""
+            BEGIN:VTODO
+            UID:t
+            DTSTART:20260302T090000Z
+            DUE:20260302T100000Z
+            RRULE:FREQ=DAILY;COUNT=3
+            END:VTODO
+            BEGIN:VTODO
+            UID:t
+            RECURRENCE-ID;RANGE=THISANDFUTURE:20260303T090000Z
+            DTSTART:20260303T110000Z
+            DUE:20260303T120000Z
+            END:VTODO
+            """)
+        let result = read(path, from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        #expect(utc(result.occurrences.compactMap(\.start).sorted()) == ["2026-03-02T10:00:00+00:00", "2026-03-03T12:00:00+00:00", "2026-03-04T12:00:00+00:00"])
+    }
+
     @Test("8, 9: -P1D is a nominal day (the same 09:00 across spring forward); -PT15M across the gap and a DURATION across fall back are exact")
     func nominalAndExact() {
         let berlin = Zone.named("Europe/Berlin")

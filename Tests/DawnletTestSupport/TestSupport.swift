@@ -5,6 +5,10 @@ import Foundation
 public struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }
+    /// A fuzz test's seed: DAWNLET_FUZZ_SEED, else the test's own.
+    public static func fuzzSeed(_ seed: UInt64) -> UInt64 {
+        ProcessInfo.processInfo.environment["DAWNLET_FUZZ_SEED"].flatMap(UInt64.init) ?? seed
+    }
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
