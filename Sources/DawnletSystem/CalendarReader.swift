@@ -233,7 +233,7 @@ public enum CalendarReader {
                 return problem("not text")
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-            if let trailing = Self.afterCalendarEnd(text) {
+            if let trailing = Self.afterCalendarEnd(bytes) {
                 problem("\(trailing) after END:VCALENDAR is outside the calendar: not read")
             }
             guard let root = text.withCString({ f.icalparser_parse_string!($0) }) else {
@@ -255,21 +255,28 @@ public enum CalendarReader {
         }
 
         /// The first `BEGIN:NAME` (with its line) after the last END:VCALENDAR, if any: libical
-        /// drops what follows the calendar without a word.
-        static func afterCalendarEnd(_ text: String) -> String? {
-            var lines = 0
-            var ended = false
-            var found: String?
-            for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-                lines += 1
-                let upper = line.uppercased()
-                if upper.hasPrefix("END:VCALENDAR") {
-                    (ended, found) = (true, nil)
-                } else if ended, found == nil, upper.hasPrefix("BEGIN:") {
-                    found = "\(DisplayText.escaped(String(line.prefix(40)))) at line \(lines)"
-                }
+        /// drops what follows the calendar without a word. Only line starts are looked at.
+        static func afterCalendarEnd(_ bytes: [UInt8]) -> String? {
+            func starts(_ word: StaticString, at i: Int) -> Bool {
+                let count = word.utf8CodeUnitCount
+                guard i + count <= bytes.count else { return false }
+                for k in 0..<count where bytes[i + k] | 0x20 != word.utf8Start[k] | 0x20 { return false }
+                return true
             }
-            return found
+            var (line, start, ended) = (1, 0, false)
+            var found: (line: Int, start: Int)?
+            while start < bytes.count {
+                if starts("END:VCALENDAR", at: start) {
+                    (ended, found) = (true, nil)
+                } else if ended, found == nil, starts("BEGIN:", at: start) {
+                    found = (line, start)
+                }
+                guard let newline = bytes[start...].firstIndex(of: 10) else { break }
+                (line, start) = (line + 1, newline + 1)
+            }
+            guard let found else { return nil }
+            let end = bytes[found.start...].prefix(40).firstIndex { $0 == 10 || $0 == 13 } ?? min(bytes.count, found.start + 40)
+            return "\(DisplayText.escaped(String(decoding: bytes[found.start..<end], as: UTF8.self))) at line \(found.line)"
         }
 
         /// A VTIMEZONE whose STANDARD or DAYLIGHT rule repeats other than yearly or monthly is no
@@ -402,9 +409,10 @@ public enum CalendarReader {
             let end = window.upperBound.adding(seconds: timing.before)
             var result: [Instance] = []
             var seen = Set<String>()
+            let firstName = instanceName(start, at: startInstant)
             func consider(_ t: icaltimetype, at: Instant?) {
                 let name = instanceName(t, at: at)
-                let first = name == instanceName(start, at: startInstant)
+                let first = name == firstName
                 // DTSTART's instance is kept for an absolute alarm inside the window (issue 16, 4).
                 guard let at, (at >= begin && at <= end) || (first && hasAbsoluteAlarm(item)) else { return }
                 guard !excluded.contains(name), !excludedDays.contains(date(t)), seen.insert(name).inserted else { return }
