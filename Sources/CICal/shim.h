@@ -32,6 +32,11 @@
     X(icalproperty_get_duration) \
     X(icalcomponent_get_sequence) \
     X(icalparameter_get_range) \
+    X(icalparameter_as_ical_string) \
+    X(icalproperty_get_acknowledged) \
+    X(icalproperty_get_x_name) \
+    X(icalproperty_get_x) \
+    X(icalproperty_get_relatedto) \
     X(icalproperty_get_exdate) \
     X(icalproperty_get_rdate) \
     X(icalproperty_get_trigger) \

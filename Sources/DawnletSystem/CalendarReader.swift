@@ -638,13 +638,34 @@ public enum CalendarReader {
                                                   alarms: alarms, instance: instance))
         }
 
-        /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included; nil when there
-        /// are none. Relative triggers count from the instance's start, or (RELATED=END) its end;
-        /// absolute ones are left out of all but one instance of a repeating item.
+        /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included, less those
+        /// acknowledged on another device; nil when there are none. Relative triggers count from
+        /// the instance's start, or (RELATED=END) its end; absolute ones are left out of all but
+        /// one instance of a repeating item.
+        ///
+        /// Acknowledged (RFC 9074 and Thunderbird): an instant at or before its VALARM's
+        /// ACKNOWLEDGED, or the item's X-MOZ-LASTACK, does not fire. A snooze fires at its time and
+        /// acknowledges what it snoozed: an RFC 9074 snooze alarm (RELATED-TO;RELTYPE=SNOOZE naming
+        /// its parent VALARM's UID) acknowledges its parent up to it; Thunderbird's
+        /// X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a repeating item) comes with
+        /// an X-MOZ-LASTACK.
         func alarms(_ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool) -> [Instant]? {
             let f = ical.f
             let valarms = children(item, ICAL_VALARM_COMPONENT)
-            var result: [Instant] = []
+            var lastAck: Instant?
+            var snoozes: [Instant] = []
+            for property in properties(item, ICAL_X_PROPERTY) {
+                guard let name = f.icalproperty_get_x_name!(property).map({ String(cString: $0).uppercased() }),
+                      let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
+                      case .utc(let at)? = RecurrenceRule.until(value) else { continue }
+                if name == "X-MOZ-LASTACK" {
+                    lastAck = max(lastAck ?? at, at)
+                } else if name == "X-MOZ-SNOOZE-TIME" ? absolute : name == "X-MOZ-SNOOZE-TIME-\(start.secondsSinceEpoch * 1_000_000)" {
+                    snoozes.append(at)
+                }
+            }
+            var fired: [(instant: Instant, acknowledged: Instant?, uid: String?)] = []
+            var snoozedParents: [String: Instant] = [:]
             for alarm in valarms {
                 guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
                 let value = f.icalproperty_get_trigger!(trigger)
@@ -657,14 +678,35 @@ public enum CalendarReader {
                     let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
                     first = shift(base, by: value.duration, like: t)
                 }
-                result.append(first)
+                let acknowledged = f.icalcomponent_get_first_property!(alarm, ICAL_ACKNOWLEDGED_PROPERTY).flatMap { instant(f.icalproperty_get_acknowledged!($0)) }
+                if let parent = snoozedParent(alarm) { snoozedParents[parent] = max(snoozedParents[parent] ?? first, first) }
+                let uid = f.icalcomponent_get_uid!(alarm).map { String(cString: $0) }
+                fired.append((first, acknowledged, uid))
                 let (count, every) = repetition(alarm)
                 for _ in 0..<count {
                     first = shift(first, by: every, like: t)
-                    result.append(first)
+                    fired.append((first, acknowledged, uid))
                 }
             }
-            return valarms.isEmpty ? nil : result.sorted()
+            guard !valarms.isEmpty || !snoozes.isEmpty else { return nil }
+            var result = snoozes.filter { snooze in lastAck.map { snooze > $0 } ?? true }
+            for alarm in fired {
+                let until = [alarm.acknowledged, lastAck, alarm.uid.flatMap { snoozedParents[$0] }].compactMap { $0 }.max()
+                if until.map({ alarm.instant > $0 }) ?? true { result.append(alarm.instant) }
+            }
+            return result.sorted()
+        }
+
+        /// The UID of the VALARM this one snoozes (RFC 9074: RELATED-TO;RELTYPE=SNOOZE), if any.
+        func snoozedParent(_ alarm: OpaquePointer) -> String? {
+            let f = ical.f
+            for property in properties(alarm, ICAL_RELATEDTO_PROPERTY) {
+                guard let type = f.icalproperty_get_first_parameter!(property, ICAL_RELTYPE_PARAMETER),
+                      let text = f.icalparameter_as_ical_string!(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
+                      let parent = f.icalproperty_get_relatedto!(property) else { continue }
+                return String(cString: parent)
+            }
+            return nil
         }
 
         /// A property's date-time with the zone its TZID names (libical attaches it for DTSTART,

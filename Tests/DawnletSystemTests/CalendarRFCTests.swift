@@ -174,6 +174,69 @@ import Testing
         #expect(bare.problems.map(\.message) == ["BEGIN:VEVENT at line 11 after END:VCALENDAR is outside the calendar: not read"])
     }
 
+    @Test("acknowledged elsewhere (Build 2): Thunderbird's X-MOZ-LASTACK and X-MOZ-SNOOZE-TIME, from its own files")
+    func thunderbirdAcknowledged() {
+        let calendars = Self.folder.deletingLastPathComponent().appendingPathComponent("calendars").path
+        let window = ("2024-10-23T12:00", "2024-10-23T20:00")
+        let snoozed = read("\(calendars)/alarm_thunderbird_snoozed_until_1457.ics", from: window.0, to: window.1)
+        #expect(utc(snoozed.occurrences.first?.alarms) == ["2024-10-23T13:57:02+00:00"], "both alarms acknowledged, the snooze fires")
+        let closed = read("\(calendars)/alarm_thunderbird_closed.ics", from: window.0, to: window.1)
+        #expect(closed.occurrences.first?.alarms == [], "every alarm acknowledged, and no default reminder instead")
+        let postponed = read("\(calendars)/alarm_thunderbird_2_notification_5_min_postponed.ics", from: window.0, to: window.1)
+        #expect(utc(postponed.occurrences.first?.alarms) == ["2024-10-23T17:41:30+00:00", "2024-10-23T17:59:00+00:00"],
+                "the 24-minute alarm acknowledged and snoozed five minutes; the 1-minute one still to come")
+    }
+
+    @Test("acknowledged elsewhere (Build 2): RFC 9074's ACKNOWLEDGED and snooze alarms; Thunderbird's snooze of one instance")
+    func rfc9074Acknowledged() throws {
+        let path = try file("""
+            BEGIN:VEVENT
+            UID:e
+            DTSTART:20260310T100000Z
+            BEGIN:VALARM
+            UID:a1
+            ACTION:DISPLAY
+            TRIGGER:-PT15M
+            ACKNOWLEDGED:20260310T094600Z
+            END:VALARM
+            BEGIN:VALARM
+            UID:a2
+            ACTION:DISPLAY
+            TRIGGER:-PT5M
+            END:VALARM
+            BEGIN:VALARM
+            UID:a3
+            ACTION:DISPLAY
+            TRIGGER:-PT1M
+            ACKNOWLEDGED:20260310T090000Z
+            END:VALARM
+            BEGIN:VALARM
+            UID:s
+            ACTION:DISPLAY
+            RELATED-TO;RELTYPE=SNOOZE:a2
+            TRIGGER;VALUE=DATE-TIME:20260310T100500Z
+            END:VALARM
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:r
+            DTSTART:20260310T100000Z
+            RRULE:FREQ=DAILY;COUNT=3
+            X-MOZ-LASTACK:20260311T095100Z
+            X-MOZ-SNOOZE-TIME-1773223200000000:20260311T100500Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:-PT10M
+            END:VALARM
+            END:VEVENT
+            """)
+        let result = read(path, from: "2026-03-09T00:00", to: "2026-03-13T00:00")
+        #expect(utc(result.occurrences.first { $0.uid == "e" }?.alarms) == ["2026-03-10T09:59:00+00:00", "2026-03-10T10:05:00+00:00"],
+                "a1 acknowledged after it fired; a2 snoozed to 10:05; a3 acknowledged before its time, so it still fires")
+        #expect(result.occurrences.filter { $0.uid == "r" }.map { utc($0.alarms) } == [
+            [], ["2026-03-11T10:05:00+00:00"], ["2026-03-12T09:50:00+00:00"],
+        ], "the first two instances' alarms acknowledged, the second snoozed, the third still to come")
+    }
+
     @Test("edges: an EXDATE equal to a single event's DTSTART leaves nothing; a DATE EXDATE takes out that day's instance")
     func exdateEdges() {
         let result = read("edges.ics", from: "2026-03-01T00:00", to: "2026-03-20T00:00")
