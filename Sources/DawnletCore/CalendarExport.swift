@@ -3,9 +3,16 @@ import FoundationEssentials
 extension Schedule {
     /// The RFC 5545 RRULE that means exactly this schedule from `anchor`: weeks start on Monday
     /// (WKST=MO, as our intervals count); a monthly day d ≥ 29 is "the last of 28…d the month
-    /// has" (BYMONTHDAY=28,…,d;BYSETPOS=-1), our clamp; yearly is every 12 months.
+    /// has" (BYMONTHDAY=28,…,d;BYSETPOS=-1), our clamp; every 12 months is FREQ=YEARLY in the
+    /// anchor's month.
     public func rrule(anchor: CivilDate) -> String {
         switch rule {
+        case .monthlyOnDay(let interval, let day) where interval % 12 == 0:
+            let d = day ?? anchor.day
+            let byDay = d <= 28 ? "BYMONTHDAY=\(d)" : "BYMONTHDAY=\((28...d).map(String.init).joined(separator: ","));BYSETPOS=-1"
+            return "FREQ=YEARLY;INTERVAL=\(interval / 12);BYMONTH=\(anchor.month);\(byDay)"
+        case .monthlyOnWeekday(let interval, let ordinal, let weekday) where interval % 12 == 0:
+            return "FREQ=YEARLY;INTERVAL=\(interval / 12);BYMONTH=\(anchor.month);BYDAY=\(ordinal.icalNumber)\(weekday.icalCode)"
         case .weekly(let interval, let days):
             let set = days ?? WeekdaySet([anchor.weekday])
             return "FREQ=WEEKLY;INTERVAL=\(interval);BYDAY=\(set.map(\.icalCode).joined(separator: ","));WKST=MO"
@@ -14,12 +21,17 @@ extension Schedule {
             let byDay = d <= 28 ? "BYMONTHDAY=\(d)" : "BYMONTHDAY=\((28...d).map(String.init).joined(separator: ","));BYSETPOS=-1"
             return "FREQ=MONTHLY;INTERVAL=\(interval);\(byDay)"
         case .monthlyOnWeekday(let interval, let ordinal, let weekday):
-            let n: String
-            switch ordinal {
-            case .nth(let k): n = String(k)
-            case .last: n = "-1"
-            }
-            return "FREQ=MONTHLY;INTERVAL=\(interval);BYDAY=\(n)\(weekday.icalCode)"
+            return "FREQ=MONTHLY;INTERVAL=\(interval);BYDAY=\(ordinal.icalNumber)\(weekday.icalCode)"
+        }
+    }
+}
+
+extension Schedule.Ordinal {
+    /// `2` for the second, `-1` for the last: a BYDAY ordinal.
+    var icalNumber: String {
+        switch self {
+        case .nth(let k): String(k)
+        case .last: "-1"
         }
     }
 }
@@ -27,20 +39,21 @@ extension Schedule {
 /// A Dawnlet todo or event as an iCalendar document (RFC 5545) another calendar program reads
 /// (DESIGN §8): DTSTART in the zone by its IANA name (or a date), the RRULE that means our
 /// schedule, skipped instances as EXDATE, edited or completed ones as RECURRENCE-ID overrides, a
-/// VALARM per reminder offset. The same item always gives the same bytes.
+/// VALARM per reminder offset, and the VTIMEZONE its TZID names. The same item gives the same
+/// bytes but for DTSTAMP, the time of export (`sameButStamps` tells the two apart).
 public enum CalendarExport {
     public static let productID = "-//Dawnlet//dawnlet-remind//EN"
 
     /// - Parameters:
     ///   - stored: the item's stored occurrences (skips, edits, done).
     ///   - offsets: its reminders (its own, else the kind's defaults).
+    ///   - stamp: the moment of export, its DTSTAMP.
     public static func document(_ d: ItemDefinition, stored: [StoredOccurrence], offsets: [ReminderOffset], uid: String,
-                                zone: Zone) -> String {
+                                zone: Zone, stamp: Instant) -> String {
         let component = d.kind == .todo ? "VTODO" : "VEVENT"
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "BEGIN:\(component)", "UID:\(escape(uid))"]
         let anchor = d.schedule?.anchor ?? d.date
-        // Stable: the day it starts, not the moment of export, so exporting again changes nothing.
-        lines.append("DTSTAMP:\(basic(anchor ?? CivilDate(dayNumber: 0)))T000000Z")
+        lines.append("DTSTAMP:\(basic(stamp))")
         lines.append("SUMMARY:\(escape(d.title))")
         var first: CivilDate?
         if let schedule = d.schedule, let anchor {
@@ -65,7 +78,7 @@ public enum CalendarExport {
         // Instances that differ from the series: an edited title or time, a repeating todo done.
         if d.schedule != nil {
             for row in rows where row.status != .skipped && (row.title != nil || row.time != nil || row.status == .done) {
-                lines += ["BEGIN:\(component)", "UID:\(escape(uid))", "DTSTAMP:\(basic(row.date))T000000Z",
+                lines += ["BEGIN:\(component)", "UID:\(escape(uid))", "DTSTAMP:\(basic(stamp))",
                           "RECURRENCE-ID" + value(row.date, d.time, zone), "DTSTART" + value(row.date, row.time ?? d.time, zone),
                           "SUMMARY:\(escape(row.title ?? d.title))"]
                 if row.status == .done { lines.append("STATUS:COMPLETED") }
@@ -74,16 +87,91 @@ public enum CalendarExport {
             }
         }
         lines.append("END:VCALENDAR")
+        // RFC 5545 §3.2.19: a TZID names a VTIMEZONE of the same document.
+        if let first, d.time != nil, !isUTC(zone) {
+            lines.insert(contentsOf: timeZone(zone, from: first), at: 3)
+        }
         return lines.flatMap(fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// Whether two documents differ in nothing but their DTSTAMPs: an unchanged item, exported again.
+    public static func sameButStamps(_ a: String, _ b: String) -> Bool {
+        func content(_ text: String) -> [Substring] { text.split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") } }
+        return content(a) == content(b)
+    }
+
+    /// The VTIMEZONE of `zone` from a year before `from` on, from the system's rules (issue 14):
+    /// each change in the zone's table as its own STANDARD or DAYLIGHT onset, then the yearly rule
+    /// that follows the table (its POSIX TZ footer) as RRULEs; changes worked out one by one for 40
+    /// years where that rule has no RRULE form. TZOFFSETFROM is the offset before each onset, the
+    /// onset's DTSTART its wall time in that offset.
+    static func timeZone(_ zone: Zone, from: CivilDate) -> [String] {
+        let rules = zone.rules
+        let begin = Int64(from.dayNumber - 366) * 86_400
+        var lines = ["BEGIN:VTIMEZONE", "TZID:\(zone.identifier)"]
+        func offset(_ seconds: Int) -> String {
+            let a = abs(seconds)
+            return (seconds < 0 ? "-" : "+") + two(a / 3600) + two(a / 60 % 60) + (a % 60 == 0 ? "" : two(a % 60))
+        }
+        func onset(at t: Int64, from before: Int, to after: Int, daylight: Bool, rule: String? = nil) {
+            let (date, s) = ISO8601.split(local: t + Int64(before))
+            let name = daylight ? "DAYLIGHT" : "STANDARD"
+            lines += ["BEGIN:\(name)", "DTSTART:\(basic(date))T\(two(s / 3600))\(two(s / 60 % 60))\(two(s % 60))"]
+            if let rule { lines.append("RRULE:\(rule)") }
+            lines += ["TZOFFSETFROM:\(offset(before))", "TZOFFSETTO:\(offset(after))", "END:\(name)"]
+        }
+        // The onset in force at `begin` (the last change before it, else the zone's first offset).
+        var standard = rules.footer?.standard ?? Int(rules.initial)
+        var changes: [(at: Int64, before: Int, after: Int)] = []
+        var previous = Int(rules.initial)
+        for (i, t) in rules.transitions.enumerated() {
+            let after = Int(rules.offsets[i])
+            if after != previous { changes.append((t, previous, after)) }
+            previous = after
+        }
+        let kept = changes.lastIndex { $0.at <= begin }.map { Array(changes[$0...]) } ?? changes
+        if kept.isEmpty || kept[0].at > begin {
+            let first = kept.first?.before ?? rules.utcOffset(at: Instant(secondsSinceEpoch: begin))
+            onset(at: Int64(CivilDate(year: 1601, month: 1, day: 1)!.dayNumber) * 86_400 - Int64(first), from: first, to: first, daylight: false)
+        }
+        for change in kept {
+            onset(at: change.at, from: change.before, to: change.after, daylight: change.after > standard)
+        }
+        let tableEnd = max(rules.transitions.last ?? begin, begin)
+        guard let footer = rules.footer, let daylight = footer.daylight, let start = footer.start, let end = footer.end else {
+            lines.append("END:VTIMEZONE")
+            return lines
+        }
+        standard = footer.standard
+        if let startRule = start.rrule, let endRule = end.rrule {
+            // From the year after the table, each rule's first onset there.
+            let year = ISO8601.split(local: tableEnd).date.year + 1
+            for (rule, text, before, after) in [(start, startRule, standard, daylight), (end, endRule, daylight, standard)] {
+                let day = rule.day.date(in: year)
+                onset(at: Int64(day.dayNumber) * 86_400 + Int64(rule.time) - Int64(before), from: before, to: after, daylight: after == daylight, rule: text)
+            }
+        } else {
+            var t = Instant(secondsSinceEpoch: tableEnd)
+            let last = tableEnd + 40 * 366 * 86_400
+            while let next = rules.nextChange(after: t, within: last - t.secondsSinceEpoch) {
+                onset(at: next.secondsSinceEpoch, from: rules.utcOffset(at: t), to: rules.utcOffset(at: next), daylight: rules.utcOffset(at: next) == daylight)
+                t = next
+            }
+        }
+        lines.append("END:VTIMEZONE")
+        return lines
     }
 
     /// `;VALUE=DATE:20261201`, `;TZID=Europe/Berlin:20261201T090000`, or `:20261201T090000Z` in UTC.
     static func value(_ date: CivilDate, _ time: WallTime?, _ zone: Zone) -> String {
         guard let time else { return ";VALUE=DATE:\(basic(date))" }
         let local = "\(basic(date))T\(two(time.hour))\(two(time.minute))00"
-        if zone.identifier == "UTC" || zone.identifier == "GMT" { return ":\(local)Z" }
+        if isUTC(zone) { return ":\(local)Z" }
         return ";TZID=\(zone.identifier):\(local)"
     }
+
+    /// Times in UTC are written as such (`…Z`), with no TZID.
+    static func isUTC(_ zone: Zone) -> Bool { zone.identifier == "UTC" || zone.identifier == "GMT" }
 
     static func alarms(_ offsets: [ReminderOffset], title: String) -> [String] {
         offsets.flatMap { offset -> [String] in

@@ -199,14 +199,20 @@ public struct PosixTZ: Hashable, Sendable {
 
     /// The instant a rule's local day and time name, read with `offset` (the offset in force before it).
     private func instant(_ rule: Rule, year: Int, offset: Int) -> Int64 {
-        let date: CivilDate
-        switch rule.day {
+        Int64(rule.day.date(in: year).dayNumber) * 86_400 + Int64(rule.time) - Int64(offset)
+    }
+}
+
+extension PosixTZ.Rule.Day {
+    /// The day the rule names in `year`.
+    func date(in year: Int) -> CivilDate {
+        switch self {
         case .julian(let n):
             let jan1 = CivilDate.clamped(year: year, month: 1, day: 1)
             let leapShift = CivilDate.daysInMonth(year: year, month: 2) == 29 && n >= 60 ? 1 : 0
-            date = jan1.adding(days: n - 1 + leapShift)
+            return jan1.adding(days: n - 1 + leapShift)
         case .zeroBased(let n):
-            date = CivilDate.clamped(year: year, month: 1, day: 1).adding(days: n)
+            return CivilDate.clamped(year: year, month: 1, day: 1).adding(days: n)
         case .month(let month, let week, let weekday):
             let first = CivilDate.clamped(year: year, month: month, day: 1)
             // ISO weekdays are 1 (Monday) … 7 (Sunday); POSIX 0 is Sunday.
@@ -214,9 +220,18 @@ public struct PosixTZ: Hashable, Sendable {
             var day = first.adding(days: (target - first.weekday.isoNumber + 7) % 7).adding(days: 7 * (week - 1))
             let last = CivilDate.daysInMonth(year: year, month: month)
             while day.month != month || day.day > last { day = day.adding(days: -7) }
-            date = day
+            return day
         }
-        return Int64(date.dayNumber) * 86_400 + Int64(rule.time) - Int64(offset)
+    }
+}
+
+extension PosixTZ.Rule {
+    /// The RFC 5545 RRULE of a `Mm.w.d` rule at a time within its day (`FREQ=YEARLY;BYMONTH=3;
+    /// BYDAY=-1SU`); nil for the other forms, which no RRULE says as simply.
+    var rrule: String? {
+        guard case .month(let month, let week, let weekday) = day, (0..<86_400).contains(time),
+              let code = Weekday(isoNumber: weekday == 0 ? 7 : weekday)?.icalCode else { return nil }
+        return "FREQ=YEARLY;BYMONTH=\(month);BYDAY=\(week == 5 ? -1 : week)\(code)"
     }
 }
 

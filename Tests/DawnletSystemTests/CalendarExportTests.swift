@@ -8,6 +8,7 @@ import Testing
 /// Schedule means.
 @Suite struct CalendarExportTests {
     static let berlin = Zone.named("Europe/Berlin")
+    static let stamp = Instant(secondsSinceEpoch: 1_796_000_000)
 
     @Test("export, then read back with libical: the same occurrences as our generator, for 300 random schedules across DST")
     func roundTrip() throws {
@@ -22,7 +23,7 @@ import Testing
             let time = Bool.random(using: &rng) ? WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 30) : nil
             let item = ItemDefinition(kind: i % 2 == 0 ? .event : .todo, id: Int64(i), title: "Item \(i)", time: time, schedule: schedule)
             let file = folder.path("item-\(i).ics")
-            try CalendarExport.document(item, stored: [], offsets: [], uid: "item-\(i)", zone: zone).write(toFile: file, atomically: true, encoding: .utf8)
+            try CalendarExport.document(item, stored: [], offsets: [], uid: "item-\(i)", zone: zone, stamp: Self.stamp).write(toFile: file, atomically: true, encoding: .utf8)
             let read = CalendarReader.read(name: "x", path: file, window: window, zone: zone)
             #expect(read.problems.isEmpty, "\(read.problems)")
             let theirs = read.occurrences.map(\.date).filter { range.contains($0) }.sorted()
@@ -46,7 +47,7 @@ import Testing
             StoredOccurrence(rowID: 2, kind: .todo, definitionID: 3, date: date("2026-12-15"), status: .open, title: "Bins (late)", time: WallTime(hour: 9, minute: 0)),
             StoredOccurrence(rowID: 3, kind: .todo, definitionID: 3, date: date("2026-12-22"), status: .done),
         ]
-        let text = CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin)
+        let text = CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin, stamp: Self.stamp)
         #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
         #expect(text.contains("EXDATE;TZID=Europe/Berlin:20261208T070000\r\n"))
         #expect(text.contains("RRULE:FREQ=WEEKLY;INTERVAL=1;BYDAY=TU;WKST=MO\r\n"))
@@ -63,6 +64,44 @@ import Testing
             "2026-12-29 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
         ], "skipped 12-08 and done 12-22 are out: \(lines)")
         #expect(read.occurrences.first { $0.date == date("2026-12-01") }?.alarms?.count == 2)
-        #expect(CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin) == text)
+        #expect(CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin, stamp: Self.stamp) == text)
+    }
+
+    @Test("each file carries the VTIMEZONE its TZID names: read through that VTIMEZONE alone (libical), the same instants as through the system's zone, 2024–2050")
+    func timeZones() throws {
+        let folder = try TemporaryFolder()
+        for (n, name) in ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Europe/London", "America/Sao_Paulo"].enumerated() {
+            let zone = Zone.named(name)
+            let schedule = try DawnletTestSupport.schedule("weekly on sun from 2024-01-07")
+            let item = ItemDefinition(kind: .event, id: Int64(n), title: "Weekly", time: WallTime(hour: 9, minute: 30), schedule: schedule)
+            let text = CalendarExport.document(item, stored: [], offsets: [], uid: "tz-\(n)", zone: zone, stamp: Self.stamp)
+            #expect(text.components(separatedBy: "TZID:\(name)\r\n").count == 2, "one VTIMEZONE of \(name)")
+            let own = folder.path("own-\(n).ics"), custom = folder.path("custom-\(n).ics")
+            try text.write(toFile: own, atomically: true, encoding: .utf8)
+            // Under a name no zone database knows, only the VTIMEZONE can say what the times mean.
+            try text.replacingOccurrences(of: name, with: "Dawnlet Test \(n)").write(toFile: custom, atomically: true, encoding: .utf8)
+            let window = Instant(secondsSinceEpoch: 1_704_067_200)...Instant(secondsSinceEpoch: 2_524_608_000)  // 2024–2050
+            let budget = { CalendarReader.Budget(instances: 10_000, seconds: 10) }
+            let system = CalendarReader.read(name: "x", path: own, window: window, zone: .utc, budget: budget())
+            let vtimezone = CalendarReader.read(name: "x", path: custom, window: window, zone: .utc, budget: budget())
+            #expect(system.problems.isEmpty && vtimezone.problems.isEmpty, "\(system.problems) \(vtimezone.problems)")
+            #expect(system.occurrences.count > 1300)
+            let differ = zip(system.occurrences, vtimezone.occurrences).filter { $0.start != $1.start }
+            #expect(system.occurrences.count == vtimezone.occurrences.count && differ.isEmpty,
+                    "\(name): \(differ.prefix(3).map { "\(ISO8601.format($0.start!, utcOffset: 0)) vs \(ISO8601.format($1.start!, utcOffset: 0))" })")
+        }
+    }
+
+    @Test("every 12 months is written FREQ=YEARLY; DTSTAMP is the moment of export, and an item exported again unchanged keeps its file")
+    func yearlyAndStamps() throws {
+        let yearly = try DawnletTestSupport.schedule("yearly from 2027-03-31")
+        #expect(yearly.rrule(anchor: yearly.anchor!).hasPrefix("FREQ=YEARLY;INTERVAL=1;BYMONTH=3;"), "\(yearly.rrule(anchor: yearly.anchor!))")
+        let item = ItemDefinition(kind: .todo, id: 1, title: "Taxes", time: nil, schedule: yearly)
+        let text = CalendarExport.document(item, stored: [], offsets: [], uid: "y", zone: Self.berlin, stamp: Self.stamp)
+        #expect(text.contains("\r\nDTSTAMP:\(CalendarExport.basic(Self.stamp))\r\n"))
+        let later = CalendarExport.document(item, stored: [], offsets: [], uid: "y", zone: Self.berlin, stamp: Self.stamp.adding(seconds: 86_400))
+        #expect(later != text && CalendarExport.sameButStamps(later, text))
+        let renamed = ItemDefinition(kind: .todo, id: 1, title: "Tax return", time: nil, schedule: yearly)
+        #expect(!CalendarExport.sameButStamps(CalendarExport.document(renamed, stored: [], offsets: [], uid: "y", zone: Self.berlin, stamp: Self.stamp), text))
     }
 }

@@ -39,13 +39,15 @@ enum ExportCommand {
         }
         let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
         let stored = try store.items.storedOccurrences(kinds, in: everything) + (try store.items.oneOffTodoRows())
+        let stamp = Instant(Date())
         var written = Set<String>()
         var counts: [ItemKind: Int] = [:]
         for definition in try store.items.definitions(kinds) {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let offsets = definition.reminders.isEmpty
                 ? invocation.config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
-            let text = CalendarExport.document(definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone)
+            let text = CalendarExport.document(definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone,
+                                               stamp: stamp)
             try save(text, to: "\(folder)/\(uid).ics")
             written.insert("\(uid).ics")
             counts[definition.kind, default: 0] += 1
@@ -64,7 +66,9 @@ enum ExportCommand {
     /// Unchanged files are left alone; others go to a private temporary file, synced, renamed.
     static func save(_ text: String, to path: String) throws {
         let bytes = Array(text.utf8)
-        if let existing = FileManager.default.contents(atPath: path), Array(existing) == bytes { return }
+        // An unchanged item keeps its file, and with it the DTSTAMP of the export that wrote it.
+        if let existing = FileManager.default.contents(atPath: path),
+           Array(existing) == bytes || CalendarExport.sameButStamps(String(decoding: existing, as: UTF8.self), text) { return }
         let (folder, name) = FolderWatch.parts(of: path)
         let temporary = "\(folder)/.\(name).\(getpid()).tmp"
         let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
