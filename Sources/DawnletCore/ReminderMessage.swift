@@ -74,10 +74,11 @@ public struct ReminderMessage: Hashable, Sendable {
 
     /// What a person can do from the notification: Done where the CLI has `done` (todos, habits),
     /// Skip where it has `skip` (and bills), Log payment for a subscription renewal or a debt due
-    /// date and Paid for a bill (a digest's too), Snooze on every single reminder. A summary of
-    /// several has none.
+    /// date and Paid for a bill (a digest's too), Done (acknowledged) on a calendar item's, Snooze
+    /// on every single reminder. A summary of several has none.
     public func actions(snoozeSeconds: Int) -> [ReminderAction] {
         let paying = payables.map { $0.kind == .bill ? ReminderAction.paid($0) : .logPayment($0) }
+        if case .calendar? = ReminderKey(key) { return [.done, .snooze(seconds: snoozeSeconds)] }
         guard let target = ReminderKey(key)?.item else { return kind == "digest" ? paying : [] }
         var actions: [ReminderAction] = []
         switch target.kind {

@@ -13,6 +13,9 @@ extension Runner {
             if let payment = ReminderAction.payment(action) {
                 return pay(payment, from: row, notification: id, action: action)
             }
+            if case .calendar(let key) = row.key {
+                return acknowledgeInCalendar(key, row: row, notification: id, action: action)
+            }
             guard let target = row.key.item else { return }
             let response: String
             switch (action, target.kind, target.kind.itemKind) {
@@ -73,9 +76,53 @@ extension Runner {
         replan(reason: "notification action")
     }
 
-    /// NotificationClosed: how it ended, unless an action already said.
+    /// Done, Skip, Snooze or a dismissal on a calendar item's notification: written into its
+    /// calendar when that is writable (`readOnly: false`), so every other device sees it —
+    /// ACKNOWLEDGED and X-MOZ-LASTACK; a snooze as an RFC 9074 snooze alarm, which the next plan
+    /// reads back and fires. A read-only calendar's item is snoozed here only.
+    private func acknowledgeInCalendar(_ key: String, row: Delivery, notification id: UInt32, action: String) {
+        let now = clock()
+        let calendars = settings.config.calendars
+        let until = now.adding(seconds: Int64(settings.config.desktop.snooze))
+        var response: String?
+        if let target = CalendarWriteBack.target(ofKey: key, calendars: calendars.map(\.name)),
+           let calendar = calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly {
+            let start = target.instance.flatMap { name -> Instant? in
+                if case .utc(let at)? = RecurrenceRule.until(name) { return at } else { return nil }
+            }
+            switch CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid, { text in
+                action == "snooze" ? CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now)
+                    : CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)
+            }) {
+            case .success(let file):
+                response = action == "snooze" ? "snoozed until \(ISO8601.format(until, in: settings.zone)) in \(file)" : "\(action == "dismissed" ? "dismissed" : "acknowledged") in \(file)"
+            case .failure(let problem):
+                log(LogEntry("cannot write \(action) back to calendar \(calendar.name): \(problem)", priority: 4))
+            }
+        }
+        do {
+            // Not written back (a read-only calendar, or the write failed): done here only.
+            if response == nil && action == "snooze" {
+                response = "snoozed until \(ISO8601.format(until, in: settings.zone))"
+                try store.log.snooze(row.id, until: until, response: response!)
+            }
+            let response = response ?? action
+            try store.log.respond(row.id, response: response)
+            if action != "dismissed" { (channels as? LoopChannels)?.notifications?.close(id) }
+            log(LogEntry("\(response): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
+            replan(reason: "notification action")
+        } catch {
+            log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: 3))
+        }
+    }
+
+    /// NotificationClosed: how it ended, unless an action already said. A calendar item's
+    /// dismissal is written back to a writable calendar.
     func closed(_ id: UInt32, reason: UInt32) {
         guard let row = try? store.log.delivery(notificationID: id, channel: .desktop), row.response == nil else { return }
+        if reason == 2, case .calendar(let key) = row.key {
+            return acknowledgeInCalendar(key, row: row, notification: id, action: "dismissed")
+        }
         let words = [1: "expired", 2: "dismissed", 3: "closed"][reason] ?? "closed"
         do {
             try store.log.respond(row.id, response: words)

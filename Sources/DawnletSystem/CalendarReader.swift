@@ -694,7 +694,7 @@ public enum CalendarReader {
                 let until = [alarm.acknowledged, lastAck, alarm.uid.flatMap { snoozedParents[$0] }].compactMap { $0 }.max()
                 if until.map({ alarm.instant > $0 }) ?? true { result.append(alarm.instant) }
             }
-            return result.sorted()
+            return Array(Set(result)).sorted()  // two alarms at one time are one reminder (one key)
         }
 
         /// The UID of the VALARM this one snoozes (RFC 9074: RELATED-TO;RELTYPE=SNOOZE), if any.

@@ -44,4 +44,31 @@ public enum RegularFile {
         bytes.removeLast()
         return .success(bytes)
     }
+
+    /// Replaces the file at `path` whole, or not at all: the bytes go to a temporary file beside
+    /// it, are synced, and are renamed over it. The file keeps its permissions (a new one gets
+    /// `mode`). Returns the errno of what failed.
+    public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o600) -> Int32? {
+        var entry = stat()
+        let permissions = stat(path, &entry) == 0 ? entry.st_mode & 0o7777 : mode
+        let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(folder.isEmpty ? "/" : folder)/.\(name).\(getpid()).tmp"
+        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, permissions)
+        guard fd >= 0 else { return errno }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            written += n
+        }
+        var failure: Int32? = written == bytes.count ? nil : errno
+        if failure == nil, fchmod(fd, permissions) != 0 || fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if failure != nil { unlink(temporary) }
+        return failure
+    }
 }

@@ -146,6 +146,73 @@ extension ServeTests {
         #expect(try cli("payment", "list").stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1)
     }
 
+    /// A writable vdir with one event whose VALARM fell due two minutes ago, and the config that
+    /// routes it to the desktop; the event's file.
+    func writableCalendar(snooze: String = "10m") throws -> String {
+        let vdir = folder.path("work")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        let start = formatter.string(from: Date().addingTimeInterval(300))
+        let file = "\(vdir)/meeting.ics"
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:meeting@example.org\r\nSUMMARY:Meeting\r\n\
+            X-SOMEONE-ELSE:kept\r\nDTSTART:\(start)\r\nBEGIN:VALARM\r\nUID:alarm-1\r\nACTION:DISPLAY\r\nTRIGGER:-PT7M\r\nEND:VALARM\r\n\
+            END:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        try writeConfig("calendars: [ { name: \"work\", path: \"\(vdir)\", readOnly: false, channels: [\"desktop\"] } ],",
+                        channels: "desktop: { snooze: \"\(snooze)\" }")
+        return file
+    }
+
+    /// The calendar reminders another device's plan of the same file holds now.
+    func otherDevicesReminders() throws -> [String] {
+        let other = folder.path("other-device.sqlite")
+        try CLIProcess.createDatabase(other)
+        let result = try CLIProcess.run(["--db", other, "--config", config, "preview", "--days", "1", "--json"])
+        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        return reminders.compactMap { $0["key"] as? String }.filter { $0.hasPrefix("ics:") }
+    }
+
+    @Test("desktop: Done on a writable calendar's alarm writes ACKNOWLEDGED into its file, and another device's plan no longer has it")
+    func desktopCalendarDone() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let file = try writableCalendar()
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        try session.invoke("Done")
+        let deadline = Date().addingTimeInterval(10)
+        while !((try? String(contentsOfFile: file, encoding: .utf8))?.contains("ACKNOWLEDGED:") ?? false) && Date() < deadline { usleep(100_000) }
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("\r\nACKNOWLEDGED:") && text.contains("\r\nX-MOZ-LASTACK:") && text.contains("\r\nX-SOMEONE-ELSE:kept\r\n"), "\(text)")
+        #expect(log.contains("acknowledged in \(file)"), "\(log)")
+        #expect(try otherDevicesReminders().isEmpty, "acknowledged here, so not due there")
+    }
+
+    @Test("desktop: Snooze on a writable calendar's alarm writes an RFC 9074 snooze alarm, which fires here, read back from the file")
+    func desktopCalendarSnooze() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let file = try writableCalendar(snooze: "5s")
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        try session.invoke("Snooze")
+        let deadline = Date().addingTimeInterval(5)
+        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        #expect(session.waitForDisplayed(1, seconds: 15) == 1, "the snooze alarm read back from the file fires")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("\r\nRELATED-TO;RELTYPE=SNOOZE:alarm-1\r\n") && text.contains("\r\nX-MOZ-SNOOZE-TIME:"), "\(text)")
+        #expect(log.contains("snoozed until ") && log.contains(" in \(file)"), "\(log)")
+        // Two reminders, each once: the alarm, and the snooze alarm the next plan read from the file.
+        let keys = Set(log.matches(of: /ics:work:meeting@example\.org:alarm:[0-9T:-]{19}/).map { String($0.output) })
+        #expect(keys.count == 2, "\(keys)\n\(log)")
+    }
+
     @Test("desktop: Snooze fires the reminder again after the snooze, replacing the notification rather than stacking")
     func desktopSnooze() throws {
         let session = try DesktopSession(notificationServer: true)

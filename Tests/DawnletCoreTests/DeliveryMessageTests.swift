@@ -31,7 +31,7 @@ import Testing
         }.joined()
     }
 
-    @Test("actions follow the CLI: done and skip for todos and habits, skip for events and bills, snooze for every single reminder")
+    @Test("actions follow the CLI: done and skip for todos and habits, skip for events and bills, done (acknowledged) for calendar items, snooze for every single reminder")
     func actionsByKind() {
         let snooze = ReminderAction.snooze(seconds: 600)
         #expect(message(kind: "todo").actions(snoozeSeconds: 600) == [.done, .skip, snooze])
@@ -39,6 +39,7 @@ import Testing
         #expect(message(kind: "event", key: "event:2:2026-12-01:10m").actions(snoozeSeconds: 600) == [.skip, snooze])
         #expect(message(kind: "bill", key: "bill:7:2026-12-01:3d").actions(snoozeSeconds: 600) == [.skip, snooze])
         #expect(message(kind: "debt", key: "debt:1:2026-12-15:0m").actions(snoozeSeconds: 600) == [snooze])
+        #expect(message(kind: "calendar", key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snoozeSeconds: 600) == [.done, snooze])
         #expect(message(kind: "digest", key: "digest:2026-12-01").actions(snoozeSeconds: 600).isEmpty)
         #expect(message(kind: "summary", key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snoozeSeconds: 600).isEmpty)
         #expect(snooze.label == "Snooze 10m")

@@ -63,21 +63,14 @@ enum ExportCommand {
         invocation.output.line(summary)
     }
 
-    /// Unchanged files are left alone; others go to a private temporary file, synced, renamed.
+    /// Unchanged files are left alone; others are replaced whole (a new one private).
     static func save(_ text: String, to path: String) throws {
         let bytes = Array(text.utf8)
         // An unchanged item keeps its file, and with it the DTSTAMP of the export that wrote it.
         if let existing = FileManager.default.contents(atPath: path),
            Array(existing) == bytes || CalendarExport.sameButStamps(String(decoding: existing, as: UTF8.self), text) { return }
-        let (folder, name) = FolderWatch.parts(of: path)
-        let temporary = "\(folder)/.\(name).\(getpid()).tmp"
-        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(errno))))") }
-        let ok = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(errno))))")
+        if let error = RegularFile.replace(path, with: bytes) {
+            throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(error))))")
         }
     }
 }

@@ -1,0 +1,166 @@
+/// What acting on a calendar item's notification writes back into that calendar's file (issue 16,
+/// RFC 9074 and what Thunderbird writes), so that a sync tool carries it to every other device.
+/// Pure text in, text out; everything else in the file is kept byte for byte: other properties,
+/// their order, unknown X- properties, line folding and line ends.
+public enum CalendarWriteBack {
+    /// The text with every VEVENT or VTODO of `uid` acknowledged at `at`: each VALARM's
+    /// ACKNOWLEDGED, and the component's X-MOZ-LASTACK, set to it (alarms up to then have been
+    /// seen); nil when the file holds no component of that UID.
+    public static func acknowledge(_ text: String, uid: String, at: Instant) -> String? {
+        edit(text, uid: uid, at: at, snooze: nil)
+    }
+
+    /// As `acknowledge`, and a snooze until `until` added to the component without RECURRENCE-ID:
+    /// an RFC 9074 snooze alarm (RELATED-TO;RELTYPE=SNOOZE naming the first VALARM's UID, when
+    /// it has one) and Thunderbird's X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a
+    /// repeating item, by its original start).
+    public static func snooze(_ text: String, uid: String, instanceStart: Instant?, until: Instant, at: Instant) -> String? {
+        edit(text, uid: uid, at: at, snooze: (instanceStart, until))
+    }
+
+    /// The calendar, UID and instance a calendar reminder's key names (`ics:work:UID:INSTANCE:10m`,
+    /// `ics:work:UID:alarm:2026-12-01T08:50:00`), given the configured calendars' names: a UID may
+    /// hold colons, so the known parts are taken off both ends.
+    public static func target(ofKey key: String, calendars: [String]) -> (calendar: String, uid: String, instance: String?)? {
+        guard key.hasPrefix("ics:") else { return nil }
+        let rest = key.dropFirst(4)
+        guard let calendar = calendars.filter({ rest.hasPrefix($0 + ":") }).max(by: { $0.count < $1.count }) else { return nil }
+        var item = rest.dropFirst(calendar.count + 1)
+        // `:alarm:` and a UTC time (19 characters), or `:` and an offset.
+        if item.count > 26, item.dropLast(19).hasSuffix(":alarm:") {
+            item = item.dropLast(26)
+        } else if let colon = item.lastIndex(of: ":") {
+            item = item[..<colon]
+        } else {
+            return nil
+        }
+        // An instance: `20261201T090000Z` or `20261201`.
+        if let colon = item.lastIndex(of: ":") {
+            let last = item[item.index(after: colon)...]
+            if RecurrenceRule.until(String(last)).map({ if case .local = $0 { return false } else { return true } }) == true {
+                return (calendar, String(item[..<colon]), String(last))
+            }
+        }
+        return item.isEmpty ? nil : (calendar, String(item), nil)
+    }
+
+    /// One content line as the file has it: its physical lines (a folded line and its
+    /// continuations), its name, and its value unfolded.
+    struct Line {
+        var physical: [Substring]
+        let name: String
+        let value: String
+    }
+
+    static func lines(_ text: String) -> (lines: [Line], end: String) {
+        let end = text.contains("\r\n") ? "\r\n" : "\n"
+        var result: [Line] = []
+        var pending: [Substring] = []
+        func flush() {
+            guard !pending.isEmpty else { return }
+            let joined = pending.enumerated().map { $0.offset == 0 ? String($0.element) : String($0.element.dropFirst()) }.joined()
+            let colon = joined.firstIndex(of: ":") ?? joined.endIndex
+            let head = joined[..<colon]
+            let name = String(head[..<(head.firstIndex(of: ";") ?? head.endIndex)]).uppercased()
+            result.append(Line(physical: pending, name: name, value: colon < joined.endIndex ? String(joined[joined.index(after: colon)...]) : ""))
+            pending = []
+        }
+        // Lines end in CRLF or LF (to Swift, CRLF is one Character).
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\r\n" || $0 == "\n" }) {
+            if let first = line.first, first == " " || first == "\t", !pending.isEmpty {
+                pending.append(line)
+            } else {
+                flush()
+                pending = [line]
+            }
+        }
+        flush()
+        // The split leaves one empty line after the last line end.
+        if let last = result.last, last.physical == [""] { result.removeLast() }
+        return (result, end)
+    }
+
+    static func edit(_ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?) -> String? {
+        let (lines, end) = Self.lines(text)
+        let stamp = CalendarExport.basic(at)
+        var out: [String] = []
+        var found = false
+        var index = 0
+        func emit(_ line: Line) { out.append(contentsOf: line.physical.map(String.init)) }
+        while index < lines.count {
+            let line = lines[index]
+            guard line.name == "BEGIN", ["VEVENT", "VTODO"].contains(line.value.uppercased()) else {
+                emit(line)
+                index += 1
+                continue
+            }
+            // One component, to its END.
+            let kind = line.value.uppercased()
+            var close = index + 1
+            var depth = 0
+            while close < lines.count {
+                let l = lines[close]
+                if l.name == "BEGIN" { depth += 1 }
+                if l.name == "END" { if depth == 0 && l.value.uppercased() == kind { break }; depth -= 1 }
+                close += 1
+            }
+            let body = Array(lines[(index + 1)..<min(close, lines.count)])
+            let ours = body.contains { $0.name == "UID" && $0.value == uid }
+            guard ours, close < lines.count else {
+                for l in lines[index..<min(close + 1, lines.count)] { emit(l) }
+                index = close + 1
+                continue
+            }
+            found = true
+            let master = !body.contains { $0.name == "RECURRENCE-ID" }
+            emit(line)
+            var inAlarm = false
+            var wroteLastAck = false
+            var parent: String?
+            var alarmDepth = 0
+            func lastAck() {
+                guard !wroteLastAck else { return }
+                out.append("X-MOZ-LASTACK:\(stamp)")
+                if master, let snooze {
+                    let name = snooze.instanceStart.map { "X-MOZ-SNOOZE-TIME-\($0.secondsSinceEpoch * 1_000_000)" } ?? "X-MOZ-SNOOZE-TIME"
+                    out.append("\(name):\(CalendarExport.basic(snooze.until))")
+                }
+                wroteLastAck = true
+            }
+            for l in body {
+                if inAlarm {
+                    if l.name == "BEGIN" { alarmDepth += 1 }
+                    if l.name == "END" && alarmDepth > 0 { alarmDepth -= 1; emit(l); continue }
+                    if l.name == "END" && l.value.uppercased() == "VALARM" {
+                        out.append("ACKNOWLEDGED:\(stamp)")
+                        inAlarm = false
+                    } else if l.name == "ACKNOWLEDGED" {
+                        continue
+                    } else if l.name == "UID", parent == nil {
+                        parent = l.value
+                    }
+                    emit(l)
+                    continue
+                }
+                if l.name == "X-MOZ-LASTACK" || (master && snooze != nil && l.name.hasPrefix("X-MOZ-SNOOZE-TIME")) { continue }
+                if l.name == "BEGIN" && l.value.uppercased() == "VALARM" {
+                    lastAck()
+                    inAlarm = true
+                    alarmDepth = 0
+                }
+                emit(l)
+            }
+            lastAck()
+            if master, let snooze {
+                let until = CalendarExport.basic(snooze.until)
+                out += ["BEGIN:VALARM", "UID:\(CalendarExport.escape(uid))-snooze-\(until)"]
+                if let parent { out.append("RELATED-TO;RELTYPE=SNOOZE:\(parent)") }
+                out += ["ACTION:DISPLAY", "DESCRIPTION:Snoozed", "TRIGGER;VALUE=DATE-TIME:\(until)", "END:VALARM"]
+            }
+            emit(lines[close])
+            index = close + 1
+        }
+        guard found else { return nil }
+        return out.joined(separator: end) + end
+    }
+}

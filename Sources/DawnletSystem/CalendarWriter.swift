@@ -1,0 +1,36 @@
+import DawnletCore
+import FoundationEssentials
+import Glibc
+
+/// Writes what was done here back into a writable calendar (`readOnly: false`, issue 16): the one
+/// file that holds the item, edited by a CalendarWriteBack function and replaced whole, so that a
+/// sync tool carries it on. A file changed by someone else meanwhile is read again first.
+public enum CalendarWriter {
+    /// The file of `path` (a file, or a vdir of them) holding `uid`, changed by `edit` (nil: not
+    /// this file) and replaced; returns that file, or what went wrong.
+    public static func update(path: String, uid: String, _ edit: (String) -> String?) -> Result<String, CalendarProblem> {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            return .failure(CalendarProblem(file: path, "no such file or folder"))
+        }
+        var files = [path]
+        if isFolder {
+            // vdirsyncer names a file by its UID where it can: that one first.
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+            files = names.sorted { ($0 == "\(uid).ics" ? 0 : 1) < ($1 == "\(uid).ics" ? 0 : 1) }.map { "\(path)/\($0)" }
+        }
+        for file in files {
+            for _ in 0..<3 {
+                guard case .success(let bytes) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes),
+                      let text = String(validating: bytes, as: UTF8.self), let edited = edit(text) else { break }
+                // Unchanged since it was read (a sync tool may have written it meanwhile): replace.
+                guard case .success(let again) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes), again == bytes else { continue }
+                if let error = RegularFile.replace(file, with: Array(edited.utf8)) {
+                    return .failure(CalendarProblem(file: file, "cannot be written: \(String(cString: strerror(error)))"))
+                }
+                return .success(file)
+            }
+        }
+        return .failure(CalendarProblem(file: path, "no file holds \(DisplayText.escaped(uid))"))
+    }
+}

@@ -1,0 +1,97 @@
+import DawnletCore
+import DawnletSystem
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Acknowledgements and snoozes written back into someone else's calendar file (issue 16, Build 3):
+/// only the lines it adds or replaces change; read back, the alarm no longer fires, the snooze does.
+@Suite struct CalendarWriteBackTests {
+    /// A Thunderbird-like file: a VTIMEZONE, an unknown X- property, a folded DESCRIPTION, LF-free
+    /// CRLF lines, two VALARMs (one already acknowledged), and another item after it.
+    static let original = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "X-WR-CALNAME:Work",
+        "BEGIN:VEVENT", "UID:a:b@example.org", "SUMMARY:Dentist", "X-MOZ-GENERATION:4", "DTSTART:20260310T100000Z",
+        "DESCRIPTION:A description long enough to have been folded by the program that wrote it, a",
+        " s RFC 5545 says lines longer than 75 octets are.",
+        "BEGIN:VALARM", "UID:alarm-1", "ACTION:DISPLAY", "TRIGGER:-PT15M", "ACKNOWLEDGED:20260101T000000Z", "END:VALARM",
+        "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM",
+        "END:VEVENT",
+        "BEGIN:VEVENT", "UID:other", "SUMMARY:Other", "DTSTART:20260310T120000Z",
+        "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM", "END:VEVENT",
+        "END:VCALENDAR",
+    ].joined(separator: "\r\n") + "\r\n"
+
+    static let now = Instant(secondsSinceEpoch: 1_773_136_800)  // 2026-03-10T10:00:00Z
+
+    func read(_ text: String) throws -> [CalendarOccurrence] {
+        let folder = try TemporaryFolder()
+        let path = folder.path("c.ics")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let window = Instant(secondsSinceEpoch: 1_773_100_000)...Instant(secondsSinceEpoch: 1_773_200_000)
+        return CalendarReader.read(name: "work", path: path, window: window, zone: .utc).occurrences
+    }
+
+    @Test("acknowledge: ACKNOWLEDGED in each VALARM of that UID (an old one replaced) and X-MOZ-LASTACK; every other line as it was")
+    func acknowledge() throws {
+        let edited = try #require(CalendarWriteBack.acknowledge(Self.original, uid: "a:b@example.org", at: Self.now))
+        let before = Self.original.components(separatedBy: "\r\n"), after = edited.components(separatedBy: "\r\n")
+        // What changed: one stale ACKNOWLEDGED gone, two ACKNOWLEDGED and one X-MOZ-LASTACK added.
+        #expect(before.filter { !after.contains($0) } == ["ACKNOWLEDGED:20260101T000000Z"])
+        #expect(after.filter { !before.contains($0) } == ["X-MOZ-LASTACK:20260310T100000Z", "ACKNOWLEDGED:20260310T100000Z", "ACKNOWLEDGED:20260310T100000Z"])
+        #expect(after.filter { $0.hasPrefix("ACKNOWLEDGED") || $0.hasPrefix("X-MOZ-LASTACK") }.count == 3)
+        #expect(before.filter { !$0.hasPrefix("ACKNOWLEDGED") } == after.filter { !$0.hasPrefix("ACKNOWLEDGED") && !$0.hasPrefix("X-MOZ-LASTACK") },
+                "the rest in its order, the folded line and the other item untouched")
+        let occurrences = try read(edited)
+        #expect(occurrences.first { $0.uid == "a:b@example.org" }?.alarms == [], "both alarms were due by 10:00: acknowledged")
+        #expect(occurrences.first { $0.uid == "other" }?.alarms?.count == 1)
+        #expect(CalendarWriteBack.acknowledge(Self.original, uid: "missing", at: Self.now) == nil)
+    }
+
+    @Test("snooze: an RFC 9074 snooze alarm naming its parent, and Thunderbird's X-MOZ-SNOOZE-TIME; read back, it fires once, at its time")
+    func snooze() throws {
+        let until = Self.now.adding(seconds: 600)
+        let edited = try #require(CalendarWriteBack.snooze(Self.original, uid: "a:b@example.org", instanceStart: nil, until: until, at: Self.now))
+        #expect(edited.contains("\r\nRELATED-TO;RELTYPE=SNOOZE:alarm-1\r\n"))
+        #expect(edited.contains("\r\nTRIGGER;VALUE=DATE-TIME:20260310T101000Z\r\n"))
+        #expect(edited.contains("\r\nX-MOZ-SNOOZE-TIME:20260310T101000Z\r\n"))
+        let occurrence = try #require(try read(edited).first { $0.uid == "a:b@example.org" })
+        #expect(occurrence.alarms == [until], "the Thunderbird and the RFC 9074 snooze are one time, one reminder")
+        // Snoozed again later: the first snooze is acknowledged, Thunderbird's time replaced.
+        let again = try #require(CalendarWriteBack.snooze(edited, uid: "a:b@example.org", instanceStart: nil, until: until.adding(seconds: 600), at: until))
+        #expect(again.components(separatedBy: "X-MOZ-SNOOZE-TIME").count == 2)
+        #expect(try read(again).first { $0.uid == "a:b@example.org" }?.alarms == [until.adding(seconds: 600)])
+    }
+
+    @Test("a reminder's key names its calendar, UID (colons and all) and instance")
+    func targets() {
+        let calendars = ["work", "work:home"]
+        #expect(CalendarWriteBack.target(ofKey: "ics:work:a:b@x:20261201T090000Z:10m", calendars: calendars)! == ("work", "a:b@x", "20261201T090000Z"))
+        #expect(CalendarWriteBack.target(ofKey: "ics:work:home:u:alarm:2026-12-01T08:50:00", calendars: calendars)! == ("work:home", "u", nil))
+        #expect(CalendarWriteBack.target(ofKey: "ics:work:u:20261201:1d", calendars: calendars)! == ("work", "u", "20261201"))
+        #expect(CalendarWriteBack.target(ofKey: "ics:other:u:10m", calendars: calendars) == nil)
+        #expect(CalendarWriteBack.target(ofKey: "todo:1:2026-12-01:0m", calendars: calendars) == nil)
+    }
+
+    @Test("the writer finds the item's file in a vdir, replaces only it, and keeps its permissions")
+    func writer() throws {
+        let folder = try TemporaryFolder()
+        let vdir = folder.path("vdir")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try Self.original.write(toFile: "\(vdir)/some-name.ics", atomically: true, encoding: .utf8)
+        let untouched = Self.original.replacingOccurrences(of: "a:b@example.org", with: "z")
+        try untouched.write(toFile: "\(vdir)/z.ics", atomically: true, encoding: .utf8)
+        chmod("\(vdir)/some-name.ics", 0o640)
+        let result = CalendarWriter.update(path: vdir, uid: "a:b@example.org") { CalendarWriteBack.acknowledge($0, uid: "a:b@example.org", at: Self.now) }
+        #expect(try result.get() == "\(vdir)/some-name.ics")
+        #expect(try String(contentsOfFile: "\(vdir)/some-name.ics", encoding: .utf8).contains("X-MOZ-LASTACK"))
+        #expect(try String(contentsOfFile: "\(vdir)/z.ics", encoding: .utf8) == untouched)
+        #expect((try FileManager.default.attributesOfItem(atPath: "\(vdir)/some-name.ics")[.posixPermissions] as? Int) == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).sorted() == ["some-name.ics", "z.ics"], "no temporary file left")
+        guard case .failure(let problem) = CalendarWriter.update(path: vdir, uid: "nobody", { CalendarWriteBack.acknowledge($0, uid: "nobody", at: Self.now) }) else {
+            Issue.record("a UID no file holds was written")
+            return
+        }
+        #expect(problem.message == "no file holds nobody")
+    }
+}
