@@ -11,8 +11,9 @@ DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata
 # Bench: Remind, the paired program of the plan figures (issue 15), and GNU time for peak memory.
 DEB_BENCH := remind time
-# The calendar oracles (issue 16): python-dateutil for RRULEs, recurring-ical-events on icalendar for whole files.
-PYPI_TEST := aiosmtpd python-dateutil icalendar recurring-ical-events
+# The calendar oracles (issue 16): python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
+# files; Radicale (a CalDAV server) and vdirsyncer for the two-home test.
+PYPI_TEST := aiosmtpd python-dateutil icalendar recurring-ical-events radicale vdirsyncer
 VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at
 # start (a command starts in ~12 ms instead of ~20 ms) and nothing to break when the toolchain moves.
@@ -34,7 +35,7 @@ deps:
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@if ! $(VENV)/bin/python -c 'import aiosmtpd, dateutil, icalendar, recurring_ical_events' 2>/dev/null; then \
+	@if ! $(VENV)/bin/python -c 'import aiosmtpd, dateutil, icalendar, recurring_ical_events, radicale, vdirsyncer' 2>/dev/null; then \
 	    echo "make deps: creating $(VENV) with $(PYPI_TEST)"; \
 	    python3 -m venv $(VENV) && $(VENV)/bin/pip install --quiet $(PYPI_TEST); \
 	fi

@@ -1,0 +1,172 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// One reminder across a person's devices (issue 16): a CalDAV server (Radicale on 127.0.0.1)
+/// and vdirsyncer syncing its one collection into two homes, each with its own database. Home A
+/// has `serve` with a desktop (dunst); what it does to a calendar alarm is written into the file,
+/// synced, and home B's plan follows it. Both servers and every sync are started here.
+extension ServeTests {
+    /// The CalDAV server and a vdirsyncer config per home.
+    final class CalDAV {
+        let daemon: Daemon
+        let port: Int
+        let root: String
+        static let vdirsyncer = Repository.root.appendingPathComponent(".build/venv/bin/vdirsyncer").path
+        static let radicale = Repository.root.appendingPathComponent(".build/venv/bin/radicale").path
+
+        init(folder: TemporaryFolder) throws {
+            try Repository.require(Self.radicale, "Radicale in the Python venv")
+            try Repository.require(Self.vdirsyncer, "vdirsyncer in the Python venv")
+            root = folder.path("caldav")
+            let collection = "\(root)/storage/collection-root/alice/work"
+            try FileManager.default.createDirectory(atPath: collection, withIntermediateDirectories: true)
+            try #"{"tag": "VCALENDAR"}"#.write(toFile: "\(collection)/.Radicale.props", atomically: true, encoding: .utf8)
+            let (_, portText) = try runTool(Repository.python, [Repository.scripts.appendingPathComponent("free-port.py").path], environment: ["PATH": "/usr/bin:/bin"])
+            port = Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+            try """
+                [server]
+                hosts = 127.0.0.1:\(port)
+                [auth]
+                type = none
+                [storage]
+                filesystem_folder = \(root)/storage
+                [logging]
+                level = warning
+                """.write(toFile: "\(root)/radicale.conf", atomically: true, encoding: .utf8)
+            daemon = try Daemon(Self.radicale, ["--config", "\(root)/radicale.conf"])
+            // Ready when it answers: vdirsyncer's discover is the first request anyway.
+        }
+
+        /// A home's vdir, kept in sync with the server's collection; discovered once.
+        func home(_ name: String, in folder: TemporaryFolder) throws -> String {
+            let vdir = folder.path("\(name)-vdir")
+            try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+            try """
+                [general]
+                status_path = "\(folder.path("\(name)-status"))"
+                [pair work]
+                a = "local"
+                b = "server"
+                collections = null
+                conflict_resolution = "a wins"
+                [storage local]
+                type = "filesystem"
+                path = "\(vdir)"
+                fileext = ".ics"
+                [storage server]
+                type = "caldav"
+                url = "http://127.0.0.1:\(port)/alice/work/"
+                username = "alice"
+                password = "not-checked"
+                """.write(toFile: folder.path("\(name)-vdirsyncer.conf"), atomically: true, encoding: .utf8)
+            let deadline = Date().addingTimeInterval(15)
+            while true {
+                let (status, output) = try vdirsyncer(name, "discover", in: folder)
+                if status == 0 { break }
+                guard Date() < deadline else { throw ServeTestError("vdirsyncer discover for \(name) failed: \(output)") }
+                usleep(200_000)  // Radicale still starting
+            }
+            return vdir
+        }
+
+        @discardableResult
+        func vdirsyncer(_ home: String, _ command: String, in folder: TemporaryFolder) throws -> (Int32, String) {
+            try runTool(Self.vdirsyncer, ["-c", folder.path("\(home)-vdirsyncer.conf"), command],
+                        environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.url.path])
+        }
+
+        func sync(_ home: String, in folder: TemporaryFolder) throws {
+            let (status, output) = try vdirsyncer(home, "sync", in: folder)
+            guard status == 0 else { throw ServeTestError("vdirsyncer sync for \(home) failed: \(output)") }
+        }
+    }
+
+    /// An event in `vdir` whose VALARM fell due two minutes ago.
+    func writeMeeting(_ uid: String, into vdir: String) throws {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nSUMMARY:Meeting \(uid)\r\n\
+            DTSTART:\(formatter.string(from: Date().addingTimeInterval(300)))\r\nBEGIN:VALARM\r\nUID:\(uid)-alarm\r\nACTION:DISPLAY\r\n\
+            TRIGGER:-PT7M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: "\(vdir)/\(uid).ics", atomically: true, encoding: .utf8)
+    }
+
+    /// The calendar reminders home B's plan holds from an hour ago to a day ahead: key and time.
+    func plannedInB(db: String, config: String) throws -> [String] {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--json",
+                                         "--from", formatter.string(from: Date().addingTimeInterval(-3600)),
+                                         "--to", formatter.string(from: Date().addingTimeInterval(86_400))])
+        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        return reminders.compactMap { $0["key"] as? String }.filter { $0.hasPrefix("ics:") }
+    }
+
+    @Test("two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A is due in B at its time; A's export is in B once, after each re-export")
+    func twoHomes() throws {
+        let caldav = try CalDAV(folder: folder)
+        let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
+        // Home A: this suite's database and config (desktop, the calendar writable); B its own.
+        try writeConfig("calendars: [ { name: \"work\", path: \"\(vdirA)\", readOnly: false, channels: [\"desktop\"] } ],",
+                        channels: "desktop: { snooze: \"10m\" }")
+        let (dbB, configB) = (folder.path("B.sqlite"), folder.path("B.json5"))
+        try CLIProcess.createDatabase(dbB)
+        try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"work\", path: \"\(vdirB)\" } ] }".write(toFile: configB, atomically: true, encoding: .utf8)
+
+        // Made in A by another program, synced to B: due there too.
+        try writeMeeting("done-in-a", into: vdirA)
+        try writeMeeting("snoozed-in-a", into: vdirA)
+        try caldav.sync("A", in: folder)
+        try caldav.sync("B", in: folder)
+        #expect(try plannedInB(db: dbB, config: configB).count == 2)
+
+        // A's runner shows both; Done on one, Snooze on the other.
+        let session = try DesktopSession(notificationServer: true)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(2, seconds: 10) == 2)
+        try session.invoke("Done")
+        let deadline = Date().addingTimeInterval(5)
+        while session.displayed() != 1 && Date() < deadline { usleep(50_000) }
+        try session.invoke("Snooze")
+        let written = Date().addingTimeInterval(10)
+        func text(_ uid: String) -> String { (try? String(contentsOfFile: "\(vdirA)/\(uid).ics", encoding: .utf8)) ?? "" }
+        while !(text("done-in-a") + text("snoozed-in-a")).contains("RELTYPE=SNOOZE") && Date() < written { usleep(100_000) }
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        let snoozedFile = [text("done-in-a"), text("snoozed-in-a")].first { $0.contains("RELTYPE=SNOOZE") } ?? ""
+        let snoozedUID = snoozedFile.contains("UID:done-in-a\r\n") ? "done-in-a" : "snoozed-in-a"
+        let acknowledgedUID = snoozedUID == "done-in-a" ? "snoozed-in-a" : "done-in-a"
+        let until = try #require(snoozedFile.firstMatch(of: /TRIGGER;VALUE=DATE-TIME:(\d{8}T\d{6}Z)/)?.1, "\(log)")
+
+        try caldav.sync("A", in: folder)
+        try caldav.sync("B", in: folder)
+        let planned = try plannedInB(db: dbB, config: configB)
+        #expect(!planned.contains { $0.contains(":\(acknowledgedUID):") }, "acknowledged in A: \(planned)")
+        // The snooze's time, as a key writes it: 20261201T101000Z → 2026-12-01T10:10:00.
+        let u = Array(until)
+        let stamp = "\(String(u[0..<4]))-\(String(u[4..<6]))-\(String(u[6..<8]))T\(String(u[9..<11])):\(String(u[11..<13])):\(String(u[13..<15]))"
+        #expect(planned == ["ics:work:\(snoozedUID):alarm:\(stamp)"], "snoozed in A until \(until): \(planned)")
+
+        // Dawnlet's own export in A is a calendar item in B: once, and once again after re-exports.
+        try cli("todo", "add", "Exported in A", "--due", "2026-12-24T10:00")
+        func exportedInB() throws -> Int {
+            try caldav.sync("A", in: folder)
+            try caldav.sync("B", in: folder)
+            let today = try CLIProcess.run(["--db", dbB, "--config", configB, "today", "--date", "2026-12-24", "--json"])
+            return today.stdout.components(separatedBy: "Exported in A").count - 1
+        }
+        try cli("export", "--to", vdirA, "--todos")
+        #expect(try exportedInB() == 1)
+        try cli("export", "--to", vdirA, "--todos")
+        #expect(try exportedInB() == 1, "exported again unchanged")
+        try cli("todo", "edit", "1", "--title", "Exported in A, renamed")
+        try cli("export", "--to", vdirA, "--todos")
+        #expect(try exportedInB() == 1, "the renamed one replaces it")
+    }
+}
