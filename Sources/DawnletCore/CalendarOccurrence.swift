@@ -20,9 +20,13 @@ public struct CalendarOccurrence: Hashable, Sendable {
     /// Which instance of a repeating item: its original start (`20261201T090000Z`, or `20261201`
     /// for a date); nil for a single one.
     public let instance: String?
+    /// Up to when its reminders were seen on another device (Thunderbird's X-MOZ-LASTACK, which
+    /// dawnlet-remind writes too): those of the calendar's default offsets as well as its VALARMs.
+    public let acknowledged: Instant?
 
     public init(calendar: String, uid: String, kind: Kind, title: String, date: CivilDate, start: Instant?, time: WallTime?,
-                alarms: [Instant]?, instance: String?) {
+                alarms: [Instant]?, instance: String?, acknowledged: Instant? = nil) {
+        self.acknowledged = acknowledged
         self.calendar = calendar
         self.uid = uid
         self.kind = kind

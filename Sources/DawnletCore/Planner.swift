@@ -309,6 +309,8 @@ public enum Planner {
                 // included); its wall time is only what it shows.
                 let (fireAt, utcOffset, gap) = item.calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
                     ?? fireInstant(base: base, date: item.date, offset: offset, days: days)
+                // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
+                if let acknowledged = item.calendar?.acknowledged, fireAt <= acknowledged { continue }
                 let inWindow = window.contains(fireAt)
                 guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
                 let key = (item.isCalendar ? item.calendar : nil).map { ReminderKey.calendar("\($0.key):\(offset)") }

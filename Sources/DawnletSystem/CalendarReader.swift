@@ -630,12 +630,13 @@ public enum CalendarReader {
                 day = local.date
                 time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
             }
-            let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms)
+            let mozilla = mozilla(item, start: from, absolute: absoluteAlarms)
+            let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms, mozilla: mozilla)
             let shown = at ?? from
             let inWindow = shown >= window.lowerBound.adding(seconds: -timing.after) && shown <= window.upperBound.adding(seconds: timing.before)
             guard inWindow || alarms?.contains(where: window.contains) == true else { return }
             occurrences.append(CalendarOccurrence(calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
-                                                  alarms: alarms, instance: instance))
+                                                  alarms: alarms, instance: instance, acknowledged: mozilla.lastAck))
         }
 
         /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included, less those
@@ -649,21 +650,11 @@ public enum CalendarReader {
         /// its parent VALARM's UID) acknowledges its parent up to it; Thunderbird's
         /// X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a repeating item) comes with
         /// an X-MOZ-LASTACK.
-        func alarms(_ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool) -> [Instant]? {
+        func alarms(_ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool,
+                    mozilla: (lastAck: Instant?, snoozes: [Instant])) -> [Instant]? {
             let f = ical.f
             let valarms = children(item, ICAL_VALARM_COMPONENT)
-            var lastAck: Instant?
-            var snoozes: [Instant] = []
-            for property in properties(item, ICAL_X_PROPERTY) {
-                guard let name = f.icalproperty_get_x_name!(property).map({ String(cString: $0).uppercased() }),
-                      let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
-                      case .utc(let at)? = RecurrenceRule.until(value) else { continue }
-                if name == "X-MOZ-LASTACK" {
-                    lastAck = max(lastAck ?? at, at)
-                } else if name == "X-MOZ-SNOOZE-TIME" ? absolute : name == "X-MOZ-SNOOZE-TIME-\(start.secondsSinceEpoch * 1_000_000)" {
-                    snoozes.append(at)
-                }
-            }
+            let (lastAck, snoozes) = mozilla
             var fired: [(instant: Instant, acknowledged: Instant?, uid: String?)] = []
             var snoozedParents: [String: Instant] = [:]
             for alarm in valarms {
@@ -695,6 +686,25 @@ public enum CalendarReader {
                 if until.map({ alarm.instant > $0 }) ?? true { result.append(alarm.instant) }
             }
             return Array(Set(result)).sorted()  // two alarms at one time are one reminder (one key)
+        }
+
+        /// Thunderbird's marks on an item: X-MOZ-LASTACK, and the X-MOZ-SNOOZE-TIME that applies to
+        /// the instance starting at `start` (its -µs form; the plain one for a single item).
+        func mozilla(_ item: OpaquePointer, start: Instant, absolute: Bool) -> (lastAck: Instant?, snoozes: [Instant]) {
+            let f = ical.f
+            var lastAck: Instant?
+            var snoozes: [Instant] = []
+            for property in properties(item, ICAL_X_PROPERTY) {
+                guard let name = f.icalproperty_get_x_name!(property).map({ String(cString: $0).uppercased() }),
+                      let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
+                      case .utc(let at)? = RecurrenceRule.until(value) else { continue }
+                if name == "X-MOZ-LASTACK" {
+                    lastAck = max(lastAck ?? at, at)
+                } else if name == "X-MOZ-SNOOZE-TIME" ? absolute : name == "X-MOZ-SNOOZE-TIME-\(start.secondsSinceEpoch * 1_000_000)" {
+                    snoozes.append(at)
+                }
+            }
+            return (lastAck, snoozes)
         }
 
         /// The UID of the VALARM this one snoozes (RFC 9074: RELATED-TO;RELTYPE=SNOOZE), if any.

@@ -67,6 +67,25 @@ import Testing
         ], "01:30Z less 10 minutes is the second 02:20, in CET; 10:10:10Z less 10 minutes keeps its seconds")
     }
 
+    @Test("an item acknowledged on another device (X-MOZ-LASTACK) has no default reminder due up to then; a later one still is")
+    func acknowledgedDefault() throws {
+        let vdir = folder.path("acked")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+            BEGIN:VEVENT\r\nUID:seen\r\nSUMMARY:Seen\r\nDTSTART:20261026T100000Z\r\nX-MOZ-LASTACK:20261026T095500Z\r\nEND:VEVENT\r\n\
+            BEGIN:VEVENT\r\nUID:daily\r\nSUMMARY:Daily\r\nDTSTART:20261026T120000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n\
+            X-MOZ-LASTACK:20261026T115500Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(toFile: vdir + "/acked.ics", atomically: true, encoding: .utf8)
+        let ackedConfig = folder.path("acked.json5")
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"acked\", path: \"\(vdir)\" } ] }".write(toFile: ackedConfig, atomically: true, encoding: .utf8)
+        try CLIProcess.createDatabase(db)
+        let result = try CLIProcess.run(["--db", db, "--config", ackedConfig, "preview", "--from", "2026-10-26", "--to", "2026-10-28", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        #expect(reminders.map { $0["key"] as? String ?? "" } == ["ics:acked:daily:20261027T120000Z:10m"], "\(reminders)")
+    }
+
     @Test("preview lists calendar reminders with their source and keys; the broken file is a one-line warning")
     func preview() throws {
         try CLIProcess.createDatabase(db)
