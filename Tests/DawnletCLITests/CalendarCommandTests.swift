@@ -30,38 +30,53 @@ import Testing
             """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
+    /// `preview --json` from `from` to `to` of a calendar `name` holding these VEVENTs, alone in
+    /// its config: each reminder as "KEY FIRE_AT".
+    func previewCalendar(_ name: String, zone: String, events: String, from: String, to: String) throws -> [String] {
+        let vdir = folder.path(name)
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + events.split(separator: "\n").joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n")
+            .write(toFile: "\(vdir)/\(name).ics", atomically: true, encoding: .utf8)
+        let calendarConfig = folder.path("\(name).json5")
+        try "{ timeZone: \"\(zone)\", calendars: [ { name: \"\(name)\", path: \"\(vdir)\" } ] }".write(toFile: calendarConfig, atomically: true, encoding: .utf8)
+        try CLIProcess.createDatabase(db)
+        let result = try CLIProcess.run(["--db", db, "--config", calendarConfig, "preview", "--from", from, "--to", to, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+        return reminders.map { "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "")" }
+    }
+
     @Test("an alarm weeks before its event is planned in a window holding both: the plan made in slices of days keeps it")
     func alarmWeeksAhead() throws {
-        let vdir = folder.path("far")
-        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-        try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:exam@example.org\r\nSUMMARY:Exam\r\n\
-            DTSTART:20270130T090000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-P20D\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-            """.write(toFile: vdir + "/exam.ics", atomically: true, encoding: .utf8)
-        let farConfig = folder.path("far.json5")
-        try "{ timeZone: \"UTC\", calendars: [ { name: \"far\", path: \"\(vdir)\" } ] }".write(toFile: farConfig, atomically: true, encoding: .utf8)
-        try CLIProcess.createDatabase(db)
-        let result = try CLIProcess.run(["--db", db, "--config", farConfig, "preview", "--from", "2027-01-05", "--to", "2027-02-01", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("\"key\":\"ics:far:exam@example.org:alarm:2027-01-10T09:00:00\",\"fire_at\":\"2027-01-10T09:00:00+00:00\""), "\(result.stdout)")
+        let reminders = try previewCalendar("far", zone: "UTC", events: """
+            BEGIN:VEVENT
+            UID:exam@example.org
+            SUMMARY:Exam
+            DTSTART:20270130T090000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            TRIGGER:-P20D
+            END:VALARM
+            END:VEVENT
+            """, from: "2027-01-05", to: "2027-02-01")
+        #expect(reminders == ["ics:far:exam@example.org:alarm:2027-01-10T09:00:00 2027-01-10T09:00:00+00:00"])
     }
 
     @Test("an item's start is an instant: the second 02:30 of a repeated hour, and seconds, stay what the file says (issue 16, 3 and 11)")
     func startInstant() throws {
-        let vdir = folder.path("exact")
-        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-        try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
-            BEGIN:VEVENT\r\nUID:fold\r\nSUMMARY:Fold\r\nDTSTART;TZID=America/New_York:20261024T213000\r\nEND:VEVENT\r\n\
-            BEGIN:VEVENT\r\nUID:seconds\r\nSUMMARY:Seconds\r\nDTSTART:20261026T101010Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-            """.write(toFile: vdir + "/exact.ics", atomically: true, encoding: .utf8)
-        let exactConfig = folder.path("exact.json5")
-        try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"exact\", path: \"\(vdir)\" } ] }".write(toFile: exactConfig, atomically: true, encoding: .utf8)
-        try CLIProcess.createDatabase(db)
-        let result = try CLIProcess.run(["--db", db, "--config", exactConfig, "preview", "--from", "2026-10-24", "--to", "2026-10-27", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
-        #expect(reminders.map { "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "")" } == [
+        let reminders = try previewCalendar("exact", zone: "Europe/Berlin", events: """
+            BEGIN:VEVENT
+            UID:fold
+            SUMMARY:Fold
+            DTSTART;TZID=America/New_York:20261024T213000
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:seconds
+            SUMMARY:Seconds
+            DTSTART:20261026T101010Z
+            END:VEVENT
+            """, from: "2026-10-24", to: "2026-10-27")
+        #expect(reminders == [
             "ics:exact:fold:10m 2026-10-25T02:20:00+01:00",
             "ics:exact:seconds:10m 2026-10-26T11:00:10+01:00",
         ], "01:30Z less 10 minutes is the second 02:20, in CET; 10:10:10Z less 10 minutes keeps its seconds")
@@ -69,21 +84,22 @@ import Testing
 
     @Test("an item acknowledged on another device (X-MOZ-LASTACK) has no default reminder due up to then; a later one still is")
     func acknowledgedDefault() throws {
-        let vdir = folder.path("acked")
-        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-        try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
-            BEGIN:VEVENT\r\nUID:seen\r\nSUMMARY:Seen\r\nDTSTART:20261026T100000Z\r\nX-MOZ-LASTACK:20261026T095500Z\r\nEND:VEVENT\r\n\
-            BEGIN:VEVENT\r\nUID:daily\r\nSUMMARY:Daily\r\nDTSTART:20261026T120000Z\r\nRRULE:FREQ=DAILY;COUNT=2\r\n\
-            X-MOZ-LASTACK:20261026T115500Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-            """.write(toFile: vdir + "/acked.ics", atomically: true, encoding: .utf8)
-        let ackedConfig = folder.path("acked.json5")
-        try "{ timeZone: \"UTC\", calendars: [ { name: \"acked\", path: \"\(vdir)\" } ] }".write(toFile: ackedConfig, atomically: true, encoding: .utf8)
-        try CLIProcess.createDatabase(db)
-        let result = try CLIProcess.run(["--db", db, "--config", ackedConfig, "preview", "--from", "2026-10-26", "--to", "2026-10-28", "--json"])
-        #expect(result.status == 0, "\(result.stderr)")
-        let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
-        #expect(reminders.map { $0["key"] as? String ?? "" } == ["ics:acked:daily:20261027T120000Z:10m"], "\(reminders)")
+        let reminders = try previewCalendar("acked", zone: "UTC", events: """
+            BEGIN:VEVENT
+            UID:seen
+            SUMMARY:Seen
+            DTSTART:20261026T100000Z
+            X-MOZ-LASTACK:20261026T095500Z
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:daily
+            SUMMARY:Daily
+            DTSTART:20261026T120000Z
+            RRULE:FREQ=DAILY;COUNT=2
+            X-MOZ-LASTACK:20261026T115500Z
+            END:VEVENT
+            """, from: "2026-10-26", to: "2026-10-28")
+        #expect(reminders == ["ics:acked:daily:20261027T120000Z:10m 2026-10-27T11:50:00+00:00"])
     }
 
     @Test("preview lists calendar reminders with their source and keys; the broken file is a one-line warning")
