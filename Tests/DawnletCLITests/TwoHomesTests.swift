@@ -5,7 +5,7 @@ import Testing
 /// One reminder across a person's devices (issue 16): a CalDAV server (Radicale on 127.0.0.1)
 /// and vdirsyncer syncing its one collection into two homes, each with its own database. Home A
 /// has `serve` with a desktop (dunst); what it does to a calendar alarm is written into the file,
-/// synced, and home B's plan follows it. Both servers and every sync are started here.
+/// synced, and home B's plan and runner follow it. Both servers and every sync are started here.
 extension ServeTests {
     /// The CalDAV server and a vdirsyncer config per home.
     final class CalDAV {
@@ -108,7 +108,7 @@ extension ServeTests {
         return reminders.compactMap { $0["key"] as? String }.filter { $0.hasPrefix("ics:") }
     }
 
-    @Test("two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A is due in B at its time; A's export is in B once, after each re-export")
+    @Test("two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A fires in B at its time; A's export is in B once, after each re-export")
     func twoHomes() throws {
         let caldav = try CalDAV(folder: folder)
         let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
@@ -152,6 +152,37 @@ extension ServeTests {
         let u = Array(until)
         let stamp = "\(String(u[0..<4]))-\(String(u[4..<6]))-\(String(u[6..<8]))T\(String(u[9..<11])):\(String(u[11..<13])):\(String(u[13..<15]))"
         #expect(planned == ["ics:work:\(snoozedUID):alarm:\(stamp)"], "snoozed in A until \(until): \(planned)")
+
+        // B's own runner, its clock three seconds before the snooze (12 h of grace, so an alarm it
+        // thought unacknowledged would go out late at once): it fires the snooze alone, on time.
+        let firedB = folder.path("fired-B.txt")
+        try """
+            { timeZone: "Europe/Berlin", graceWindow: "12h",
+              calendars: [ { name: "work", path: "\(vdirB)", channels: ["command"] } ],
+              channels: { \(command.replacingOccurrences(of: fired, with: firedB)) } }
+            """.write(toFile: configB, atomically: true, encoding: .utf8)
+        let snoozeInstant = try #require(ISO8601DateFormatter().date(from: stamp + "Z"))
+        let clock = DateFormatter()
+        clock.timeZone = TimeZone(identifier: "UTC")
+        clock.locale = Locale(identifier: "en_US_POSIX")
+        clock.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let runnerB = try Server(db: dbB, config: configB, start: clock.string(from: snoozeInstant.addingTimeInterval(-3)))
+        func firedInB() -> [String] {
+            ((try? String(contentsOfFile: firedB, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        let fires = Date().addingTimeInterval(10)
+        while firedInB().isEmpty && Date() < fires { usleep(50_000) }
+        usleep(1_000_000)
+        let (statusB, logB) = try runnerB.stop()
+        #expect(statusB == 0, "\(logB)")
+        let firedLines = firedInB()
+        #expect(firedLines.count == 1, "B fired: \(firedLines)\n\(logB)")
+        let parts = firedLines.first?.split(separator: " ", maxSplits: 2) ?? []
+        #expect(parts.count == 3 && parts[1] == "ics:work:\(snoozedUID):alarm:\(stamp)", "\(firedLines)")
+        if let at = parts.first.flatMap({ Double($0) }) {
+            let due = snoozeInstant.timeIntervalSince1970
+            #expect(at >= due && at < due + 1, "B fired the snooze \(at - due) s after its time")
+        }
 
         // Dawnlet's own export in A is a calendar item in B: once, and once again after re-exports.
         try cli("todo", "add", "Exported in A", "--due", "2026-12-24T10:00")
