@@ -42,7 +42,7 @@ struct ParsedArguments {
                 name = String(name[..<equals])
             }
             guard let spec = options.first(where: { $0.name == name }) else {
-                throw .usage("unknown option --\(name)", usage)
+                throw .usage("unknown option --\(name)" + Help.suggestion(name, among: options.map(\.name), writtenWith: "--"), usage)
             }
             switch spec.kind {
             case .flag:

@@ -35,21 +35,38 @@ public enum CommandLineTool {
         if rest.isEmpty {
             throw CLIError.usage("no command given", "COMMAND [OPTIONS]  (see --help)")
         }
-        if rest == ["--help"] || rest == ["-h"] || rest == ["help"] {
-            output.line(overview())
+        if rest == ["--help"] || rest == ["-h"] {
+            output.line(Help.overview())
+            return
+        }
+        if rest[0] == "help" {
+            output.line(try help(Array(rest.dropFirst())))
             return
         }
         if rest == ["--version"] {
             output.line("\(name) \(version)")
             return
         }
+        // Only before `--`: `todo add -- --help` adds a todo titled "--help".
+        let asksHelp = rest.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
         guard let command = Command.find(rest) else {
             let noun = rest[0]
-            let verbs = Command.all.filter { $0.path.first == noun }
-            if verbs.isEmpty { throw CLIError.usage("unknown command \"\(noun)\"", "COMMAND [OPTIONS]  (see --help)") }
-            let given = rest.count > 1 ? "unknown \(noun) command \"\(rest[1])\"" : "\(noun) needs a command"
-            let choices = verbs.compactMap { $0.path.dropFirst().first }.joined(separator: "|")
-            throw CLIError.usage(given, "\(noun) {\(choices)} ...  (\(noun) VERB --help for more)")
+            let verbs = Help.verbs(of: noun)
+            if verbs.isEmpty {
+                let problem = noun.hasPrefix("-") ? "unknown option \(noun)" : "unknown command \"\(noun)\""
+                let suggestion = noun.hasPrefix("-")
+                    ? Help.suggestion(String(noun.drop { $0 == "-" }), among: ["help", "version"], writtenWith: "--")
+                    : Help.suggestion(noun, among: Help.nouns + ["help"])
+                throw CLIError.usage(problem + suggestion, "COMMAND [OPTIONS]  (see --help)")
+            }
+            if asksHelp {
+                output.line(Help.text(ofNoun: noun))
+                return
+            }
+            let choices = verbs.compactMap { $0.path.dropFirst().first }
+            let given = rest.count > 1
+                ? "unknown \(noun) command \"\(rest[1])\"" + Help.suggestion(rest[1], among: choices) : "\(noun) needs a command"
+            throw CLIError.usage(given, "\(noun) {\(choices.joined(separator: "|"))} ...  (\(noun) --help for more)")
         }
         rest.removeFirst(command.path.count)
         if command.path != ["serve"] {
@@ -59,10 +76,8 @@ public enum CommandLineTool {
             mallopt(M_MMAP_THRESHOLD, 256 << 20)
             mallopt(M_TRIM_THRESHOLD, 256 << 20)
         }
-        // Only before `--`: `todo add -- --help` adds a todo titled "--help".
-        let options = rest.prefix { $0 != "--" }
-        if options.contains("--help") || options.contains("-h") {
-            output.line("usage: \(name) \(command.usage)\n\n\(command.summary)")
+        if asksHelp {
+            output.line(Help.text(of: command))
             return
         }
         let parsed = try ParsedArguments.parse(rest, options: command.options, usage: command.usage)
@@ -80,14 +95,18 @@ public enum CommandLineTool {
 
     static let version = "0.1.0"
 
-    static func overview() -> String {
-        var text = "\(name): reminders for todos, events, habits and money, fired exactly on time.\n\n"
-        text += "usage: \(name) [--config PATH] [--db PATH] [--tz ZONE] [--now ISO] COMMAND [OPTIONS]\n\ncommands:\n"
-        for command in Command.all {
-            text += "  \(command.usage)\n      \(command.summary)\n"
+    /// `help [COMMAND…|TOPIC]`: the overview, a noun's commands, one command, or a topic.
+    static func help(_ words: [String]) throws(CLIError) -> String {
+        guard let first = words.first else { return Help.overview() }
+        if words.count == 1, let topic = Help.topic(first) { return topic.text }
+        if let command = Command.find(words), command.path.count == words.count { return Help.text(of: command) }
+        if words.count == 1, !Help.verbs(of: first).isEmpty { return Help.text(ofNoun: first) }
+        let candidates = Help.nouns + Help.topics.map(\.name)
+        if words.count > 1, !Help.verbs(of: first).isEmpty {
+            let verbs = Help.verbs(of: first).compactMap { $0.path.dropFirst().first }
+            throw .usage("no help for \"\(words.joined(separator: " "))\"" + Help.suggestion(words[1], among: verbs), "help [COMMAND...|TOPIC]")
         }
-        text += "\n--help after any command prints its usage."
-        return text
+        throw .usage("no help for \"\(words.joined(separator: " "))\"" + Help.suggestion(first, among: candidates), "help [COMMAND...|TOPIC]")
     }
 }
 

@@ -75,6 +75,6 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("usage: dawnlet-remind occurrences --schedule SCHEDULE --from DATE --to DATE"))
         let all = try CLIProcess.run(["--help"])
-        #expect(all.status == 0 && all.stdout.contains("occurrences --schedule"))
+        #expect(all.status == 0 && all.stdout.contains("  occurrences "))
     }
 }
