@@ -431,7 +431,9 @@ public enum CalendarReader {
                     problem("\(uid): an RRULE that cannot be used (\(error)): only its DTSTART is kept")
                     continue
                 }
-                if rule.frequency < .hourly {
+                // MINUTELY is the RFC's own (every 15 or 20 minutes) and within the plan's budget;
+                // a rule every few seconds is not something reminders can follow.
+                if rule.frequency < .minutely {
                     problem("\(uid): an RRULE repeating \(rule.frequency.name) is finer than reminders can follow: only its DTSTART is kept")
                     continue
                 }

@@ -245,3 +245,55 @@ import Testing
         #expect(result.occurrences.contains { $0.uid == "at-from" } && result.occurrences.contains { $0.uid == "at-to" })
     }
 }
+
+/// RFC 5545's own examples of RRULE (§3.8.5.3), with the answers its text gives, read as a file
+/// another program wrote: a VEVENT per example, its instances through the whole reader.
+@Suite struct RFC5545ExampleTests {
+    struct Example: CustomTestStringConvertible, Sendable {
+        let title: String
+        let lines: [String]
+        let instances: [String]
+        let partial: Bool
+        var testDescription: String { title }
+    }
+
+    static let examples: [Example] = {
+        let url = CalendarRFCTests.folder.deletingLastPathComponent().appendingPathComponent("rfc5545-rrule-examples.txt")
+        let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+        return text.components(separatedBy: "\n\n").compactMap { block in
+            let lines = block.split(separator: "\n").map(String.init)
+            guard let instances = lines.first(where: { $0.hasPrefix("INSTANCES:") }) else { return nil }
+            return Example(title: lines.first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "",
+                           lines: lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("INSTANCES:") && $0 != "PARTIAL" },
+                           instances: instances.dropFirst("INSTANCES:".count).split(separator: ",").map(String.init),
+                           partial: lines.contains("PARTIAL"))
+        }
+    }()
+
+    @Test("the file holds every example") func count() { #expect(Self.examples.count == 42) }
+
+    @Test("each example gives the RFC's instances", arguments: examples)
+    func example(_ example: Example) throws {
+        let scratch = try TemporaryFolder()
+        let path = scratch.path("example.ics")
+        let body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:example", "SUMMARY:\(example.title)"]
+            + example.lines + ["END:VEVENT", "END:VCALENDAR", ""]
+        try body.joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let zone = try ZoneDatabase.system.zone(named: "America/New_York")
+        // A window from before the start through the last listed instance (the whole of a rule
+        // that ends; an unending one is compared as far as the RFC lists it).
+        let last = try #require(example.instances.last).prefix(8)
+        let through = example.partial ? "\(last.prefix(4))-\(last.dropFirst(4).prefix(2))-\(last.suffix(2))T23:59" : "2010-01-01T00:00"
+        let window = try #require(ISO8601.parse("1996-01-01T00:00", zone: zone))...(try #require(ISO8601.parse(through, zone: zone)))
+        let result = CalendarReader.read(name: "rfc", path: path, window: window, zone: zone)
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let got = result.occurrences.compactMap(\.start).map { instant -> String in
+            let (date, seconds) = ISO8601.localDate(of: instant, in: zone)
+            let c = date.components
+            return String(format: "%04d%02d%02dT%02d%02d%02d", c.year, c.month, c.day, seconds / 3600, seconds / 60 % 60, seconds % 60)
+        }
+        // An unending rule: the first instances, as many as the RFC lists (the reader reads a
+        // little past a window's end).
+        #expect((example.partial ? Array(got.prefix(example.instances.count)) : got) == example.instances, "\(example.lines)")
+    }
+}
