@@ -87,10 +87,16 @@ public enum CommandLineTool {
             throw CLIError.usage(problem, command.usage)
         }
         globals.usage = command.usage
-        var invocation = Invocation(arguments: parsed, globals: globals, output: output,
-                                    config: try ConfigFile.load(explicitPath: globals.configPath))
+        // `doctor` reports a bad config among its checks, and checks the rest with the defaults.
+        var config = Config(), configProblem: CLIError?
+        do { config = try ConfigFile.load(explicitPath: globals.configPath) } catch {
+            guard command.path == ["doctor"] else { throw error }
+            configProblem = error
+        }
+        var invocation = Invocation(arguments: parsed, globals: globals, output: output, config: config, configProblem: configProblem)
+        // What a command printed before it failed is kept: `doctor`'s checks, a list cut short.
+        defer { output = invocation.output }
         try command.run(&invocation)
-        output = invocation.output
     }
 
     static let version = "0.1.0"
@@ -167,6 +173,8 @@ struct Invocation {
     let globals: GlobalOptions
     var output: Output
     let config: Config
+    /// Why the config could not be read, for `doctor` (which then runs on the defaults).
+    var configProblem: CLIError? = nil
 
     var json: Bool { arguments.has("json") }
 

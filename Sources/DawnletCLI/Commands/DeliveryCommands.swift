@@ -52,15 +52,22 @@ enum DeliveryCommands {
     }
 
     static func doctor(_ invocation: inout Invocation) throws {
+        // Every check is a line, passed or not; a failure says what to do about it.
         var failures = 0
-        func report(_ ok: Bool?, _ what: String, _ text: String) {
+        func report(_ ok: Bool?, _ what: String, _ text: String, fix: String = "") {
             let mark = ok == true ? "ok  " : ok == false ? "FAIL" : "note"
             if ok == false { failures += 1 }
-            invocation.output.line("\(mark) \(what): \(text)")
+            invocation.output.line("\(mark) \(what): \(text)" + (ok == false && !fix.isEmpty ? "; to fix: \(fix)" : ""))
         }
         let config = invocation.config
         let environment = ProcessInfo.processInfo.environment
-        report(true, "config", "\(invocation.globals.configPath ?? ConfigFile.defaultPath()) (\(FileManager.default.fileExists(atPath: invocation.globals.configPath ?? ConfigFile.defaultPath()) ? "read" : "absent: defaults"))")
+        let configPath = invocation.globals.configPath ?? ConfigFile.defaultPath()
+        if let problem = invocation.configProblem {
+            report(false, "config", problem.message + " (the checks below use the defaults)",
+                   fix: "correct the file where it says (`dawnlet-remind help config` lists every key)")
+        } else {
+            report(true, "config", "\(configPath) (\(FileManager.default.fileExists(atPath: configPath) ? "read" : "absent: defaults"))")
+        }
         do {
             let zone = try invocation.timeZone()
             report(true, "time zone", zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
@@ -70,7 +77,7 @@ enum DeliveryCommands {
             report(true, "time zone rules", "\(zones.file(of: zone.identifier))" + (zones.version.map { " (tzdata \($0))" } ?? "")
                    + (change.map { "; next change \(ISO8601.format($0, in: zone))" } ?? "; no change in the next 400 days"))
         } catch {
-            report(false, "time zone", "\(error)")
+            report(false, "time zone", "\(error)", fix: "set timeZone (or TZ) to an IANA name such as Europe/Berlin, and install tzdata")
         }
 
         let path = invocation.databasePath()
@@ -84,7 +91,10 @@ enum DeliveryCommands {
         } catch where error.code == .missing {
             report(nil, "database", "\(path): not created yet (the first command that writes creates it)")
         } catch {
-            report(false, "database", "\(path): \(error)")
+            report(false, "database", "\(path): \(error)",
+                   fix: error.code == .busy ? "wait for the process holding it, or stop it"
+                       : error.code == .newerSchema ? "run the newer dawnlet-remind that wrote it"
+                       : "give --db the path of a dawnlet database, or move this file away and let the next write make a new one")
         }
 
         var used = Set(ReminderKind.allCases.flatMap { config.channels(for: $0) })
@@ -97,7 +107,8 @@ enum DeliveryCommands {
                        capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
             } catch {
                 report(config.desktop.fallback == nil ? false : nil, "desktop",
-                       "\(error)" + (config.desktop.fallback.map { "; reminders go through the \($0) fallback" } ?? "; no fallback: reminders fail"))
+                       "\(error)" + (config.desktop.fallback.map { "; reminders go through the \($0) fallback" } ?? "; no fallback: reminders fail"),
+                       fix: "run a notification server (dunst, mako, your desktop's) in this session, or set channels.desktop.fallback")
             }
         }
         if used.contains(.command) {
@@ -105,17 +116,20 @@ enum DeliveryCommands {
             if let found = CommandRunner.find(program, path: environment["PATH"]) {
                 report(true, "command", "\(found)")
             } else {
-                report(false, "command", "\(program) is not found in PATH")
+                report(false, "command", "\(program) is not found in PATH",
+                       fix: "install it, or name another program in channels.command.argv")
             }
         }
         if let email = config.email {
             do {
                 report(true, "email", try Mailer.check(email, environment: environment))
             } catch {
-                report(false, "email", error.message)
+                report(false, "email", error.message,
+                       fix: "check channels.email (url, user, passwordFile); `dawnlet-remind notify-test --channel email` tries a message")
             }
         } else if used.contains(.email) {
-            report(false, "email", "routed to, but channels.email is not set up")
+            report(false, "email", "routed to, but channels.email is not set up",
+                   fix: "set channels.email, or take email out of route")
         }
 
         let budget = CalendarReader.Budget()
@@ -127,7 +141,8 @@ enum DeliveryCommands {
             let problems = read.problems.count
             report(problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
                    "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"
-                   + (problems == 0 ? "" : "; \(problems) problem\(problems == 1 ? "" : "s"), first: \(read.problems[0])"))
+                   + (problems == 0 ? "" : "; \(problems) problem\(problems == 1 ? "" : "s"), first: \(read.problems[0])"),
+                   fix: "check the file and path named; `dawnlet-remind preview` warns about each calendar problem")
         }
 
         let unit = unitState(environment)

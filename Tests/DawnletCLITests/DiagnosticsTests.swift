@@ -1,0 +1,37 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Honest diagnostics (issue 17): `doctor` prints every check, pass or fail, one line each, with
+/// what to do about each failure.
+@Suite struct DiagnosticsTests {
+    let workspace: Workspace
+    init() throws { workspace = try Workspace() }
+
+    @Test("doctor: every check is a line, a failed one says how to fix it; a config it cannot read is one of them")
+    func doctorEveryCheck() throws {
+        let config = workspace.folder.path("config.json5")
+        try #"{ channels: { command: { argv: ["no-such-program-here"] } }, route: { default: ["command"] } }"#
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        try workspace.cli(["todo", "add", "Something"])
+        let r = try CLIProcess.run(["--db", workspace.db, "--config", config, "doctor"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "dawnlet-remind: 1 problem found\n", "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        for check in ["ok   config: ", "ok   time zone: ", "ok   time zone rules: ", "ok   database: \(workspace.db): 1 item definitions",
+                      "FAIL command: no-such-program-here is not found in PATH; to fix: install it, or name another program in channels.command.argv"] {
+            #expect(lines.contains { $0.hasPrefix(check) }, "no \(check) in:\n\(r.stdout)")
+        }
+        #expect(lines.last?.contains("service: ") == true, "the last check ran too: \(r.stdout)")
+
+        // A config that cannot be read: said among the checks, the rest checked on the defaults.
+        try "{ horizon: \"2d\" ".write(toFile: config, atomically: true, encoding: .utf8)
+        let broken = try CLIProcess.run(["--db", workspace.db, "--config", config, "doctor"])
+        #expect(broken.status == 1)
+        let first = broken.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("FAIL config: \(config): ") && first.contains("; to fix: "), "\(broken.stdout)")
+        #expect(broken.stdout.contains("ok   database: "), "\(broken.stdout)")
+        // Every other command still refuses it.
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "--config", config, "today"]), status: 78, mentioning: [config])
+    }
+}
