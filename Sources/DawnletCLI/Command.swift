@@ -13,6 +13,7 @@ struct Command: Sendable {
         TodayCommand.agendaCommand,
         FindCommand.command,
         PreviewCommand.command,
+        NextCommand.command,
         OccurrencesCommand.command,
         ExportCommand.command,
     ] + ServeCommands.commands + DeliveryCommands.commands

@@ -182,6 +182,7 @@ enum Help {
         "preview --days": "the window: this many days from now (default 7, at most 366)",
         "occurrences --from": "the first date of the range",
         "occurrences --to": "the last date of the range (at most 100 years after --from)",
+        "--format": "waybar: one line of JSON for waybar's custom module ({\"text\",\"tooltip\",\"class\"})",
         "export --to": "the folder (a vdir) the .ics files are written to",
     ]
 
@@ -230,6 +231,7 @@ enum Help {
             "agenda": ["", "--days 14", "--from mon --days 5 --json"],
             "find": ["passport", "\"dentist\" --json"],
             "preview": ["", "--days 1 --all", "--from 2027-01-01 --to 2027-02-01 --json"],
+            "next": ["", "--json", "--format waybar"],
             "occurrences": ["--schedule \"monthly on 5th fri\" --from 2026-01-01 --to 2026-12-31",
                             "--schedule \"daily at 02:30\" --from 2026-03-28 --to 2026-03-30 --tz Europe/Berlin --json"],
             "export": ["--to ~/.local/share/vdirsyncer/dawnlet", "--to /tmp/todos --todos"],

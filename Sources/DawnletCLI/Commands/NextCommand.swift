@@ -1,0 +1,128 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+
+/// `next [--json] [--format waybar]`: the next reminder the runner will send (when, what, in how
+/// long) and what needs looking at (overdue todos, missed and failed reminders), for a prompt or
+/// a status bar (waybar, polybar, i3blocks) that runs it every few seconds.
+enum NextCommand {
+    static let command = Command(
+        path: ["next"], usage: "next [--json] [--format waybar]",
+        summary: "Show the next reminder due and how long until it, with the overdue, missed and failed counts; for status bars.",
+        options: [.flag("json"), .value("format")], run: run)
+
+    /// How far ahead it looks for the next reminder.
+    static let lookaheadDays = 366
+
+    struct Answer {
+        var next: PlannedReminder?
+        var overdue = 0, missed = 0, failed = 0
+        var now: Instant
+    }
+
+    static func run(_ invocation: inout Invocation) throws {
+        let format = invocation.arguments.value("format")
+        if let format, format != "waybar" {
+            throw CLIError.usage("--format \"\(format)\" is not a format: give waybar", invocation.globals.usage)
+        }
+        let zone = try invocation.timeZone()
+        let now = try invocation.now()
+        let store = try invocation.readStore()
+        let source = PlanSource(store: store, config: invocation.config, zone: zone)
+        var answer = Answer(now: now)
+        // From the grace window back: a reminder that goes out late now is the next one too.
+        let window = now.adding(seconds: -Int64(invocation.config.graceWindow))...now.adding(seconds: Int64(lookaheadDays) * 86_400)
+        _ = try source.forEachReminder(now: now, window: window) { reminder in
+            switch reminder.status {
+            case .pending, .due, .late:
+                answer.next = reminder
+                return false
+            default:
+                return true
+            }
+        }
+        let today = ISO8601.localDate(of: now, in: zone).date
+        answer.overdue = try source.overdueTodos(try store.items.definitions([.todo])).filter { $0.date < today }.count
+        answer.missed = try store.log.deliveries(.missed).count
+        answer.failed = try store.log.deliveries(.failed).count
+
+        if format == "waybar" {
+            invocation.output.line(waybar(answer, zone: zone))
+        } else if invocation.json {
+            invocation.output.json { w, _ in
+                w.beginObject()
+                w.key("next")
+                if let next = answer.next { PreviewCommand.write(next, to: &w) } else { w.null() }
+                w.field("in_seconds", answer.next.map { Int(max(0, $0.fireAt.secondsSinceEpoch - now.secondsSinceEpoch)) })
+                w.field("overdue", answer.overdue)
+                w.field("missed", answer.missed)
+                w.field("failed", answer.failed)
+                w.endObject()
+            }
+        } else {
+            invocation.output.line(DisplayText.escaped(sentence(answer, zone: zone)))
+            if let counts = counts(answer) { invocation.output.line(counts) }
+        }
+    }
+
+    /// "Tue 2026-12-01 09:00  todo #1  Call mum  (in 2 h 5 min)", or that nothing is due.
+    static func sentence(_ answer: Answer, zone: Zone) -> String {
+        guard let next = answer.next else { return "nothing to remind of in the next \(lookaheadDays) days" }
+        let local = ISO8601.format(next.fireAt, utcOffset: next.utcOffset)
+        let day = ISO8601.localDate(of: next.fireAt, in: zone).date
+        let what = next.definitionID.map { "\(next.kind) #\($0)" } ?? (next.item?.calendar.map { _ in "\(next.kind) \(next.sourceName)" } ?? next.kind)
+        return "\(day.weekday.fullName.prefix(3)) \(day) \(local.dropFirst(11).prefix(5))  \(what)  \(next.title)  (\(until(next.fireAt, from: answer.now)))"
+    }
+
+    /// "2 overdue, 1 missed": only what is there; nil when nothing is.
+    static func counts(_ answer: Answer) -> String? {
+        let parts = [(answer.overdue, "overdue"), (answer.missed, "missed"), (answer.failed, "failed")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return parts.isEmpty ? nil : parts.joined(separator: ", ")
+    }
+
+    /// "in 5 min", "in 2 h 5 min", "in 3 days 4 h"; "now", or "now, 2 h 5 min late" for one
+    /// that goes out late.
+    static func until(_ instant: Instant, from now: Instant) -> String {
+        let seconds = instant.secondsSinceEpoch - now.secondsSinceEpoch
+        func span(_ seconds: Int64) -> String {
+            let minutes = (seconds + 59) / 60
+            if minutes < 60 { return "\(minutes) min" }
+            if minutes < 24 * 60 { return "\(minutes / 60) h" + (minutes % 60 == 0 ? "" : " \(minutes % 60) min") }
+            let days = minutes / 1440, hours = minutes % 1440 / 60
+            return "\(days) day\(days == 1 ? "" : "s")" + (hours == 0 ? "" : " \(hours) h")
+        }
+        if seconds <= -60 { return "now, \(span(-seconds)) late" }
+        if seconds <= 0 { return "now" }
+        return seconds < 60 ? "in under a minute" : "in \(span(seconds))"
+    }
+
+    /// Waybar's custom module: `{"text","tooltip","class"}`. Its text is Pango markup, so a
+    /// title's `&`, `<` and `>` are escaped; the class is what a style sheet colours by.
+    static func waybar(_ answer: Answer, zone: Zone) -> JSON {
+        func markup(_ text: String) -> String {
+            var out = ""
+            for c in DisplayText.escaped(text) {
+                switch c {
+                case "&": out += "&amp;"
+                case "<": out += "&lt;"
+                case ">": out += "&gt;"
+                default: out.append(c)
+                }
+            }
+            return out
+        }
+        var text = "", tooltip = markup(sentence(answer, zone: zone))
+        if let next = answer.next {
+            let local = ISO8601.format(next.fireAt, utcOffset: next.utcOffset)
+            text = markup("\(local.dropFirst(11).prefix(5)) \(DisplayText.bounded(next.title, to: 40))")
+        }
+        if let counts = counts(answer) {
+            text += (text.isEmpty ? "" : " · ") + counts
+            tooltip += "\n" + counts
+        }
+        let soon = answer.next.map { $0.fireAt.secondsSinceEpoch - answer.now.secondsSinceEpoch <= 15 * 60 } ?? false
+        let state = answer.failed > 0 ? "failed" : answer.missed > 0 ? "missed" : answer.overdue > 0 ? "overdue"
+            : answer.next == nil ? "idle" : soon ? "soon" : "pending"
+        return .object([("text", .string(text)), ("tooltip", .string(tooltip)), ("class", .string(state))])
+    }
+}
