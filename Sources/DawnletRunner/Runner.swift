@@ -154,7 +154,9 @@ public final class Runner {
             self.replan(reason: "SIGHUP")
             ServiceNotify.send("READY=1")
         }
-        for signal in [SIGTERM, SIGINT] { try loop.onSignal(signal) { [unowned self] in self.stop() } }
+        for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
+            try loop.onSignal(signal) { [unowned self] in self.stop(because: "\(name) received") }
+        }
         try watchDatabaseFolder()
         watchCalendars()
         try watchClock()
@@ -163,7 +165,9 @@ public final class Runner {
         do { try store.log.noteRunnerStart(clock()) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
         start()
         ServiceNotify.send("READY=1")
-        return try loop.run()
+        let code = try loop.run()
+        log(LogEntry("stopped (exit \(code))", priority: code == 0 ? 6 : 3))
+        return code
     }
 
     /// The first plan, and what it makes due.
@@ -316,7 +320,7 @@ public final class Runner {
             log(LogEntry("database \(DisplayText.escaped(settings.databasePath)) \(lost) while serve ran; stopping, so that it starts again on the file now there",
                          priority: 3))
             exitCode = 1
-            return stop()
+            return stop(because: "the database \(lost)")
         }
         let version = (try? store.dataVersion()) ?? -1
         guard version != planVersion else { return }
@@ -514,7 +518,7 @@ public final class Runner {
             try store.log.recordMissed(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, now: now)
             settledSincePlan.insert(id)
             retries[id] = nil
-            log(LogEntry("missed \(id) (due \(ISO8601.format(reminder.fireAt, in: settings.zone)))",
+            log(LogEntry("missed \(id) \(Runner.about(reminder, in: settings.zone))",
                          priority: 4, fields: Runner.fields(reminder.key, reminder.kind, missed.channel, "missed")))
         } catch {
             log(LogEntry("cannot record \(id) as missed: \(error)", priority: 3))
@@ -576,10 +580,11 @@ public final class Runner {
         let failures = send.failures + 1
         if outcome.state == .failed, outcome.retry, stopping {
             // Stopping: it stays claimed, and the next start tries it again.
-            log(LogEntry("\(message.key)@\(send.channel) failed (\(outcome.detail ?? "")); left claimed for the next start", priority: 4))
+            log(LogEntry("\(message.key)@\(send.channel) \(Runner.about(reminders, in: settings.zone)) failed (\(outcome.detail ?? "")); left claimed for the next start",
+                         priority: 4))
         } else if outcome.state == .failed, outcome.retry, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
             for id in ids { retries[id] = Retry(failures: failures, at: at) }
-            log(LogEntry("\(message.key)@\(send.channel) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
+            log(LogEntry("\(message.key)@\(send.channel) \(Runner.about(reminders, in: settings.zone)) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
                          priority: 4, fields: ids.flatMap { Runner.fields($0.key, message.kind, send.channel, "retry") }))
         } else {
             var detail = outcome.detail
@@ -600,7 +605,7 @@ public final class Runner {
                 } catch {
                     log(LogEntry("cannot record \(id): \(error)", priority: 3))
                 }
-                log(LogEntry("\(state.rawValue) \(id)\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
+                log(LogEntry("\(state.rawValue) \(id) \(Runner.about(reminder, in: settings.zone))\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
                              priority: state == .delivered ? 6 : 4,
                              fields: Runner.fields(reminder.key, reminder.kind, send.channel, state.rawValue)
                                  + [("DAWNLET_LATE", message.late ? "1" : "0")]))
@@ -615,7 +620,8 @@ public final class Runner {
 
     /// SIGTERM/SIGINT: says STOPPING, starts nothing new, gives deliveries in flight a bounded
     /// time, exits 0. A delivery abandoned here stays claimed and is retried on the next start.
-    private func stop() {
+    private func stop(because reason: String) {
+        log(LogEntry("stopping: \(reason)" + (inFlight.isEmpty ? "" : "; \(inFlight.count) deliveries in flight")))
         ServiceNotify.send("STOPPING=1")
         stopping = true
         try? wake?.disarm()
@@ -632,6 +638,17 @@ public final class Runner {
             log(LogEntry("cannot bound the shutdown: \(error)", priority: 3))
             loop.exit(exitCode)
         }
+    }
+
+    /// What a reminder is about, for a log line beside its key: `[todo "Call mum" at
+    /// 2026-12-01T09:00:00+01:00]`; the title bounded (the line is escaped as it is written).
+    static func about(_ reminder: PlannedReminder, in zone: Zone) -> String {
+        "[\(reminder.kind) \"\(DisplayText.bounded(reminder.title, to: 80))\" at \(ISO8601.format(reminder.fireAt, in: zone))]"
+    }
+
+    /// The same for what went out together: one reminder, or "[a summary of 5 reminders]".
+    static func about(_ reminders: [PlannedReminder], in zone: Zone) -> String {
+        reminders.count == 1 ? about(reminders[0], in: zone) : "[a summary of \(reminders.count) reminders]"
     }
 
     static func fields(_ key: ReminderKey, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {

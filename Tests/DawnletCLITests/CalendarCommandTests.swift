@@ -202,7 +202,7 @@ extension ServeTests {
         try run("event", "add", "Dentist", "--start", "2026-12-03T14:00", "--duration", "45m", "--remind", "1h").expectSuccess()
         try run("todo", "add", "Gone soon", "--due", "2026-12-04").expectSuccess()
         let first = try run("export", "--to", out)
-        #expect(first.stdout == "exported 2 todos and 1 events to \(out)\n", "\(first.stderr)")
+        #expect(first.stdout == "exported 2 todos and 1 event to \(out): 3 files written, 0 unchanged, 0 removed\n", "\(first.stderr)")
         let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(names.count == 3 && names.allSatisfy { $0.hasPrefix("dawnlet-") && $0.hasSuffix(".ics") })
         #expect(try names.allSatisfy { try mode("\(out)/\($0)") == 0o600 })
@@ -210,7 +210,7 @@ extension ServeTests {
 
         try run("todo", "delete", "2").expectSuccess()
         let again = try run("export", "--to", out)
-        #expect(again.stdout == "exported 1 todos and 1 events to \(out) (1 file of deleted items removed)\n")
+        #expect(again.stdout == "exported 1 todo and 1 event to \(out): 0 files written, 2 unchanged, 1 removed\n", "\(again.stdout)")
         let kept = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
         #expect(kept.count == 2)
         for (name, data) in zip(names, bytes) where kept.contains(name) {

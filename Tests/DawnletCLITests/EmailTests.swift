@@ -61,7 +61,7 @@ extension ServeTests {
         usleep(300_000)
         var (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("delivered todo:1:2026-12-01:0m@email: after 2 attempts"), "\(log)")
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@email [todo \"Retry me\" at 2026-12-01T09:00:00+01:00]: after 2 attempts"), "\(log)")
         #expect(try flaky.messages().count == 1)
 
         let rejecting = try SMTPServer(folder: folder, mode: "reject")
@@ -71,7 +71,7 @@ extension ServeTests {
         usleep(3_500_000)
         (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("failed todo:2:2026-12-01:0m@email: the server answered 550 5.1.1 <me@example.org>: mailbox unavailable\n"), "\(log)")
+        #expect(log.contains("failed todo:2:2026-12-01:0m@email [todo \"Rejected\" at 2026-12-01T10:00:00+01:00]: the server answered 550 5.1.1 <me@example.org>: mailbox unavailable\n"), "\(log)")
 
         let test = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
         CLIProcess.expectFailure(test, status: 1, mentioning: ["email: failed: the server answered 550"])

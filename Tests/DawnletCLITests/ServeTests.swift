@@ -136,7 +136,8 @@ import Testing
         #expect(lines().count == 1)
         let (status, log) = try server.stop()
         #expect(status == 0, "\(log)")
-        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop"))
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"Call mum\" at 2026-12-01T09:00:00+01:00]: desktop: no session bus"), "\(log)")
+        #expect(log.contains("stopping: SIGTERM received\n") && log.hasSuffix("stopped (exit 0)\n"), "\(log)")
 
         let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
         usleep(2_500_000)
@@ -280,6 +281,7 @@ import Testing
             let (status, log) = try server.stop()
             #expect(status == 1, "\(log)")
             #expect(log.contains("database \(path) \(lose) while serve ran"), "\(log)")
+            #expect(log.contains("stopping: the database \(lose)\n") && log.contains("stopped (exit 1)\n"), "\(log)")
         }
     }
 
@@ -319,7 +321,7 @@ import Testing
         #expect(got == ["Retry me"])
         let (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop: desktop: no session bus") && log.contains("sent through the command fallback; after 2 attempts"), "\(log)")
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"") && log.contains("]: desktop: no session bus") && log.contains("sent through the command fallback; after 2 attempts"), "\(log)")
     }
 
     @Test("kill -9 at random points of a burst of 200: nothing lost; repeats only for claims in flight at a kill")
@@ -453,7 +455,7 @@ import Testing
         #expect(got.first?.hasSuffix(" todo:1:2026-12-01:0m") == true)
         let (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop (late)"), "\(log)")
+        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"") && log.contains("] (late)"), "\(log)")
     }
 
     /// Runs one of Scripts/ as root in a private mount namespace (`unshare -m`), with a folder and

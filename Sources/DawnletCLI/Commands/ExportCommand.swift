@@ -41,14 +41,14 @@ enum ExportCommand {
         let stored = try store.items.storedOccurrences(kinds, in: everything) + (try store.items.oneOffTodoRows())
         let stamp = Instant(Date())
         var written = Set<String>()
-        var counts: [ItemKind: Int] = [:]
+        var counts: [ItemKind: Int] = [:], changed = 0
         for definition in try store.items.definitions(kinds) {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let offsets = definition.reminders.isEmpty
                 ? invocation.config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
             let text = CalendarExport.document(definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone,
                                                stamp: stamp)
-            try save(text, to: "\(folder)/\(uid).ics")
+            if try save(text, to: "\(folder)/\(uid).ics") { changed += 1 }
             written.insert("\(uid).ics")
             counts[definition.kind, default: 0] += 1
         }
@@ -58,19 +58,21 @@ enum ExportCommand {
         where kinds.contains(where: { name.hasPrefix("dawnlet-\(namespace)-\($0.rawValue)-") }) && name.hasSuffix(".ics") && !written.contains(name) {
             if unlink("\(folder)/\(name)") == 0 { removed += 1 }
         }
-        var summary = "exported \(counts[.todo] ?? 0) todos and \(counts[.event] ?? 0) events to \(folder)"
-        if removed > 0 { summary += " (\(removed) file\(removed == 1 ? "" : "s") of deleted items removed)" }
-        invocation.output.line(summary)
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        invocation.output.line("exported \(count(counts[.todo] ?? 0, "todo")) and \(count(counts[.event] ?? 0, "event")) to \(folder): "
+                               + "\(count(changed, "file")) written, \(written.count - changed) unchanged, \(removed) removed")
     }
 
-    /// Unchanged files are left alone; others are replaced whole (a new one private).
-    static func save(_ text: String, to path: String) throws {
+    /// Unchanged files are left alone; others are replaced whole (a new one private). Whether
+    /// it wrote.
+    static func save(_ text: String, to path: String) throws -> Bool {
         let bytes = Array(text.utf8)
         // An unchanged item keeps its file, and with it the DTSTAMP of the export that wrote it.
         if let existing = FileManager.default.contents(atPath: path),
-           Array(existing) == bytes || CalendarExport.sameButStamps(String(decoding: existing, as: UTF8.self), text) { return }
+           Array(existing) == bytes || CalendarExport.sameButStamps(String(decoding: existing, as: UTF8.self), text) { return false }
         if let error = RegularFile.replace(path, with: bytes) {
             throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(error))))")
         }
+        return true
     }
 }
