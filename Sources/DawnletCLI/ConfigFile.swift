@@ -19,7 +19,11 @@ enum ConfigFile {
 
     static func load(explicitPath: String?) throws(CLIError) -> Config {
         let path = explicitPath ?? defaultPath()
-        func fail(_ problem: String) -> CLIError { CLIError(code: .configError, message: "\(DisplayText.escaped(path)): \(problem)") }
+        /// `FILE: problem`, or `FILE:LINE:COLUMN: problem` as editors and compilers write it.
+        func fail(_ problem: String, at position: JSON5.Position? = nil) -> CLIError {
+            let place = position.map { ":\($0.line):\($0.column)" } ?? ""
+            return CLIError(code: .configError, message: "\(DisplayText.escaped(path))\(place): \(problem)")
+        }
         var info = stat()
         if stat(path, &info) != 0 {
             let error = errno
@@ -37,25 +41,21 @@ enum ConfigFile {
         case .success(let bytes): data = Data(bytes)
         case .failure(let failure): throw fail("\(failure)")
         }
-        guard ConfigValue.nestingDepth([UInt8](data)) <= ConfigValue.deepest else {
-            throw fail("nested deeper than \(ConfigValue.deepest) levels (dawnlet's settings are at most 4 deep)")
-        }
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        let tree: ConfigValue
+        let document: JSON5.Document
         do {
-            tree = try decoder.decode(ConfigValue.self, from: data)
+            document = try JSON5.parse([UInt8](data))
         } catch {
-            throw fail("not valid JSON5 (check quotes, commas and brackets)")
+            throw fail(error.message, at: error.position)
         }
         do {
-            let config = try Config(tree)
+            let config = try Config(document.value)
             if let name = config.timeZone {
                 do { _ = try ZoneDatabase.system.zone(named: name) } catch { throw ConfigError("timeZone", error.description) }
             }
             return config
         } catch let error as ConfigError {
-            throw fail(error.description)
+            // Where the value is: `config.json5:3:12: horizon: must be between 1h and 366d`.
+            throw fail(error.description, at: document.position(of: error.keyPath))
         } catch {
             throw fail("\(error)")
         }

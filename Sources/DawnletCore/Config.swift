@@ -29,64 +29,19 @@ public enum ReminderKind: String, Hashable, Sendable, CaseIterable, Comparable {
 }
 
 extension ConfigValue {
-    /// Deeper than this is refused before decoding: dawnlet's own settings are 4 deep, and a
-    /// decoder's cost grows with depth times width (505 levels of 10 keys took 34 s).
+    /// Deeper than this is refused as it is read: dawnlet's own settings are 4 deep.
     public static let deepest = 16
-
-    /// How deep `text`'s objects and arrays nest, counted outside strings and comments (JSON5:
-    /// '…' and "…" with escapes, // and /* */). Linear in the text.
-    public static func nestingDepth(_ text: [UInt8]) -> Int {
-        var depth = 0
-        var deepest = 0
-        var i = 0
-        while i < text.count {
-            switch text[i] {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                deepest = max(deepest, depth)
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth = max(0, depth - 1)
-            case UInt8(ascii: "\""), UInt8(ascii: "'"):
-                let quote = text[i]
-                i += 1
-                while i < text.count && text[i] != quote {
-                    if text[i] == UInt8(ascii: "\\") { i += 1 }
-                    i += 1
-                }
-            case UInt8(ascii: "/") where i + 1 < text.count && text[i + 1] == UInt8(ascii: "/"):
-                while i < text.count && text[i] != 0x0A { i += 1 }
-            case UInt8(ascii: "/") where i + 1 < text.count && text[i + 1] == UInt8(ascii: "*"):
-                i += 2
-                while i + 1 < text.count && !(text[i] == UInt8(ascii: "*") && text[i + 1] == UInt8(ascii: "/")) { i += 1 }
-                i += 1
-            default:
-                break
-            }
-            i += 1
-        }
-        return deepest
-    }
 }
 
-/// A configuration value tree as JSON5 decodes it. Kept as a tree so that every unknown key and
+/// A configuration value tree as JSON5 reads it. Kept as a tree so that every unknown key and
 /// wrong type can be reported with its key path.
-public indirect enum ConfigValue: Hashable, Sendable, Decodable {
+public indirect enum ConfigValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([ConfigValue])
     case object([String: ConfigValue])
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let a = try? c.decode([ConfigValue].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: ConfigValue].self)) }
-    }
 
     var typeName: String {
         switch self {

@@ -201,12 +201,18 @@ import Testing
         #expect(overridden.contains(#""fire_at":"2026-12-01T07:15:00+00:00""#))
     }
 
-    @Test("config errors: exit 78 naming the file, the key and the problem", arguments: [
-        ("{ horizon: 14 }", ["horizon: must be a string, not a number"]),
-        ("{ colour: 'red' }", ["colour: unknown key"]),
-        ("{ timeZone: 'Mars/Olympus' }", ["timeZone: unknown time zone"]),
-        ("{ reminders: { event: ['soon'] } }", ["reminders.event[0]"]),
-        ("{ horizon: '14d', ", ["not valid JSON5"]),
+    @Test("config errors: exit 78 naming the file, the line and column, the key and the problem (a range says the range)", arguments: [
+        ("{ horizon: 14 }", [":1:3: horizon: must be a string, not a number"]),
+        ("{ colour: 'red' }", [":1:3: colour: unknown key"]),
+        ("{ timeZone: 'Mars/Olympus' }", [":1:3: timeZone: unknown time zone"]),
+        ("{ reminders: { event: ['soon'] } }", [":1:24: reminders.event[0]: not an offset"]),
+        ("{\n  horizon: '14d',\n", [":3:1: the { opened at line 1, column 1 is never closed with }"]),
+        ("{\n  horizon: '400d'\n}", [":2:3: horizon: must be between 1h and 366d"]),
+        ("{ horizon: '1d',\n  horizon: '2d' }", [":2:3: horizon is given twice (first at line 1, column 3); keep one"]),
+        ("{ channels: { desktop: { snooze: '10m', snooze: '1m' } } }", ["channels.desktop.snooze is given twice"]),
+        ("{ reminders: { event: ['10m' '1h'] } }", [":1:30: ''' after item 1 of reminders.event: a comma or ] should come first"]),
+        ("{ timeZone: Europe/Berlin }", [":1:13: Europe is not a value: put text in quotes"]),
+        ("// settings\n{ /* ok */ graceWindow: '8d', }", [":2:12: graceWindow: must be at most 7d"]),
     ])
     func configErrors(_ text: String, _ words: [String]) throws {
         let config = folder.path("config.json5")

@@ -5,9 +5,7 @@ import Testing
 
 @Suite struct ConfigTests {
     static func parse(_ text: String) throws -> Config {
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        return try Config(try decoder.decode(ConfigValue.self, from: Data(text.utf8)))
+        try Config(try JSON5.parse(Array(text.utf8)).value)
     }
 
     @Test("the example file documents every key and loads")
