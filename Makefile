@@ -8,7 +8,7 @@ PREFIX ?= $(HOME)/.local
 # sendmail client, libfaketime, Python's venv for the PyPI tools, imagemagick for screenshots,
 # openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python).
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
-DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata
+DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db
 # Bench: Remind, the paired program of the plan figures (issue 15), and GNU time for peak memory.
 DEB_BENCH := remind time
 # The calendar oracles (issue 16): python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
@@ -24,6 +24,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?= serve
 
 UNITDIR ?= $(HOME)/.config/systemd/user
+# Where each shell looks for a user's completions (XDG), and the man pages under PREFIX.
+XDG_DATA_HOME ?= $(HOME)/.local/share
+XDG_CONFIG_HOME ?= $(HOME)/.config
+BASHCOMPDIR ?= $(XDG_DATA_HOME)/bash-completion/completions
+FISHCOMPDIR ?= $(XDG_CONFIG_HOME)/fish/completions
+ZSHCOMPDIR ?= $(XDG_DATA_HOME)/zsh/site-functions
+MANDIR ?= $(PREFIX)/share/man
 
 .PHONY: deps run test bench build install clean
 
@@ -65,12 +72,15 @@ test: deps
 	    echo "release binary: time zones from the system's tzdata, and from TZDIR"; else echo "release binary: TZDIR not followed: $$out"; exit 1; fi
 	@# `make install` into a scratch prefix: the unit must name the installed binary and pass systemd's check.
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
-	$(MAKE) -s install PREFIX=$$scratch/prefix UNITDIR=$$scratch/units >/dev/null && \
+	$(MAKE) -s install PREFIX=$$scratch/prefix UNITDIR=$$scratch/units XDG_DATA_HOME=$$scratch/data XDG_CONFIG_HOME=$$scratch/config >/dev/null && \
 	grep -qx "ExecStart=$$scratch/prefix/bin/dawnlet-remind serve" $$scratch/units/dawnlet-remind.service && \
+	grep -q "complete -F _dawnlet_remind dawnlet-remind" $$scratch/data/bash-completion/completions/dawnlet-remind && \
+	grep -q "complete -c dawnlet-remind" $$scratch/config/fish/completions/dawnlet-remind.fish && \
+	grep -q "^#compdef dawnlet-remind" $$scratch/data/zsh/site-functions/_dawnlet-remind && \
 	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite todo add "Check the install" >/dev/null && \
 	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite today --date 2026-12-01 >/dev/null && \
 	XDG_RUNTIME_DIR=$$scratch systemd-analyze --user --man=no verify $$scratch/units/dawnlet-remind.service && \
-	echo "make install: binary and unit installed and verified"
+	echo "make install: binary, unit and completions installed and verified"
 
 # Release build of everything: the benchmarks time the real binary as separate processes.
 bench: deps
@@ -84,7 +94,12 @@ install: deps
 	install -m 0755 .build/release/dawnlet-remind $(PREFIX)/bin/dawnlet-remind
 	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/dawnlet-remind.service > $(UNITDIR)/dawnlet-remind.service
 	chmod 0644 $(UNITDIR)/dawnlet-remind.service
-	@echo "installed $(PREFIX)/bin/dawnlet-remind and $(UNITDIR)/dawnlet-remind.service"
+	install -d -m 0755 $(BASHCOMPDIR) $(FISHCOMPDIR) $(ZSHCOMPDIR)
+	.build/release/dawnlet-remind completions bash > $(BASHCOMPDIR)/dawnlet-remind
+	.build/release/dawnlet-remind completions fish > $(FISHCOMPDIR)/dawnlet-remind.fish
+	.build/release/dawnlet-remind completions zsh > $(ZSHCOMPDIR)/_dawnlet-remind
+	@echo "installed $(PREFIX)/bin/dawnlet-remind, $(UNITDIR)/dawnlet-remind.service and completions for bash, fish and zsh"
+	@echo "(zsh: add $(ZSHCOMPDIR) to fpath before compinit)"
 	@echo "enable it with: systemctl --user daemon-reload && systemctl --user enable --now dawnlet-remind.service"
 
 clean:

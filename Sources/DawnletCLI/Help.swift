@@ -238,6 +238,7 @@ enum Help {
             "serve": ["", "--db ~/other.sqlite"],
             "missed": ["", "--json", "--clear"],
             "notify-test": ["", "--channel email"],
+            "completions": ["bash", "fish", "ids todo"],
             "doctor": ["", "--config ~/.config/dawnlet/work.json5"],
         ]
         for kind in ["todo", "event", "habit"] {

@@ -1,0 +1,110 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Shell completions generated from the command table (issue 17), run in the shells themselves:
+/// bash's completion function with COMP_WORDS as bash sets them, fish's `complete -C`, zsh's
+/// function with its completion builtins recorded.
+@Suite struct CompletionsTests {
+    let workspace: Workspace
+    let scripts: TemporaryFolder
+    init() throws {
+        workspace = try Workspace()
+        scripts = try TemporaryFolder()
+        try workspace.cli(["todo", "add", "Renew passport"])
+        try workspace.cli(["todo", "add", "Call: mum 'n' dad"])
+        try workspace.cli(["debt", "add", "Car loan", "--balance", "100", "--minimum", "10", "--day", "5"])
+    }
+
+    func script(_ shell: String) throws -> String {
+        let result = try CLIProcess.run(["completions", shell])
+        #expect(result.status == 0, "\(result.stderr)")
+        let path = scripts.path("dawnlet-remind.\(shell)")
+        try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The binary's folder first on PATH, as an installed one would be.
+    var environment: [String: String] {
+        ["PATH": CLIProcess.binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": scripts.url.path, "LANG": "C.UTF-8"]
+    }
+
+    func bash(_ line: [String]) throws -> [String] {
+        let words = line.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            source "$1"; COMP_WORDS=(dawnlet-remind \(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+            _dawnlet_remind; printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let (status, output) = try runTool("/bin/bash", ["-c", program, "bash", try script("bash")], environment: environment)
+        #expect(status == 0, "\(output)")
+        return output.split(separator: "\n").map(String.init)
+    }
+
+    func fish(_ line: String) throws -> [String] {
+        try Repository.require("/usr/bin/fish", "fish")
+        let (status, output) = try runTool("/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", try script("fish"), line],
+                                           environment: environment)
+        #expect(status == 0 && !output.contains("fish:"), "\(output)")
+        return output.split(separator: "\n").map(String.init)
+    }
+
+    @Test("bash: complete -p names the function; nouns, verbs, each command's options, choices, and ids from the --db typed")
+    func bashCompletes() throws {
+        let (status, registered) = try runTool("/bin/bash", ["-c", "source \"$1\"; complete -p dawnlet-remind", "bash", try script("bash")], environment: environment)
+        #expect(status == 0 && registered.contains("complete -F _dawnlet_remind dawnlet-remind"), "\(registered)")
+        #expect(try bash(["to"]) == ["todo", "today"])
+        #expect(try bash(["todo", "d"]) == ["delete", "done"])
+        #expect(try bash(["todo", "add", "Title", "--due", "fri", "--e"]) == ["--every"])
+        #expect(Set(try bash(["preview", "--"])) == ["--from", "--to", "--days", "--all", "--json", "--help"])
+        #expect(try bash(["notify-test", "--channel", "e"]) == ["email"])
+        #expect(try bash(["help", "sch"]) == ["schedules"])
+        #expect(try bash(["--db", workspace.db, "todo", "done", ""]) == ["1", "2"])
+        #expect(try bash(["--db", workspace.db, "debt", "log", ""]) == ["1"])
+        #expect(try bash(["--db", workspace.db, "todo", "done", "1", ""]) == [], "one ID is enough")
+        #expect(try bash(["--due", ""]) == [], "a value is not completed as a command")
+    }
+
+    @Test("fish: complete -C offers nouns with what they hold, verbs with their summaries, options with their meanings, ids with titles")
+    func fishCompletes() throws {
+        #expect(try fish("dawnlet-remind tod").contains { $0.hasPrefix("todo\tadd, list, skip") })
+        #expect(try fish("dawnlet-remind todo d").map { $0.split(separator: "\t")[0] } == ["delete", "done"])
+        let options = try fish("dawnlet-remind todo add x --")
+        #expect(options.contains("--due\tthe day it is due, optionally with a time: 2026-12-24, fri, tomorrow 09:00"), "\(options)")
+        #expect(!options.contains { $0.hasPrefix("--amount") }, "only todo add's own and the global ones")
+        #expect(try fish("dawnlet-remind next --format ").map { $0.split(separator: "\t")[0] } == ["waybar"])
+        #expect(try fish("dawnlet-remind --db \(workspace.db) todo done ") == ["1\tRenew passport", "2\tCall: mum 'n' dad"])
+        #expect(try fish("dawnlet-remind --db \(workspace.db) todo done 2 ") == [])
+    }
+
+    @Test("zsh: the script parses, and its function offers the same words through compadd and _describe")
+    func zshCompletes() throws {
+        try Repository.require("/usr/bin/zsh", "zsh")
+        let path = try script("zsh")
+        #expect(try runTool("/usr/bin/zsh", ["-n", path], environment: environment).0 == 0)
+        func zsh(_ line: [String]) throws -> [String] {
+            let program = """
+                compadd() { local i=${@[(i)--]}; print -l -- "${@[i+1,-1]}" }
+                _describe() { print -l -- "${(@P)2}" }
+                _files() { print -- FILES }
+                source "$1" >/dev/null 2>&1
+                words=(dawnlet-remind "${@[2,-1]}"); CURRENT=$#words; PREFIX=${words[-1]}
+                _dawnlet_remind
+                """
+            let (status, output) = try runTool("/usr/bin/zsh", ["-f", "-c", program, "zsh", path] + line, environment: environment)
+            #expect(status == 0, "\(output)")
+            return output.split(separator: "\n").map(String.init)
+        }
+        #expect(try zsh(["todo", ""]).contains { $0.hasPrefix("done:Mark one occurrence done") })
+        #expect(try zsh(["--db", workspace.db, "todo", "done", ""]) == ["1:Renew passport", "2:Call: mum 'n' dad"])
+        #expect(try zsh(["--config", ""]) == ["FILES"])
+    }
+
+    @Test("ids of a noun that has none, a shell that is not one: exit 2 with the nearest")
+    func refused() throws {
+        CLIProcess.expectFailure(try CLIProcess.run(["completions", "bsh"]), status: 2, mentioning: ["(did you mean \"bash\"?)"])
+        CLIProcess.expectFailure(try CLIProcess.run(["completions", "ids", "todos"]), status: 2, mentioning: ["(did you mean \"todo\"?)"])
+        // No database yet: nothing to offer, and no error to print under a prompt.
+        let none = try CLIProcess.run(["--db", scripts.path("none.sqlite"), "completions", "ids", "todo"])
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.isEmpty)
+    }
+}
