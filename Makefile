@@ -77,10 +77,12 @@ test: deps
 	grep -q "complete -F _dawnlet_remind dawnlet-remind" $$scratch/data/bash-completion/completions/dawnlet-remind && \
 	grep -q "complete -c dawnlet-remind" $$scratch/config/fish/completions/dawnlet-remind.fish && \
 	grep -q "^#compdef dawnlet-remind" $$scratch/data/zsh/site-functions/_dawnlet-remind && \
+	MANPATH=$$scratch/prefix/share/man man -w dawnlet-remind.json5 >/dev/null && \
+	test -z "$$(MANPATH=$$scratch/prefix/share/man MANWIDTH=80 man --warnings=w dawnlet-remind 2>&1 >/dev/null)" && \
 	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite todo add "Check the install" >/dev/null && \
 	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite today --date 2026-12-01 >/dev/null && \
 	XDG_RUNTIME_DIR=$$scratch systemd-analyze --user --man=no verify $$scratch/units/dawnlet-remind.service && \
-	echo "make install: binary, unit and completions installed and verified"
+	echo "make install: binary, unit, man pages and completions installed and verified"
 
 # Release build of everything: the benchmarks time the real binary as separate processes.
 bench: deps
@@ -98,7 +100,10 @@ install: deps
 	.build/release/dawnlet-remind completions bash > $(BASHCOMPDIR)/dawnlet-remind
 	.build/release/dawnlet-remind completions fish > $(FISHCOMPDIR)/dawnlet-remind.fish
 	.build/release/dawnlet-remind completions zsh > $(ZSHCOMPDIR)/_dawnlet-remind
-	@echo "installed $(PREFIX)/bin/dawnlet-remind, $(UNITDIR)/dawnlet-remind.service and completions for bash, fish and zsh"
+	install -d -m 0755 $(MANDIR)/man1 $(MANDIR)/man5
+	.build/release/dawnlet-remind man-page 1 > $(MANDIR)/man1/dawnlet-remind.1
+	.build/release/dawnlet-remind man-page 5 > $(MANDIR)/man5/dawnlet-remind.json5.5
+	@echo "installed $(PREFIX)/bin/dawnlet-remind, $(UNITDIR)/dawnlet-remind.service, the man pages dawnlet-remind(1) and dawnlet-remind.json5(5) in $(MANDIR), and completions for bash, fish and zsh"
 	@echo "(zsh: add $(ZSHCOMPDIR) to fpath before compinit)"
 	@echo "enable it with: systemctl --user daemon-reload && systemctl --user enable --now dawnlet-remind.service"
 

@@ -239,6 +239,7 @@ enum Help {
             "missed": ["", "--json", "--clear"],
             "notify-test": ["", "--channel email"],
             "completions": ["bash", "fish", "ids todo"],
+            "man-page": ["", "5"],
             "doctor": ["", "--config ~/.config/dawnlet/work.json5"],
         ]
         for kind in ["todo", "event", "habit"] {
