@@ -69,6 +69,7 @@ public enum CommandLineTool {
             throw CLIError.usage(given, "\(noun) {\(choices.joined(separator: "|"))} ...  (\(noun) --help for more)")
         }
         rest.removeFirst(command.path.count)
+        output.colored = Output.colors(globals.color, environment: ProcessInfo.processInfo.environment)
         if command.path != ["serve"] {
             // A command lives for milliseconds: keep freed memory for reuse instead of handing large
             // blocks back to the kernel and faulting fresh pages in again (about 8% of a big
@@ -123,10 +124,13 @@ struct GlobalOptions {
     var timeZoneName: String?
     /// `--now ISO`: the instant "today", "tomorrow" and `preview` count from (default: the clock).
     var now: String?
+    /// `--color auto|always|never`: whether text on stdout is coloured (auto: a terminal, unless
+    /// NO_COLOR is set or TERM is dumb). JSON never is.
+    var color: String?
     /// The running command's usage line, for errors found while it runs.
     var usage = ""
 
-    static let names: Set<String> = ["config", "db", "tz", "now"]
+    static let names: Set<String> = ["config", "db", "tz", "now", "color"]
 
     static func extract(from arguments: [String]) throws(CLIError) -> (GlobalOptions, [String]) {
         var globals = GlobalOptions()
@@ -151,7 +155,7 @@ struct GlobalOptions {
             }
             if value == nil {
                 guard index < arguments.count else {
-                    throw .usage("--\(name) needs a value", "[--config PATH] [--db PATH] [--tz ZONE] [--now ISO] COMMAND")
+                    throw .usage("--\(name) needs a value", "[--config PATH] [--db PATH] [--tz ZONE] [--now ISO] [--color WHEN] COMMAND")
                 }
                 value = arguments[index]
                 index += 1
@@ -160,6 +164,11 @@ struct GlobalOptions {
             case "config": globals.configPath = value
             case "db": globals.databasePath = value
             case "now": globals.now = value
+            case "color":
+                guard ["auto", "always", "never"].contains(value) else {
+                    throw .usage("--color \"\(value ?? "")\" is not auto, always or never", "[--color auto|always|never] COMMAND")
+                }
+                globals.color = value
             default: globals.timeZoneName = value
             }
         }
@@ -228,6 +237,27 @@ struct Invocation {
 /// 64 KiB pieces, so a large document is never held whole.
 struct Output {
     private var writer = JSONWriter()
+    /// Whether `paint` colours: set once per command from `--color` and the terminal.
+    var colored = false
+
+    enum Color: String { case red = "31", yellow = "33", dim = "2", bold = "1" }
+
+    /// `text` in `color` (SGR codes) when colouring, else as it is.
+    func paint(_ text: String, _ color: Color) -> String {
+        colored && !text.isEmpty ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// `--color`: never into a pipe or file unless `always`; `auto` follows NO_COLOR (any value
+    /// but empty turns it off, as no-color.org says) and TERM=dumb.
+    static func colors(_ when: String?, environment: [String: String]) -> Bool {
+        switch when ?? "auto" {
+        case "always": return true
+        case "never": return false
+        default:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(1) == 1 && environment["TERM"] != "dumb"
+        }
+    }
 
     mutating func line(_ text: String) {
         writer.out.append(text)

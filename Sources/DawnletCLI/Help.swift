@@ -17,7 +17,7 @@ enum Help {
 
     static func overview() -> String {
         var text = "\(CommandLineTool.name): reminders for todos, events, habits and money, fired exactly on time.\n\n"
-        text += "usage: \(CommandLineTool.name) [--config PATH] [--db PATH] [--tz ZONE] [--now ISO] COMMAND [OPTIONS]\n\ncommands:\n"
+        text += "usage: \(CommandLineTool.name) [--config PATH] [--db PATH] [--tz ZONE] [--now ISO] [--color WHEN] COMMAND [OPTIONS]\n\ncommands:\n"
         for noun in nouns {
             let commands = verbs(of: noun)
             let words = commands.count == 1 && commands[0].path.count == 1
@@ -43,6 +43,7 @@ enum Help {
         ("--db PATH", "the database (default: $XDG_DATA_HOME/dawnlet/dawnlet.sqlite)"),
         ("--tz ZONE", "read and show wall times in this IANA zone instead of the config's"),
         ("--now ISO", "the instant \"today\" and `preview` count from (default: the clock)"),
+        ("--color WHEN", "colour on a terminal: auto (unless NO_COLOR is set), always or never"),
         ("-h, --help", "print help"),
         ("--version", "print the version"),
     ]

@@ -14,7 +14,8 @@ import Testing
 
     @discardableResult
     func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
-        let result = try CLIProcess.run(["--db", db] + arguments)
+        // The present fixed: "today", a habit's first day and what is overdue do not follow the clock.
+        let result = try CLIProcess.run(["--db", db, "--now", "2026-12-01T12:00:00+00:00"] + arguments)
         #expect(result.status == status, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         return result
     }

@@ -132,11 +132,15 @@ enum ItemCommands {
             return
         }
         if definitions.isEmpty { invocation.output.line("no \(kind.rawValue)s") }
+        // Ids padded to the widest, so the titles line up (`#1 ` beside `#11`).
+        let width = definitions.map { "#\($0.id)".count }.max() ?? 0
         for d in definitions {
-            var line = "#\(d.id)  " + describe(d)
+            var line = "#\(d.id)".rightPadded(width) + "  " + describe(d)
             if let standing = standing[d.id] {
-                line += "  [\(standing.status.rawValue)]"
+                let status = "[\(standing.status.rawValue)]"
+                line += "  " + (standing.status == .overdue ? invocation.output.paint(status, .red) : status)
                 if d.isRepeating { line += standing.next.map { "  next \($0)" } ?? "  no next occurrence within a year" }
+                if standing.status == .done { line = invocation.output.paint(line, .dim) }
             }
             invocation.output.line(line)
         }

@@ -61,7 +61,7 @@ enum NextCommand {
             }
         } else {
             invocation.output.line(DisplayText.escaped(sentence(answer, zone: zone)))
-            if let counts = counts(answer) { invocation.output.line(counts) }
+            if let counts = counts(answer) { invocation.output.line(invocation.output.paint(counts, answer.failed + answer.missed > 0 ? .red : .yellow)) }
         }
     }
 

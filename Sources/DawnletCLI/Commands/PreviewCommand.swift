@@ -86,10 +86,10 @@ enum PreviewCommand {
                 let day = ISO8601.localDate(of: r.fireAt, in: zone).date
                 if day != shownDay {
                     if shownDay != nil { invocation.output.line("") }
-                    invocation.output.line("\(day.weekday.fullName) \(day)")
+                    invocation.output.line(invocation.output.paint("\(day.weekday.fullName) \(day)", .bold))
                     shownDay = day
                 }
-                for line in lines(r) { invocation.output.line(line) }
+                for line in lines(r, invocation.output) { invocation.output.line(line) }
                 return true
             }
             if shownDay == nil {
@@ -101,12 +101,17 @@ enum PreviewCommand {
     }
 
     /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
-    static func lines(_ r: PlannedReminder) -> [String] {
+    static func lines(_ r: PlannedReminder, _ output: Output) -> [String] {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
         var first = "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
-        if let state = statusText(r) { first += "  [\(state)]" }
+        if let state = statusText(r) {
+            // Failed and missed red, late yellow, what went out or will not dim.
+            let word = String(describing: statusWord(r))
+            let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "delivered": .dim, "suppressed": .dim][word]
+            first += "  " + (color.map { output.paint("[\(state)]", $0) } ?? "[\(state)]")
+        }
         var lines = [first]
         if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
         lines.append("           why: " + r.why.joined(separator: "; "))

@@ -87,6 +87,8 @@ enum ServeCommands {
             return
         }
         if rows.isEmpty { invocation.output.line("nothing missed") }
-        for row in rows { invocation.output.line("\(ISO8601.format(row.fireAt, in: zone))  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))") }
+        for row in rows {
+            invocation.output.line(invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red) + "  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))")
+        }
     }
 }

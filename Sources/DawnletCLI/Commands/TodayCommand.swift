@@ -92,16 +92,21 @@ enum TodayCommand {
     }
 
     static func render(_ day: Agenda.Day, _ output: inout Output, empty: String) {
-        output.line("\(day.date) \(day.date.weekday.fullName)")
+        output.line(output.paint("\(day.date) \(day.date.weekday.fullName)", .bold))
         if day.entries.isEmpty { output.line("  \(empty)") }
+        func source(_ entry: Agenda.Entry) -> String { entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-") }
+        // Ids padded to the day's widest, so titles line up (`#1 ` beside `#11`).
+        let width = day.entries.compactMap { $0.definitionID.map { "#\($0)".count } }.max() ?? 0
         for entry in day.entries {
             let box = ["done": "[x]", "logged": "[x]", "paid": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
             var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.count >= 5 ? entry.kind : entry.kind.rightPadded(5)) "
-            line += "\(entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-"))  \(entry.title)"
+            let shown = source(entry)
+            line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(entry.title)"
             if let amount = entry.amount { line += "  \(amount)" }
-            if let due = entry.overdueSince { line += "  OVERDUE since \(due)" }
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
+            if box != "[ ]" { line = output.paint(line, .dim) }
+            if let due = entry.overdueSince { line += "  " + output.paint("OVERDUE since \(due)", .red) }
             output.line(line)
         }
     }
