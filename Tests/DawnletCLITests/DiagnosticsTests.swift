@@ -29,7 +29,7 @@ import Testing
         let broken = try CLIProcess.run(["--db", workspace.db, "--config", config, "doctor"])
         #expect(broken.status == 1)
         let first = broken.stdout.split(separator: "\n").first.map(String.init) ?? ""
-        #expect(first.hasPrefix("FAIL config: \(config): ") && first.contains("; to fix: "), "\(broken.stdout)")
+        #expect(first.hasPrefix("FAIL config: \(config):1:") && first.contains("never closed") && first.contains("; to fix: "), "\(broken.stdout)")
         #expect(broken.stdout.contains("ok   database: "), "\(broken.stdout)")
         // Every other command still refuses it.
         CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "--config", config, "today"]), status: 78, mentioning: [config])
