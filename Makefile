@@ -18,6 +18,10 @@ VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at
 # start (a command starts in ~12 ms instead of ~20 ms) and nothing to break when the toolchain moves.
 RELEASE_FLAGS := --static-swift-stdlib
+# In CI a warning in Sources is an error (the tests are built without it).
+ifeq ($(CI),true)
+RELEASE_FLAGS += -Xswiftc -warnings-as-errors
+endif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # `make run` is the runner in the foreground on the default database and config (Ctrl-C stops it).

@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import DawnletCore
 import DawnletStore
 import DawnletSystem

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Glibc
 
 /// A failure of the database, with a code a caller can match and a message a person can act on.

@@ -1,4 +1,4 @@
-import CICal
+internal import CICal
 import Glibc
 import DawnletCore
 import FoundationEssentials

@@ -1,5 +1,5 @@
-import CLinux
-import CSystemd
+internal import CLinux
+internal import CSystemd
 import Glibc
 
 /// The one owner of an `sd_event` loop (libsystemd): timers, signals and file descriptors as
@@ -219,7 +219,7 @@ public final class EventLoop {
     }
 
     /// Microseconds on `clock` now (since the epoch for CLOCK_REALTIME).
-    public static func now(_ clock: clockid_t) -> UInt64 {
+    static func now(_ clock: clockid_t) -> UInt64 {
         var ts = timespec()
         clock_gettime(clock, &ts)
         return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1_000

@@ -1,4 +1,4 @@
-import CSystemd
+internal import CSystemd
 import Glibc
 
 /// Structured logging to the systemd journal (sd_journal_sendv), used when stderr is the journal.

@@ -1,4 +1,4 @@
-import CCurl
+internal import CCurl
 import DawnletCore
 import Glibc
 

@@ -1,6 +1,6 @@
-import CCurl
-import CLinux
-import CSystemd
+internal import CCurl
+internal import CLinux
+internal import CSystemd
 import DawnletCore
 import Glibc
 

@@ -1,4 +1,4 @@
-import CLinux
+internal import CLinux
 import Glibc
 
 /// A timerfd on CLOCK_REALTIME that never expires but is cancelled when the wall clock is set

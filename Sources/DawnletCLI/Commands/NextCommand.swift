@@ -30,16 +30,22 @@ enum NextCommand {
         let store = try invocation.readStore()
         let source = PlanSource(store: store, config: invocation.config, zone: zone)
         var answer = Answer(now: now)
-        // From the grace window back: a reminder that goes out late now is the next one too.
-        let window = now.adding(seconds: -Int64(invocation.config.graceWindow))...now.adding(seconds: Int64(lookaheadDays) * 86_400)
-        _ = try source.forEachReminder(now: now, window: window) { reminder in
-            switch reminder.status {
-            case .pending, .due, .late:
-                answer.next = reminder
-                return false
-            default:
-                return true
+        // From the grace window back (a reminder that goes out late now is the next one too),
+        // over a day first, then further: most of the time the next is near, and a plan's cost
+        // grows with its window.
+        var start = now.adding(seconds: -Int64(invocation.config.graceWindow))
+        for days in [1, 7, 30, lookaheadDays] where answer.next == nil {
+            let end = now.adding(seconds: Int64(days) * 86_400)
+            _ = try source.forEachReminder(now: now, window: start...end) { reminder in
+                switch reminder.status {
+                case .pending, .due, .late:
+                    answer.next = reminder
+                    return false
+                default:
+                    return true
+                }
             }
+            start = end.adding(seconds: 1)
         }
         let today = ISO8601.localDate(of: now, in: zone).date
         answer.overdue = try source.overdueTodos(try store.items.definitions([.todo])).filter { $0.date < today }.count
