@@ -36,7 +36,7 @@ FISHCOMPDIR ?= $(XDG_CONFIG_HOME)/fish/completions
 ZSHCOMPDIR ?= $(XDG_DATA_HOME)/zsh/site-functions
 MANDIR ?= $(PREFIX)/share/man
 
-.PHONY: deps run test bench build install clean
+.PHONY: deps run test bench build install clean format
 
 deps:
 	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH); do \
@@ -63,6 +63,8 @@ run: deps
 # gap of Berlin's spring forward from /usr/share/zoneinfo, and a Berlin without DST compiled by zic
 # into a TZDIR of its own.
 test: deps
+	@# The tree as the checked-in .swift-format writes it (`swift format -i -r Sources Tests Package.swift`).
+	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind
@@ -110,6 +112,10 @@ install: deps
 	@echo "installed $(PREFIX)/bin/dawnlet-remind, $(UNITDIR)/dawnlet-remind.service, the man pages dawnlet-remind(1) and dawnlet-remind.json5(5) in $(MANDIR), and completions for bash, fish and zsh"
 	@echo "(zsh: add $(ZSHCOMPDIR) to fpath before compinit)"
 	@echo "enable it with: systemctl --user daemon-reload && systemctl --user enable --now dawnlet-remind.service"
+
+# Formats the tree as .swift-format says; `make test` checks it is.
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
 
 clean:
 	rm -rf .build

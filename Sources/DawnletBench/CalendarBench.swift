@@ -1,7 +1,7 @@
 import DawnletCore
 import DawnletStore
-import DawnletTestSupport
 import DawnletSystem
+import DawnletTestSupport
 import Foundation
 
 /// Issue 7's figure, first part: reading and expanding a vdir of 5,000 events (a quarter of them
@@ -26,8 +26,10 @@ enum CalendarBench {
         }
         times.sort()
         print("calendar files: a vdir of 5,000 events (1,250 weekly), each with a VTIMEZONE and a VALARM, 30-day window")
-        print(String(format: "  read and expanded in process: %d occurrences, median %.0f ms, worst %.0f ms of 5 runs (files cached)",
-                     count, times[2] * 1000, times[4] * 1000))
+        print(
+            String(
+                format: "  read and expanded in process: %d occurrences, median %.0f ms, worst %.0f ms of 5 runs (files cached)",
+                count, times[2] * 1000, times[4] * 1000))
 
         // The whole plan, as a person runs it: a fresh process (libical loaded), an empty database.
         let config = folder.appendingPathComponent("config.json5").path
@@ -40,8 +42,10 @@ enum CalendarBench {
         var plans: [Double] = []
         for _ in 0..<5 { plans.append(try OrganizerBench.timeProcess(binary, arguments)) }
         plans.sort()
-        print(String(format: "  preview --days 30 --json over it: median %.0f ms, worst %.0f ms of 5 runs, cold process (target: < 300 ms)",
-                     plans[2] * 1000, plans[4] * 1000))
+        print(
+            String(
+                format: "  preview --days 30 --json over it: median %.0f ms, worst %.0f ms of 5 runs, cold process (target: < 300 ms)",
+                plans[2] * 1000, plans[4] * 1000))
     }
 
     /// `events` events in a vdir, each file with its VTIMEZONE (Europe/Berlin) and a VALARM, starting
@@ -59,10 +63,10 @@ enum CalendarBench {
             let stamp = day.description.replacingOccurrences(of: "-", with: "") + "T\(10 + i % 9)0000"
             let rule = repeating && i % 4 == 0 ? "RRULE:FREQ=WEEKLY;BYDAY=MO,WE\r\n" : ""
             try """
-                BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n\(vtimezone)BEGIN:VEVENT\r\nUID:event-\(i)@bench\r\n\
-                SUMMARY:Event \(i)\r\nDTSTART;TZID=Europe/Berlin:\(stamp)\r\nDURATION:PT1H\r\n\(rule)\
-                BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-                """.write(to: folder.appendingPathComponent("event-\(i).ics"), atomically: false, encoding: .utf8)
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bench//EN\r\n\(vtimezone)BEGIN:VEVENT\r\nUID:event-\(i)@bench\r\n\
+            SUMMARY:Event \(i)\r\nDTSTART;TZID=Europe/Berlin:\(stamp)\r\nDURATION:PT1H\r\n\(rule)\
+            BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT15M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.write(to: folder.appendingPathComponent("event-\(i).ics"), atomically: false, encoding: .utf8)
         }
     }
 }

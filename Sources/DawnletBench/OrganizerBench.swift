@@ -1,6 +1,6 @@
 import DawnletCore
-import DawnletTestSupport
 import DawnletStore
+import DawnletTestSupport
 import Foundation
 
 /// `today` and `money month` as a person runs them: a fresh `dawnlet-remind` process each call
@@ -35,8 +35,10 @@ enum OrganizerBench {
                 let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
                 print("  preview plans \(text.components(separatedBy: "{\"key\":").count - 1) reminders (\(text.utf8.count / 1024) KiB of JSON)")
             }
-            print(String(format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: < %d ms)",
-                         label, times[times.count / 2] * 1000, times[times.count - 1] * 1000, target))
+            print(
+                String(
+                    format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: < %d ms)",
+                    label, times[times.count / 2] * 1000, times[times.count - 1] * 1000, target))
         }
     }
 
@@ -47,29 +49,36 @@ enum OrganizerBench {
             let weekly = { (days: UInt8) in Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: days)), anchor: today.adding(days: -365)) }
             for i in 0..<1250 {
                 let repeating = i % 2 == 0
-                let id = try store.items.addItem(kind: .todo, title: "Todo \(i)", date: repeating ? nil : today.adding(days: Int.random(in: -30...60, using: &rng)),
-                                           time: nil, schedule: repeating ? weekly(UInt8.random(in: 1...127, using: &rng)) : nil,
-                                           reminders: [.minutes(10)], today: today)
+                let id = try store.items.addItem(
+                    kind: .todo, title: "Todo \(i)", date: repeating ? nil : today.adding(days: Int.random(in: -30...60, using: &rng)),
+                    time: nil, schedule: repeating ? weekly(UInt8.random(in: 1...127, using: &rng)) : nil,
+                    reminders: [.minutes(10)], today: today)
                 if i % 10 == 0 && repeating { try storeAYear(store, .todo, id, from: today.adding(days: -365), &rng) }
-                let event = try store.items.addItem(kind: .event, title: "Event \(i)", date: today.adding(days: -Int.random(in: 0...365, using: &rng)),
-                                              time: WallTime(hour: 8 + i % 10, minute: 0), schedule: i % 4 == 0 ? nil : weekly(UInt8.random(in: 1...127, using: &rng)),
-                                              durationMinutes: 30, reminders: [.minutes(10)], today: today)
+                let event = try store.items.addItem(
+                    kind: .event, title: "Event \(i)", date: today.adding(days: -Int.random(in: 0...365, using: &rng)),
+                    time: WallTime(hour: 8 + i % 10, minute: 0), schedule: i % 4 == 0 ? nil : weekly(UInt8.random(in: 1...127, using: &rng)),
+                    durationMinutes: 30, reminders: [.minutes(10)], today: today)
                 if i % 10 == 0 { try storeAYear(store, .event, event, from: today.adding(days: -365), &rng) }
-                let habit = try store.items.addItem(kind: .habit, title: "Habit \(i)", date: nil, time: WallTime(hour: 7, minute: 0),
-                                              schedule: weekly(UInt8.random(in: 1...127, using: &rng)), today: today)
+                let habit = try store.items.addItem(
+                    kind: .habit, title: "Habit \(i)", date: nil, time: WallTime(hour: 7, minute: 0),
+                    schedule: weekly(UInt8.random(in: 1...127, using: &rng)), today: today)
                 if i % 10 == 0 { try storeAYear(store, .habit, habit, from: today.adding(days: -365), &rng) }
-                _ = try store.money.addRecurringTransaction(name: "Bill \(i)", amount: Amount(minorUnits: -Int64.random(in: 100...100_000, using: &rng)),
-                                                      schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1 + i % 31), anchor: today.adding(days: -365)),
-                                                      today: today)
-                _ = try store.sources.addSubscription(name: "Subscription \(i)", amount: Amount(minorUnits: -Int64.random(in: 100...5_000, using: &rng)),
-                                              schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1 + i % 31), anchor: today.adding(days: -400)),
-                                              today: today)
-                _ = try store.sources.addDebt(name: "Debt \(i)", balance: Amount(minorUnits: 100_000), minimum: Amount(minorUnits: 2_500),
-                                      day: 1 + i % 31, today: today)
+                _ = try store.money.addRecurringTransaction(
+                    name: "Bill \(i)", amount: Amount(minorUnits: -Int64.random(in: 100...100_000, using: &rng)),
+                    schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1 + i % 31), anchor: today.adding(days: -365)),
+                    today: today)
+                _ = try store.sources.addSubscription(
+                    name: "Subscription \(i)", amount: Amount(minorUnits: -Int64.random(in: 100...5_000, using: &rng)),
+                    schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1 + i % 31), anchor: today.adding(days: -400)),
+                    today: today)
+                _ = try store.sources.addDebt(
+                    name: "Debt \(i)", balance: Amount(minorUnits: 100_000), minimum: Amount(minorUnits: 2_500),
+                    day: 1 + i % 31, today: today)
                 _ = try store.sources.addGoal(name: "Goal \(i)", target: Amount(minorUnits: 500_000), by: today.adding(days: i % 400), today: today)
-                _ = try store.sources.addIncome(name: "Income \(i)", amount: Amount(minorUnits: 250_000),
-                                        schedule: Schedule(rule: .monthlyOnWeekday(interval: 1, ordinal: .last, weekday: .friday), anchor: today.adding(days: -400)),
-                                        today: today)
+                _ = try store.sources.addIncome(
+                    name: "Income \(i)", amount: Amount(minorUnits: 250_000),
+                    schedule: Schedule(rule: .monthlyOnWeekday(interval: 1, ordinal: .last, weekday: .friday), anchor: today.adding(days: -400)),
+                    today: today)
             }
             for offset in -11...0 {
                 let c = today.components

@@ -31,26 +31,31 @@ enum PlanBench {
             case 0...3:
                 let mask = i % 25 == 0 ? 127 : UInt8.random(in: 1...127, using: &rng)
                 let days = (0..<7).filter { mask & (1 << $0) != 0 }.map { names[$0] }.joined(separator: " ")
-                return Definition(schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: mask)), anchor: anchor), time: time,
-                                  remind: "REM \(days) \(at)")
+                return Definition(
+                    schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: mask)), anchor: anchor), time: time,
+                    remind: "REM \(days) \(at)")
             case 4:
                 let start = anchor.adding(days: Int.random(in: 0...6, using: &rng))
                 let c = start.components
-                return Definition(schedule: Schedule(rule: .weekly(interval: 2, days: nil), anchor: start), time: time,
-                                  remind: "REM \(c.day) \(months[c.month - 1]) \(c.year) *14 \(at)")
+                return Definition(
+                    schedule: Schedule(rule: .weekly(interval: 2, days: nil), anchor: start), time: time,
+                    remind: "REM \(c.day) \(months[c.month - 1]) \(c.year) *14 \(at)")
             case 5...6:
                 let day = Int.random(in: 1...28, using: &rng)
-                return Definition(schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: day), anchor: anchor), time: time,
-                                  remind: "REM \(day) \(at)")
+                return Definition(
+                    schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: day), anchor: anchor), time: time,
+                    remind: "REM \(day) \(at)")
             case 7...8:
                 let n = Int.random(in: 1...4, using: &rng)
                 let weekday = Int.random(in: 0...6, using: &rng)
-                return Definition(schedule: Schedule(rule: .monthlyOnWeekday(interval: 1, ordinal: .nth(n), weekday: Weekday(rawValue: weekday + 1)!), anchor: anchor),
-                                  time: time, remind: "REM \(names[weekday]) \(1 + 7 * (n - 1)) \(at)")
+                return Definition(
+                    schedule: Schedule(rule: .monthlyOnWeekday(interval: 1, ordinal: .nth(n), weekday: Weekday(rawValue: weekday + 1)!), anchor: anchor),
+                    time: time, remind: "REM \(names[weekday]) \(1 + 7 * (n - 1)) \(at)")
             default:
                 let day = CivilDate(year: 2026, month: Int.random(in: 1...12, using: &rng), day: Int.random(in: 1...28, using: &rng))!
-                return Definition(schedule: Schedule(rule: .monthlyOnDay(interval: 12, day: nil), anchor: day), time: time,
-                                  remind: "REM \(day.day) \(months[day.month - 1]) \(at)")
+                return Definition(
+                    schedule: Schedule(rule: .monthlyOnDay(interval: 12, day: nil), anchor: day), time: time,
+                    remind: "REM \(day.day) \(months[day.month - 1]) \(at)")
             }
         }
     }
@@ -60,8 +65,9 @@ enum PlanBench {
         let store = try Store(path: database)
         let today = CivilDate(year: 2026, month: 1, day: 1)!
         for (i, d) in definitions.enumerated() {
-            _ = try store.items.addItem(kind: .todo, title: "Todo \(i)", date: nil, time: d.time, schedule: d.schedule,
-                                        reminders: [.minutes(0)], today: today)
+            _ = try store.items.addItem(
+                kind: .todo, title: "Todo \(i)", date: nil, time: d.time, schedule: d.schedule,
+                reminders: [.minutes(0)], today: today)
         }
         try (definitions.map(\.remind).joined(separator: "\n") + "\n").write(toFile: remindFile, atomically: true, encoding: .utf8)
     }
@@ -73,8 +79,9 @@ enum PlanBench {
 
         var line: String {
             let s = seconds.sorted(), m = peakKiB.sorted()
-            return String(format: "%.3f–%.3f s (median %.3f), peak RSS %.1f–%.1f MiB", s.first ?? 0, s.last ?? 0, s[s.count / 2],
-                          Double(m.first ?? 0) / 1024, Double(m.last ?? 0) / 1024)
+            return String(
+                format: "%.3f–%.3f s (median %.3f), peak RSS %.1f–%.1f MiB", s.first ?? 0, s.last ?? 0, s[s.count / 2],
+                Double(m.first ?? 0) / 1024, Double(m.last ?? 0) / 1024)
         }
         var median: Double { seconds.sorted()[seconds.count / 2] }
         var peak: Int { peakKiB.max() ?? 0 }
@@ -106,22 +113,30 @@ enum PlanBench {
             let phases = PlanPhases()
             reminders = 0
             let source = PlanSource(store: try Store(path: database, create: false), config: settings, zone: zone)
-            try source.forEachReminder(now: from, window: from...to, phases: phases) { _ in reminders += 1; return true }
+            try source.forEachReminder(now: from, window: from...to, phases: phases) { _ in
+                reminders += 1; return true
+            }
             let total = seconds(phases.read + phases.merge + phases.planning)
             if total < best?.total ?? .infinity { best = (phases, total) }
         }
         guard let (phases, total) = best else { return }
         var cold: [Double] = []
         for _ in 0..<5 {
-            cold.append(try OrganizerBench.measureProcess(binary, ["--db", database, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"]))
+            cold.append(
+                try OrganizerBench.measureProcess(
+                    binary, ["--db", database, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"]))
         }
         let whole = cold.sorted()[2]
         func ms(_ d: Duration) -> Double { seconds(d) * 1000 }
         print("  where the year's plan goes (2,000 todos, \(phases.occurrences) occurrences, \(reminders) reminders; streamed in this process, best of 5):")
-        print(String(format: "    database read %.1f ms, expansion %.1f ms (timed alone), merge into plan items %.1f ms, planning (times, keys, order) %.1f ms;",
-                     ms(phases.read), ms(phases.expansion), max(0, ms(phases.merge) - ms(phases.expansion)), ms(phases.planning)))
-        print(String(format: "    output and start-up %.1f ms: a cold preview --json to /dev/null (median %.1f ms) less the rest",
-                     max(0, whole - total) * 1000, whole * 1000))
+        print(
+            String(
+                format: "    database read %.1f ms, expansion %.1f ms (timed alone), merge into plan items %.1f ms, planning (times, keys, order) %.1f ms;",
+                ms(phases.read), ms(phases.expansion), max(0, ms(phases.merge) - ms(phases.expansion)), ms(phases.planning)))
+        print(
+            String(
+                format: "    output and start-up %.1f ms: a cold preview --json to /dev/null (median %.1f ms) less the rest",
+                max(0, whole - total) * 1000, whole * 1000))
     }
 
     static func dawnletCount(_ json: String) -> Int { json.components(separatedBy: "{\"key\":").count - 1 }
@@ -147,21 +162,25 @@ enum PlanBench {
             if !FileManager.default.fileExists(atPath: db) { try write(definitions(count: count, seed: 15), database: db, remindFile: file) }
             let arguments = ["--db", db, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"]
             let ours = try runs(binary, arguments, output: folder.appendingPathComponent("ours.json").path, in: folder, count: dawnletCount)
-            let perReminder = String(format: "%.2f µs and %.0f bytes of peak RSS per reminder", ours.median * 1e6 / Double(max(ours.count, 1)),
-                                     Double(ours.peak) * 1024 / Double(max(ours.count, 1)))
+            let perReminder = String(
+                format: "%.2f µs and %.0f bytes of peak RSS per reminder", ours.median * 1e6 / Double(max(ours.count, 1)),
+                Double(ours.peak) * 1024 / Double(max(ours.count, 1)))
             guard let months else {
                 print("  \(label), \(count.formatted()) repeating todos (\(ours.count.formatted()) reminders):")
                 print("    dawnlet-remind preview --from \(window.from) --to \(window.to) --json: \(ours.line); \(perReminder)")
                 return
             }
-            let theirs = try runs(remind, ["-s\(months)", file, "1", "Jan", "2027"], output: folder.appendingPathComponent("remind.txt").path,
-                                  in: folder, count: remindCount)
+            let theirs = try runs(
+                remind, ["-s\(months)", file, "1", "Jan", "2027"], output: folder.appendingPathComponent("remind.txt").path,
+                in: folder, count: remindCount)
             let agree = ours.count == theirs.count ? "the counts agree" : "COUNTS DIFFER: \(ours.count) vs \(theirs.count)"
             print("  \(label), \(count.formatted()) repeating todos (\(ours.count.formatted()) reminders; \(agree)):")
             print("    dawnlet-remind preview --from \(window.from) --to \(window.to) --json: \(ours.line)")
             print("    remind -s\(months) FILE 1 Jan 2027: \(theirs.line)")
-            print(String(format: "    dawnlet/Remind wall time %.3f (target ≤ %.2f), peak %.1f MiB (target ≤ 25 MiB); %@",
-                         ours.median / theirs.median, targetShare, Double(ours.peak) / 1024, perReminder))
+            print(
+                String(
+                    format: "    dawnlet/Remind wall time %.3f (target ≤ %.2f), peak %.1f MiB (target ≤ 25 MiB); %@",
+                    ours.median / theirs.median, targetShare, Double(ours.peak) / 1024, perReminder))
         }
         let year = ("2027-01-01T00:00:00+01:00", "2028-01-01T00:00:00+01:00")
         defer { try? split(database: folder.appendingPathComponent("plan-2000.sqlite").path, window: year, binary: binary, config: config) }

@@ -14,8 +14,8 @@ enum RunnerBench {
         let config = folder.appendingPathComponent("config.json5").path
         // Nothing here is due: the channel is never used.
         try """
-            { timeZone: "UTC", route: { default: ["command"] }, channels: { command: { argv: ["/bin/true"] } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "UTC", route: { default: ["command"] }, channels: { command: { argv: ["/bin/true"] } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         print("runner: `dawnlet-remind serve`, release build")
         let size = ((try? FileManager.default.attributesOfItem(atPath: binary)[.size]) as? Int) ?? -1
         print(String(format: "  the shipped binary (%@, static Swift runtime): %.1f MB (%d bytes; stat -c %%s)", binary, Double(size) / 1e6, size))
@@ -28,21 +28,24 @@ enum RunnerBench {
         let rss = status(idle, "VmRSS")
         let anonymous = status(idle, "RssAnon"), fileBacked = status(idle, "RssFile")
         let rollup = (try? String(contentsOfFile: "/proc/\(idle)/smaps_rollup", encoding: .utf8)) ?? ""
-        let pss = rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
+        let pss =
+            rollup.split(separator: "\n").first { $0.hasPrefix("Pss:") }
             .flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") } ?? -1
         let idleSeconds = Int(ProcessInfo.processInfo.environment["DAWNLET_BENCH_IDLE_SECONDS"] ?? "") ?? 60
         sleep(UInt32(idleSeconds))
         let after = switches(idle)
         print("  idle for \(idleSeconds) s with nothing ever delivered: \(after - before) wake-ups (voluntary context switches of /proc/PID/task/*; target 0)")
-        print("  idle RSS: \(rss / 1024) MiB (\(rss) KiB, VmRSS; target < 20 MB): \(anonymous) KiB its own (anonymous),"
-              + " \(fileBacked) KiB clean pages of the binary and shared libraries; PSS \(pss) KiB")
+        print(
+            "  idle RSS: \(rss / 1024) MiB (\(rss) KiB, VmRSS; target < 20 MB): \(anonymous) KiB its own (anonymous),"
+                + " \(fileBacked) KiB clean pages of the binary and shared libraries; PSS \(pss) KiB")
         print("  resident by file (smaps): \(residentFiles(idle))")
 
         // Re-plan: time from a CLI write until the runner has a new plan (its next STATUS).
         let socket = try NotifySocket(path: folder.appendingPathComponent("notify.sock").path)
         terminate(idle)
-        let watched = try spawn(binary, ["--db", idleDB, "--config", config, "serve"], faketime: nil,
-                                environment: ["NOTIFY_SOCKET": socket.path])
+        let watched = try spawn(
+            binary, ["--db", idleDB, "--config", config, "serve"], faketime: nil,
+            environment: ["NOTIFY_SOCKET": socket.path])
         _ = socket.wait(for: "READY=1", seconds: 10)
         var replans: [Double] = []
         for i in 0..<10 {
@@ -55,8 +58,10 @@ enum RunnerBench {
         terminate(watched)
         replans.sort()
         if !replans.isEmpty {
-            print(String(format: "  re-plan after a CLI write (todo add → new STATUS, 100 ms debounce included): median %.0f ms, worst %.0f ms",
-                         replans[replans.count / 2] * 1000, replans[replans.count - 1] * 1000))
+            print(
+                String(
+                    format: "  re-plan after a CLI write (todo add → new STATUS, 100 ms debounce included): median %.0f ms, worst %.0f ms",
+                    replans[replans.count / 2] * 1000, replans[replans.count - 1] * 1000))
         }
 
         try replanCosts(binary: binary, folder: folder)
@@ -71,8 +76,10 @@ enum RunnerBench {
     static func replanCosts(binary: String, folder: URL) throws {
         func planLines(_ log: String) -> [(reason: String, reminders: Int, milliseconds: Double)] {
             log.split(separator: "\n").compactMap { line in
-                guard let start = line.range(of: "planned ("), let cost = line.range(of: " reminders in ", options: .backwards) ?? line.range(of: " reminder in ", options: .backwards),
-                      let open = line[..<cost.lowerBound].lastIndex(of: "("), let ms = Double(line[cost.upperBound...].prefix { $0 != " " }) else { return nil }
+                guard let start = line.range(of: "planned ("),
+                    let cost = line.range(of: " reminders in ", options: .backwards) ?? line.range(of: " reminder in ", options: .backwards),
+                    let open = line[..<cost.lowerBound].lastIndex(of: "("), let ms = Double(line[cost.upperBound...].prefix { $0 != " " })
+                else { return nil }
                 let reason = line[start.upperBound...].prefix { $0 != ")" }
                 return (String(reason), Int(line[line.index(after: open)..<cost.lowerBound]) ?? -1, ms)
             }
@@ -89,7 +96,9 @@ enum RunnerBench {
             }
             guard wait(for: 1) else { return print("  \(label): serve made no plan within 2 minutes") }
             for i in 0..<writes + moneyWrites {
-                let write = i < writes ? ["todo", "add", "Later \(i)", "--due", "2099-01-0\(1 + i % 9)"]
+                let write =
+                    i < writes
+                    ? ["todo", "add", "Later \(i)", "--due", "2099-01-0\(1 + i % 9)"]
                     : ["debt", "add", "Loan \(i)", "--balance", "1000", "--minimum", "50", "--day", "\(1 + i % 28)"]
                 _ = try OrganizerBench.timeProcess(binary, ["--db", db, "--config", config] + write)
                 guard wait(for: 2 + i) else { break }
@@ -100,12 +109,17 @@ enum RunnerBench {
             func figure(_ writes: ArraySlice<(reason: String, reminders: Int, milliseconds: Double)>) -> String {
                 let after = writes.map(\.milliseconds).sorted()
                 let spliced = writes.filter { $0.reason.hasSuffix(" changed") && $0.reason != "database changed" }.count
-                return String(format: "median %.1f ms, worst %.1f ms of %d (%d spliced)", after.isEmpty ? -1.0 : after[after.count / 2], after.last ?? -1.0, after.count, spliced)
+                return String(
+                    format: "median %.1f ms, worst %.1f ms of %d (%d spliced)", after.isEmpty ? -1.0 : after[after.count / 2], after.last ?? -1.0, after.count,
+                    spliced)
             }
             let changed = all.dropFirst().filter { $0.reason.hasPrefix("database changed") }
-            print(String(format: "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (debounce excluded, serve's log): todo add %@%@; peak RSS %.1f MiB (VmHWM)",
-                         label, first.reminders, first.milliseconds, figure(changed.prefix(writes)),
-                         moneyWrites == 0 ? "" : ", debt add " + figure(changed.dropFirst(writes)), Double(status(runner, "VmHWM")) / 1024))
+            print(
+                String(
+                    format:
+                        "  %@: first plan %d reminders in %.1f ms; re-plan after one CLI write (debounce excluded, serve's log): todo add %@%@; peak RSS %.1f MiB (VmHWM)",
+                    label, first.reminders, first.milliseconds, figure(changed.prefix(writes)),
+                    moneyWrites == 0 ? "" : ", debt add " + figure(changed.dropFirst(writes)), Double(status(runner, "VmHWM")) / 1024))
         }
         let config = folder.appendingPathComponent("replan.json5").path
         try "{ timeZone: \"UTC\", route: { default: [\"command\"] }, channels: { command: { argv: [\"/bin/true\"] } } }"
@@ -119,9 +133,11 @@ enum RunnerBench {
         let today = ISO8601.localDate(of: Instant(Date()), in: Zone.utc).date
         var rng = SeededRandom(seed: 5)
         for i in 0..<5_000 {
-            _ = try store.items.addItem(kind: .todo, title: "Daily \(i)", date: nil, time: WallTime(hour: Int.random(in: 6...21, using: &rng), minute: Int.random(in: 0...59, using: &rng)),
-                                        schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today),
-                                        reminders: [.minutes(0), .minutes(10), .hours(1)], today: today)
+            _ = try store.items.addItem(
+                kind: .todo, title: "Daily \(i)", date: nil,
+                time: WallTime(hour: Int.random(in: 6...21, using: &rng), minute: Int.random(in: 0...59, using: &rng)),
+                schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today),
+                reminders: [.minutes(0), .minutes(10), .hours(1)], today: today)
         }
         let yearConfig = folder.appendingPathComponent("replan-year.json5").path
         try "{ timeZone: \"UTC\", horizon: \"366d\", route: { default: [\"command\"] }, channels: { command: { argv: [\"/bin/true\"] } } }"
@@ -135,18 +151,18 @@ enum RunnerBench {
         let source = folder.appendingPathComponent("recorder.c").path
         let program = folder.appendingPathComponent("recorder").path
         try """
-            #include <stdio.h>
-            #include <time.h>
-            int main(int argc, char **argv) {
-                struct timespec ts;
-                clock_gettime(CLOCK_REALTIME, &ts);
-                if (argc < 2) return 2;
-                FILE *f = fopen(argv[1], "w");
-                if (!f) return 1;
-                fprintf(f, "%lld.%09ld\\n", (long long)ts.tv_sec, ts.tv_nsec);
-                return fclose(f) == 0 ? 0 : 1;
-            }
-            """.write(toFile: source, atomically: true, encoding: .utf8)
+        #include <stdio.h>
+        #include <time.h>
+        int main(int argc, char **argv) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            if (argc < 2) return 2;
+            FILE *f = fopen(argv[1], "w");
+            if (!f) return 1;
+            fprintf(f, "%lld.%09ld\\n", (long long)ts.tv_sec, ts.tv_nsec);
+            return fclose(f) == 0 ? 0 : 1;
+        }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
         let compiler = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let compiler else { throw TestServerError("no C compiler for the recorder: run `make deps`") }
         let (status, text) = try runTool(compiler, ["-O2", "-o", program, source], environment: ["PATH": "/usr/bin:/bin"])
@@ -168,9 +184,9 @@ enum RunnerBench {
             for path in [stamps, vdir] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
             let config = folder.appendingPathComponent("latency-\(round).json5").path
             try """
-                { timeZone: "UTC", route: { default: ["command"] }, channels: { command: { argv: ["\(recorder)", "\(stamps)/{key}"] } },
-                  calendars: [{ name: "bench", path: "\(vdir)" }] }
-                """.write(toFile: config, atomically: true, encoding: .utf8)
+            { timeZone: "UTC", route: { default: ["command"] }, channels: { command: { argv: ["\(recorder)", "\(stamps)/{key}"] } },
+              calendars: [{ name: "bench", path: "\(vdir)" }] }
+            """.write(toFile: config, atomically: true, encoding: .utf8)
             let due = Int64(Date().timeIntervalSince1970) + 3
             func utc(_ seconds: Int64) -> String { CalendarExport.basic(Instant(secondsSinceEpoch: seconds)) }
             let events = (1...together).map { i in
@@ -194,7 +210,8 @@ enum RunnerBench {
             terminate(server)
             for name in names {
                 if let text = try? String(contentsOfFile: "\(stamps)/\(name)", encoding: .utf8),
-                   let started = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                    let started = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                {
                     latencies.append(started - Double(due))
                 }
             }
@@ -203,8 +220,11 @@ enum RunnerBench {
         guard latencies.count == rounds * together else {
             return print("  fire latency: only \(latencies.count) of \(rounds * together) reminders fired")
         }
-        print(String(format: "  fire latency, %d reminders due at one instant × %d rounds = %d, real clock (a compiled recorder's start after the due instant): median %.1f ms, worst %.1f ms (target: median ≤ 3 ms, worst ≤ 6 ms)",
-                     together, rounds, latencies.count, latencies[latencies.count / 2] * 1000, latencies[latencies.count - 1] * 1000))
+        print(
+            String(
+                format:
+                    "  fire latency, %d reminders due at one instant × %d rounds = %d, real clock (a compiled recorder's start after the due instant): median %.1f ms, worst %.1f ms (target: median ≤ 3 ms, worst ≤ 6 ms)",
+                together, rounds, latencies.count, latencies[latencies.count / 2] * 1000, latencies[latencies.count - 1] * 1000))
     }
 
     /// Idle after deliveries (issue 11): 67 reminders due at one instant on the command, desktop
@@ -231,10 +251,10 @@ enum RunnerBench {
         let smtp = try SMTPServer(folder: servers, mode: "accept")
         let config = folder.appendingPathComponent("deliveries.json5").path
         try """
-            { timeZone: "UTC", route: { default: ["command", "desktop", "email"] },
-              channels: { command: { argv: ["\(recorder)", "\(stamps)/{key}"] }, desktop: { expire: "1s" },
-                          email: { url: "smtp://127.0.0.1:\(smtp.port)", tls: "none", from: "dawnlet@example.org", to: ["me@example.org"] } }\(calendars) }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "UTC", route: { default: ["command", "desktop", "email"] },
+          channels: { command: { argv: ["\(recorder)", "\(stamps)/{key}"] }, desktop: { expire: "1s" },
+                      email: { url: "smtp://127.0.0.1:\(smtp.port)", tls: "none", from: "dawnlet@example.org", to: ["me@example.org"] } }\(calendars) }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let db = folder.appendingPathComponent("deliveries.sqlite").path
         // Due at the next minute that is at least 5 s away, on the real clock (sd-bus does not
         // work under libfaketime, PLATFORM-NOTES).
@@ -274,10 +294,12 @@ enum RunnerBench {
         sleep(UInt32(idleSeconds))
         let after = switches(runner)
         let rss = status(runner, "VmRSS"), anonymous = status(runner, "RssAnon")
-        print("  \(calendar ? "with a calendar of 200 events configured, a" : "A")fter \(expected) deliveries at one instant (\(count) on each of command, desktop through dunst, email through aiosmtpd: \(mails) messages arrived;"
-              + " \(responses(db).shown) shown as notifications, \(responses(db).closed) reported closed by dunst):")
+        print(
+            "  \(calendar ? "with a calendar of 200 events configured, a" : "A")fter \(expected) deliveries at one instant (\(count) on each of command, desktop through dunst, email through aiosmtpd: \(mails) messages arrived;"
+                + " \(responses(db).shown) shown as notifications, \(responses(db).closed) reported closed by dunst):")
         print("    idle \(idleSeconds) s: \(after - before) wake-ups over all \(threads) thread(s) (voluntary context switches of /proc/PID/task/*; target 0)")
-        print(String(format: "    idle RSS: %.1f MiB (%d KiB VmRSS, %d KiB anonymous; target ≤ %d MiB)", Double(rss) / 1024, rss, anonymous, calendar ? 20 : 14))
+        print(
+            String(format: "    idle RSS: %.1f MiB (%d KiB VmRSS, %d KiB anonymous; target ≤ %d MiB)", Double(rss) / 1024, rss, anonymous, calendar ? 20 : 14))
         print("    resident by file (smaps): \(residentFiles(runner))")
     }
 
@@ -336,8 +358,10 @@ enum RunnerBench {
     }
 
     /// Starts a program with this environment plus `environment`, stderr to /dev/null.
-    static func spawn(_ binary: String, _ arguments: [String], faketime: String?, environment: [String: String] = [:],
-                      stderr: String = "/dev/null") throws -> pid_t {
+    static func spawn(
+        _ binary: String, _ arguments: [String], faketime: String?, environment: [String: String] = [:],
+        stderr: String = "/dev/null"
+    ) throws -> pid_t {
         let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

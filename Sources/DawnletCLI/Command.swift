@@ -8,15 +8,16 @@ struct Command: Sendable {
     var positionals: ClosedRange<Int> = 0...0
     let run: @Sendable (inout Invocation) throws -> Void
 
-    static let all: [Command] = ItemCommands.commands + MoneyCommands.commands + MoneyCalendarCommands.commands + [
-        TodayCommand.command,
-        TodayCommand.agendaCommand,
-        FindCommand.command,
-        PreviewCommand.command,
-        NextCommand.command,
-        OccurrencesCommand.command,
-        ExportCommand.command,
-    ] + ServeCommands.commands + DeliveryCommands.commands + [CompletionsCommand.command, ManPage.command]
+    static let all: [Command] =
+        ItemCommands.commands + MoneyCommands.commands + MoneyCalendarCommands.commands + [
+            TodayCommand.command,
+            TodayCommand.agendaCommand,
+            FindCommand.command,
+            PreviewCommand.command,
+            NextCommand.command,
+            OccurrencesCommand.command,
+            ExportCommand.command,
+        ] + ServeCommands.commands + DeliveryCommands.commands + [CompletionsCommand.command, ManPage.command]
 
     /// The command whose words start the argument list, the longest match first.
     static func find(_ arguments: [String]) -> Command? {

@@ -54,7 +54,8 @@ public enum CommandLineTool {
             let verbs = Help.verbs(of: noun)
             if verbs.isEmpty {
                 let problem = noun.hasPrefix("-") ? "unknown option \(noun)" : "unknown command \"\(noun)\""
-                let suggestion = noun.hasPrefix("-")
+                let suggestion =
+                    noun.hasPrefix("-")
                     ? Help.suggestion(String(noun.drop { $0 == "-" }), among: ["help", "version"], writtenWith: "--")
                     : Help.suggestion(noun, among: Help.nouns + ["help"])
                 throw CLIError.usage(problem + suggestion, "COMMAND [OPTIONS]  (see --help)")
@@ -64,7 +65,8 @@ public enum CommandLineTool {
                 return
             }
             let choices = verbs.compactMap { $0.path.dropFirst().first }
-            let given = rest.count > 1
+            let given =
+                rest.count > 1
                 ? "unknown \(noun) command \"\(rest[1])\"" + Help.suggestion(rest[1], among: choices) : "\(noun) needs a command"
             throw CLIError.usage(given, "\(noun) {\(choices.joined(separator: "|"))} ...  (\(noun) --help for more)")
         }
@@ -83,7 +85,8 @@ public enum CommandLineTool {
         }
         let parsed = try ParsedArguments.parse(rest, options: command.options, usage: command.usage)
         guard command.positionals.contains(parsed.positionals.count) else {
-            let problem = parsed.positionals.count < command.positionals.lowerBound
+            let problem =
+                parsed.positionals.count < command.positionals.lowerBound
                 ? "missing argument" : "unexpected argument \"\(parsed.positionals[command.positionals.upperBound])\""
             throw CLIError.usage(problem, command.usage)
         }

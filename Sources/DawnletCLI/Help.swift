@@ -20,7 +20,8 @@ enum Help {
         text += "usage: \(CommandLineTool.name) [--config PATH] [--db PATH] [--tz ZONE] [--now ISO] [--color WHEN] COMMAND [OPTIONS]\n\ncommands:\n"
         for noun in nouns {
             let commands = verbs(of: noun)
-            let words = commands.count == 1 && commands[0].path.count == 1
+            let words =
+                commands.count == 1 && commands[0].path.count == 1
                 ? commands[0].summary
                 : commands.compactMap { $0.path.dropFirst().first }.joined(separator: ", ")
             text += pad("  \(noun)", 16) + words + "\n"
@@ -52,9 +53,10 @@ enum Help {
     static func text(of command: Command) -> String {
         let key = command.path.joined(separator: " ")
         var text = "usage: \(CommandLineTool.name) \(command.usage)\n\n\(command.summary)\n"
-        let rows = command.options.map { option in
-            ("--\(option.name)" + (placeholder(of: option, in: command).map { " \($0)" } ?? ""), meaning(of: option.name, in: command))
-        } + [("-h, --help", "print this help")]
+        let rows =
+            command.options.map { option in
+                ("--\(option.name)" + (placeholder(of: option, in: command).map { " \($0)" } ?? ""), meaning(of: option.name, in: command))
+            } + [("-h, --help", "print this help")]
         let width = min(28, (rows.map(\.0.count).max() ?? 0) + 4)
         text += "\noptions:\n"
         for (option, meaning) in rows { text += pad("  \(option)", width) + meaning + "\n" }
@@ -194,14 +196,18 @@ enum Help {
     static let examples: [String: [String]] = {
         let name = CommandLineTool.name
         var table: [String: [String]] = [
-            "todo add": ["\"Renew passport\" --due 2027-03-01", "\"Call mum\" --due \"fri 18:30\" --remind 0m --remind 1h",
-                         "\"Water plants\" --every \"weekly on mon,thu at 08:00\""],
+            "todo add": [
+                "\"Renew passport\" --due 2027-03-01", "\"Call mum\" --due \"fri 18:30\" --remind 0m --remind 1h",
+                "\"Water plants\" --every \"weekly on mon,thu at 08:00\"",
+            ],
             "todo list": ["", "--overdue", "--json"],
             "todo done": ["4", "2 --on yesterday"],
             "todo reopen": ["4", "2 --on 2026-12-01"],
             "todo edit": ["4 --due \"next mon 10:00\"", "2 --every \"weekdays at 07:30\" --no-remind", "2 --on 2026-12-24 --title \"Water plants (short)\""],
-            "event add": ["\"Dentist\" --start 2027-01-12T14:30 --duration 45m --remind 1d --remind 1h",
-                          "\"Team call\" --start 2026-12-07T10:00 --every \"weekly on mon\"", "\"Holiday\" --start 2026-12-24"],
+            "event add": [
+                "\"Dentist\" --start 2027-01-12T14:30 --duration 45m --remind 1d --remind 1h",
+                "\"Team call\" --start 2026-12-07T10:00 --every \"weekly on mon\"", "\"Holiday\" --start 2026-12-24",
+            ],
             "event edit": ["3 --start 2027-01-13T09:00", "3 --all-day", "5 --on 2026-12-14 --at 11:00"],
             "habit add": ["\"Meds\" --days mon,tue,wed,thu,fri,sat,sun --at 08:30", "\"Run\" --days mon,wed,fri --at 07:00 --from +1w"],
             "habit done": ["1", "1 --on yesterday"],
@@ -233,8 +239,10 @@ enum Help {
             "find": ["passport", "\"dentist\" --json"],
             "preview": ["", "--days 1 --all", "--from 2027-01-01 --to 2027-02-01 --json"],
             "next": ["", "--json", "--format waybar"],
-            "occurrences": ["--schedule \"monthly on 5th fri\" --from 2026-01-01 --to 2026-12-31",
-                            "--schedule \"daily at 02:30\" --from 2026-03-28 --to 2026-03-30 --tz Europe/Berlin --json"],
+            "occurrences": [
+                "--schedule \"monthly on 5th fri\" --from 2026-01-01 --to 2026-12-31",
+                "--schedule \"daily at 02:30\" --from 2026-03-28 --to 2026-03-30 --tz Europe/Berlin --json",
+            ],
             "export": ["--to ~/.local/share/vdirsyncer/dawnlet", "--to /tmp/todos --todos"],
             "serve": ["", "--db ~/other.sqlite"],
             "missed": ["", "--json", "--clear"],
@@ -272,84 +280,92 @@ enum Help {
     static func topic(_ name: String) -> Topic? { topics.first { $0.name == name } }
 
     static let topics: [Topic] = [
-        Topic(name: "schedules", summary: "how repeating things are written (--every, --schedule)", options: ["every", "schedule"], text: """
-            Every repeating thing (todos, events, bills, subscriptions, income) uses one schedule text,
-            case-insensitive, with full or short weekday names:
+        Topic(
+            name: "schedules", summary: "how repeating things are written (--every, --schedule)", options: ["every", "schedule"],
+            text: """
+                Every repeating thing (todos, events, bills, subscriptions, income) uses one schedule text,
+                case-insensitive, with full or short weekday names:
 
-              daily                      weekdays
-              weekly on tue,thu          every 2 weeks on mon       every other week on fri
-              monthly on day 31          every 3 months on day 15   yearly
-              monthly on 2nd tue         monthly on last fri        every 2 months on 1st mon
+                  daily                      weekdays
+                  weekly on tue,thu          every 2 weeks on mon       every other week on fri
+                  monthly on day 31          every 3 months on day 15   yearly
+                  monthly on 2nd tue         monthly on last fri        every 2 months on 1st mon
 
-            then optionally `from YYYY-MM-DD` (the anchor) and `at HH:MM` (a wall-clock time):
+                then optionally `from YYYY-MM-DD` (the anchor) and `at HH:MM` (a wall-clock time):
 
-              weekly on mon,thu from 2027-01-04 at 07:30
+                  weekly on mon,thu from 2027-01-04 at 07:30
 
-            - The anchor is the first day the schedule may produce; intervals count from it: weeks from
-              the Monday-started week that holds it, months from its month. Without one, a new item
-              anchors at today (`occurrences` at --from).
-            - Day 29-31 falls on the month's last day when the month is shorter: `monthly on day 31`
-              gives Jan 31, Feb 28 (29 in leap years), Mar 31, Apr 30.
-            - A 5th weekday a month does not have gives nothing that month.
-            - `yearly`, `monthly` and `every N months` without a day take the anchor's day (and, for
-              yearly, month); `weekly` without `on` takes the anchor's weekday.
-            - Times are wall-clock times in your zone. A time a spring-forward gap skips fires as far
-              after the gap as it was into it (02:30 -> 03:30); a time that happens twice on a
-              fall-back day fires the first time.
+                - The anchor is the first day the schedule may produce; intervals count from it: weeks from
+                  the Monday-started week that holds it, months from its month. Without one, a new item
+                  anchors at today (`occurrences` at --from).
+                - Day 29-31 falls on the month's last day when the month is shorter: `monthly on day 31`
+                  gives Jan 31, Feb 28 (29 in leap years), Mar 31, Apr 30.
+                - A 5th weekday a month does not have gives nothing that month.
+                - `yearly`, `monthly` and `every N months` without a day take the anchor's day (and, for
+                  yearly, month); `weekly` without `on` takes the anchor's weekday.
+                - Times are wall-clock times in your zone. A time a spring-forward gap skips fires as far
+                  after the gap as it was into it (02:30 -> 03:30); a time that happens twice on a
+                  fall-back day fires the first time.
 
-            Try one: dawnlet-remind occurrences --schedule "monthly on last fri" --from 2027-01-01 --to 2027-06-30
-            """),
-        Topic(name: "dates", summary: "how dates and times are written (--due, --on, --from, --date)", options: ["due", "on", "date", "start", "by"], text: """
-            DATE is YYYY-MM-DD or as people say it, read in the configured zone at --now (default: the
-            clock):
+                Try one: dawnlet-remind occurrences --schedule "monthly on last fri" --from 2027-01-01 --to 2027-06-30
+                """),
+        Topic(
+            name: "dates", summary: "how dates and times are written (--due, --on, --from, --date)", options: ["due", "on", "date", "start", "by"],
+            text: """
+                DATE is YYYY-MM-DD or as people say it, read in the configured zone at --now (default: the
+                clock):
 
-              today  tomorrow  yesterday
-              fri              the next Friday, never today (`next fri` says the same)
-              +3d  -1w         days or weeks from today
-              +2m  +1y         months or years from today (a month's day clamped to its length)
+                  today  tomorrow  yesterday
+                  fri              the next Friday, never today (`next fri` says the same)
+                  +3d  -1w         days or weeks from today
+                  +2m  +1y         months or years from today (a month's day clamped to its length)
 
-            DATE[THH:MM] adds a wall-clock time: 2026-12-24T18:00, `tomorrow 09:00`, `fri 18:30`.
-            TIME is HH:MM, 24-hour. `preview --from/--to` and `--now` also take an ISO 8601 instant:
-            2026-12-01T09:00 (in your zone) or 2026-12-01T09:00:00+01:00.
+                DATE[THH:MM] adds a wall-clock time: 2026-12-24T18:00, `tomorrow 09:00`, `fri 18:30`.
+                TIME is HH:MM, 24-hour. `preview --from/--to` and `--now` also take an ISO 8601 instant:
+                2026-12-01T09:00 (in your zone) or 2026-12-01T09:00:00+01:00.
 
-            A command that read a word says on stderr what it made of it (`todo 4: due Fri 2026-12-04`);
-            stdout keeps just the answer.
-            """),
-        Topic(name: "offsets", summary: "how long before an item its reminders fire (--remind, reminders)", options: ["remind"], text: """
-            An OFFSET is how long before an item a reminder fires: 0m (at its time), 10m, 2h, 1d, 1w,
-            or combined like 1h30m. Give --remind several times for several reminders.
+                A command that read a word says on stderr what it made of it (`todo 4: due Fri 2026-12-04`);
+                stdout keeps just the answer.
+                """),
+        Topic(
+            name: "offsets", summary: "how long before an item its reminders fire (--remind, reminders)", options: ["remind"],
+            text: """
+                An OFFSET is how long before an item a reminder fires: 0m (at its time), 10m, 2h, 1d, 1w,
+                or combined like 1h30m. Give --remind several times for several reminders.
 
-            - Minutes and hours are exact durations before the item's time.
-            - Days and weeks are calendar days: 1d before a 09:00 event is 09:00 the day before, across
-              a DST change.
-            - Date-only items (todos due on a day, all-day events, bills, subscriptions, debts, goals)
-              have no time: 0m and whole days put them in the morning digest (default 08:00) of that
-              day or of N days before.
-            - Items without --remind get the config's defaults for their kind (`help config`:
-              reminders); an empty list there turns a kind's reminders off.
-            """),
-        Topic(name: "config", summary: "the settings file and every key in it", options: [], text: """
-            ~/.config/dawnlet/config.json5 ($XDG_CONFIG_HOME/dawnlet/config.json5, or --config PATH) is
-            JSON5: comments, unquoted keys and trailing commas are allowed. Every key is optional; a
-            missing file means the defaults. An unknown key, a key given twice, a wrong type or a value
-            out of range is exit 78 with the file, the line and column, the key path and the problem.
+                - Minutes and hours are exact durations before the item's time.
+                - Days and weeks are calendar days: 1d before a 09:00 event is 09:00 the day before, across
+                  a DST change.
+                - Date-only items (todos due on a day, all-day events, bills, subscriptions, debts, goals)
+                  have no time: 0m and whole days put them in the morning digest (default 08:00) of that
+                  day or of N days before.
+                - Items without --remind get the config's defaults for their kind (`help config`:
+                  reminders); an empty list there turns a kind's reminders off.
+                """),
+        Topic(
+            name: "config", summary: "the settings file and every key in it", options: [],
+            text: """
+                ~/.config/dawnlet/config.json5 ($XDG_CONFIG_HOME/dawnlet/config.json5, or --config PATH) is
+                JSON5: comments, unquoted keys and trailing commas are allowed. Every key is optional; a
+                missing file means the defaults. An unknown key, a key given twice, a wrong type or a value
+                out of range is exit 78 with the file, the line and column, the key path and the problem.
 
-              timeZone        the IANA zone wall times are read in (default: the system's)
-              morningDigest   when the digest of date-only items goes out, HH:MM (08:00)
-              horizon         how far ahead the runner plans, 1h to 366d (14d)
-              graceWindow     how late a missed reminder may still go out, at most 7d (12h)
-              reminders       default offsets per kind: event, todo, habit, bill, subscription,
-                              debt, goal, income, calendar (lists like ["10m"]; [] is off)
-              route           channels per kind, and default: desktop, command, email
-              channels.desktop  expire, snooze (at least 5s), fallback (command, email or null)
-              channels.command  argv (run without a shell; {title} {body} {kind} {key} {when}
-                                {late} in its words), timeout (1s to 1h)
-              channels.email    url (smtp:// with STARTTLS, or smtps://), tls, from, to, user,
-                                passwordFile (0600), sendmail (instead of url), timeout, caFile
-              calendars       a list of { name, path (an .ics file or a vdir), readOnly, channels }
+                  timeZone        the IANA zone wall times are read in (default: the system's)
+                  morningDigest   when the digest of date-only items goes out, HH:MM (08:00)
+                  horizon         how far ahead the runner plans, 1h to 366d (14d)
+                  graceWindow     how late a missed reminder may still go out, at most 7d (12h)
+                  reminders       default offsets per kind: event, todo, habit, bill, subscription,
+                                  debt, goal, income, calendar (lists like ["10m"]; [] is off)
+                  route           channels per kind, and default: desktop, command, email
+                  channels.desktop  expire, snooze (at least 5s), fallback (command, email or null)
+                  channels.command  argv (run without a shell; {title} {body} {kind} {key} {when}
+                                    {late} in its words), timeout (1s to 1h)
+                  channels.email    url (smtp:// with STARTTLS, or smtps://), tls, from, to, user,
+                                    passwordFile (0600), sendmail (instead of url), timeout, caFile
+                  calendars       a list of { name, path (an .ics file or a vdir), readOnly, channels }
 
-            The commented example is config/config.example.json5; every key is in
-            dawnlet-remind.json5(5). `dawnlet-remind doctor` checks the file.
-            """),
+                The commented example is config/config.example.json5; every key is in
+                dawnlet-remind.json5(5). `dawnlet-remind doctor` checks the file.
+                """),
     ]
 }

@@ -38,8 +38,9 @@ extension Invocation {
     func dateAndTime(_ name: String) throws(CLIError) -> (CivilDate, WallTime?)? {
         guard let text = arguments.value(name) else { return nil }
         guard let resolved = DateWords.dateAndTime(text, today: try today()) else {
-            throw .usage("--\(name) \"\(text)\" is not a date, or a date and time: give \(DateWords.examples), "
-                         + "optionally with a time (2026-12-04T09:30, tomorrow 09:00, fri 18:30)", globals.usage)
+            throw .usage(
+                "--\(name) \"\(text)\" is not a date, or a date and time: give \(DateWords.examples), "
+                    + "optionally with a time (2026-12-04T09:30, tomorrow 09:00, fri 18:30)", globals.usage)
         }
         return resolved
     }
@@ -48,7 +49,8 @@ extension Invocation {
     /// what it was read as (`todo 4: due Fri 2026-12-04 09:00`), as `at` says when a job runs.
     func echoResolved(_ name: String, as what: String, _ resolved: (CivilDate, WallTime?)?) {
         guard let text = arguments.value(name), let (day, time) = resolved,
-              CivilDate(String(text.prefix(10))) == nil else { return }
+            CivilDate(String(text.prefix(10))) == nil
+        else { return }
         let weekday = day.weekday.shortName.prefix(1).uppercased() + day.weekday.shortName.dropFirst()
         output.error("\(what) \(weekday) \(day)\(time.map { " \($0)" } ?? "")")
     }

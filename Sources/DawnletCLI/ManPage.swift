@@ -206,19 +206,40 @@ enum ManPage {
     /// Every key of the config, by path, with what it means; a test asks the binary for every key
     /// it accepts and finds each here.
     static let configKeys: [(String, String)] = [
-        ("timeZone", "The IANA zone wall-clock times are read in, such as \"Europe/Berlin\", with the rules of the system's tzdata ($TZDIR, else /usr/share/zoneinfo). Default: the system's zone (TZ, else /etc/localtime), followed when it changes."),
-        ("morningDigest", "When the digest of date-only items (todos due on a day, all-day events, bills, subscriptions, debt due dates, goals) goes out: \"HH:MM\", 24-hour. Default \"08:00\"."),
+        (
+            "timeZone",
+            "The IANA zone wall-clock times are read in, such as \"Europe/Berlin\", with the rules of the system's tzdata ($TZDIR, else /usr/share/zoneinfo). Default: the system's zone (TZ, else /etc/localtime), followed when it changes."
+        ),
+        (
+            "morningDigest",
+            "When the digest of date-only items (todos due on a day, all-day events, bills, subscriptions, debt due dates, goals) goes out: \"HH:MM\", 24-hour. Default \"08:00\"."
+        ),
         ("horizon", "How far ahead the runner plans at most: a duration from \"1h\" to \"366d\". Default \"14d\"."),
-        ("graceWindow", "How late a reminder missed while the machine was off or asleep may still go out, marked late; older ones are recorded as missed. At most \"7d\". Default \"12h\"."),
-        ("reminders", "Default reminder offsets per kind, for items without --remind of their own: an object of lists of offsets (\"0m\", \"10m\", \"2h\", \"1d\", \"1w\"); an empty list turns a kind's reminders off. Keys: event ([\"10m\"]), todo ([\"0m\"]), habit ([\"0m\"]), bill ([\"0m\"]), subscription ([\"0m\"]), debt ([\"0m\"]), goal ([\"7d\", \"0d\"]), income ([]) and calendar ([\"10m\"], for calendar items without VALARMs)."),
-        ("route", "Which channels each kind's reminders go to: an object of lists of channel names (desktop, command, email), by kind as in reminders, and default for every kind not named. Default: { default: [\"desktop\"] }."),
+        (
+            "graceWindow",
+            "How late a reminder missed while the machine was off or asleep may still go out, marked late; older ones are recorded as missed. At most \"7d\". Default \"12h\"."
+        ),
+        (
+            "reminders",
+            "Default reminder offsets per kind, for items without --remind of their own: an object of lists of offsets (\"0m\", \"10m\", \"2h\", \"1d\", \"1w\"); an empty list turns a kind's reminders off. Keys: event ([\"10m\"]), todo ([\"0m\"]), habit ([\"0m\"]), bill ([\"0m\"]), subscription ([\"0m\"]), debt ([\"0m\"]), goal ([\"7d\", \"0d\"]), income ([]) and calendar ([\"10m\"], for calendar items without VALARMs)."
+        ),
+        (
+            "route",
+            "Which channels each kind's reminders go to: an object of lists of channel names (desktop, command, email), by kind as in reminders, and default for every kind not named. Default: { default: [\"desktop\"] }."
+        ),
         ("channels", "How each channel delivers: an object with desktop, command and email."),
         ("channels.desktop", "Desktop notifications (org.freedesktop.Notifications on the session bus)."),
         ("channels.desktop.expire", "How long a notification stays: a duration; \"0s\" until dismissed (the default)."),
         ("channels.desktop.snooze", "What the Snooze action postpones by: at least \"5s\". Default \"10m\"."),
-        ("channels.desktop.fallback", "The channel used when there is no session bus, no notification server, or an error reply: \"command\", \"email\", or null (then the reminder is recorded failed). Default \"command\"."),
+        (
+            "channels.desktop.fallback",
+            "The channel used when there is no session bus, no notification server, or an error reply: \"command\", \"email\", or null (then the reminder is recorded failed). Default \"command\"."
+        ),
         ("channels.command", "A program run without a shell for each reminder."),
-        ("channels.command.argv", "The program and its arguments, each of which may hold {title}, {body}, {kind}, {key}, {when} (ISO 8601) and {late} (\"late\" when it goes out after its time). Default [\"notify-send\", \"--app-name=Dawnlet\", \"{title}\", \"{body}\"]."),
+        (
+            "channels.command.argv",
+            "The program and its arguments, each of which may hold {title}, {body}, {kind}, {key}, {when} (ISO 8601) and {late} (\"late\" when it goes out after its time). Default [\"notify-send\", \"--app-name=Dawnlet\", \"{title}\", \"{body}\"]."
+        ),
         ("channels.command.timeout", "How long the program may run before it is killed: \"1s\" to \"1h\". Default \"10s\"."),
         ("channels.email", "Email through SMTP (libcurl) or a sendmail-compatible program. Not set up by default."),
         ("channels.email.url", "The server: smtp://HOST:PORT (STARTTLS required) or smtps://HOST:PORT."),
@@ -226,9 +247,15 @@ enum ManPage {
         ("channels.email.from", "The sender address."),
         ("channels.email.to", "The recipient addresses, a list."),
         ("channels.email.user", "The user name to log in with."),
-        ("channels.email.passwordFile", "A file holding the password, readable only by you (0600); or a systemd credential named smtp-password. The password is never written in the config."),
+        (
+            "channels.email.passwordFile",
+            "A file holding the password, readable only by you (0600); or a systemd credential named smtp-password. The password is never written in the config."
+        ),
         ("channels.email.sendmail", "Instead of url: a sendmail-compatible program and its arguments, such as [\"msmtp\", \"-t\"]."),
-        ("channels.email.timeout", "How long one exchange may take before it counts as a temporary failure and is retried: \"1s\" to \"10m\". Default \"30s\"."),
+        (
+            "channels.email.timeout",
+            "How long one exchange may take before it counts as a temporary failure and is retried: \"1s\" to \"10m\". Default \"30s\"."
+        ),
         ("channels.email.caFile", "A CA certificate to trust instead of the system's (a private server)."),
         ("calendars", "External calendars, read on each plan and watched by serve, never copied in: a list of objects."),
         ("calendars[].name", "The calendar's name, unique: its reminders' keys and the agenda's source (ics:NAME) carry it."),

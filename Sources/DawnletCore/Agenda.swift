@@ -38,37 +38,43 @@ public enum Agenda {
         // and the rows a deleted recurring transaction left, as history.
         var bills: [CivilDate: [Entry]] = [:]
         for (bill, date, row) in OccurrenceMerge.bills(recurring, rows: transactions, in: days) {
-            bills[date, default: []].append(Entry(
-                kind: "bill", id: row?.id, definitionID: bill.id, title: row?.name ?? bill.name, time: nil,
-                status: row.map { $0.status == .posted ? "open" : $0.status.rawValue } ?? "open", overdueSince: nil,
-                source: row == nil ? "virtual" : "stored", amount: row?.amount ?? bill.amount, payment: nil))
+            bills[date, default: []].append(
+                Entry(
+                    kind: "bill", id: row?.id, definitionID: bill.id, title: row?.name ?? bill.name, time: nil,
+                    status: row.map { $0.status == .posted ? "open" : $0.status.rawValue } ?? "open", overdueSince: nil,
+                    source: row == nil ? "virtual" : "stored", amount: row?.amount ?? bill.amount, payment: nil))
         }
         for row in transactions where row.definitionID == nil && days.contains(row.date) {
-            bills[row.date, default: []].append(Entry(
-                kind: "bill", id: row.id, definitionID: nil, title: row.name, time: nil, status: row.status == .posted ? "open" : row.status.rawValue,
-                overdueSince: nil, source: "stored", amount: row.amount, payment: nil))
+            bills[row.date, default: []].append(
+                Entry(
+                    kind: "bill", id: row.id, definitionID: nil, title: row.name, time: nil, status: row.status == .posted ? "open" : row.status.rawValue,
+                    overdueSince: nil, source: "stored", amount: row.amount, payment: nil))
         }
         let dues = Dictionary(grouping: money, by: \.date)
         let external = Dictionary(grouping: calendar, by: \.date)
         return (days.lowerBound.dayNumber...days.upperBound.dayNumber).map { number in
             let day = CivilDate(dayNumber: number)
-            let occurrences = day == today
+            let occurrences =
+                day == today
                 ? OccurrenceMerge.day(day, definitions: definitions, stored: stored)
                 : OccurrenceMerge.occurrences(of: definitions, stored: stored, in: day...day)
             var entries = occurrences.map {
-                Entry(kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
-                      status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
-                      source: $0.source.rawValue, amount: nil, payment: nil)
+                Entry(
+                    kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
+                    status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
+                    source: $0.source.rawValue, amount: nil, payment: nil)
             }
             entries += bills[day] ?? []
             entries += (dues[day] ?? []).map {
-                Entry(kind: $0.kind.rawValue, id: nil, definitionID: $0.sourceID, title: $0.name, time: nil,
-                      status: $0.payment != nil ? "logged" : "open", overdueSince: nil, source: "virtual", amount: $0.amount, payment: $0.payment)
+                Entry(
+                    kind: $0.kind.rawValue, id: nil, definitionID: $0.sourceID, title: $0.name, time: nil,
+                    status: $0.payment != nil ? "logged" : "open", overdueSince: nil, source: "virtual", amount: $0.amount, payment: $0.payment)
             }
             // A calendar file's timed items in their place among the day's; all-day ones last.
             for occurrence in external[day] ?? [] {
-                let entry = Entry(kind: occurrence.kind.rawValue, id: nil, definitionID: nil, title: occurrence.title, time: occurrence.time,
-                                  status: "open", overdueSince: nil, source: "ics:\(occurrence.calendar)", amount: nil, payment: nil)
+                let entry = Entry(
+                    kind: occurrence.kind.rawValue, id: nil, definitionID: nil, title: occurrence.title, time: occurrence.time,
+                    status: "open", overdueSince: nil, source: "ics:\(occurrence.calendar)", amount: nil, payment: nil)
                 let position = occurrence.time.flatMap { time in entries.firstIndex { $0.time.map { $0 > time } ?? true } } ?? entries.count
                 entries.insert(entry, at: position)
             }

@@ -19,7 +19,7 @@ public struct Amount: Hashable, Comparable, Sendable {
         }
         let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 14,
-              let whole = parseDigits(parts[0].count > 9 ? parts[0].suffix(9) : parts[0])
+            let whole = parseDigits(parts[0].count > 9 ? parts[0].suffix(9) : parts[0])
         else { return nil }
         // parseDigits takes at most nine digits; longer whole parts are read in two pieces.
         var units = Int64(whole)

@@ -48,8 +48,10 @@ public enum CalendarExport {
     ///   - stored: the item's stored occurrences (skips, edits, done).
     ///   - offsets: its reminders (its own, else the kind's defaults).
     ///   - stamp: the moment of export, its DTSTAMP.
-    public static func document(_ d: ItemDefinition, stored: [StoredOccurrence], offsets: [ReminderOffset], uid: String,
-                                zone: Zone, stamp: Instant) -> String {
+    public static func document(
+        _ d: ItemDefinition, stored: [StoredOccurrence], offsets: [ReminderOffset], uid: String,
+        zone: Zone, stamp: Instant
+    ) -> String {
         let component = d.kind == .todo ? "VTODO" : "VEVENT"
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "BEGIN:\(component)", "UID:\(escape(uid))"]
         let anchor = d.schedule?.anchor ?? d.date
@@ -78,9 +80,11 @@ public enum CalendarExport {
         // Instances that differ from the series: an edited title or time, a repeating todo done.
         if d.schedule != nil {
             for row in rows where row.status != .skipped && (row.title != nil || row.time != nil || row.status == .done) {
-                lines += ["BEGIN:\(component)", "UID:\(escape(uid))", "DTSTAMP:\(basic(stamp))",
-                          "RECURRENCE-ID" + value(row.date, d.time, zone), "DTSTART" + value(row.date, row.time ?? d.time, zone),
-                          "SUMMARY:\(escape(row.title ?? d.title))"]
+                lines += [
+                    "BEGIN:\(component)", "UID:\(escape(uid))", "DTSTAMP:\(basic(stamp))",
+                    "RECURRENCE-ID" + value(row.date, d.time, zone), "DTSTART" + value(row.date, row.time ?? d.time, zone),
+                    "SUMMARY:\(escape(row.title ?? d.title))",
+                ]
                 if row.status == .done { lines.append("STATUS:COMPLETED") }
                 lines += alarms(offsets, title: row.title ?? d.title)
                 lines.append("END:\(component)")

@@ -24,8 +24,10 @@ public struct CalendarOccurrence: Hashable, Sendable {
     /// dawnlet-remind writes too): those of the calendar's default offsets as well as its VALARMs.
     public let acknowledged: Instant?
 
-    public init(calendar: String, uid: String, kind: Kind, title: String, date: CivilDate, start: Instant?, time: WallTime?,
-                alarms: [Instant]?, instance: String?, acknowledged: Instant? = nil) {
+    public init(
+        calendar: String, uid: String, kind: Kind, title: String, date: CivilDate, start: Instant?, time: WallTime?,
+        alarms: [Instant]?, instance: String?, acknowledged: Instant? = nil
+    ) {
         self.acknowledged = acknowledged
         self.calendar = calendar
         self.uid = uid

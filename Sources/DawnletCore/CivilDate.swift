@@ -17,7 +17,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
     /// Returns nil when the day does not exist in that month (2026-02-30) or the year is unsupported.
     public init?(year: Int, month: Int, day: Int) {
         guard Self.supportedYears.contains(year), (1...12).contains(month),
-              day >= 1, day <= CivilDate.daysInMonth(year: year, month: month)
+            day >= 1, day <= CivilDate.daysInMonth(year: year, month: month)
         else { return nil }
         self.dayNumber = CivilDate.days(year: year, month: month, day: day)
     }
@@ -139,12 +139,14 @@ extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
         // Read straight from the UTF-8 bytes: stored rows are parsed by the thousand per command.
         var text = text
         text.makeContiguousUTF8()
-        guard let parsed = text.utf8.withContiguousStorageIfAvailable({ bytes -> (Int, Int, Int)? in
-            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-                  let y = digits(bytes, 0..<4), let m = digits(bytes, 5..<7), let d = digits(bytes, 8..<10)
-            else { return nil }
-            return (y, m, d)
-        }) ?? nil else { return nil }
+        guard
+            let parsed = text.utf8.withContiguousStorageIfAvailable({ bytes -> (Int, Int, Int)? in
+                guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                    let y = digits(bytes, 0..<4), let m = digits(bytes, 5..<7), let d = digits(bytes, 8..<10)
+                else { return nil }
+                return (y, m, d)
+            }) ?? nil
+        else { return nil }
         self.init(year: parsed.0, month: parsed.1, day: parsed.2)
     }
 }

@@ -194,7 +194,6 @@ public struct Config: Hashable, Sendable {
         .calendar: [.minutes(10)],
     ]
 
-
     public init() {}
 
     /// The channels reminders of `kind` go to.
@@ -340,9 +339,14 @@ public struct Config: Hashable, Sendable {
             }
             if let c = e["caFile"] { email.caFile = try Config.string(c, "channels.email.caFile") }
             if email.tls == .none, email.url != nil {
-                guard email.url?.hasPrefix("smtp://") == true else { throw ConfigError("channels.email.tls", "smtps:// always uses TLS: remove tls or use smtp://") }
+                guard email.url?.hasPrefix("smtp://") == true else {
+                    throw ConfigError("channels.email.tls", "smtps:// always uses TLS: remove tls or use smtp://")
+                }
                 guard email.hostIsLoopback else {
-                    throw ConfigError("channels.email.tls", "none is refused for \(email.host ?? "this host"): mail and password would cross the network in clear (allowed only for a loopback host)")
+                    throw ConfigError(
+                        "channels.email.tls",
+                        "none is refused for \(email.host ?? "this host"): mail and password would cross the network in clear (allowed only for a loopback host)"
+                    )
                 }
             }
             guard (email.url == nil) != (email.sendmail == nil) else {

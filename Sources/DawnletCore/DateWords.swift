@@ -47,7 +47,8 @@ public enum DateWords {
     /// `+3d`, `-1w`, `+2m` (a month's day clamped to its length: Jan 31 + 1m is Feb 28), `+1y`.
     private static func offset(_ word: String, from today: CivilDate) -> CivilDate? {
         guard let sign = word.first, sign == "+" || sign == "-", let unit = word.last, word.count >= 3, word.count <= 8,
-              word.dropFirst().dropLast().allSatisfy({ ("0"..."9").contains($0) }), let n = Int(word.dropFirst().dropLast()) else { return nil }
+            word.dropFirst().dropLast().allSatisfy({ ("0"..."9").contains($0) }), let n = Int(word.dropFirst().dropLast())
+        else { return nil }
         let signed = sign == "-" ? -n : n
         switch unit {
         case "d": return bounded(today.adding(days: signed))

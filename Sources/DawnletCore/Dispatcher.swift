@@ -128,8 +128,10 @@ public enum Dispatcher {
     ///   - settled: deliveries ended since the plan was made: not started again.
     ///   - retries: temporary failures waiting for their next try.
     ///   - planEnds: the end of the plan's window (a re-plan is due then).
-    public static func decide(_ reminders: [PlannedReminder], inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
-                              retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant) -> Decision {
+    public static func decide(
+        _ reminders: [PlannedReminder], inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
+        retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant
+    ) -> Decision {
         var decision = Decision(nextWake: planEnds)
         func wake(at instant: Instant) { decision.nextWake = min(decision.nextWake, instant) }
         var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
@@ -164,13 +166,17 @@ public enum Dispatcher {
             let summarised = late.count > policy.summaryThreshold ? late : []
             if !summarised.isEmpty {
                 let earliest = summarised.map(\.reminder.fireAt).min() ?? now
-                decision.sends.append(Decision.Send(channel: channel, reminders: summarised.map(\.reminder), late: true,
-                                                    failures: summarised.map(\.failures).max() ?? 0,
-                                                    deadline: earliest.adding(seconds: policy.graceWindow)))
+                decision.sends.append(
+                    Decision.Send(
+                        channel: channel, reminders: summarised.map(\.reminder), late: true,
+                        failures: summarised.map(\.failures).max() ?? 0,
+                        deadline: earliest.adding(seconds: policy.graceWindow)))
             }
             for entry in entries where summarised.isEmpty || entry.timing == .due {
-                decision.sends.append(Decision.Send(channel: channel, reminders: [entry.reminder], late: entry.timing != .due,
-                                                    failures: entry.failures, deadline: entry.reminder.fireAt.adding(seconds: policy.graceWindow)))
+                decision.sends.append(
+                    Decision.Send(
+                        channel: channel, reminders: [entry.reminder], late: entry.timing != .due,
+                        failures: entry.failures, deadline: entry.reminder.fireAt.adding(seconds: policy.graceWindow)))
             }
             // The rest waits for a free place: an ending delivery makes the runner decide again.
             let room = max(0, policy.concurrency - (busy[channel] ?? 0))

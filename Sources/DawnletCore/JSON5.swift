@@ -210,8 +210,12 @@ public enum JSON5 {
                 let digit = byte >= 0x30 && byte <= 0x39 && index > start
                 guard letter || digit || byte >= 0x80 else { break }
                 // Non-ASCII whitespace ends a word too.
-                if byte >= 0x80 && (bytes[index...].starts(with: [0xC2, 0xA0]) || bytes[index...].starts(with: [0xE2, 0x80, 0xA8])
-                    || bytes[index...].starts(with: [0xE2, 0x80, 0xA9]) || bytes[index...].starts(with: [0xEF, 0xBB, 0xBF])) { break }
+                if byte >= 0x80
+                    && (bytes[index...].starts(with: [0xC2, 0xA0]) || bytes[index...].starts(with: [0xE2, 0x80, 0xA8])
+                        || bytes[index...].starts(with: [0xE2, 0x80, 0xA9]) || bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]))
+                {
+                    break
+                }
                 index += 1
             }
             return String(decoding: bytes[start..<index], as: UTF8.self)
@@ -258,7 +262,9 @@ public enum JSON5 {
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                 case UInt8(ascii: "0")...UInt8(ascii: "9"):
                     // Octal escapes are not JSON5's; \0 only when no digit follows.
-                    throw error("\\\(Character(Unicode.Scalar(escaped)))\(escaped == UInt8(ascii: "0") ? " followed by a digit" : "") is not an escape JSON5 has", at: escapeAt)
+                    throw error(
+                        "\\\(Character(Unicode.Scalar(escaped)))\(escaped == UInt8(ascii: "0") ? " followed by a digit" : "") is not an escape JSON5 has",
+                        at: escapeAt)
                 default:
                     // \' \" \\ \/ and any other character stand for themselves.
                     out.append(escaped)
@@ -335,7 +341,8 @@ public enum JSON5 {
             let start = index
             while let byte = current {
                 let part = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: ".")
-                let exponentSign = (byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) && index > start
+                let exponentSign =
+                    (byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")) && index > start
                     && (bytes[index - 1] == UInt8(ascii: "e") || bytes[index - 1] == UInt8(ascii: "E"))
                     && !(bytes[start...].starts(with: [0x30, UInt8(ascii: "x")]) || bytes[start...].starts(with: [0x30, UInt8(ascii: "X")]))
                 guard part || exponentSign else { break }

@@ -31,13 +31,15 @@ extension WallTime: CustomStringConvertible, LosslessStringConvertible {
     public init?(_ text: String) {
         var text = text
         text.makeContiguousUTF8()
-        guard let parsed = text.utf8.withContiguousStorageIfAvailable({ bytes -> (Int, Int)? in
-            let colon = bytes.count - 3
-            guard (1...2).contains(colon), bytes[colon] == UInt8(ascii: ":"),
-                  let h = digits(bytes, 0..<colon), let m = digits(bytes, (colon + 1)..<bytes.count)
-            else { return nil }
-            return (h, m)
-        }) ?? nil else { return nil }
+        guard
+            let parsed = text.utf8.withContiguousStorageIfAvailable({ bytes -> (Int, Int)? in
+                let colon = bytes.count - 3
+                guard (1...2).contains(colon), bytes[colon] == UInt8(ascii: ":"),
+                    let h = digits(bytes, 0..<colon), let m = digits(bytes, (colon + 1)..<bytes.count)
+                else { return nil }
+                return (h, m)
+            }) ?? nil
+        else { return nil }
         self.init(hour: parsed.0, minute: parsed.1)
     }
 }
@@ -187,7 +189,8 @@ public enum ISO8601 {
         } else if rest.count > 6, let sign = rest.dropLast(5).last, sign == "+" || sign == "-" {
             let zoneText = rest.suffix(5)
             guard zoneText.dropFirst(2).first == ":", let h = parseDigits(zoneText.prefix(2)), let m = parseDigits(zoneText.suffix(2)),
-                  h <= 14, m < 60 else { return nil }
+                h <= 14, m < 60
+            else { return nil }
             offset = (sign == "-" ? -1 : 1) * (h * 3600 + m * 60)
             rest = rest.dropLast(6)
         }

@@ -27,8 +27,9 @@ public struct MailMessage: Hashable, Sendable {
         var body = message.body
         body += "\n\n" + (message.late ? "Due \(message.when); sent late." : "Due \(message.when).")
         body += "\n-- \nDawnlet reminder \(message.key)\n"
-        self.init(from: from, to: to, subject: message.late ? "(late) \(message.title)" : message.title, body: body,
-                  key: message.key, date: date, utcOffset: utcOffset)
+        self.init(
+            from: from, to: to, subject: message.late ? "(late) \(message.title)" : message.title, body: body,
+            key: message.key, date: date, utcOffset: utcOffset)
     }
 
     /// `<dawnlet.todo.3.2026-12-01.10m.5f1c…@example.org>`: readable, and a hash of the whole key
@@ -171,7 +172,8 @@ public struct MailMessage: Hashable, Sendable {
         let sign = utcOffset < 0 ? "-" : "+"
         let offset = abs(utcOffset) / 60
         func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(weekday), \(two(date.day)) \(months[date.month - 1]) \(date.year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) \(sign)\(two(offset / 60))\(two(offset % 60))"
+        return
+            "\(weekday), \(two(date.day)) \(months[date.month - 1]) \(date.year) \(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60)) \(sign)\(two(offset / 60))\(two(offset % 60))"
     }
 
     static func isSafeDomain(_ text: String) -> Bool {

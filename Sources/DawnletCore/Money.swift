@@ -19,7 +19,7 @@ public struct YearMonth: Hashable, Comparable, Sendable, CustomStringConvertible
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
-              let y = parseDigits(parts[0]), let m = parseDigits(parts[1])
+            let y = parseDigits(parts[0]), let m = parseDigits(parts[1])
         else { return nil }
         self.init(year: y, month: m)
     }

@@ -119,8 +119,10 @@ public enum MoneyCalendar {
         var events: [CalendarEvent] = []
         for sub in subscriptions where sub.active {
             for date in sub.schedule.occurrences(in: range, defaultAnchor: range.lowerBound) {
-                events.append(CalendarEvent(kind: .subscription, sourceID: sub.id, date: date, name: sub.name, amount: sub.amount,
-                                            payment: paid[PaymentKey(kind: .subscription, id: sub.id, periodStart: date)]))
+                events.append(
+                    CalendarEvent(
+                        kind: .subscription, sourceID: sub.id, date: date, name: sub.name, amount: sub.amount,
+                        payment: paid[PaymentKey(kind: .subscription, id: sub.id, periodStart: date)]))
             }
         }
         for debt in debts where debt.balance > .zero {
@@ -128,8 +130,10 @@ public enum MoneyCalendar {
             while month.firstDay <= range.upperBound {
                 let due = debt.dueDate(in: month)
                 if range.contains(due) {
-                    events.append(CalendarEvent(kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment,
-                                                payment: paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]))
+                    events.append(
+                        CalendarEvent(
+                            kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment,
+                            payment: paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]))
                 }
                 let following = month.next
                 if following == month { break }  // the last supported month

@@ -38,8 +38,10 @@ public struct ItemDefinition: Hashable, Sendable {
     public var durationMinutes: Int?
     public var reminders: [ReminderOffset]
 
-    public init(kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,
-                date: CivilDate? = nil, durationMinutes: Int? = nil, reminders: [ReminderOffset] = []) {
+    public init(
+        kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,
+        date: CivilDate? = nil, durationMinutes: Int? = nil, reminders: [ReminderOffset] = []
+    ) {
         self.kind = kind
         self.id = id
         self.title = title
@@ -68,8 +70,10 @@ public struct StoredOccurrence: Hashable, Sendable {
     public var title: String?
     public var time: WallTime?
 
-    public init(rowID: Int64, kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus,
-                title: String? = nil, time: WallTime? = nil) {
+    public init(
+        rowID: Int64, kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus,
+        title: String? = nil, time: WallTime? = nil
+    ) {
         self.rowID = rowID
         self.kind = kind
         self.definitionID = definitionID
@@ -182,9 +186,10 @@ public enum OccurrenceMerge {
     }
 
     private static func merge(_ definition: ItemDefinition, _ date: CivilDate, _ row: StoredOccurrence?) -> Occurrence {
-        Occurrence(definition: definition, date: date, title: row?.title ?? definition.title,
-                   time: row?.time ?? definition.time, status: row?.status ?? .open,
-                   source: row == nil ? .virtual : .stored, rowID: row?.rowID, overdue: false)
+        Occurrence(
+            definition: definition, date: date, title: row?.title ?? definition.title,
+            time: row?.time ?? definition.time, status: row?.status ?? .open,
+            source: row == nil ? .virtual : .stored, rowID: row?.rowID, overdue: false)
     }
 
     /// Date, then timed before untimed in time order, then kind, then id.
@@ -206,7 +211,8 @@ extension OccurrenceMerge {
     /// (a laid-out month's transaction) that wins there, if any. Rows on dates the schedule does not
     /// produce are history and produce nothing, as for every repeating item.
     public static func bills(_ definitions: [RecurringTransaction], rows: [Transaction], in range: ClosedRange<CivilDate>)
-        -> [(bill: RecurringTransaction, date: CivilDate, row: Transaction?)] {
+        -> [(bill: RecurringTransaction, date: CivilDate, row: Transaction?)]
+    {
         struct Key: Hashable { let id: Int64; let date: CivilDate }
         var stored: [Key: Transaction] = [:]
         for row in rows { if let id = row.definitionID, range.contains(row.date) { stored[Key(id: id, date: row.date)] = row } }
@@ -239,8 +245,8 @@ public struct TodoStanding: Hashable, Sendable {
             return
         }
         status = .open
-        next = OccurrenceMerge.occurrences(of: [todo], stored: stored, in: today...today.adding(days: 366))
+        next =
+            OccurrenceMerge.occurrences(of: [todo], stored: stored, in: today...today.adding(days: 366))
             .first { $0.status == .open }?.date
     }
 }
-

@@ -32,9 +32,11 @@ public struct PlanItem: Hashable, Sendable {
         func hash(into hasher: inout Hasher) { hasher.combine(occurrence) }
     }
 
-    public init(kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
-                source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
-                detail: String? = nil, note: String? = nil, calendar: CalendarOccurrence? = nil) {
+    public init(
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
+        source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
+        detail: String? = nil, note: String? = nil, calendar: CalendarOccurrence? = nil
+    ) {
         calendarBox = calendar.map(CalendarBox.init)
         self.kind = kind
         self.definitionID = definitionID
@@ -113,7 +115,8 @@ public struct PlannedReminder: Hashable, Sendable {
     public var body: String {
         guard let item, let offset else {
             return items.enumerated().map { i, x in
-                i >= items.count - overdueCount ? "overdue since \(x.date): \(x.title)"
+                i >= items.count - overdueCount
+                    ? "overdue since \(x.date): \(x.title)"
                     : "\(x.kind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
             }.joined(separator: "\n")
         }
@@ -138,9 +141,12 @@ public struct PlannedReminder: Hashable, Sendable {
             let origin = "\(calendar.kind.rawValue) \(calendar.uid) from calendar \(calendar.calendar)" + (calendar.instance.map { ", instance \($0)" } ?? "")
             return [origin, calendar.alarms == nil ? "\(offset) before its time (the calendar default)" : "its VALARM"] + notes
         }
-        return ["\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",
-                offset.isZero ? (item.time == nil ? "at the morning digest time" : "at its time")
-                              : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")"] + notes
+        return [
+            "\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",
+            offset.isZero
+                ? (item.time == nil ? "at the morning digest time" : "at its time")
+                : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")",
+        ] + notes
     }
 }
 
@@ -193,8 +199,12 @@ public enum Planner {
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
     ) -> Plan {
         var reminders: [PlannedReminder] = []
-        forEach(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window, scope: scope,
-                zone: zone, includeSuppressed: includeSuppressed) { reminders.append($0); return true }
+        forEach(
+            items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window, scope: scope,
+            zone: zone, includeSuppressed: includeSuppressed
+        ) {
+            reminders.append($0); return true
+        }
         return Plan(reminders: reminders)
     }
 
@@ -207,8 +217,9 @@ public enum Planner {
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false,
         _ body: (PlannedReminder) throws -> Bool
     ) rethrows -> Bool {
-        let result = unordered(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window,
-                               scope: scope ?? window, zone: zone, includeSuppressed: includeSuppressed)
+        let result = unordered(
+            items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window,
+            scope: scope ?? window, zone: zone, includeSuppressed: includeSuppressed)
         for index in fireOrder(result) {
             guard try body(result[index]) else { return false }
         }
@@ -289,9 +300,10 @@ public enum Planner {
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
                     let (state, settled) = status(key, alarm, channels)
-                    result.append(PlannedReminder(
-                        key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false, item: item,
-                        offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
+                    result.append(
+                        PlannedReminder(
+                            key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false, item: item,
+                            offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
                 }
                 continue
             }
@@ -307,13 +319,15 @@ public enum Planner {
                 let base = item.time ?? rules.morningDigest
                 // An external item's start is an instant (seconds, and which of a repeated hour,
                 // included); its wall time is only what it shows.
-                let (fireAt, utcOffset, gap) = item.calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
+                let (fireAt, utcOffset, gap) =
+                    item.calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
                     ?? fireInstant(base: base, date: item.date, offset: offset, days: days)
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
                 if let acknowledged = item.calendar?.acknowledged, fireAt <= acknowledged { continue }
                 let inWindow = window.contains(fireAt)
                 guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
-                let key = (item.isCalendar ? item.calendar : nil).map { ReminderKey.calendar("\($0.key):\(offset)") }
+                let key =
+                    (item.isCalendar ? item.calendar : nil).map { ReminderKey.calendar("\($0.key):\(offset)") }
                     ?? .item(item.kind, id: item.definitionID, date: item.date, offset: offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
                 var channels = channels
@@ -323,9 +337,10 @@ public enum Planner {
                         guard let until = snoozed[DeliveryID(key, channel)], window.contains(until) else { continue }
                         let utc = zone.utcOffset(at: until)
                         let note = "snoozed on \(channel) until \(ISO8601.format(until, utcOffset: utc).dropFirst(11).prefix(5))"
-                        result.append(PlannedReminder(
-                            key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until), settled: [:], snoozed: true,
-                            item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date))
+                        result.append(
+                            PlannedReminder(
+                                key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until), settled: [:], snoozed: true,
+                                item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date))
                     }
                     channels.removeAll { snoozed[DeliveryID(key, $0)] != nil }
                     if channels.isEmpty { continue }
@@ -333,10 +348,11 @@ public enum Planner {
                 guard inWindow else { continue }
                 if item.suppression != nil && !includeSuppressed { continue }
                 let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? status(key, fireAt, channels)
-                result.append(PlannedReminder(
-                    key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
-                    item: item, offset: offset,
-                    notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
+                result.append(
+                    PlannedReminder(
+                        key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
+                        item: item, offset: offset,
+                        notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
             }
         }
 
@@ -346,8 +362,10 @@ public enum Planner {
     /// One morning digest a day whose digest time falls in `window`: its date-only items and the
     /// one-off todos overdue by then.
     /// With `only`, just the digests of those days.
-    static func digests(_ digests: [CivilDate: [PlanItem]], overdue: [PlanItem], _ context: Context,
-                        window: ClosedRange<Instant>, only days: Set<CivilDate>? = nil) -> [PlannedReminder] {
+    static func digests(
+        _ digests: [CivilDate: [PlanItem]], overdue: [PlanItem], _ context: Context,
+        window: ClosedRange<Instant>, only days: Set<CivilDate>? = nil
+    ) -> [PlannedReminder] {
         var result: [PlannedReminder] = []
         let (zone, rules) = (context.zone, context.rules)
         let firstDay = ISO8601.localDate(of: window.lowerBound, in: zone).date
@@ -372,10 +390,11 @@ public enum Planner {
             // In the order the digest lists its items, however they came.
             notes += listed.compactMap { item in item.note.map { "\(item.title): \($0)" } }
             let (state, settled) = context.status(key, resolved.instant, channels)
-            result.append(PlannedReminder(
-                key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, channels: channels,
-                status: state, settled: settled, snoozed: false, item: nil, offset: nil, notes: notes, items: contents,
-                overdueCount: late.count, occurrenceDate: day))
+            result.append(
+                PlannedReminder(
+                    key: key, fireAt: resolved.instant, utcOffset: resolved.utcOffset, channels: channels,
+                    status: state, settled: settled, snoozed: false, item: nil, offset: nil, notes: notes, items: contents,
+                    overdueCount: late.count, occurrenceDate: day))
         }
 
         return result

@@ -129,7 +129,8 @@ public struct RecurrenceRule: Hashable, Sendable {
                 for item in value.split(separator: ",", omittingEmptySubsequences: false) {
                     let digits = item.prefix { "+-0123456789".contains($0) }
                     guard let day = Weekday(icalCode: String(item.dropFirst(digits.count))),
-                          let ordinal = digits.isEmpty ? 0 : Int(digits), abs(ordinal) <= 53, digits.isEmpty || ordinal != 0 else {
+                        let ordinal = digits.isEmpty ? 0 : Int(digits), abs(ordinal) <= 53, digits.isEmpty || ordinal != 0
+                    else {
                         throw ParseError("BYDAY=\(value): \"\(item)\" is no weekday")
                     }
                     entries.insert(WeekdayEntry(ordinal: ordinal, weekday: day))
@@ -168,7 +169,8 @@ public struct RecurrenceRule: Hashable, Sendable {
         guard let y = number(0..<4), let m = number(4..<6), let d = number(6..<8), let date = CivilDate(year: y, month: m, day: d) else { return nil }
         if bytes.count == 8 { return .date(date) }
         guard bytes.count == 15 || (bytes.count == 16 && (bytes[15] == 90 || bytes[15] == 122)), bytes[8] == 84 || bytes[8] == 116,
-              let h = number(9..<11), let mi = number(11..<13), let s = number(13..<15), h < 24, mi < 60, s <= 60 else { return nil }
+            let h = number(9..<11), let mi = number(11..<13), let s = number(13..<15), h < 24, mi < 60, s <= 60
+        else { return nil }
         let local = LocalDateTime(date: date, secondsOfDay: h * 3600 + mi * 60 + min(s, 59))
         return bytes.count == 16 ? .utc(Instant(secondsSinceEpoch: local.localSeconds)) : .local(local)
     }
@@ -303,7 +305,8 @@ public struct RecurrenceRule: Hashable, Sendable {
             let date = CivilDate(dayNumber: day)
             let c = date.components
             let length = CivilDate.daysInMonth(year: c.year, month: c.month)
-            if !(byMonth.isEmpty || byMonth.contains(c.month)) || !(byMonthDay.isEmpty || byMonthDay.contains(c.day) || byMonthDay.contains(c.day - length - 1)) {
+            if !(byMonth.isEmpty || byMonth.contains(c.month)) || !(byMonthDay.isEmpty || byMonthDay.contains(c.day) || byMonthDay.contains(c.day - length - 1))
+            {
                 guard skip != .omit, let missing = byMonthDay.last, missing > 28 else { continue }
                 // SKIP: the last day takes its month's missing days; the next month's first, forward.
                 if skip == .backward {
@@ -311,7 +314,8 @@ public struct RecurrenceRule: Hashable, Sendable {
                 } else {
                     let previous = date.adding(days: -1).components
                     guard c.day == 1, missing > CivilDate.daysInMonth(year: previous.year, month: previous.month),
-                          byMonth.isEmpty || byMonth.contains(previous.month) else { continue }
+                        byMonth.isEmpty || byMonth.contains(previous.month)
+                    else { continue }
                 }
             }
             let yearStart = CivilDate(year: c.year, month: 1, day: 1)!.dayNumber
@@ -360,12 +364,17 @@ public struct RecurrenceRule: Hashable, Sendable {
         default:
             let s = period - day * 86_400
             guard byHour.isEmpty || byHour.contains(s / 3600), byMinute.isEmpty || byMinute.contains(s / 60 % 60),
-                  bySecond.isEmpty || bySecond.contains(s % 60) else { return }
+                bySecond.isEmpty || bySecond.contains(s % 60)
+            else { return }
             (hours, minutes, seconds) = ([s / 3600], [s / 60 % 60], [s % 60])
         }
-        for h in hours { for m in minutes { for s in seconds {
-            instances.append(LocalDateTime(date: CivilDate(dayNumber: day), secondsOfDay: h * 3600 + m * 60 + s))
-        } } }
+        for h in hours {
+            for m in minutes {
+                for s in seconds {
+                    instances.append(LocalDateTime(date: CivilDate(dayNumber: day), secondsOfDay: h * 3600 + m * 60 + s))
+                }
+            }
+        }
     }
 
     /// BYSETPOS: the n-th (from the end when negative) of a period's instances, in order, once each.

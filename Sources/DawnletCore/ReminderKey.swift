@@ -21,8 +21,9 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
             return
         }
         guard parts.count == 4, let kind = ReminderKind(rawValue: String(parts[0])), kind != .calendar,
-              let id = Int64(parts[1]), id > 0, let date = CivilDate(String(parts[2])),
-              let offset = ReminderOffset(String(parts[3])), offset.description == parts[3] else { return nil }
+            let id = Int64(parts[1]), id > 0, let date = CivilDate(String(parts[2])),
+            let offset = ReminderOffset(String(parts[3])), offset.description == parts[3]
+        else { return nil }
         self = .item(kind, id: id, date: date, offset: offset)
     }
 
@@ -55,7 +56,9 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
         case .item(let kind, let id, let date, let offset):
             var n = 0
             var name = kind.rawValue
-            name.withUTF8 { p.update(from: $0.baseAddress!, count: $0.count); n = $0.count }
+            name.withUTF8 {
+                p.update(from: $0.baseAddress!, count: $0.count); n = $0.count
+            }
             p[n] = UInt8(ascii: ":")
             n += 1
             n += writeDigits(Int(id), 1, to: p + n)

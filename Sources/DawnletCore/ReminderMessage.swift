@@ -37,9 +37,10 @@ public struct ReminderMessage: Hashable, Sendable {
     /// The message of one planned reminder.
     public init(_ reminder: PlannedReminder, late: Bool) {
         let dueToday = reminder.offset?.isZero ?? false
-        self.init(title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key.description,
-                  when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
-                  urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
+        self.init(
+            title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key.description,
+            when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
+            urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
         let payable: Set<ReminderKind> = [.subscription, .debt, .bill]
         payables = (reminder.item.map { [$0] } ?? reminder.items)
             .filter { payable.contains($0.kind) && $0.suppression == nil }
@@ -59,9 +60,10 @@ public struct ReminderMessage: Hashable, Sendable {
             lines.append("and \(reminders.count - listed) more")
             keys.append("+\(reminders.count - listed)")
         }
-        return ReminderMessage(title: "\(reminders.count) reminders you missed", body: lines.joined(separator: "\n"),
-                               kind: "summary", key: "summary:" + keys.joined(separator: ","),
-                               when: when, late: true)
+        return ReminderMessage(
+            title: "\(reminders.count) reminders you missed", body: lines.joined(separator: "\n"),
+            kind: "summary", key: "summary:" + keys.joined(separator: ","),
+            when: when, late: true)
     }
 
     /// The command template's placeholders.
@@ -125,7 +127,8 @@ public enum ReminderAction: Hashable, Sendable {
     public static func payment(_ key: String) -> (paid: Bool, kind: ReminderKind, id: Int64, date: CivilDate)? {
         let parts = key.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 4, parts[0] == "log" || parts[0] == "paid", let kind = ReminderKind(rawValue: String(parts[1])),
-              let id = Int64(parts[2]), id > 0, let date = CivilDate(String(parts[3])) else { return nil }
+            let id = Int64(parts[2]), id > 0, let date = CivilDate(String(parts[3]))
+        else { return nil }
         return (parts[0] == "paid", kind, id, date)
     }
 }

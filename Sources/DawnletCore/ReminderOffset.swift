@@ -13,7 +13,7 @@ public enum ReminderOffset: Hashable, Sendable {
 
     public init?(_ text: String) {
         guard let unit = text.last, let limit = ReminderOffset.limits[unit],
-              let n = parseDigits(text.dropLast()), n <= limit
+            let n = parseDigits(text.dropLast()), n <= limit
         else { return nil }
         switch unit {
         case "m": self = .minutes(n)
@@ -67,12 +67,13 @@ extension ReminderOffset: CustomStringConvertible {
 
     /// Writes the text form at `p` and returns its length: one per reminder in keys and JSON.
     public func writeASCII(to p: UnsafeMutablePointer<UInt8>) -> Int {
-        let (count, unit): (Int, UInt8) = switch self {
-        case .minutes(let n): (n, UInt8(ascii: "m"))
-        case .hours(let n): (n, UInt8(ascii: "h"))
-        case .days(let n): (n, UInt8(ascii: "d"))
-        case .weeks(let n): (n, UInt8(ascii: "w"))
-        }
+        let (count, unit): (Int, UInt8) =
+            switch self {
+            case .minutes(let n): (n, UInt8(ascii: "m"))
+            case .hours(let n): (n, UInt8(ascii: "h"))
+            case .days(let n): (n, UInt8(ascii: "d"))
+            case .weeks(let n): (n, UInt8(ascii: "w"))
+            }
         let n = writeDigits(count, 1, to: p)
         p[n] = unit
         return n + 1

@@ -74,14 +74,18 @@ extension Schedule {
     /// anchor (the CLI passes `--from`; stored definitions pass their creation date).
     public func occurrences(in range: ClosedRange<CivilDate>, defaultAnchor: CivilDate) -> [CivilDate] {
         var result: [CivilDate] = []
-        forEachOccurrence(in: range, defaultAnchor: defaultAnchor) { result.append($0); return true }
+        forEachOccurrence(in: range, defaultAnchor: defaultAnchor) {
+            result.append($0); return true
+        }
         return result
     }
 
     /// Whether `date` is an occurrence.
     public func matches(_ date: CivilDate, defaultAnchor: CivilDate) -> Bool {
         var found = false
-        forEachOccurrence(in: date...date, defaultAnchor: defaultAnchor) { _ in found = true; return false }
+        forEachOccurrence(in: date...date, defaultAnchor: defaultAnchor) { _ in
+            found = true; return false
+        }
         return found
     }
 
@@ -108,7 +112,9 @@ extension Schedule {
         while upper >= anchor && date.dayNumber - upper.dayNumber < Schedule.searchLimitDays {
             let lower = max(anchor, upper.adding(days: -400))
             var last: CivilDate?
-            forEachOccurrence(in: lower...upper, defaultAnchor: anchor) { last = $0; return true }
+            forEachOccurrence(in: lower...upper, defaultAnchor: anchor) {
+                last = $0; return true
+            }
             if let last { return last }
             upper = lower.adding(days: -1)
         }
@@ -152,7 +158,9 @@ extension Schedule {
             forEachEligibleMonth(interval: interval, anchor: anchor, start: start, end: end) { year, month in
                 let last = CivilDate.daysInMonth(year: year, month: month)
                 return CivilDate.days(year: year, month: month, day: min(day, last))
-            } body: { body($0) }
+            } body: {
+                body($0)
+            }
 
         case .monthlyOnWeekday(let interval, let ordinal, let weekday):
             let target = weekday.isoNumber
@@ -168,7 +176,9 @@ extension Schedule {
                     let lastDay = first + length - 1
                     return lastDay - (isoWeekday(lastDay) - target + 7) % 7
                 }
-            } body: { body($0) }
+            } body: {
+                body($0)
+            }
         }
     }
 

@@ -61,9 +61,10 @@ extension Schedule: CustomStringConvertible, LosslessStringConvertible {
     /// `every week`, `every month`, `every N years`, `every tue`, `every day`, `every weekday`.
     public init(parsing text: String) throws(ScheduleParseError) {
         guard text.utf8.count <= Schedule.maximumTextLength else {
-            throw ScheduleParseError(code: .tooLong, word: nil,
-                                     problem: "longer than \(Schedule.maximumTextLength) characters",
-                                     example: ScheduleParser.Example.weekly)
+            throw ScheduleParseError(
+                code: .tooLong, word: nil,
+                problem: "longer than \(Schedule.maximumTextLength) characters",
+                example: ScheduleParser.Example.weekly)
         }
         var parser = ScheduleParser(text)
         self = try parser.parse()
@@ -169,8 +170,9 @@ struct ScheduleParser {
         case "monthly": return try parseOptionalMonthDay(interval: 1)
         case "every": return try parseEvery(first)
         default:
-            throw error(.unknownWord, first, "a schedule starts with daily, weekdays, weekly, monthly, yearly or every",
-                        Example.weekly)
+            throw error(
+                .unknownWord, first, "a schedule starts with daily, weekdays, weekly, monthly, yearly or every",
+                Example.weekly)
         }
     }
 
@@ -184,8 +186,9 @@ struct ScheduleParser {
             counted = true
         } else if let n = parseDigits(word) {
             guard Schedule.intervalLimit.contains(n) else {
-                throw error(.badNumber, word, "the interval must be 1 to \(Schedule.intervalLimit.upperBound)",
-                            Example.weekly)
+                throw error(
+                    .badNumber, word, "the interval must be 1 to \(Schedule.intervalLimit.upperBound)",
+                    Example.weekly)
             }
             interval = n
             counted = true
@@ -198,8 +201,9 @@ struct ScheduleParser {
             return try parseOptionalMonthDay(interval: interval)
         case "year", "years":
             guard Schedule.intervalLimit.contains(interval * 12) else {
-                throw error(.badNumber, word, "the interval must be at most \(Schedule.intervalLimit.upperBound) months",
-                            "yearly")
+                throw error(
+                    .badNumber, word, "the interval must be at most \(Schedule.intervalLimit.upperBound) months",
+                    "yearly")
             }
             return .monthlyOnDay(interval: interval * 12, day: nil)
         case "day" where !counted:
@@ -211,8 +215,9 @@ struct ScheduleParser {
                 position -= 1
                 return .weekly(interval: 1, days: try parseWeekdayList())
             }
-            throw error(.unknownWord, word, counted ? "expected weeks, months or years" : "expected a number, other, week or month",
-                        Example.weekly)
+            throw error(
+                .unknownWord, word, counted ? "expected weeks, months or years" : "expected a number, other, week or month",
+                Example.weekly)
         }
     }
 
@@ -297,7 +302,7 @@ struct ScheduleParser {
         case "fifth": return .nth(5)
         default:
             guard word.count >= 3, ["st", "nd", "rd", "th"].contains(String(word.suffix(2))),
-                  let n = parseDigits(word.dropLast(2)), n >= 1
+                let n = parseDigits(word.dropLast(2)), n >= 1
             else { return nil }
             return .nth(n)
         }
@@ -330,7 +335,7 @@ struct ScheduleParser {
     private func original(_ word: Substring) -> String {
         let typedWords = ScheduleParser.split(typed)
         guard typedWords.count == words.count,
-              let i = words.firstIndex(where: { $0.startIndex == word.startIndex && $0.endIndex == word.endIndex })
+            let i = words.firstIndex(where: { $0.startIndex == word.startIndex && $0.endIndex == word.endIndex })
         else { return String(word) }
         return String(typedWords[i])
     }

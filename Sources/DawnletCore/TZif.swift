@@ -54,10 +54,12 @@ extension ZoneRules {
         let second = try reader.header()
         let block = try reader.block(second, timeSize: 8)
         let footer = try reader.footer()
-        self.init(block: block, footer: try footer.map { (text) throws(TZifError) in
-            guard let rule = PosixTZ(text) else { throw TZifError("its POSIX TZ footer \"\(DisplayText.escaped(text))\" cannot be read") }
-            return rule
-        })
+        self.init(
+            block: block,
+            footer: try footer.map { (text) throws(TZifError) in
+                guard let rule = PosixTZ(text) else { throw TZifError("its POSIX TZ footer \"\(DisplayText.escaped(text))\" cannot be read") }
+                return rule
+            })
     }
 
     private init(block: TZifReader.Block, footer: PosixTZ?) {
@@ -111,8 +113,9 @@ private struct TZifReader {
         let counts = (0..<6).map { i in Int(UInt32(truncatingIfNeeded: integer(head[(head.startIndex + 20 + 4 * i)..<(head.startIndex + 24 + 4 * i)]))) }
         // RFC 8536 §3.1: typecnt ≥ 1, charcnt ≥ 1; counts far past a real file's are refused.
         guard counts[4] >= 1, counts.allSatisfy({ $0 <= 1 << 20 }) else { throw TZifError("its header counts are not a zone's") }
-        return Header(version: version, isutcnt: counts[0], isstdcnt: counts[1], leapcnt: counts[2], timecnt: counts[3],
-                      typecnt: counts[4], charcnt: counts[5])
+        return Header(
+            version: version, isutcnt: counts[0], isstdcnt: counts[1], leapcnt: counts[2], timecnt: counts[3],
+            typecnt: counts[4], charcnt: counts[5])
     }
 
     mutating func block(_ header: Header, timeSize: Int) throws(TZifError) -> Block {
@@ -230,7 +233,8 @@ extension PosixTZ.Rule {
     /// BYDAY=-1SU`); nil for the other forms, which no RRULE says as simply.
     var rrule: String? {
         guard case .month(let month, let week, let weekday) = day, (0..<86_400).contains(time),
-              let code = Weekday(isoNumber: weekday == 0 ? 7 : weekday)?.icalCode else { return nil }
+            let code = Weekday(isoNumber: weekday == 0 ? 7 : weekday)?.icalCode
+        else { return nil }
         return "FREQ=YEARLY;BYMONTH=\(month);BYDAY=\(week == 5 ? -1 : week)\(code)"
     }
 }
@@ -365,8 +369,9 @@ extension ZoneOffsets {
         case (true, true):
             // Both readings exist: the hour repeats. Take the one that happens first.
             let first = min(earlier, later)
-            return ZonedInstant(instant: first, utcOffset: first == earlier ? before : after,
-                                resolution: .repeatedTakeFirst)
+            return ZonedInstant(
+                instant: first, utcOffset: first == earlier ? before : after,
+                resolution: .repeatedTakeFirst)
         case (true, false):
             return ZonedInstant(instant: earlier, utcOffset: before, resolution: .exact)
         case (false, true):

@@ -89,8 +89,10 @@ public final class LoopChannels: DeliveryChannels {
     private func runCommand(_ message: ReminderMessage, done: @escaping (DeliveryOutcome) -> Void) {
         let command = settings().config.command
         do {
-            try CommandRunner.start(CommandTemplate.expand(command.argv, message.templateValues), environment: environment(message, .command),
-                                    timeout: command.timeout, on: loop) { result in
+            try CommandRunner.start(
+                CommandTemplate.expand(command.argv, message.templateValues), environment: environment(message, .command),
+                timeout: command.timeout, on: loop
+            ) { result in
                 if result.succeeded { return done(DeliveryOutcome(state: .delivered, detail: nil)) }
                 let why = result.timedOut ? "timed out after \(command.timeout) s" : "exited \(result.status)"
                 let stderr = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
@@ -110,15 +112,18 @@ public final class LoopChannels: DeliveryChannels {
         let now = Instant(Date())
         let utcOffset = settings.zone.utcOffset(at: now)
         let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset).rendered.utf8)
-        Mailer.send(text, settings: email, environment: environment(message, .email), on: loop, smtp: { () throws(MailError) in
-            if let mail { return mail }
-            let made = try SMTPSender(loop: loop)
-            mail = made
-            return made
-        }, done: { error in
-            if let error { return failed(error) }
-            done(DeliveryOutcome(state: .delivered, detail: nil))
-        })
+        Mailer.send(
+            text, settings: email, environment: environment(message, .email), on: loop,
+            smtp: { () throws(MailError) in
+                if let mail { return mail }
+                let made = try SMTPSender(loop: loop)
+                mail = made
+                return made
+            },
+            done: { error in
+                if let error { return failed(error) }
+                done(DeliveryOutcome(state: .delivered, detail: nil))
+            })
     }
 
     // MARK: - Desktop
@@ -147,8 +152,10 @@ public final class LoopChannels: DeliveryChannels {
                     self.capabilities = nil
                     desktopFailed(message, error, done: done)
                 case .success(let id):
-                    done(DeliveryOutcome(state: .delivered, detail: "notification \(id)" + (replacing != 0 ? ", replacing \(replacing)" : ""),
-                                         notificationID: id))
+                    done(
+                        DeliveryOutcome(
+                            state: .delivered, detail: "notification \(id)" + (replacing != 0 ? ", replacing \(replacing)" : ""),
+                            notificationID: id))
                 }
             }
         }
@@ -176,8 +183,9 @@ public final class LoopChannels: DeliveryChannels {
         capabilities = nil
         let bus = try NotificationBus()
         try bus.attach(to: loop)
-        try bus.onSignals(action: { [unowned self] id, action in self.onAction(id, action) },
-                          closed: { [unowned self] id, reason in self.onClosed(id, reason) })
+        try bus.onSignals(
+            action: { [unowned self] id, action in self.onAction(id, action) },
+            closed: { [unowned self] id, reason in self.onClosed(id, reason) })
         notifications = bus
         return bus
     }
@@ -189,8 +197,10 @@ public final class LoopChannels: DeliveryChannels {
         guard let fallback = settings().config.desktop.fallback else {
             return done(DeliveryOutcome(state: .failed, detail: reason + "; no fallback configured"))
         }
-        log(LogEntry("\(reason); \(message.key) goes through the \(fallback) fallback", priority: 4,
-                     fields: [("DAWNLET_KEY", message.key), ("DAWNLET_KIND", message.kind), ("DAWNLET_CHANNEL", "desktop"), ("DAWNLET_OUTCOME", "fallback")]))
+        log(
+            LogEntry(
+                "\(reason); \(message.key) goes through the \(fallback) fallback", priority: 4,
+                fields: [("DAWNLET_KEY", message.key), ("DAWNLET_KIND", message.kind), ("DAWNLET_CHANNEL", "desktop"), ("DAWNLET_OUTCOME", "fallback")]))
         deliver(message, through: fallback, replacing: nil) { outcome in
             let detail = ["\(reason); sent through the \(fallback) fallback", outcome.detail].compactMap { $0 }.joined(separator: ": ")
             done(DeliveryOutcome(state: outcome.state, detail: detail, retry: outcome.retry))

@@ -60,8 +60,10 @@ public struct PlanSource {
             perDay += (definition.schedule?.mostPerDay ?? 0) * Double(max(1, offsets))
         }
         // Money sources: monthly at most, as the config's offsets for their kinds go.
-        let sources: [(ReminderKind, Int)] = [(.bill, money.bills.count), (.subscription, money.subscriptions.count), (.debt, money.debts.count),
-                                              (.goal, money.goals.count), (.income, money.incomes.count)]
+        let sources: [(ReminderKind, Int)] = [
+            (.bill, money.bills.count), (.subscription, money.subscriptions.count), (.debt, money.debts.count),
+            (.goal, money.goals.count), (.income, money.incomes.count),
+        ]
         for (kind, count) in sources { perDay += Double(count) / 28 * Double(max(1, config.reminders[kind]?.count ?? 0)) }
         return perDay < 10_000 / 31 ? 31 : max(1, Int(10_000 / perDay))
     }
@@ -76,8 +78,10 @@ public struct PlanSource {
     /// With `phases`, what each part took is added there (the bench's split; the expansion is
     /// then made twice, once alone to be timed).
     @discardableResult
-    public func forEachReminder(now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, phases: PlanPhases? = nil,
-                                _ body: (PlannedReminder) throws -> Bool) throws -> [CalendarProblem] {
+    public func forEachReminder(
+        now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, phases: PlanPhases? = nil,
+        _ body: (PlannedReminder) throws -> Bool
+    ) throws -> [CalendarProblem] {
         var mark = ContinuousClock.now
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
@@ -109,13 +113,15 @@ public struct PlanSource {
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         var start = window.lowerBound
         while true {
-            let end = start.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? start.adding(seconds: sliceSeconds - 1) : window.upperBound
+            let end =
+                start.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? start.adding(seconds: sliceSeconds - 1) : window.upperBound
             let first = max(whole.lowerBound, ISO8601.localDate(of: start, in: zone).date.adding(days: -1 - reach))
             let last = min(whole.upperBound, ISO8601.localDate(of: end, in: zone).date.adding(days: lead + 1))
             let stored = try store.items.storedOccurrences(in: first...last)
             if let phases {
                 phases.lap(\.read, &mark)
-                OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: whole.lowerBound) { _, _, _ in phases.occurrences += 1 }
+                OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: whole.lowerBound) { _, _, _ in phases.occurrences += 1
+                }
                 phases.lap(\.expansion, &mark)
             }
             var items = try self.items(definitions, money: money, in: first...last, anchoredFrom: whole.lowerBound, stored: stored)
@@ -125,8 +131,10 @@ public struct PlanSource {
                 (first...last).contains(item.date) || item.calendar?.alarms?.contains { (start...end).contains($0) } == true
             }
             phases?.lap(\.merge, &mark)
-            let going = try Planner.forEach(items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
-                                            window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed) { reminder in
+            let going = try Planner.forEach(
+                items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
+                window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed
+            ) { reminder in
                 guard let phases else { return try body(reminder) }
                 phases.lap(\.planning, &mark)
                 defer { phases.lap(\.output, &mark) }
@@ -160,11 +168,14 @@ public struct PlanSource {
         let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
         // The log of what is planned again: the changed items' reminders and the digests.
         let keys = ["digest:"] + changes.map { "\($0.kind.rawValue):\($0.id):" }
-        let (overdue, log, snoozed) = (try overdueTodos(definitions, only: ids[.todo] ?? []),
-                                       try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), try store.log.snoozes())
+        let (overdue, log, snoozed) = (
+            try overdueTodos(definitions, only: ids[.todo] ?? []),
+            try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), try store.log.snoozes()
+        )
         // Everything is read: from here nothing fails, and the plan is changed in place.
-        Planner.splice(&plan.reminders, changed: { kind, id in ids[kind]?.contains(id) == true }, items: items, overdue: overdue,
-                       rules: PlanRules(config: config), log: log, snoozed: snoozed, now: now, window: window, zone: zone)
+        Planner.splice(
+            &plan.reminders, changed: { kind, id in ids[kind]?.contains(id) == true }, items: items, overdue: overdue,
+            rules: PlanRules(config: config), log: log, snoozed: snoozed, now: now, window: window, zone: zone)
         return true
     }
 
@@ -172,8 +183,9 @@ public struct PlanSource {
     /// zone's day starts before UTC's) to `lead` days and one after its last, up to 9999-12-31.
     public func dates(_ window: ClosedRange<Instant>, lead: Int) -> ClosedRange<CivilDate> {
         let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
-        return ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(days: -1)...min(
-            lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
+        return ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(
+            days: -1)...min(
+                lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
     }
 
     /// 9999-12-30T00:00Z: the last instant planned, a day before the last date, so no zone's
@@ -208,8 +220,10 @@ public struct PlanSource {
         for definition in definitions {
             if definition.reminders.isEmpty { kinds.insert(definition.kind.reminderKind) } else { take(definition.reminders) }
         }
-        let sources: [(ReminderKind, Bool)] = [(.bill, !money.bills.isEmpty), (.subscription, !money.subscriptions.isEmpty), (.debt, !money.debts.isEmpty),
-                                               (.goal, !money.goals.isEmpty), (.income, !money.incomes.isEmpty), (.calendar, !config.calendars.isEmpty)]
+        let sources: [(ReminderKind, Bool)] = [
+            (.bill, !money.bills.isEmpty), (.subscription, !money.subscriptions.isEmpty), (.debt, !money.debts.isEmpty),
+            (.goal, !money.goals.isEmpty), (.income, !money.incomes.isEmpty), (.calendar, !config.calendars.isEmpty),
+        ]
         for (kind, present) in sources where present { kinds.insert(kind) }
         for kind in kinds { take(config.reminders[kind] ?? []) }
         return (seconds + 86_399) / 86_400
@@ -245,8 +259,10 @@ public struct PlanSource {
     /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
     /// items. A schedule with no anchor of its own counts from `anchoredFrom` (the whole plan's
     /// first date), so that a slice's items are the whole plan's on those dates.
-    public func items(_ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
-               anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil) throws -> [PlanItem] {
+    public func items(
+        _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
+        anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
+    ) throws -> [PlanItem] {
         let stored = try given ?? store.items.storedOccurrences(in: range)
         var items: [PlanItem] = []
         items.reserveCapacity(stored.count + definitions.count * 2)
@@ -257,31 +273,39 @@ public struct PlanSource {
                 current = (d.id, d.kind, d.kind.reminderKind, d.durationMinutes.map { "\($0) min" })
             }
             let status = row?.status ?? .open
-            items.append(PlanItem(kind: current.reminderKind, definitionID: d.id, date: date,
-                                  time: row?.time ?? d.time, title: row?.title ?? d.title, source: row == nil ? .virtual : .stored,
-                                  offsets: d.reminders, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
-                                  detail: current.detail, note: d.schedule.flatMap { clampNote($0, date) }))
+            items.append(
+                PlanItem(
+                    kind: current.reminderKind, definitionID: d.id, date: date,
+                    time: row?.time ?? d.time, title: row?.title ?? d.title, source: row == nil ? .virtual : .stored,
+                    offsets: d.reminders, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
+                    detail: current.detail, note: d.schedule.flatMap { clampNote($0, date) }))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
         for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: money.bills.isEmpty ? [] : try store.money.transactions(in: range), in: range) {
-            items.append(PlanItem(kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
-                                  source: row == nil ? .virtual : .stored,
-                                  suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
-                                  detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
+            items.append(
+                PlanItem(
+                    kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
+                    source: row == nil ? .virtual : .stored,
+                    suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
+                    detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
         }
 
         var paymentDays: [Int64: Int] = [:]
         for debt in money.debts { paymentDays[debt.id] = debt.paymentDay }
-        for event in MoneyCalendar.events(in: range, subscriptions: money.subscriptions, debts: money.debts, goals: money.goals,
-                                          incomes: money.incomes, payments: money.payments) {
+        for event in MoneyCalendar.events(
+            in: range, subscriptions: money.subscriptions, debts: money.debts, goals: money.goals,
+            incomes: money.incomes, payments: money.payments)
+        {
             var note: String?
             if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
                 note = "payment day \(day) falls on \(event.date), the month's last day"
             }
-            items.append(PlanItem(kind: event.kind.reminderKind, definitionID: event.sourceID, date: event.date,
-                                  time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
-                                  suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
+            items.append(
+                PlanItem(
+                    kind: event.kind.reminderKind, definitionID: event.sourceID, date: event.date,
+                    time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
+                    suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
         }
         return items
     }

@@ -47,8 +47,10 @@ extension Runner {
     /// Log payment (a subscription's renewal, a debt's month) or Paid (a bill), from the reminder
     /// or its digest: recorded as `log` or the bill's row would be. Already logged: said on a
     /// notification of its own, naming the payment.
-    private func pay(_ payment: (paid: Bool, kind: ReminderKind, id: Int64, date: CivilDate), from row: Delivery, notification id: UInt32,
-                     action: String) {
+    private func pay(
+        _ payment: (paid: Bool, kind: ReminderKind, id: Int64, date: CivilDate), from row: Delivery, notification id: UInt32,
+        action: String
+    ) {
         let response: String
         do {
             switch (payment.paid, payment.kind) {
@@ -64,8 +66,9 @@ extension Runner {
         } catch {
             // Already logged (or paused, paid off): the person is told, on the desktop.
             log(LogEntry("cannot record \(action) from notification \(id): \(error)", priority: 4))
-            let notice = ReminderMessage(title: "Not recorded", body: error.message, kind: "notice", key: "notice:\(action)",
-                                         when: ISO8601.format(clock(), in: settings.zone), late: false)
+            let notice = ReminderMessage(
+                title: "Not recorded", body: error.message, kind: "notice", key: "notice:\(action)",
+                when: ISO8601.format(clock(), in: settings.zone), late: false)
             (channels as? LoopChannels)?.notifications?.close(id)
             channels?.deliver(notice, through: .desktop, replacing: nil) { _ in }
             return
@@ -86,16 +89,24 @@ extension Runner {
         let until = now.adding(seconds: Int64(settings.config.desktop.snooze))
         var response: String?
         if let target = CalendarWriteBack.target(ofKey: key, calendars: calendars.map(\.name)),
-           let calendar = calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly {
+            let calendar = calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly
+        {
             let start = target.instance.flatMap { name -> Instant? in
                 if case .utc(let at)? = RecurrenceRule.until(name) { return at } else { return nil }
             }
-            switch CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid, { text in
-                action == "snooze" ? CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now)
-                    : CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)
-            }) {
+            switch CalendarWriter.update(
+                path: ConfigPath.expand(calendar.path), uid: target.uid,
+                { text in
+                    action == "snooze"
+                        ? CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now)
+                        : CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)
+                })
+            {
             case .success(let file):
-                response = action == "snooze" ? "snoozed until \(ISO8601.format(until, in: settings.zone)) in \(file)" : "\(action == "dismissed" ? "dismissed" : "acknowledged") in \(file)"
+                response =
+                    action == "snooze"
+                    ? "snoozed until \(ISO8601.format(until, in: settings.zone)) in \(file)"
+                    : "\(action == "dismissed" ? "dismissed" : "acknowledged") in \(file)"
             case .failure(let problem):
                 log(LogEntry("cannot write \(action) back to calendar \(calendar.name): \(problem)", priority: 4))
             }

@@ -53,7 +53,9 @@ public final class Runner {
         /// the system's, or an error that says why it cannot be used. Nil: SIGHUP only re-plans.
         public var reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))?
 
-        public init(databasePath: String, config: Config, zone: Zone, reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))? = nil) {
+        public init(
+            databasePath: String, config: Config, zone: Zone, reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))? = nil
+        ) {
             self.reload = reload
             self.databasePath = databasePath
             self.config = config
@@ -119,8 +121,10 @@ public final class Runner {
     /// - Parameters:
     ///   - clock: "now" (default: the wall clock).
     ///   - channels: where messages go (default: the real channels on this runner's loop).
-    public init(_ settings: Settings, clock: @escaping () -> Instant = { Instant(Date()) }, channels: DeliveryChannels? = nil,
-                log: @escaping (LogEntry) -> Void) throws {
+    public init(
+        _ settings: Settings, clock: @escaping () -> Instant = { Instant(Date()) }, channels: DeliveryChannels? = nil,
+        log: @escaping (LogEntry) -> Void
+    ) throws {
         self.settings = settings
         self.log = log
         self.clock = clock
@@ -226,11 +230,12 @@ public final class Runner {
             do {
                 let watch = try FolderWatch(folder)
                 calendarWatches.append(watch)
-                calendarSources.append(try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
-                    let names = watch.changedNames()
-                    guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
-                    self.arm(self.calendarDebounce, afterMicroseconds: 200_000)
-                })
+                calendarSources.append(
+                    try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                        let names = watch.changedNames()
+                        guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
+                        self.arm(self.calendarDebounce, afterMicroseconds: 200_000)
+                    })
             } catch {
                 log(LogEntry("calendar \(source.name): cannot watch \(folder): \(error); changes are seen at the next plan", priority: 4))
             }
@@ -274,10 +279,11 @@ public final class Runner {
             do {
                 let watch = try FolderWatch(folder)
                 zoneWatches.append(watch)
-                zoneSources.append(try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
-                    guard !watch.changedNames().isDisjoint(with: names) else { return }
-                    self.arm(self.zoneDebounce, afterMicroseconds: 200_000)
-                })
+                zoneSources.append(
+                    try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                        guard !watch.changedNames().isDisjoint(with: names) else { return }
+                        self.arm(self.zoneDebounce, afterMicroseconds: 200_000)
+                    })
             } catch {
                 log(LogEntry("cannot watch \(folder) for time zone changes: \(error)", priority: 4))
             }
@@ -290,15 +296,20 @@ public final class Runner {
         settings.zones.forget()
         let zone: Zone
         do {
-            zone = settings.followsSystemZone ? try settings.zones.systemZone(environment: settings.environment)
+            zone =
+                settings.followsSystemZone
+                ? try settings.zones.systemZone(environment: settings.environment)
                 : try settings.zones.zone(named: settings.zone.identifier)
         } catch {
             log(LogEntry("time zone \(settings.zone.identifier) cannot be read again: \(error); keeping the rules in use", priority: 4))
             return
         }
         guard zone != settings.zone else { return }
-        log(LogEntry(zone.identifier == settings.zone.identifier ? "time zone \(zone.identifier): its rules changed on disk"
-                     : "time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
+        log(
+            LogEntry(
+                zone.identifier == settings.zone.identifier
+                    ? "time zone \(zone.identifier): its rules changed on disk"
+                    : "time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
         zoneChanged(to: zone)
     }
 
@@ -317,8 +328,10 @@ public final class Runner {
 
     private func databaseChanged() {
         if let lost = databaseLost() {
-            log(LogEntry("database \(DisplayText.escaped(settings.databasePath)) \(lost) while serve ran; stopping, so that it starts again on the file now there",
-                         priority: 3))
+            log(
+                LogEntry(
+                    "database \(DisplayText.escaped(settings.databasePath)) \(lost) while serve ran; stopping, so that it starts again on the file now there",
+                    priority: 3))
             exitCode = 1
             return stop(because: "the database \(lost)")
         }
@@ -475,8 +488,9 @@ public final class Runner {
         var wake: Instant
         repeat {
             decideAgain = false
-            decision = Dispatcher.decide(plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now,
-                                         policy: settings.policy, planEnds: planEnds)
+            decision = Dispatcher.decide(
+                plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now,
+                policy: settings.policy, planEnds: planEnds)
             for missed in decision.missed { recordMissed(missed, now: now) }
             // Claims that could not be written are tried again in a second.
             wake = start(decision.sends, now: now) ? decision.nextWake : min(decision.nextWake, now.adding(seconds: 1))
@@ -518,8 +532,10 @@ public final class Runner {
             try store.log.recordMissed(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, now: now)
             settledSincePlan.insert(id)
             retries[id] = nil
-            log(LogEntry("missed \(id) \(Runner.about(reminder, in: settings.zone))",
-                         priority: 4, fields: Runner.fields(reminder.key, reminder.kind, missed.channel, "missed")))
+            log(
+                LogEntry(
+                    "missed \(id) \(Runner.about(reminder, in: settings.zone))",
+                    priority: 4, fields: Runner.fields(reminder.key, reminder.kind, missed.channel, "missed")))
         } catch {
             log(LogEntry("cannot record \(id) as missed: \(error)", priority: 3))
         }
@@ -573,19 +589,25 @@ public final class Runner {
     }
 
     /// A channel said how a delivery ended: tried again later, or recorded; then decide again.
-    private func finished(_ ids: [DeliveryID], _ reminders: [PlannedReminder], _ send: Decision.Send, _ message: ReminderMessage,
-                          _ outcome: DeliveryOutcome) {
+    private func finished(
+        _ ids: [DeliveryID], _ reminders: [PlannedReminder], _ send: Decision.Send, _ message: ReminderMessage,
+        _ outcome: DeliveryOutcome
+    ) {
         let now = clock()
         inFlight.subtract(ids)
         let failures = send.failures + 1
         if outcome.state == .failed, outcome.retry, stopping {
             // Stopping: it stays claimed, and the next start tries it again.
-            log(LogEntry("\(message.key)@\(send.channel) \(Runner.about(reminders, in: settings.zone)) failed (\(outcome.detail ?? "")); left claimed for the next start",
-                         priority: 4))
+            log(
+                LogEntry(
+                    "\(message.key)@\(send.channel) \(Runner.about(reminders, in: settings.zone)) failed (\(outcome.detail ?? "")); left claimed for the next start",
+                    priority: 4))
         } else if outcome.state == .failed, outcome.retry, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
             for id in ids { retries[id] = Retry(failures: failures, at: at) }
-            log(LogEntry("\(message.key)@\(send.channel) \(Runner.about(reminders, in: settings.zone)) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
-                         priority: 4, fields: ids.flatMap { Runner.fields($0.key, message.kind, send.channel, "retry") }))
+            log(
+                LogEntry(
+                    "\(message.key)@\(send.channel) \(Runner.about(reminders, in: settings.zone)) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: settings.zone))",
+                    priority: 4, fields: ids.flatMap { Runner.fields($0.key, message.kind, send.channel, "retry") }))
         } else {
             var detail = outcome.detail
             // A temporary failure with no try left (the backoff spent, or the grace window over):
@@ -605,10 +627,12 @@ public final class Runner {
                 } catch {
                     log(LogEntry("cannot record \(id): \(error)", priority: 3))
                 }
-                log(LogEntry("\(state.rawValue) \(id) \(Runner.about(reminder, in: settings.zone))\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
-                             priority: state == .delivered ? 6 : 4,
-                             fields: Runner.fields(reminder.key, reminder.kind, send.channel, state.rawValue)
-                                 + [("DAWNLET_LATE", message.late ? "1" : "0")]))
+                log(
+                    LogEntry(
+                        "\(state.rawValue) \(id) \(Runner.about(reminder, in: settings.zone))\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
+                        priority: state == .delivered ? 6 : 4,
+                        fields: Runner.fields(reminder.key, reminder.kind, send.channel, state.rawValue)
+                            + [("DAWNLET_LATE", message.late ? "1" : "0")]))
             }
         }
         if stopping {
@@ -661,4 +685,3 @@ public final class Runner {
     /// How far ahead a plan always reaches, however much it holds: a day.
     static let planAhead: Int64 = 86_400
 }
-

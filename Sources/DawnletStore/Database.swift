@@ -240,4 +240,3 @@ final class Statement {
         sqlite3_clear_bindings(handle)
     }
 }
-

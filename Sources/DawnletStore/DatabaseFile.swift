@@ -48,9 +48,10 @@ enum DatabaseFile {
         let applicationID = Int32(bitPattern: bigEndian32(page1, 68))
         let version = Int32(bitPattern: bigEndian32(page1, 60))
         guard applicationID == Migrations.applicationID else {
-            return .foreign(applicationID == 0
-                ? "it is an SQLite database of another program (it has no application id)"
-                : "it is an SQLite database of another program (application id \(hex(applicationID)))")
+            return .foreign(
+                applicationID == 0
+                    ? "it is an SQLite database of another program (it has no application id)"
+                    : "it is an SQLite database of another program (application id \(hex(applicationID)))")
         }
         guard version >= 1 else {
             return .foreign("it carries dawnlet's application id but schema version \(version), which no dawnlet-remind writes")
@@ -92,8 +93,10 @@ enum DatabaseFile {
     }
 
     /// SQLite's WAL checksum: over 32-bit words in pairs, s0 += x0 + s1, s1 += x1 + s0.
-    private static func checksum(_ bytes: [UInt8], _ range: Range<Int>, bigEndian: Bool,
-                                 from start: (UInt32, UInt32)) -> (UInt32, UInt32) {
+    private static func checksum(
+        _ bytes: [UInt8], _ range: Range<Int>, bigEndian: Bool,
+        from start: (UInt32, UInt32)
+    ) -> (UInt32, UInt32) {
         var (s0, s1) = start
         var i = range.lowerBound
         while i + 8 <= range.upperBound {

@@ -158,34 +158,48 @@ enum Migrations {
         // delivery row, an export UID or a person can name becomes AUTOINCREMENT, keeping its ids.
         // Its sequence starts past the highest id it has, and past the highest id the delivery
         // log has seen for its kind (an item deleted before this migration is not named again).
-        neverReused("todos", kind: "todo", columns: """
-            title TEXT NOT NULL, due_date TEXT, due_time TEXT, schedule TEXT, reminders TEXT NOT NULL DEFAULT '', created TEXT NOT NULL
-            """)
-            + neverReused("events", kind: "event", columns: """
-                title TEXT NOT NULL, start_date TEXT NOT NULL, start_time TEXT, duration_minutes INTEGER, schedule TEXT,
-                reminders TEXT NOT NULL DEFAULT '', created TEXT NOT NULL
+        neverReused(
+            "todos", kind: "todo",
+            columns: """
+                title TEXT NOT NULL, due_date TEXT, due_time TEXT, schedule TEXT, reminders TEXT NOT NULL DEFAULT '', created TEXT NOT NULL
                 """)
+            + neverReused(
+                "events", kind: "event",
+                columns: """
+                    title TEXT NOT NULL, start_date TEXT NOT NULL, start_time TEXT, duration_minutes INTEGER, schedule TEXT,
+                    reminders TEXT NOT NULL DEFAULT '', created TEXT NOT NULL
+                    """)
             + neverReused("habits", kind: "habit", columns: "name TEXT NOT NULL, schedule TEXT NOT NULL, time TEXT, created TEXT NOT NULL")
-            + neverReused("recurring_transactions", kind: "bill", columns: """
-                name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL, created TEXT NOT NULL
-                """)
-            + neverReused("subscriptions", kind: "subscription", columns: """
-                name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL,
-                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)), created TEXT NOT NULL
-                """)
-            + neverReused("debts", kind: "debt", columns: """
-                name TEXT NOT NULL, balance_minor INTEGER NOT NULL, minimum_minor INTEGER NOT NULL,
-                payment_day INTEGER NOT NULL CHECK (payment_day BETWEEN 1 AND 31), created TEXT NOT NULL
-                """)
+            + neverReused(
+                "recurring_transactions", kind: "bill",
+                columns: """
+                    name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL, created TEXT NOT NULL
+                    """)
+            + neverReused(
+                "subscriptions", kind: "subscription",
+                columns: """
+                    name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL,
+                    active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)), created TEXT NOT NULL
+                    """)
+            + neverReused(
+                "debts", kind: "debt",
+                columns: """
+                    name TEXT NOT NULL, balance_minor INTEGER NOT NULL, minimum_minor INTEGER NOT NULL,
+                    payment_day INTEGER NOT NULL CHECK (payment_day BETWEEN 1 AND 31), created TEXT NOT NULL
+                    """)
             + neverReused("goals", kind: "goal", columns: "name TEXT NOT NULL, target_minor INTEGER NOT NULL, target_date TEXT, created TEXT NOT NULL")
-            + neverReused("income_sources", kind: "income", columns: """
-                name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL,
-                active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)), created TEXT NOT NULL
-                """)
-            + neverReused("payments", kind: nil, columns: """
-                kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
-                amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, UNIQUE (kind, source_id, period_start)
-                """),
+            + neverReused(
+                "income_sources", kind: "income",
+                columns: """
+                    name TEXT NOT NULL, amount_minor INTEGER NOT NULL, schedule TEXT NOT NULL,
+                    active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)), created TEXT NOT NULL
+                    """)
+            + neverReused(
+                "payments", kind: nil,
+                columns: """
+                    kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
+                    amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, UNIQUE (kind, source_id, period_start)
+                    """),
         // 7: what a debt payment took off the balance (it stops at zero), so deleting the payment
         // gives back exactly that (issue 13). NULL for older rows: their amount.
         """

@@ -32,8 +32,10 @@ extension Store {
 
     /// What was written after `position`, read at most `limit` rows (more is a whole plan).
     public func changes(after position: Int64, limit: Int = 256) throws(StoreError) -> PlanChanges {
-        let rows = try db.query("SELECT seq, kind, source_id FROM plan_changes WHERE seq > ? ORDER BY seq LIMIT ?",
-                                [.int(position), .int(Int64(limit) + 1)]) { row in
+        let rows = try db.query(
+            "SELECT seq, kind, source_id FROM plan_changes WHERE seq > ? ORDER BY seq LIMIT ?",
+            [.int(position), .int(Int64(limit) + 1)]
+        ) { row in
             (seq: row.int(0), kind: ReminderKind(rawValue: row.text(1)), id: row.isNull(2) ? nil : Optional(row.int(2)))
         }
         let latest = rows.last?.seq ?? position

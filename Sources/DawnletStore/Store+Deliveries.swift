@@ -60,9 +60,12 @@ extension Store.Log {
     /// The deliveries a snooze moved, and the instants they fire again.
     public func snoozes() throws(StoreError) -> [DeliveryID: Instant] {
         var result: [DeliveryID: Instant] = [:]
-        for (id, until) in try db.query("SELECT key, channel, snoozed_until FROM deliveries WHERE snoozed_until IS NOT NULL", [], {
-            (DeliveryID(text: $0.text(0), channel: $0.text(1)), Instant(secondsSinceEpoch: $0.int(2)))
-        }) { if let id { result[id] = until } }
+        for (id, until) in try db.query(
+            "SELECT key, channel, snoozed_until FROM deliveries WHERE snoozed_until IS NOT NULL", [],
+            {
+                (DeliveryID(text: $0.text(0), channel: $0.text(1)), Instant(secondsSinceEpoch: $0.int(2)))
+            })
+        { if let id { result[id] = until } }
         return result
     }
 
@@ -70,19 +73,23 @@ extension Store.Log {
     /// delivered row to snooze.
     @discardableResult
     public func snooze(_ id: DeliveryID, until: Instant, response: String) throws(StoreError) -> Bool {
-        try db.run("UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = 'delivered'",
-                   [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
+        try db.run(
+            "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = 'delivered'",
+            [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
     }
 
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
     public func respond(_ id: DeliveryID, response: String) throws(StoreError) {
-        try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(id.key.description), .text(id.channel.rawValue)])
+        try db.run(
+            "UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(id.key.description), .text(id.channel.rawValue)])
     }
 
     /// The reminder a notification id belongs to on a channel (the newest, since a server restart reuses ids).
     public func delivery(notificationID: UInt32, channel: Channel) throws(StoreError) -> Delivery? {
-        try deliveries(where: "notification_id = ? AND channel = ? ORDER BY finished_at DESC LIMIT 1",
-                       [.int(Int64(notificationID)), .text(channel.rawValue)]).first
+        try deliveries(
+            where: "notification_id = ? AND channel = ? ORDER BY finished_at DESC LIMIT 1",
+            [.int(Int64(notificationID)), .text(channel.rawValue)]
+        ).first
     }
 
     /// The notification id a reminder was last shown with on a channel: a repeat replaces it.
@@ -109,8 +116,10 @@ extension Store.Log {
 
     /// Claims a reminder for a channel. True when this call owns the delivery: no row existed, a
     /// claim left by a runner that stopped before recording it, or a snoozed one. False when it is settled.
-    public func claim(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool,
-                      now: Instant) throws(StoreError) -> Bool {
+    public func claim(
+        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool,
+        now: Instant
+    ) throws(StoreError) -> Bool {
         try claim([Claim(id, kind: kind, title: title, fireAt: fireAt, late: late)], now: now) == [true]
     }
 
@@ -120,36 +129,51 @@ extension Store.Log {
         try db.writeTransaction { () throws(StoreError) in
             var owned: [Bool] = []
             for claim in claims {
-                owned.append(try db.runPrepared("""
-                    INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at)
-                    VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7)
-                    ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
-                        snoozed_until = NULL
-                    WHERE state = 'claimed' OR snoozed_until IS NOT NULL
-                    """, [.text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
-                          .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch)]) == 1)
+                owned.append(
+                    try db.runPrepared(
+                        """
+                        INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at)
+                        VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7)
+                        ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
+                            snoozed_until = NULL
+                        WHERE state = 'claimed' OR snoozed_until IS NOT NULL
+                        """,
+                        [
+                            .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
+                            .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch),
+                        ]) == 1)
             }
             return owned
         }
     }
 
     /// Records how a claimed delivery ended (and the notification id it was shown with, if any).
-    public func finish(_ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil,
-                       now: Instant) throws(StoreError) {
-        try db.runPrepared("""
+    public func finish(
+        _ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil,
+        now: Instant
+    ) throws(StoreError) {
+        try db.runPrepared(
+            """
             UPDATE deliveries SET state = ?, detail = ?, finished_at = ?, notification_id = coalesce(?, notification_id)
             WHERE key = ? AND channel = ?
-            """, [.text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
-                  .text(id.key.description), .text(id.channel.rawValue)])
+            """,
+            [
+                .text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
+                .text(id.key.description), .text(id.channel.rawValue),
+            ])
     }
 
     /// Records a reminder that was due longer ago than the grace window: never sent, never dropped silently.
     public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
-        try db.run("""
+        try db.run(
+            """
             INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail)
             VALUES (?, ?, 'missed', ?, ?, ?, ?, ?, 'outside the grace window') ON CONFLICT (key, channel) DO NOTHING
-            """, [.text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                  .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch)])
+            """,
+            [
+                .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
+                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch),
+            ])
     }
 
     /// Deliveries in a state, newest first.
@@ -158,18 +182,21 @@ extension Store.Log {
     }
 
     private func deliveries(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [Delivery] {
-        try db.query("""
+        try db.query(
+            """
             SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at FROM deliveries
             WHERE \(condition)
-            """, arguments) { (row) throws(StoreError) in
+            """, arguments
+        ) { (row) throws(StoreError) in
             guard let id = DeliveryID(text: row.text(0), channel: row.text(1)), let state = Delivery.State(rawValue: row.text(2)) else {
                 throw StoreError(.corrupt, "the delivery log has a row for \(row.text(0)) that cannot be read")
             }
-            return Delivery(key: id.key, channel: id.channel, state: state,
-                            kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
-                            late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
-                            notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
-                            finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) })
+            return Delivery(
+                key: id.key, channel: id.channel, state: state,
+                kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
+                late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
+                notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
+                finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) })
         }
     }
 
@@ -189,8 +216,9 @@ extension Store.Log {
     /// write-ahead log ready (created, its header written and synced), so the first claim of a
     /// due reminder does not wait for that sync.
     public func noteRunnerStart(_ now: Instant) throws(StoreError) {
-        try db.run("INSERT INTO settings (key, value) VALUES ('runner-started', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                   [.text(String(now.secondsSinceEpoch))])
+        try db.run(
+            "INSERT INTO settings (key, value) VALUES ('runner-started', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(String(now.secondsSinceEpoch))])
     }
 
     /// When this database began: nothing due before it is recorded missed.
@@ -213,8 +241,9 @@ extension Store.Log {
             }
             var count = 0
             for key in keys {
-                count += try db.run("UPDATE deliveries SET response = 'acknowledged' WHERE state = 'missed' AND response IS NULL AND key = ?",
-                                    [.text(key.description)])
+                count += try db.run(
+                    "UPDATE deliveries SET response = 'acknowledged' WHERE state = 'missed' AND response IS NULL AND key = ?",
+                    [.text(key.description)])
             }
             return count
         }

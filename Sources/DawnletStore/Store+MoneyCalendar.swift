@@ -5,8 +5,9 @@ extension Store.Sources {
     public func addSubscription(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored.anchor == nil { anchored.anchor = today }
-        try db.run("INSERT INTO subscriptions (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
-                   [.text(name), .int(amount.minorUnits), .described(anchored), .described(today)])
+        try db.run(
+            "INSERT INTO subscriptions (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
+            [.text(name), .int(amount.minorUnits), .described(anchored), .described(today)])
         return db.lastInsertRowID
     }
 
@@ -18,8 +19,11 @@ extension Store.Sources {
     }
 
     public func subscription(id: Int64) throws(StoreError) -> Subscription {
-        guard let found = try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
-                                       [.int(id)], { (row) throws(StoreError) in try Self.scheduledAmount(row, schedules, "subscription") }).first
+        guard
+            let found = try db.query(
+                "SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
+                [.int(id)], { (row) throws(StoreError) in try Self.scheduledAmount(row, schedules, "subscription") }
+            ).first
         else { throw StoreError(.notFound, "no subscription with id \(id)") }
         return found
     }
@@ -37,8 +41,9 @@ extension Store.Sources {
     }
 
     public func addDebt(name: String, balance: Amount, minimum: Amount, day: Int, today: CivilDate) throws(StoreError) -> Int64 {
-        try db.run("INSERT INTO debts (name, balance_minor, minimum_minor, payment_day, created) VALUES (?, ?, ?, ?, ?)",
-                   [.text(name), .int(balance.minorUnits), .int(minimum.minorUnits), .int(Int64(day)), .described(today)])
+        try db.run(
+            "INSERT INTO debts (name, balance_minor, minimum_minor, payment_day, created) VALUES (?, ?, ?, ?, ?)",
+            [.text(name), .int(balance.minorUnits), .int(minimum.minorUnits), .int(Int64(day)), .described(today)])
         return db.lastInsertRowID
     }
 
@@ -47,15 +52,19 @@ extension Store.Sources {
     }
 
     public func debt(id: Int64) throws(StoreError) -> Debt {
-        guard let found = try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts WHERE id = ?",
-                                       [.int(id)], Self.debt).first
+        guard
+            let found = try db.query(
+                "SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts WHERE id = ?",
+                [.int(id)], Self.debt
+            ).first
         else { throw StoreError(.notFound, "no debt with id \(id)") }
         return found
     }
 
     private static func debt(_ row: Statement) -> Debt {
-        Debt(id: row.int(0), name: row.text(1), balance: Amount(minorUnits: row.int(2)), minimumPayment: Amount(minorUnits: row.int(3)),
-             paymentDay: Int(row.int(4)))
+        Debt(
+            id: row.int(0), name: row.text(1), balance: Amount(minorUnits: row.int(2)), minimumPayment: Amount(minorUnits: row.int(3)),
+            paymentDay: Int(row.int(4)))
     }
 
     public func payOffDebt(id: Int64) throws(StoreError) {
@@ -65,8 +74,9 @@ extension Store.Sources {
     }
 
     public func addGoal(name: String, target: Amount, by date: CivilDate?, today: CivilDate) throws(StoreError) -> Int64 {
-        try db.run("INSERT INTO goals (name, target_minor, target_date, created) VALUES (?, ?, ?, ?)",
-                   [.text(name), .int(target.minorUnits), .described(date), .described(today)])
+        try db.run(
+            "INSERT INTO goals (name, target_minor, target_date, created) VALUES (?, ?, ?, ?)",
+            [.text(name), .int(target.minorUnits), .described(date), .described(today)])
         return db.lastInsertRowID
     }
 
@@ -84,8 +94,9 @@ extension Store.Sources {
     public func addIncome(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored.anchor == nil { anchored.anchor = today }
-        try db.run("INSERT INTO income_sources (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
-                   [.text(name), .int(amount.minorUnits), .described(anchored), .described(today)])
+        try db.run(
+            "INSERT INTO income_sources (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
+            [.text(name), .int(amount.minorUnits), .described(anchored), .described(today)])
         return db.lastInsertRowID
     }
 
@@ -98,10 +109,13 @@ extension Store.Sources {
     }
 
     /// With `of`, only the payments of those subscriptions and debts.
-    public func payments(in range: ClosedRange<CivilDate>? = nil, of sources: (subscriptions: Set<Int64>, debts: Set<Int64>)? = nil) throws(StoreError) -> [Payment] {
+    public func payments(in range: ClosedRange<CivilDate>? = nil, of sources: (subscriptions: Set<Int64>, debts: Set<Int64>)? = nil) throws(StoreError)
+        -> [Payment]
+    {
         var sql = "SELECT id, kind, source_id, date, amount_minor, period_start FROM payments"
         if let sources {
-            sql += " WHERE ((kind = 'subscription' AND source_id IN (\(sqlList(sources.subscriptions)))) OR (kind = 'debt' AND source_id IN (\(sqlList(sources.debts)))))"
+            sql +=
+                " WHERE ((kind = 'subscription' AND source_id IN (\(sqlList(sources.subscriptions)))) OR (kind = 'debt' AND source_id IN (\(sqlList(sources.debts)))))"
         }
         let filtered = range.map { _ in sql + (sources == nil ? " WHERE" : " AND") + " period_start BETWEEN ? AND ?" } ?? sql
         let arguments: [SQLValue] = range.map { [.described($0.lowerBound), .described($0.upperBound)] } ?? []
@@ -115,18 +129,24 @@ extension Store.Sources {
 
     /// Records a payment for the period it falls in; refuses a second one for that period, naming
     /// the first. A debt payment also lowers its balance (never below zero).
-    public func logPayment(kind: Payment.Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate,
-                           periodText: String) throws(StoreError) -> Int64 {
+    public func logPayment(
+        kind: Payment.Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate,
+        periodText: String
+    ) throws(StoreError) -> Int64 {
         try db.writeTransaction { () throws(StoreError) in
-            let existing = try db.query("SELECT id, date, amount_minor FROM payments WHERE kind = ? AND source_id = ? AND period_start = ?",
-                                        [.text(kind.rawValue), .int(sourceID), .described(periodStart)]) {
+            let existing = try db.query(
+                "SELECT id, date, amount_minor FROM payments WHERE kind = ? AND source_id = ? AND period_start = ?",
+                [.text(kind.rawValue), .int(sourceID), .described(periodStart)]
+            ) {
                 (id: $0.int(0), date: $0.text(1), amount: Amount(minorUnits: $0.int(2)))
             }
             if let first = existing.first {
-                throw StoreError(.conflict, "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount) on \(first.date)")
+                throw StoreError(
+                    .conflict, "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount) on \(first.date)")
             }
-            try db.run("INSERT INTO payments (kind, source_id, date, amount_minor, period_start) VALUES (?, ?, ?, ?, ?)",
-                       [.text(kind.rawValue), .int(sourceID), .described(date), .int(amount.minorUnits), .described(periodStart)])
+            try db.run(
+                "INSERT INTO payments (kind, source_id, date, amount_minor, period_start) VALUES (?, ?, ?, ?, ?)",
+                [.text(kind.rawValue), .int(sourceID), .described(date), .int(amount.minorUnits), .described(periodStart)])
             let id = db.lastInsertRowID
             if kind == .debt {
                 let balance = try debt(id: sourceID).balance.minorUnits
@@ -185,7 +205,8 @@ extension Store.Sources {
                 throw StoreError(.notFound, "no payment with id \(id)")
             }
             if payment.kind == .debt {
-                let taken = try db.query("SELECT coalesce(balance_taken_minor, abs(amount_minor)) FROM payments WHERE id = ?", [.int(id)]) { $0.int(0) }.first ?? 0
+                let taken =
+                    try db.query("SELECT coalesce(balance_taken_minor, abs(amount_minor)) FROM payments WHERE id = ?", [.int(id)]) { $0.int(0) }.first ?? 0
                 try db.run("UPDATE debts SET balance_minor = balance_minor + ? WHERE id = ?", [.int(taken), .int(payment.sourceID)])
             }
             try db.run("DELETE FROM payments WHERE id = ?", [.int(id)])
@@ -282,4 +303,3 @@ extension Store.Sources {
         }
     }
 }
-

@@ -42,8 +42,9 @@ public final class Store {
             version = onDisk
         }
         if version > Migrations.latest {
-            throw StoreError(.newerSchema,
-                             "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
+            throw StoreError(
+                .newerSchema,
+                "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
         }
         db = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
@@ -176,43 +177,57 @@ extension Store.Items {
         static func of(_ kind: ItemKind) -> KindTables {
             switch kind {
             case .todo:
-                return KindTables(definitions: "todos", occurrences: "todo_occurrences",
-                                  select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders FROM todos", noun: "todo")
+                return KindTables(
+                    definitions: "todos", occurrences: "todo_occurrences",
+                    select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders FROM todos", noun: "todo")
             case .event:
-                return KindTables(definitions: "events", occurrences: "event_occurrences",
-                                  select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders FROM events",
-                                  noun: "event")
+                return KindTables(
+                    definitions: "events", occurrences: "event_occurrences",
+                    select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders FROM events",
+                    noun: "event")
             case .habit:
-                return KindTables(definitions: "habits", occurrences: "habit_entries",
-                                  select: "SELECT id, name, created, time, schedule, NULL, '' FROM habits", noun: "habit")
+                return KindTables(
+                    definitions: "habits", occurrences: "habit_entries",
+                    select: "SELECT id, name, created, time, schedule, NULL, '' FROM habits", noun: "habit")
             }
         }
     }
 
     /// Adds a definition and returns its id. A repeating item's schedule is stored with its anchor
     /// made explicit (the item's date, else `today`), so its meaning never depends on when it is read.
-    public func addItem(kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
-                        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], today: CivilDate) throws(StoreError) -> Int64 {
+    public func addItem(
+        kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
+        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], today: CivilDate
+    ) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
         let common: [SQLValue] = [.text(title)]
         switch kind {
         case .todo:
-            try db.run("INSERT INTO todos (title, due_date, due_time, schedule, reminders, created) VALUES (?, ?, ?, ?, ?, ?)",
-                       common + [.described(date), .described(time), .described(anchored),
-                                 .text(ReminderOffset.text(reminders)), .text(today.description)])
+            try db.run(
+                "INSERT INTO todos (title, due_date, due_time, schedule, reminders, created) VALUES (?, ?, ?, ?, ?, ?)",
+                common + [
+                    .described(date), .described(time), .described(anchored),
+                    .text(ReminderOffset.text(reminders)), .text(today.description),
+                ])
         case .event:
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
                 """,
-                common + [.text((date ?? today).description), .described(time),
-                          durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
-                          .text(ReminderOffset.text(reminders)), .text(today.description)])
+                common + [
+                    .text((date ?? today).description), .described(time),
+                    durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
+                    .text(ReminderOffset.text(reminders)), .text(today.description),
+                ])
         case .habit:
-            try db.run("INSERT INTO habits (name, schedule, time, created) VALUES (?, ?, ?, ?)",
-                       common + [.text((anchored ?? Schedule(rule: .weekly(interval: 1, days: .all), anchor: today)).description),
-                                 .described(time), .text(today.description)])
+            try db.run(
+                "INSERT INTO habits (name, schedule, time, created) VALUES (?, ?, ?, ?)",
+                common + [
+                    .text((anchored ?? Schedule(rule: .weekly(interval: 1, days: .all), anchor: today)).description),
+                    .described(time), .text(today.description),
+                ])
         }
         return db.lastInsertRowID
     }
@@ -231,9 +246,14 @@ extension Store.Items {
     /// One definition, or `.notFound` naming it.
     public func definition(_ kind: ItemKind, id: Int64) throws(StoreError) -> ItemDefinition {
         let tables = KindTables.of(kind)
-        guard let found = try db.query(tables.select + " WHERE id = ?", [.int(id)], { (row) throws(StoreError) in
-            try Self.definition(kind, row, schedules)
-        }).first else {
+        guard
+            let found = try db.query(
+                tables.select + " WHERE id = ?", [.int(id)],
+                { (row) throws(StoreError) in
+                    try Self.definition(kind, row, schedules)
+                }
+            ).first
+        else {
             throw StoreError(.notFound, "no \(tables.noun) with id \(id)")
         }
         return found
@@ -248,16 +268,18 @@ extension Store.Items {
         let date = try row.decoded(2, CivilDate.init, corrupt("date"))
         let time = try row.decoded(3, WallTime.init, corrupt("time"))
         guard let reminders = ReminderOffset.list(row.text(6)) else { throw corrupt("reminder list") }
-        return ItemDefinition(kind: kind, id: id, title: row.text(1), time: time, schedule: schedule, date: date,
-                              durationMinutes: row.isNull(5) ? nil : Int(row.int(5)), reminders: reminders)
+        return ItemDefinition(
+            kind: kind, id: id, title: row.text(1), time: time, schedule: schedule, date: date,
+            durationMinutes: row.isNull(5) ? nil : Int(row.int(5)), reminders: reminders)
     }
 
     /// Stored occurrence rows of the given kinds dated inside `range`.
     public func storedOccurrences(_ kinds: [ItemKind] = ItemKind.allCases, in range: ClosedRange<CivilDate>) throws(StoreError) -> [StoredOccurrence] {
         var result: [StoredOccurrence] = []
         for kind in kinds {
-            result += try occurrenceRows(kind, "SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences) WHERE date BETWEEN ? AND ?",
-                                         [.text(range.lowerBound.description), .text(range.upperBound.description)])
+            result += try occurrenceRows(
+                kind, "SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences) WHERE date BETWEEN ? AND ?",
+                [.text(range.lowerBound.description), .text(range.upperBound.description)])
         }
         return result
     }
@@ -271,18 +293,21 @@ extension Store.Items {
 
     /// The stored rows of the definitions named, of one kind, dated inside `range`.
     public func storedOccurrences(_ kind: ItemKind, ids: Set<Int64>, in range: ClosedRange<CivilDate>) throws(StoreError) -> [StoredOccurrence] {
-        try occurrenceRows(kind, """
+        try occurrenceRows(
+            kind,
+            """
             SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences)
             WHERE definition_id IN (\(sqlList(ids))) AND date BETWEEN ? AND ?
             """, [.text(range.lowerBound.description), .text(range.upperBound.description)])
     }
 
-
     /// The stored rows of one-off todos, whatever their date: what decides whether each is done.
     /// With `ids`, only those todos' rows. From the todos to their rows (CROSS JOIN keeps that
     /// order): the rows of repeating todos, a year of them each, are never read.
     public func oneOffTodoRows(ids: Set<Int64>? = nil) throws(StoreError) -> [StoredOccurrence] {
-        try occurrenceRows(.todo, """
+        try occurrenceRows(
+            .todo,
+            """
             SELECT o.id, o.definition_id, o.date, o.status, o.title, o.time
             FROM todos t CROSS JOIN todo_occurrences o ON o.definition_id = t.id WHERE t.schedule IS NULL
             """ + (ids.map { " AND t.id IN (\(sqlList($0)))" } ?? ""), [])
@@ -292,26 +317,32 @@ extension Store.Items {
         try db.query(sql, arguments) { (row) throws(StoreError) in
             let corrupt = StoreError(.corrupt, "\(KindTables.of(kind).noun) occurrence \(row.int(0)) cannot be read")
             guard let date = CivilDate(row.text(2)), let status = OccurrenceStatus(rawValue: row.text(3)) else { throw corrupt }
-            return StoredOccurrence(rowID: row.int(0), kind: kind, definitionID: row.int(1), date: date, status: status,
-                                    title: row.optionalText(4), time: try row.decoded(5, WallTime.init, corrupt))
+            return StoredOccurrence(
+                rowID: row.int(0), kind: kind, definitionID: row.int(1), date: date, status: status,
+                title: row.optionalText(4), time: try row.decoded(5, WallTime.init, corrupt))
         }
     }
 
     /// Records one instance: its status and/or edits. Creates the row if the instance was virtual;
     /// keeps what is not given. The caller has checked the date is an occurrence.
-    public func setOccurrence(_ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus?,
-                              title: String? = nil, time: WallTime? = nil) throws(StoreError) {
+    public func setOccurrence(
+        _ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus?,
+        title: String? = nil, time: WallTime? = nil
+    ) throws(StoreError) {
         let tables = KindTables.of(kind)
         let initial: OccurrenceStatus = kind == .habit ? .done : .open
         try db.writeTransaction { () throws(StoreError) in
             _ = try definition(kind, id: definitionID)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO \(tables.occurrences) (definition_id, date, status, title, time) VALUES (?1, ?2, coalesce(?3, ?6), ?4, ?5)
                 ON CONFLICT (definition_id, date) DO UPDATE SET
                     status = coalesce(?3, status), title = coalesce(?4, title), time = coalesce(?5, time)
                 """,
-                [.int(definitionID), .text(date.description), status.map { .text($0.rawValue) } ?? .null, title.sql,
-                 .described(time), .text(initial.rawValue)])
+                [
+                    .int(definitionID), .text(date.description), status.map { .text($0.rawValue) } ?? .null, title.sql,
+                    .described(time), .text(initial.rawValue),
+                ])
         }
     }
 
@@ -324,7 +355,8 @@ extension Store.Items {
         try db.writeTransaction { () throws(StoreError) in
             _ = try definition(kind, id: definitionID)
             let key: [SQLValue] = [.int(definitionID), .text(date.description), .text(status.rawValue)]
-            let removed = try db.run("""
+            let removed = try db.run(
+                """
                 DELETE FROM \(tables.occurrences) WHERE definition_id = ? AND date = ? AND status = ?
                 AND (\(kind == .habit ? "1" : "0") OR (title IS NULL AND time IS NULL))
                 """, key)
@@ -345,25 +377,32 @@ extension Store.Items {
             let old = try definition(d.kind, id: d.id)
             // A one-off moved to another day takes its row (done, edits) along.
             if old.schedule == nil, d.schedule == nil, let from = old.date, let to = d.date, from != to {
-                try db.run("""
+                try db.run(
+                    """
                     UPDATE \(tables.occurrences) SET date = ?2 WHERE definition_id = ?3 AND date = ?1
                     AND NOT EXISTS (SELECT 1 FROM \(tables.occurrences) WHERE definition_id = ?3 AND date = ?2)
                     """, [.described(from), .described(to), .int(d.id)])
             }
             switch d.kind {
             case .todo:
-                try db.run("UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ? WHERE id = ?",
-                           [.text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, .int(d.id)])
+                try db.run(
+                    "UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ? WHERE id = ?",
+                    [.text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, .int(d.id)])
             case .event:
                 guard let start = d.date else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs a start date") }
-                try db.run("""
+                try db.run(
+                    """
                     UPDATE events SET title = ?, start_date = ?, start_time = ?, duration_minutes = ?, schedule = ?, reminders = ? WHERE id = ?
-                    """, [.text(d.title), .described(start), .described(d.time), d.durationMinutes.map { .int(Int64($0)) } ?? .null,
-                          .described(d.schedule), reminders, .int(d.id)])
+                    """,
+                    [
+                        .text(d.title), .described(start), .described(d.time), d.durationMinutes.map { .int(Int64($0)) } ?? .null,
+                        .described(d.schedule), reminders, .int(d.id),
+                    ])
             case .habit:
                 guard let schedule = d.schedule else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs its days") }
-                try db.run("UPDATE habits SET name = ?, schedule = ?, time = ? WHERE id = ?",
-                           [.text(d.title), .described(schedule), .described(d.time), .int(d.id)])
+                try db.run(
+                    "UPDATE habits SET name = ?, schedule = ?, time = ? WHERE id = ?",
+                    [.text(d.title), .described(schedule), .described(d.time), .int(d.id)])
             }
         }
     }
@@ -385,8 +424,9 @@ extension Store.Money {
     public func addRecurringTransaction(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored.anchor == nil { anchored.anchor = today }
-        try db.run("INSERT INTO recurring_transactions (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
-                   [.text(name), .int(amount.minorUnits), .text(anchored.description), .text(today.description)])
+        try db.run(
+            "INSERT INTO recurring_transactions (name, amount_minor, schedule, created) VALUES (?, ?, ?, ?)",
+            [.text(name), .int(amount.minorUnits), .text(anchored.description), .text(today.description)])
         return db.lastInsertRowID
     }
 
@@ -398,8 +438,11 @@ extension Store.Money {
     }
 
     public func recurringTransaction(id: Int64) throws(StoreError) -> RecurringTransaction {
-        guard let found = try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions WHERE id = ?",
-                                       [.int(id)], { (row) throws(StoreError) in try Self.recurring(row, schedules) }).first
+        guard
+            let found = try db.query(
+                "SELECT id, name, amount_minor, schedule, created FROM recurring_transactions WHERE id = ?",
+                [.int(id)], { (row) throws(StoreError) in try Self.recurring(row, schedules) }
+            ).first
         else { throw StoreError(.notFound, "no recurring transaction with id \(id)") }
         return found
     }
@@ -408,8 +451,9 @@ extension Store.Money {
         guard let schedule = schedules.parse(row.text(3)), let created = CivilDate(row.text(4)) else {
             throw StoreError(.corrupt, "recurring transaction \(row.int(0)) cannot be read")
         }
-        return RecurringTransaction(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)),
-                                    schedule: schedule, created: created)
+        return RecurringTransaction(
+            id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)),
+            schedule: schedule, created: created)
     }
 
     /// Loads a month: in one write transaction, creates the transaction row of every (definition,
@@ -420,12 +464,15 @@ extension Store.Money {
             let existing = try transactions(in: month.days)
             let missing = MoneyRules.missing(in: month, definitions: try recurringTransactions(), existing: existing)
             guard !missing.isEmpty else { return existing }
-            let insert = try db.prepare("""
+            let insert = try db.prepare(
+                """
                 INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'posted')
                 """)
             for due in missing {
-                try insert.bind([.int(due.definition.id), .text(due.date.description), .text(due.definition.name),
-                                 .int(due.definition.amount.minorUnits)])
+                try insert.bind([
+                    .int(due.definition.id), .text(due.date.description), .text(due.definition.name),
+                    .int(due.definition.amount.minorUnits),
+                ])
                 _ = try insert.step()
                 insert.reset()
             }
@@ -434,15 +481,18 @@ extension Store.Money {
     }
 
     public func transactions(in range: ClosedRange<CivilDate>) throws(StoreError) -> [Transaction] {
-        try db.query("""
+        try db.query(
+            """
             SELECT id, definition_id, date, name, amount_minor, status FROM transactions
             WHERE date BETWEEN ? AND ? ORDER BY date, id
-            """, [.text(range.lowerBound.description), .text(range.upperBound.description)]) { (row) throws(StoreError) in
+            """, [.text(range.lowerBound.description), .text(range.upperBound.description)]
+        ) { (row) throws(StoreError) in
             guard let date = CivilDate(row.text(2)), let status = Transaction.Status(rawValue: row.text(5)) else {
                 throw StoreError(.corrupt, "transaction \(row.int(0)) cannot be read")
             }
-            return Transaction(id: row.int(0), definitionID: row.isNull(1) ? nil : row.int(1), date: date,
-                               name: row.text(3), amount: Amount(minorUnits: row.int(4)), status: status)
+            return Transaction(
+                id: row.int(0), definitionID: row.isNull(1) ? nil : row.int(1), date: date,
+                name: row.text(3), amount: Amount(minorUnits: row.int(4)), status: status)
         }
     }
 
@@ -451,7 +501,8 @@ extension Store.Money {
     public func skipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) {
         try db.writeTransaction { () throws(StoreError) in
             let definition = try recurringTransaction(id: definitionID)
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'skipped')
                 ON CONFLICT (definition_id, date) DO UPDATE SET status = 'skipped'
                 """, [.int(definitionID), .text(date.description), .text(definition.name), .int(definition.amount.minorUnits)])
@@ -463,12 +514,15 @@ extension Store.Money {
     public func markTransactionPaid(definitionID: Int64, date: CivilDate) throws(StoreError) {
         try db.writeTransaction { () throws(StoreError) in
             let definition = try recurringTransaction(id: definitionID)
-            let current = try db.query("SELECT status FROM transactions WHERE definition_id = ? AND date = ?",
-                                       [.int(definitionID), .text(date.description)]) { $0.text(0) }.first
+            let current = try db.query(
+                "SELECT status FROM transactions WHERE definition_id = ? AND date = ?",
+                [.int(definitionID), .text(date.description)]
+            ) { $0.text(0) }.first
             guard current == nil || current == "posted" else {
                 throw StoreError(.conflict, "recurring transaction \(definitionID) on \(date) is \(current ?? "") already")
             }
-            try db.run("""
+            try db.run(
+                """
                 INSERT INTO transactions (definition_id, date, name, amount_minor, status) VALUES (?, ?, ?, ?, 'paid')
                 ON CONFLICT (definition_id, date) DO UPDATE SET status = 'paid'
                 """, [.int(definitionID), .text(date.description), .text(definition.name), .int(definition.amount.minorUnits)])
@@ -479,8 +533,11 @@ extension Store.Money {
     public func unskipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) {
         try db.writeTransaction { () throws(StoreError) in
             _ = try recurringTransaction(id: definitionID)
-            guard try db.run("UPDATE transactions SET status = 'posted' WHERE definition_id = ? AND date = ? AND status = 'skipped'",
-                             [.int(definitionID), .text(date.description)]) == 1 else {
+            guard
+                try db.run(
+                    "UPDATE transactions SET status = 'posted' WHERE definition_id = ? AND date = ? AND status = 'skipped'",
+                    [.int(definitionID), .text(date.description)]) == 1
+            else {
                 throw StoreError(.notFound, "recurring transaction \(definitionID) on \(date) is not skipped")
             }
         }

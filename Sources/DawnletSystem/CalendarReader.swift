@@ -1,7 +1,7 @@
 internal import CICal
-import Glibc
 import DawnletCore
 import FoundationEssentials
+import Glibc
 
 /// libical, loaded on first use (see Sources/CICal/shim.h for why it is not linked).
 final class ICal: @unchecked Sendable {
@@ -89,8 +89,10 @@ public enum CalendarReader {
 
     /// Instances of `name`'s items starting inside `window`, times in `zone`; what it costs is
     /// taken from `budget` (share one across the calendars of a plan).
-    public static func read(name: String, path: String, window: ClosedRange<Instant>, zone: Zone,
-                            zones database: ZoneDatabase = .system, budget: Budget = Budget()) -> Result {
+    public static func read(
+        name: String, path: String, window: ClosedRange<Instant>, zone: Zone,
+        zones database: ZoneDatabase = .system, budget: Budget = Budget()
+    ) -> Result {
         var result = Result()
         let ical: ICal
         switch ICal.shared {
@@ -289,9 +291,12 @@ public enum CalendarReader {
                 let observances = children(zone, ICAL_XSTANDARD_COMPONENT) + children(zone, ICAL_XDAYLIGHT_COMPONENT)
                 let frequencies = observances.flatMap { properties($0, ICAL_RRULE_PROPERTY) }.map { f.icalproperty_get_rrule!($0).freq }
                 guard let bad = frequencies.first(where: { $0 != ICAL_YEARLY_RECURRENCE && $0 != ICAL_MONTHLY_RECURRENCE }) else { continue }
-                let tzid = f.icalcomponent_get_first_property!(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid!($0) }
+                let tzid =
+                    f.icalcomponent_get_first_property!(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid!($0) }
                     .map { String(cString: $0) } ?? "(no TZID)"
-                problem("VTIMEZONE \"\(DisplayText.escaped(tzid))\": a rule repeating \(CalendarReader.frequency(bad)) is no time zone rule: that VTIMEZONE is not used")
+                problem(
+                    "VTIMEZONE \"\(DisplayText.escaped(tzid))\": a rule repeating \(CalendarReader.frequency(bad)) is no time zone rule: that VTIMEZONE is not used"
+                )
                 f.icalcomponent_remove_component!(calendar, zone)
                 f.icalcomponent_free!(zone)
             }
@@ -327,7 +332,8 @@ public enum CalendarReader {
                 if let property = f.icalcomponent_get_first_property!(item, ICAL_RECURRENCEID_PROPERTY) {
                     let rid = zoned(f.icalproperty_get_recurrenceid!(property), property)
                     if let range = f.icalproperty_get_first_parameter!(property, ICAL_RANGE_PARAMETER),
-                       f.icalparameter_get_range!(range) == ICAL_RANGE_THISANDFUTURE, let at = instant(rid) {
+                        f.icalparameter_get_range!(range) == ICAL_RANGE_THISANDFUTURE, let at = instant(rid)
+                    {
                         ranges[uid, default: []].append((at, item))
                     }
                     overrides[uid, default: [:]][instanceName(rid)] = item
@@ -353,7 +359,8 @@ public enum CalendarReader {
                         let moved = instant(baseTime(override)).map { $0.secondsSinceEpoch - rid.secondsSinceEpoch } ?? 0
                         add(override, uid: uid, kind: kind, start: at.adding(seconds: moved), instance: instance.name)
                     } else {
-                        add(master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,
+                        add(
+                            master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,
                             absoluteAlarms: instance.name == nil || instance.isFirst, timing: timing)
                     }
                 }
@@ -418,7 +425,8 @@ public enum CalendarReader {
                 guard !excluded.contains(name), !excludedDays.contains(date(t)), seen.insert(name).inserted else { return }
                 result.append(Instance(at: at, date: date(t), name: name, isFirst: first))
             }
-            let local = LocalDateTime(date: date(start), secondsOfDay: start.is_date != 0 ? 0 : Int(start.hour) * 3600 + Int(start.minute) * 60 + Int(start.second))
+            let local = LocalDateTime(
+                date: date(start), secondsOfDay: start.is_date != 0 ? 0 : Int(start.hour) * 3600 + Int(start.minute) * 60 + Int(start.second))
             // Wall times a day either side of the instants: no zone is further than that from UTC.
             let from = LocalDateTime(localSeconds: begin.secondsSinceEpoch - 2 * 86_400)
             let through = LocalDateTime(localSeconds: end.secondsSinceEpoch + 2 * 86_400)
@@ -483,7 +491,8 @@ public enum CalendarReader {
                 guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
                 let value = f.icalproperty_get_trigger!(trigger)
                 guard f.icaltime_is_null_time!(value.time) != 0 else { continue }
-                let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER).map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true
+                let related =
+                    f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER).map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true
                 let offset = Int64(f.icaldurationtype_as_int!(value.duration)) + (related ? length : 0)
                 let repeats = repetition(alarm)
                 let last = offset + Int64(repeats.count) * Int64(f.icaldurationtype_as_int!(repeats.every))
@@ -496,7 +505,8 @@ public enum CalendarReader {
         func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool {
             let f = ical.f
             return children(item, ICAL_VALARM_COMPONENT).contains { alarm in
-                f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time!(f.icalproperty_get_trigger!($0).time) == 0 } == true
+                f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time!(f.icalproperty_get_trigger!($0).time) == 0 }
+                    == true
             }
         }
 
@@ -504,7 +514,8 @@ public enum CalendarReader {
         func repetition(_ alarm: OpaquePointer) -> (count: Int, every: icaldurationtype) {
             let f = ical.f
             guard let repeatProperty = f.icalcomponent_get_first_property!(alarm, ICAL_REPEAT_PROPERTY),
-                  let durationProperty = f.icalcomponent_get_first_property!(alarm, ICAL_DURATION_PROPERTY) else { return (0, icaldurationtype()) }
+                let durationProperty = f.icalcomponent_get_first_property!(alarm, ICAL_DURATION_PROPERTY)
+            else { return (0, icaldurationtype()) }
             let every = f.icalproperty_get_duration!(durationProperty)
             let count = Int(f.icalproperty_get_repeat!(repeatProperty))
             // At most a hundred repetitions, and none of no length.
@@ -534,7 +545,8 @@ public enum CalendarReader {
                     return shape
                 }
             } else if f.icalcomponent_get_first_property!(item, ICAL_DTEND_PROPERTY) != nil,
-                      let end = instant(f.icalcomponent_get_dtend!(item)) {
+                let end = instant(f.icalcomponent_get_dtend!(item))
+            {
                 shape.exactLength = end.secondsSinceEpoch - from.secondsSinceEpoch
                 return shape
             }
@@ -585,8 +597,9 @@ public enum CalendarReader {
             guard start.is_date == 0, start.zone == nil else { return nil }
             for kind in [ICAL_DUE_PROPERTY, ICAL_DTSTART_PROPERTY] {
                 if let property = f.icalcomponent_get_first_property!(item, kind),
-                   let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
-                   let tzid = f.icalparameter_get_tzid!(parameter) {
+                    let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
+                    let tzid = f.icalparameter_get_tzid!(parameter)
+                {
                     let name = String(cString: tzid)
                     return zones.named(name) == nil ? name : nil
                 }
@@ -606,15 +619,18 @@ public enum CalendarReader {
         /// its master's rule gives it (nil: the item's own, for an override); a todo's reminder
         /// time is its due, that far after. Absolute alarms of a repeating item go with the
         /// instance of DTSTART only: RFC 5545 gives them one time, not one per instance.
-        mutating func add(_ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
-                          instance: String?, absoluteAlarms: Bool = true, timing: Timing? = nil) {
+        mutating func add(
+            _ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
+            instance: String?, absoluteAlarms: Bool = true, timing: Timing? = nil
+        ) {
             let f = ical.f
             let status = f.icalcomponent_get_status!(item)
             if status == ICAL_STATUS_CANCELLED || status == ICAL_STATUS_COMPLETED { return }
             if kind == .todo, f.icalcomponent_get_first_property!(item, ICAL_COMPLETED_PROPERTY) != nil { return }
             let base = baseTime(item)
             guard f.icaltime_is_null_time!(base) == 0,
-                  let ownDate = CivilDate(year: Int(base.year), month: Int(base.month), day: Int(base.day)) else { return }
+                let ownDate = CivilDate(year: Int(base.year), month: Int(base.month), day: Int(base.day))
+            else { return }
             let timing = timing ?? self.timing(item)
             let shape = timing.shape
             let title = f.icalcomponent_get_summary!(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
@@ -637,8 +653,10 @@ public enum CalendarReader {
             let shown = at ?? from
             let inWindow = shown >= window.lowerBound.adding(seconds: -timing.after) && shown <= window.upperBound.adding(seconds: timing.before)
             guard inWindow || alarms?.contains(where: window.contains) == true else { return }
-            occurrences.append(CalendarOccurrence(calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
-                                                  alarms: alarms, instance: instance, acknowledged: mozilla.lastAck))
+            occurrences.append(
+                CalendarOccurrence(
+                    calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
+                    alarms: alarms, instance: instance, acknowledged: mozilla.lastAck))
         }
 
         /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included, less those
@@ -652,8 +670,10 @@ public enum CalendarReader {
         /// its parent VALARM's UID) acknowledges its parent up to it; Thunderbird's
         /// X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a repeating item) comes with
         /// an X-MOZ-LASTACK.
-        func alarms(_ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool,
-                    mozilla: (lastAck: Instant?, snoozes: [Instant])) -> [Instant]? {
+        func alarms(
+            _ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool,
+            mozilla: (lastAck: Instant?, snoozes: [Instant])
+        ) -> [Instant]? {
             let f = ical.f
             let valarms = children(item, ICAL_VALARM_COMPONENT)
             let (lastAck, snoozes) = mozilla
@@ -671,7 +691,9 @@ public enum CalendarReader {
                     let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
                     first = shift(base, by: value.duration, like: t)
                 }
-                let acknowledged = f.icalcomponent_get_first_property!(alarm, ICAL_ACKNOWLEDGED_PROPERTY).flatMap { instant(f.icalproperty_get_acknowledged!($0)) }
+                let acknowledged = f.icalcomponent_get_first_property!(alarm, ICAL_ACKNOWLEDGED_PROPERTY).flatMap {
+                    instant(f.icalproperty_get_acknowledged!($0))
+                }
                 if let parent = snoozedParent(alarm) { snoozedParents[parent] = max(snoozedParents[parent] ?? first, first) }
                 let uid = f.icalcomponent_get_uid!(alarm).map { String(cString: $0) }
                 fired.append((first, acknowledged, uid))
@@ -698,8 +720,9 @@ public enum CalendarReader {
             var snoozes: [Instant] = []
             for property in properties(item, ICAL_X_PROPERTY) {
                 guard let name = f.icalproperty_get_x_name!(property).map({ String(cString: $0).uppercased() }),
-                      let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
-                      case .utc(let at)? = RecurrenceRule.until(value) else { continue }
+                    let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
+                    case .utc(let at)? = RecurrenceRule.until(value)
+                else { continue }
                 if name == "X-MOZ-LASTACK" {
                     lastAck = max(lastAck ?? at, at)
                 } else if name == "X-MOZ-SNOOZE-TIME" ? absolute : name == "X-MOZ-SNOOZE-TIME-\(start.secondsSinceEpoch * 1_000_000)" {
@@ -714,8 +737,9 @@ public enum CalendarReader {
             let f = ical.f
             for property in properties(alarm, ICAL_RELATEDTO_PROPERTY) {
                 guard let type = f.icalproperty_get_first_parameter!(property, ICAL_RELTYPE_PARAMETER),
-                      let text = f.icalparameter_as_ical_string!(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
-                      let parent = f.icalproperty_get_relatedto!(property) else { continue }
+                    let text = f.icalparameter_as_ical_string!(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
+                    let parent = f.icalproperty_get_relatedto!(property)
+                else { continue }
                 return String(cString: parent)
             }
             return nil
@@ -727,7 +751,8 @@ public enum CalendarReader {
         func zoned(_ t: icaltimetype, _ property: OpaquePointer) -> icaltimetype {
             let f = ical.f
             guard t.is_date == 0, t.zone == nil, let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
-                  let tzid = f.icalparameter_get_tzid!(parameter) else { return t }
+                let tzid = f.icalparameter_get_tzid!(parameter)
+            else { return t }
             var zoned = t
             zoned.zone = calendarComponent.flatMap { f.icalcomponent_get_timezone!($0, tzid) } ?? f.icaltimezone_get_builtin_timezone!(tzid)
             return zoned
@@ -740,7 +765,8 @@ public enum CalendarReader {
                 return CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)).map(dayStart)
             }
             guard let date = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)),
-                  let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute)) else { return nil }
+                let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute))
+            else { return nil }
             if let named = dayZone(t) { return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second)) }
             return t.zone.map { Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, $0))) }
         }

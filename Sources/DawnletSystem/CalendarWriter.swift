@@ -16,13 +16,15 @@ public enum CalendarWriter {
         var files = [path]
         if isFolder {
             // vdirsyncer names a file by its UID where it can: that one first.
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted()
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }
+                .sorted()
             files = names.sorted { ($0 == "\(uid).ics" ? 0 : 1) < ($1 == "\(uid).ics" ? 0 : 1) }.map { "\(path)/\($0)" }
         }
         for file in files {
             for _ in 0..<3 {
                 guard case .success(let bytes) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes),
-                      let text = String(validating: bytes, as: UTF8.self), let edited = edit(text) else { break }
+                    let text = String(validating: bytes, as: UTF8.self), let edited = edit(text)
+                else { break }
                 // Unchanged since it was read (a sync tool may have written it meanwhile): replace.
                 guard case .success(let again) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes), again == bytes else { continue }
                 if let error = RegularFile.replace(file, with: Array(edited.utf8)) {

@@ -50,8 +50,10 @@ public enum CommandRunner {
     /// through their pipes, its timeout on a CLOCK_MONOTONIC timerfd. `done` runs once, on the
     /// loop's thread, after every source and descriptor of the run is gone. Throws when it cannot
     /// be started (then `done` is never called).
-    public static func start(_ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil, on loop: EventLoop,
-                             done: @escaping (CommandResult) -> Void) throws(SystemError) {
+    public static func start(
+        _ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil, on loop: EventLoop,
+        done: @escaping (CommandResult) -> Void
+    ) throws(SystemError) {
         precondition(!argv.isEmpty, "argv needs a program")
         let child = try spawn(argv, environment: environment, input: input != nil)
         let run = Running(child, input: input ?? [], done: done)
@@ -105,7 +107,9 @@ public enum CommandRunner {
             }
             stderrSource = try loop.watch(child.stderrFD, events: EventLoop.readable) { [self] _ in readStderr() }
             if child.stdinFD >= 0 {
-                if pending.isEmpty { closeStdin() } else {
+                if pending.isEmpty {
+                    closeStdin()
+                } else {
                     stdinSource = try loop.watch(child.stdinFD, events: EventLoop.writable) { [self] _ in writeStdin() }
                 }
             }

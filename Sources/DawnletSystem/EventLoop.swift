@@ -38,10 +38,12 @@ public final class EventLoop {
     public func timer(_ handler: @escaping () -> Void) throws(SystemError) -> Timer {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
-        let rc = sd_event_add_time(event, &source, CLOCK_REALTIME, UInt64.max, 1, { _, _, userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
-            return 0
-        }, box.toOpaque())
+        let rc = sd_event_add_time(
+            event, &source, CLOCK_REALTIME, UInt64.max, 1,
+            { _, _, userdata in
+                Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
+                return 0
+            }, box.toOpaque())
         guard rc >= 0, let source else {
             box.release()
             throw SystemError("sd_event_add_time", errno: -rc)
@@ -57,10 +59,12 @@ public final class EventLoop {
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
-        let rc = sd_event_add_signal(event, &source, signal, { _, _, userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
-            return 0
-        }, box.toOpaque())
+        let rc = sd_event_add_signal(
+            event, &source, signal,
+            { _, _, userdata in
+                Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
+                return 0
+            }, box.toOpaque())
         guard rc >= 0, let source else {
             box.release()
             throw SystemError("sd_event_add_signal(\(signal))", errno: -rc)
@@ -84,10 +88,12 @@ public final class EventLoop {
     public func watch(_ fd: Int32, events: UInt32, _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> Source {
         let box = Unmanaged.passRetained(Handler(handler))
         var source: OpaquePointer?
-        let rc = sd_event_add_io(event, &source, fd, events, { _, _, revents, userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(revents)
-            return 0
-        }, box.toOpaque())
+        let rc = sd_event_add_io(
+            event, &source, fd, events,
+            { _, _, revents, userdata in
+                Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(revents)
+                return 0
+            }, box.toOpaque())
         guard rc >= 0, let source else {
             box.release()
             throw SystemError("sd_event_add_io", errno: -rc)

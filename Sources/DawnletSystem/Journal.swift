@@ -17,7 +17,8 @@ public enum Journal {
     /// One entry: MESSAGE, PRIORITY (syslog levels: 3 error, 4 warning, 6 info) and extra fields
     /// (upper-case names, e.g. DAWNLET_KEY).
     public static func send(_ message: String, priority: Int, fields: [(String, String)]) {
-        let items = ["MESSAGE=\(message)", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=dawnlet-remind"]
+        let items =
+            ["MESSAGE=\(message)", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=dawnlet-remind"]
             + fields.map { "\($0.0)=\($0.1)" }
         let strings = items.map { strdup($0) }
         defer { strings.forEach { free($0) } }

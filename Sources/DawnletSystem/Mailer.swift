@@ -22,8 +22,10 @@ public enum Mailer {
     /// message on stdin, or an SMTP exchange through `smtp` (made on first use). `done` is called
     /// once, on the loop's thread, with nil on success. The password is read at each send and
     /// never logged.
-    public static func send(_ text: [UInt8], settings: Config.Email, environment: [String: String], on loop: EventLoop,
-                            smtp: () throws(MailError) -> SMTPSender, done: @escaping (MailError?) -> Void) {
+    public static func send(
+        _ text: [UInt8], settings: Config.Email, environment: [String: String], on loop: EventLoop,
+        smtp: () throws(MailError) -> SMTPSender, done: @escaping (MailError?) -> Void
+    ) {
         if let sendmail = settings.sendmail {
             do {
                 try CommandRunner.start(sendmail, environment: environment, timeout: settings.timeout, input: text, on: loop) { result in
@@ -142,21 +144,26 @@ final class Curl: @unchecked Sendable {
         easyInit = unsafeBitCast(try symbol("curl_easy_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
         easyCleanup = unsafeBitCast(try symbol("curl_easy_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
         easyStrerror = unsafeBitCast(try symbol("curl_easy_strerror"), to: (@convention(c) (CURLcode) -> UnsafePointer<CChar>?).self)
-        slistAppend = unsafeBitCast(try symbol("curl_slist_append"),
-                                    to: (@convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?).self)
+        slistAppend = unsafeBitCast(
+            try symbol("curl_slist_append"),
+            to: (@convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?).self)
         slistFreeAll = unsafeBitCast(try symbol("curl_slist_free_all"), to: (@convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void).self)
         setopt = try symbol("curl_easy_setopt")
         getinfo = try symbol("curl_easy_getinfo")
         multiInit = unsafeBitCast(try symbol("curl_multi_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
         multiCleanup = unsafeBitCast(try symbol("curl_multi_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> CURLMcode).self)
-        multiAddHandle = unsafeBitCast(try symbol("curl_multi_add_handle"),
-                                       to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
-        multiRemoveHandle = unsafeBitCast(try symbol("curl_multi_remove_handle"),
-                                          to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
-        multiSocketAction = unsafeBitCast(try symbol("curl_multi_socket_action"),
-                                          to: (@convention(c) (UnsafeMutableRawPointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode).self)
-        multiInfoRead = unsafeBitCast(try symbol("curl_multi_info_read"),
-                                      to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?).self)
+        multiAddHandle = unsafeBitCast(
+            try symbol("curl_multi_add_handle"),
+            to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
+        multiRemoveHandle = unsafeBitCast(
+            try symbol("curl_multi_remove_handle"),
+            to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
+        multiSocketAction = unsafeBitCast(
+            try symbol("curl_multi_socket_action"),
+            to: (@convention(c) (UnsafeMutableRawPointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode).self)
+        multiInfoRead = unsafeBitCast(
+            try symbol("curl_multi_info_read"),
+            to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?).self)
         multiStrerror = unsafeBitCast(try symbol("curl_multi_strerror"), to: (@convention(c) (CURLMcode) -> UnsafePointer<CChar>?).self)
         multiSetopt = try symbol("curl_multi_setopt")
         let globalInit = unsafeBitCast(try symbol("curl_global_init"), to: (@convention(c) (Int) -> CURLcode).self)

@@ -21,8 +21,9 @@ public final class NotificationBus {
         var bus: OpaquePointer?
         let rc = sd_bus_open_user(&bus)
         guard rc >= 0, let bus else {
-            throw SystemError("no session bus", errno: -rc,
-                              detail: rc == -ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : nil)
+            throw SystemError(
+                "no session bus", errno: -rc,
+                detail: rc == -ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : nil)
         }
         self.bus = bus
     }
@@ -71,12 +72,13 @@ public final class NotificationBus {
     /// CloseNotification, answered or not: after an action the notification has done its work
     /// (some servers, dunst among them, leave that to the client).
     public func close(_ id: UInt32) {
-        callAsync({ () throws(SystemError) in
-            let m = try self.message("CloseNotification")
-            var builder = MessageBuilder(m)
-            do throws(SystemError) { try builder.basic("u", id) } catch { sd_bus_message_unref(m); throw error }
-            return m
-        }, { _ throws(SystemError) in () }, { _ in })
+        callAsync(
+            { () throws(SystemError) in
+                let m = try self.message("CloseNotification")
+                var builder = MessageBuilder(m)
+                do throws(SystemError) { try builder.basic("u", id) } catch { sd_bus_message_unref(m); throw error }
+                return m
+            }, { _ throws(SystemError) in () }, { _ in })
     }
 
     /// What the person did: ActionInvoked (id, action key) and NotificationClosed (id, reason:
@@ -227,22 +229,27 @@ public final class NotificationBus {
     }
 
     /// Sends a message and calls `done` with the reply read by `read`, on the loop's thread.
-    private func callAsync<T>(_ make: () throws(SystemError) -> OpaquePointer, _ read: @escaping (OpaquePointer) throws(SystemError) -> T,
-                              _ done: @escaping (Result<T, SystemError>) -> Void) {
+    private func callAsync<T>(
+        _ make: () throws(SystemError) -> OpaquePointer, _ read: @escaping (OpaquePointer) throws(SystemError) -> T,
+        _ done: @escaping (Result<T, SystemError>) -> Void
+    ) {
         let m: OpaquePointer
         do { m = try make() } catch { return done(.failure(error)) }
         defer { sd_bus_message_unref(m) }
-        let box = Unmanaged.passRetained(Callback { [unowned self] reply in
-            if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
-            self.noteServer(reply)
-            done(Result { () throws(SystemError) in try read(reply) })
-        })
-        let rc = sd_bus_call_async(bus, nil, m, { reply, userdata, _ in
-            let box = Unmanaged<Callback>.fromOpaque(userdata!)
-            if let reply { box.takeUnretainedValue().call(reply) }
-            box.release()
-            return 0
-        }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
+        let box = Unmanaged.passRetained(
+            Callback { [unowned self] reply in
+                if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
+                self.noteServer(reply)
+                done(Result { () throws(SystemError) in try read(reply) })
+            })
+        let rc = sd_bus_call_async(
+            bus, nil, m,
+            { reply, userdata, _ in
+                let box = Unmanaged<Callback>.fromOpaque(userdata!)
+                if let reply { box.takeUnretainedValue().call(reply) }
+                box.release()
+                return 0
+            }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
         if rc < 0 {
             box.release()
             done(.failure(SystemError("sd_bus_call_async", errno: -rc)))
@@ -252,10 +259,12 @@ public final class NotificationBus {
     private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Callback(handler))
         var slot: OpaquePointer?
-        let rc = sd_bus_match_signal(bus, &slot, nil, NotificationBus.path, NotificationBus.service, member, { m, userdata, _ in
-            if let m { Unmanaged<Callback>.fromOpaque(userdata!).takeUnretainedValue().call(m) }
-            return 0
-        }, box.toOpaque())
+        let rc = sd_bus_match_signal(
+            bus, &slot, nil, NotificationBus.path, NotificationBus.service, member,
+            { m, userdata, _ in
+                if let m { Unmanaged<Callback>.fromOpaque(userdata!).takeUnretainedValue().call(m) }
+                return 0
+            }, box.toOpaque())
         guard rc >= 0, let slot else {
             box.release()
             throw SystemError("sd_bus_match_signal", errno: -rc)
@@ -274,7 +283,8 @@ public final class NotificationBus {
 extension SystemError {
     /// An sd-bus error (an error reply, or a call that failed with one): its name, message and errno.
     static func bus(_ error: UnsafePointer<sd_bus_error>) -> SystemError {
-        SystemError("D-Bus call", errno: sd_bus_error_get_errno(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
-                    detail: error.pointee.message.map { String(cString: $0) } ?? "")
+        SystemError(
+            "D-Bus call", errno: sd_bus_error_get_errno(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
+            detail: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 }

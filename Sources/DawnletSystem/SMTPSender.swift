@@ -43,15 +43,17 @@ public final class SMTPSender {
         // deinit removes its transfers, and the watcher is alive until that is over.
         let context = Unmanaged.passUnretained(watcher).toOpaque()
         let s = curl.multiSetopt
-        try check(dawnlet_curl_multi_setopt_socket_function(s, multi) { _, socket, what, userdata, _ in
-            guard let userdata else { return -1 }
-            return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().socketChanged(socket, what)
-        }, "CURLMOPT_SOCKETFUNCTION")
+        try check(
+            dawnlet_curl_multi_setopt_socket_function(s, multi) { _, socket, what, userdata, _ in
+                guard let userdata else { return -1 }
+                return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().socketChanged(socket, what)
+            }, "CURLMOPT_SOCKETFUNCTION")
         try check(dawnlet_curl_multi_setopt_socket_data(s, multi, context), "CURLMOPT_SOCKETDATA")
-        try check(dawnlet_curl_multi_setopt_timer_function(s, multi) { _, milliseconds, userdata in
-            guard let userdata else { return -1 }
-            return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().timerChanged(milliseconds)
-        }, "CURLMOPT_TIMERFUNCTION")
+        try check(
+            dawnlet_curl_multi_setopt_timer_function(s, multi) { _, milliseconds, userdata in
+                guard let userdata else { return -1 }
+                return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().timerChanged(milliseconds)
+            }, "CURLMOPT_TIMERFUNCTION")
         try check(dawnlet_curl_multi_setopt_timer_data(s, multi, context), "CURLMOPT_TIMERDATA")
         // The loop holds the watcher's sources and they must not keep the sender alive: whoever
         // owns the sender decides when it goes.
@@ -336,30 +338,32 @@ private final class Transfer {
         option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_ERRORBUFFER, errors))
         // The exchange lives as long as this transfer, which outlives the easy handle.
         let context = Unmanaged.passUnretained(exchange).toOpaque()
-        option(dawnlet_curl_setopt_read_function(s, handle) { buffer, size, count, userdata in
-            guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
-            let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
-            let n = min(size * count, exchange.bytes.count - exchange.offset)
-            exchange.bytes.withUnsafeBytes { source in
-                guard let base = source.baseAddress, n > 0 else { return }
-                UnsafeMutableRawPointer(buffer).copyMemory(from: base + exchange.offset, byteCount: n)
-            }
-            exchange.offset += n
-            return n
-        })
+        option(
+            dawnlet_curl_setopt_read_function(s, handle) { buffer, size, count, userdata in
+                guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
+                let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
+                let n = min(size * count, exchange.bytes.count - exchange.offset)
+                exchange.bytes.withUnsafeBytes { source in
+                    guard let base = source.baseAddress, n > 0 else { return }
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base + exchange.offset, byteCount: n)
+                }
+                exchange.offset += n
+                return n
+            })
         option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_READDATA, context))
         // The server's replies (and only those: what we send includes the login) keep the
         // last refusal, for a failure's reason.
         option(dawnlet_curl_setopt_long(s, handle, CURLOPT_VERBOSE, 1))
-        option(dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
-            guard type == CURLINFO_HEADER_IN, let data, let userdata else { return 0 }
-            let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
-            // A refusal (4xx, 5xx), not the 221 of the QUIT that follows it.
-            guard size > 0, data[0] == CChar(UInt8(ascii: "4")) || data[0] == CChar(UInt8(ascii: "5")) else { return 0 }
-            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
-            exchange.lastResponse = line.trimmingTrailingNewlines
-            return 0
-        })
+        option(
+            dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
+                guard type == CURLINFO_HEADER_IN, let data, let userdata else { return 0 }
+                let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
+                // A refusal (4xx, 5xx), not the 221 of the QUIT that follows it.
+                guard size > 0, data[0] == CChar(UInt8(ascii: "4")) || data[0] == CChar(UInt8(ascii: "5")) else { return 0 }
+                let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
+                exchange.lastResponse = line.trimmingTrailingNewlines
+                return 0
+            })
         option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_DEBUGDATA, context))
         return failed ? outcome(CURLE_FAILED_INIT) : nil
     }

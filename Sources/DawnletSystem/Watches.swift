@@ -31,8 +31,9 @@ public final class ClockChangeWatch {
     public func arm() throws(SystemError) {
         var spec = itimerspec()
         spec.it_value.tv_sec = 4_102_444_800  // 2100-01-01: never reached; only the cancel matters
-        try SystemError.checkPOSIX(timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil),
-                                   "timerfd_settime")
+        try SystemError.checkPOSIX(
+            timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil),
+            "timerfd_settime")
     }
 }
 

@@ -32,8 +32,12 @@ public final class ZoneDatabase: Sendable {
         }
         let zone: Zone
         do {
-            zone = Zone(identifier: name, rules: try ZoneDatabase.read(file(of: name), unknown: "unknown time zone \"\(name)\": not in \(directory) (names are those of the tzdata package, such as Europe/Berlin)"))
-        } catch where name == "UTC" || name == "Etc/UTC" {
+            zone = Zone(
+                identifier: name,
+                rules: try ZoneDatabase.read(
+                    file(of: name), unknown: "unknown time zone \"\(name)\": not in \(directory) (names are those of the tzdata package, such as Europe/Berlin)"
+                ))
+        } catch  where name == "UTC" || name == "Etc/UTC" {
             // As glibc: UTC needs no file (a system without tzdata).
             zone = Zone(identifier: name, rules: Zone.utc.rules)
         }
@@ -59,8 +63,10 @@ public final class ZoneDatabase: Sendable {
     /// The system zone: `TZ` (`Area/City`, `:Area/City`, or a file's path), else /etc/localtime —
     /// named by the zone file it links to, or by /etc/timezone when it is a copy (else by its path),
     /// else UTC when there is none, as glibc does.
-    public func systemZone(environment: [String: String], localtime: String = "/etc/localtime",
-                           timezoneFile: String = "/etc/timezone") throws(ZoneError) -> Zone {
+    public func systemZone(
+        environment: [String: String], localtime: String = "/etc/localtime",
+        timezoneFile: String = "/etc/timezone"
+    ) throws(ZoneError) -> Zone {
         if var tz = environment["TZ"], !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
             if tz.hasPrefix("/") { return Zone(identifier: tz, rules: try ZoneDatabase.read(tz, unknown: "TZ names \(tz), which is no zone file")) }

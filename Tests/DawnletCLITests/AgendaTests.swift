@@ -14,10 +14,10 @@ import Testing
         let vdir = workspace.folder.path("work")
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
         try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
-            BEGIN:VEVENT\r\nUID:review@example.org\r\nSUMMARY:Review\r\nDTSTART:20261202T130000Z\r\nEND:VEVENT\r\n\
-            END:VCALENDAR\r\n
-            """.write(toFile: vdir + "/review.ics", atomically: true, encoding: .utf8)
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+        BEGIN:VEVENT\r\nUID:review@example.org\r\nSUMMARY:Review\r\nDTSTART:20261202T130000Z\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: vdir + "/review.ics", atomically: true, encoding: .utf8)
         try "{ timeZone: \"UTC\", calendars: [ { name: \"work\", path: \"\(vdir)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
         workspace.globals = ["--config", config, "--now", "2026-12-01T08:00Z"]
         self.workspace = workspace
@@ -46,33 +46,39 @@ import Testing
     @Test("three days of every kind: statuses (open, done, skipped, logged, overdue), sources, calendar items in their place")
     func threeDays() throws {
         try populate()
-        #expect(try cli("agenda", "--days", "3").stdout == """
-            2026-12-01 Tuesday
-              07:00  [ ] habit #1  Walk
-              09:30  [ ] event #1  Standup
-                     [ ] todo  #1  Tax return  OVERDUE since 2026-11-20
-                     [ ] todo  #2  Water
-                     [ ] bill  #1  Rent  -950.00
+        #expect(
+            try cli("agenda", "--days", "3").stdout == """
+                2026-12-01 Tuesday
+                  07:00  [ ] habit #1  Walk
+                  09:30  [ ] event #1  Standup
+                         [ ] todo  #1  Tax return  OVERDUE since 2026-11-20
+                         [ ] todo  #2  Water
+                         [ ] bill  #1  Rent  -950.00
 
-            2026-12-02 Wednesday
-              09:30  [ ] event #1  Standup
-              13:00  [ ] event ics:work  Review
-                     [x] todo  #2  Water
-                     [x] subscription #1  Stream  -12.99  logged (payment #1 on 2026-12-02)
+                2026-12-02 Wednesday
+                  09:30  [ ] event #1  Standup
+                  13:00  [ ] event ics:work  Review
+                         [x] todo  #2  Water
+                         [x] subscription #1  Stream  -12.99  logged (payment #1 on 2026-12-02)
 
-            2026-12-03 Thursday
-              07:00  [ ] habit #1  Walk
-              09:30  [-] event #1  Standup  (skipped)
-                     [ ] todo  #2  Water
-                     [ ] debt  #1  Card  40.00
-                     [ ] goal  #1  Bike  800.00
-                     [ ] income #1  Salary  3000.00
+                2026-12-03 Thursday
+                  07:00  [ ] habit #1  Walk
+                  09:30  [-] event #1  Standup  (skipped)
+                         [ ] todo  #2  Water
+                         [ ] debt  #1  Card  40.00
+                         [ ] goal  #1  Bike  800.00
+                         [ ] income #1  Salary  3000.00
 
-            """)
+                """)
         let json = try cli("agenda", "--from", "2026-12-02", "--days", "1", "--json").stdout
         #expect(json.hasPrefix(#"{"days":[{"date":"2026-12-02","items":["#))
-        #expect(json.contains(#"{"kind":"subscription","id":null,"definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment":1}"#))
-        #expect(json.contains(#"{"kind":"event","id":null,"definition_id":null,"title":"Review","time":"13:00","status":"open","overdue":false,"source":"ics:work"}"#))
+        #expect(
+            json.contains(
+                #"{"kind":"subscription","id":null,"definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment":1}"#
+            ))
+        #expect(
+            json.contains(
+                #"{"kind":"event","id":null,"definition_id":null,"title":"Review","time":"13:00","status":"open","overdue":false,"source":"ics:work"}"#))
     }
 
     @Test("today is the agenda's day, the four money sources included; defaults to seven days; bad --days is 2")
@@ -96,4 +102,3 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
     }
 }
-

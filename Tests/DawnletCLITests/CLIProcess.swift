@@ -41,9 +41,10 @@ enum CLIProcess {
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+        return CLIResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// An empty database at `db`, made the only way a person can: a write (a todo added, then
@@ -57,8 +58,10 @@ enum CLIProcess {
 
     /// Asserts a failure the way DESIGN §7 asks for: the exit code, one clear message line (plus
     /// the usage line for usage errors), and no crash or backtrace.
-    static func expectFailure(_ result: CLIResult, status: Int32, mentioning words: [String],
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectFailure(
+        _ result: CLIResult, status: Int32, mentioning words: [String],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(result.status == status, "stderr: \(result.stderr)", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, sourceLocation: sourceLocation)
         let lines = result.stderr.split(separator: "\n")
@@ -95,4 +98,3 @@ struct Workspace {
         return result
     }
 }
-

@@ -16,18 +16,18 @@ import Testing
         let vdir = folder.path("work")
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
         try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
-            BEGIN:VEVENT\r\nUID:standup@example.org\r\nSUMMARY:Standup\r\nDTSTART;TZID=Europe/Berlin:20261201T093000\r\n\
-            RRULE:FREQ=DAILY;COUNT=3\r\nEXDATE;TZID=Europe/Berlin:20261202T093000\r\nEND:VEVENT\r\n\
-            BEGIN:VEVENT\r\nUID:dentist@example.org\r\nSUMMARY:Dentist\r\nDTSTART:20261202T130000Z\r\n\
-            BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT1H\r\nEND:VALARM\r\nEND:VEVENT\r\n\
-            BEGIN:VEVENT\r\nUID:holiday@example.org\r\nSUMMARY:Holiday\r\nDTSTART;VALUE=DATE:20261203\r\nEND:VEVENT\r\n\
-            END:VCALENDAR\r\n
-            """.write(toFile: vdir + "/events.ics", atomically: true, encoding: .utf8)
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+        BEGIN:VEVENT\r\nUID:standup@example.org\r\nSUMMARY:Standup\r\nDTSTART;TZID=Europe/Berlin:20261201T093000\r\n\
+        RRULE:FREQ=DAILY;COUNT=3\r\nEXDATE;TZID=Europe/Berlin:20261202T093000\r\nEND:VEVENT\r\n\
+        BEGIN:VEVENT\r\nUID:dentist@example.org\r\nSUMMARY:Dentist\r\nDTSTART:20261202T130000Z\r\n\
+        BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT1H\r\nEND:VALARM\r\nEND:VEVENT\r\n\
+        BEGIN:VEVENT\r\nUID:holiday@example.org\r\nSUMMARY:Holiday\r\nDTSTART;VALUE=DATE:20261203\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: vdir + "/events.ics", atomically: true, encoding: .utf8)
         try "not a calendar\n".write(toFile: vdir + "/broken.ics", atomically: true, encoding: .utf8)
         try """
-            { timeZone: "Europe/Berlin", calendars: [ { name: "work", path: "\(vdir)", channels: ["command"] } ] }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", calendars: [ { name: "work", path: "\(vdir)", channels: ["command"] } ] }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
     /// `preview --json` from `from` to `to` of a calendar `name` holding these VEVENTs, alone in
@@ -38,7 +38,8 @@ import Testing
         try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + events.split(separator: "\n").joined(separator: "\r\n") + "\r\nEND:VCALENDAR\r\n")
             .write(toFile: "\(vdir)/\(name).ics", atomically: true, encoding: .utf8)
         let calendarConfig = folder.path("\(name).json5")
-        try "{ timeZone: \"\(zone)\", calendars: [ { name: \"\(name)\", path: \"\(vdir)\" } ] }".write(toFile: calendarConfig, atomically: true, encoding: .utf8)
+        try "{ timeZone: \"\(zone)\", calendars: [ { name: \"\(name)\", path: \"\(vdir)\" } ] }".write(
+            toFile: calendarConfig, atomically: true, encoding: .utf8)
         try CLIProcess.createDatabase(db)
         let result = try CLIProcess.run(["--db", db, "--config", calendarConfig, "preview", "--from", from, "--to", to, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -48,57 +49,64 @@ import Testing
 
     @Test("an alarm weeks before its event is planned in a window holding both: the plan made in slices of days keeps it")
     func alarmWeeksAhead() throws {
-        let reminders = try previewCalendar("far", zone: "UTC", events: """
-            BEGIN:VEVENT
-            UID:exam@example.org
-            SUMMARY:Exam
-            DTSTART:20270130T090000Z
-            BEGIN:VALARM
-            ACTION:DISPLAY
-            TRIGGER:-P20D
-            END:VALARM
-            END:VEVENT
-            """, from: "2027-01-05", to: "2027-02-01")
+        let reminders = try previewCalendar(
+            "far", zone: "UTC",
+            events: """
+                BEGIN:VEVENT
+                UID:exam@example.org
+                SUMMARY:Exam
+                DTSTART:20270130T090000Z
+                BEGIN:VALARM
+                ACTION:DISPLAY
+                TRIGGER:-P20D
+                END:VALARM
+                END:VEVENT
+                """, from: "2027-01-05", to: "2027-02-01")
         #expect(reminders == ["ics:far:exam@example.org:alarm:2027-01-10T09:00:00 2027-01-10T09:00:00+00:00"])
     }
 
     @Test("an item's start is an instant: the second 02:30 of a repeated hour, and seconds, stay what the file says (issue 16, 3 and 11)")
     func startInstant() throws {
-        let reminders = try previewCalendar("exact", zone: "Europe/Berlin", events: """
-            BEGIN:VEVENT
-            UID:fold
-            SUMMARY:Fold
-            DTSTART;TZID=America/New_York:20261024T213000
-            END:VEVENT
-            BEGIN:VEVENT
-            UID:seconds
-            SUMMARY:Seconds
-            DTSTART:20261026T101010Z
-            END:VEVENT
-            """, from: "2026-10-24", to: "2026-10-27")
-        #expect(reminders == [
-            "ics:exact:fold:10m 2026-10-25T02:20:00+01:00",
-            "ics:exact:seconds:10m 2026-10-26T11:00:10+01:00",
-        ], "01:30Z less 10 minutes is the second 02:20, in CET; 10:10:10Z less 10 minutes keeps its seconds")
+        let reminders = try previewCalendar(
+            "exact", zone: "Europe/Berlin",
+            events: """
+                BEGIN:VEVENT
+                UID:fold
+                SUMMARY:Fold
+                DTSTART;TZID=America/New_York:20261024T213000
+                END:VEVENT
+                BEGIN:VEVENT
+                UID:seconds
+                SUMMARY:Seconds
+                DTSTART:20261026T101010Z
+                END:VEVENT
+                """, from: "2026-10-24", to: "2026-10-27")
+        #expect(
+            reminders == [
+                "ics:exact:fold:10m 2026-10-25T02:20:00+01:00",
+                "ics:exact:seconds:10m 2026-10-26T11:00:10+01:00",
+            ], "01:30Z less 10 minutes is the second 02:20, in CET; 10:10:10Z less 10 minutes keeps its seconds")
     }
 
     @Test("an item acknowledged on another device (X-MOZ-LASTACK) has no default reminder due up to then; a later one still is")
     func acknowledgedDefault() throws {
-        let reminders = try previewCalendar("acked", zone: "UTC", events: """
-            BEGIN:VEVENT
-            UID:seen
-            SUMMARY:Seen
-            DTSTART:20261026T100000Z
-            X-MOZ-LASTACK:20261026T095500Z
-            END:VEVENT
-            BEGIN:VEVENT
-            UID:daily
-            SUMMARY:Daily
-            DTSTART:20261026T120000Z
-            RRULE:FREQ=DAILY;COUNT=2
-            X-MOZ-LASTACK:20261026T115500Z
-            END:VEVENT
-            """, from: "2026-10-26", to: "2026-10-28")
+        let reminders = try previewCalendar(
+            "acked", zone: "UTC",
+            events: """
+                BEGIN:VEVENT
+                UID:seen
+                SUMMARY:Seen
+                DTSTART:20261026T100000Z
+                X-MOZ-LASTACK:20261026T095500Z
+                END:VEVENT
+                BEGIN:VEVENT
+                UID:daily
+                SUMMARY:Daily
+                DTSTART:20261026T120000Z
+                RRULE:FREQ=DAILY;COUNT=2
+                X-MOZ-LASTACK:20261026T115500Z
+                END:VEVENT
+                """, from: "2026-10-26", to: "2026-10-28")
         #expect(reminders == ["ics:acked:daily:20261027T120000Z:10m 2026-10-27T11:50:00+00:00"])
     }
 
@@ -107,16 +115,20 @@ import Testing
         try CLIProcess.createDatabase(db)
         let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "3", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "dawnlet-remind: warning: calendar \(folder.path("work"))/broken.ics: not an iCalendar file (libical found no calendar in it)\n")
+        #expect(
+            result.stderr == "dawnlet-remind: warning: calendar \(folder.path("work"))/broken.ics: not an iCalendar file (libical found no calendar in it)\n")
         let root = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let reminders = (root?["reminders"] as? [[String: Any]]) ?? []
-        let summary = reminders.map { "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "") \($0["source"] as? String ?? "") \($0["channels"] as? [String] ?? [])" }
-        #expect(summary == [
-            "ics:work:standup@example.org:20261201T083000Z:10m 2026-12-01T09:20:00+01:00 ics:work [\"command\"]",
-            "ics:work:dentist@example.org:alarm:2026-12-02T12:00:00 2026-12-02T13:00:00+01:00 ics:work [\"command\"]",
-            "digest:2026-12-03 2026-12-03T08:00:00+01:00 virtual [\"command\"]",
-            "ics:work:standup@example.org:20261203T083000Z:10m 2026-12-03T09:20:00+01:00 ics:work [\"command\"]",
-        ], "\(summary)")
+        let summary = reminders.map {
+            "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "") \($0["source"] as? String ?? "") \($0["channels"] as? [String] ?? [])"
+        }
+        #expect(
+            summary == [
+                "ics:work:standup@example.org:20261201T083000Z:10m 2026-12-01T09:20:00+01:00 ics:work [\"command\"]",
+                "ics:work:dentist@example.org:alarm:2026-12-02T12:00:00 2026-12-02T13:00:00+01:00 ics:work [\"command\"]",
+                "digest:2026-12-03 2026-12-03T08:00:00+01:00 virtual [\"command\"]",
+                "ics:work:standup@example.org:20261203T083000Z:10m 2026-12-03T09:20:00+01:00 ics:work [\"command\"]",
+            ], "\(summary)")
         #expect(reminders.allSatisfy { $0["definition_id"] is NSNull || $0["kind"] as? String == "digest" })
     }
 
@@ -143,12 +155,13 @@ import Testing
         try CLIProcess.run(["--db", db, "--config", config, "todo", "add", "Call", "--due", "2026-12-02T10:00"]).expectSuccess()
         let result = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", "2026-12-02"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            2026-12-02 Wednesday
-              10:00  [ ] todo  #1  Call
-              14:00  [ ] event ics:work  Dentist
+        #expect(
+            result.stdout == """
+                2026-12-02 Wednesday
+                  10:00  [ ] todo  #1  Call
+                  14:00  [ ] event ics:work  Dentist
 
-            """, "the Standup of the 2nd is excluded")
+                """, "the Standup of the 2nd is excluded")
         let list = try CLIProcess.run(["--db", db, "--config", config, "event", "list", "--json"])
         #expect(list.stdout.contains("\"events\":[]"), "\(list.stdout)")
     }
@@ -221,7 +234,9 @@ extension ServeTests {
         let config = folder.path("config.json5")
         try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"mine\", path: \"\(out)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
         try CLIProcess.createDatabase(folder.path("b.sqlite"))
-        let preview = try CLIProcess.run(["--db", folder.path("b.sqlite"), "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "10", "--json"])
+        let preview = try CLIProcess.run([
+            "--db", folder.path("b.sqlite"), "--config", config, "preview", "--now", "2026-12-01T00:00", "--days", "10", "--json",
+        ])
         #expect(preview.status == 0 && preview.stderr.isEmpty, "\(preview.stderr)")
         let root = try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any]
         let fires = ((root?["reminders"] as? [[String: Any]]) ?? []).map { "\($0["title"] as? String ?? "") \($0["fire_at"] as? String ?? "")" }

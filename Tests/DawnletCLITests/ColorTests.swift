@@ -18,8 +18,9 @@ import Testing
     /// The command run on a terminal (script's pty), its output as the terminal got it.
     func onTerminal(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
         let command = ([CLIProcess.binary.path, "--db", workspace.db] + workspace.globals + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let (status, output) = try runTool("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"],
-                                           environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm", "LANG": "C.UTF-8"].merging(environment) { $1 })
+        let (status, output) = try runTool(
+            "/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"],
+            environment: ["PATH": "/usr/bin:/bin", "TERM": "xterm", "LANG": "C.UTF-8"].merging(environment) { $1 })
         #expect(status == 0, "\(output)")
         return output.replacingOccurrences(of: "\r\n", with: "\n")
     }

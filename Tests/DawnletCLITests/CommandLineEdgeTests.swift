@@ -23,10 +23,15 @@ import Testing
         let db = folder.path("d.sqlite")
         try CLIProcess.createDatabase(db)
         // Another program holds the write lock for 20 s: the CLI waits its 5 s busy timeout.
-        let holder = try Daemon("/usr/bin/python3", ["-c", """
-            import sqlite3, sys, time
-            c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(20)
-            """, db])
+        let holder = try Daemon(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import sqlite3, sys, time
+                c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(20)
+                """, db,
+            ])
         #expect(holder.firstLine() == "locked")
         // Started with an empty signal mask: Foundation's Process would hand the child the test
         // thread's blocked SIGTERM (shared/PLATFORM-NOTES.md), and hide what is being tested.

@@ -42,15 +42,17 @@ import Testing
 
     func fish(_ line: String) throws -> [String] {
         try Repository.require("/usr/bin/fish", "fish")
-        let (status, output) = try runTool("/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", try script("fish"), line],
-                                           environment: environment)
+        let (status, output) = try runTool(
+            "/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", try script("fish"), line],
+            environment: environment)
         #expect(status == 0 && !output.contains("fish:"), "\(output)")
         return output.split(separator: "\n").map(String.init)
     }
 
     @Test("bash: complete -p names the function; nouns, verbs, each command's options, choices, and ids from the --db typed")
     func bashCompletes() throws {
-        let (status, registered) = try runTool("/bin/bash", ["-c", "source \"$1\"; complete -p dawnlet-remind", "bash", try script("bash")], environment: environment)
+        let (status, registered) = try runTool(
+            "/bin/bash", ["-c", "source \"$1\"; complete -p dawnlet-remind", "bash", try script("bash")], environment: environment)
         #expect(status == 0 && registered.contains("complete -F _dawnlet_remind dawnlet-remind"), "\(registered)")
         #expect(try bash(["to"]) == ["todo", "today"])
         #expect(try bash(["todo", "d"]) == ["delete", "done"])

@@ -20,8 +20,9 @@ import Testing
         #expect(utc.stderr == "todo 2: due Fri 2027-01-01\n")
         // An ISO date needs no echo.
         #expect(try run("todo", "add", "Plain", "--due", "2027-01-05").stderr.isEmpty)
-        #expect(try run("--now", "2026-12-31T23:30Z", "todo", "list").stdout
-            == "#1  Party  due 2027-01-02  [open]\n#2  Same instant  due 2027-01-01  [open]\n#3  Plain  due 2027-01-05  [open]\n")
+        #expect(
+            try run("--now", "2026-12-31T23:30Z", "todo", "list").stdout
+                == "#1  Party  due 2027-01-02  [open]\n#2  Same instant  due 2027-01-01  [open]\n#3  Plain  due 2027-01-05  [open]\n")
     }
 
     @Test("on the spring-forward day: \"today 02:30\" is that day, and fires after the gap, at 03:30 CEST")
@@ -41,8 +42,9 @@ import Testing
         #expect(try run("--now", "2026-12-03T10:00Z", "today", "--date", "tomorrow").stdout.hasPrefix("2026-12-04 Friday\n         [x] todo  #1  Water"))
         #expect(try run("--now", "2026-12-01T10:00Z", "habit", "add", "Walk", "--days", "mon", "--from", "next mon").stderr == "habit 1: from Mon 2026-12-07\n")
         #expect(try run("--now", "2026-12-01T10:00Z", "goal", "add", "Bike", "--target", "800", "--by", "+2m").stderr == "goal 1: by Mon 2027-02-01\n")
-        CLIProcess.expectFailure(try run("todo", "add", "X", "--due", "frday"), status: 2,
-                                 mentioning: [#"--due "frday" is not a date"#, "tomorrow", "next fri", "+3d"])
+        CLIProcess.expectFailure(
+            try run("todo", "add", "X", "--due", "frday"), status: 2,
+            mentioning: [#"--due "frday" is not a date"#, "tomorrow", "next fri", "+3d"])
         CLIProcess.expectFailure(try run("todo", "done", "1", "--on", "someday"), status: 2, mentioning: [#"--on "someday" is not a date"#])
         CLIProcess.expectFailure(try run("--now", "soon", "today"), status: 2, mentioning: [#"--now "soon""#])
         CLIProcess.expectFailure(try run("--now", "2026-12-01T10:00Z", "serve"), status: 2, mentioning: ["--now does not apply to serve"])

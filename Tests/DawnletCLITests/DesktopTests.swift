@@ -158,12 +158,13 @@ extension ServeTests {
         let start = formatter.string(from: Date().addingTimeInterval(300))
         let file = "\(vdir)/meeting.ics"
         try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:meeting@example.org\r\nSUMMARY:Meeting\r\n\
-            X-SOMEONE-ELSE:kept\r\nDTSTART:\(start)\r\nBEGIN:VALARM\r\nUID:alarm-1\r\nACTION:DISPLAY\r\nTRIGGER:-PT7M\r\nEND:VALARM\r\n\
-            END:VEVENT\r\nEND:VCALENDAR\r\n
-            """.write(toFile: file, atomically: true, encoding: .utf8)
-        try writeConfig("calendars: [ { name: \"work\", path: \"\(vdir)\", readOnly: false, channels: [\"desktop\"] } ],",
-                        channels: "desktop: { snooze: \"\(snooze)\" }")
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:meeting@example.org\r\nSUMMARY:Meeting\r\n\
+        X-SOMEONE-ELSE:kept\r\nDTSTART:\(start)\r\nBEGIN:VALARM\r\nUID:alarm-1\r\nACTION:DISPLAY\r\nTRIGGER:-PT7M\r\nEND:VALARM\r\n\
+        END:VEVENT\r\nEND:VCALENDAR\r\n
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        try writeConfig(
+            "calendars: [ { name: \"work\", path: \"\(vdir)\", readOnly: false, channels: [\"desktop\"] } ],",
+            channels: "desktop: { snooze: \"\(snooze)\" }")
         return file
     }
 
@@ -284,8 +285,9 @@ extension ServeTests {
     func desktopNoBusNoFallback() throws {
         try writeConfig("", channels: "desktop: { fallback: null }")
         try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
-        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58",
-                                environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("no-bus"))"])
+        let server = try Server(
+            db: db, config: config, start: "2026-12-01 07:59:58",
+            environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("no-bus"))"])
         usleep(3_500_000)
         let (status, log) = try server.stop()
         #expect(status == 0)

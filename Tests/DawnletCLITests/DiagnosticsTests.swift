@@ -18,8 +18,10 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr == "dawnlet-remind: 1 problem found\n", "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
-        for check in ["ok   config: ", "ok   time zone: ", "ok   time zone rules: ", "ok   database: \(workspace.db): 1 item definitions",
-                      "FAIL command: no-such-program-here is not found in PATH; to fix: install it, or name another program in channels.command.argv"] {
+        for check in [
+            "ok   config: ", "ok   time zone: ", "ok   time zone rules: ", "ok   database: \(workspace.db): 1 item definitions",
+            "FAIL command: no-such-program-here is not found in PATH; to fix: install it, or name another program in channels.command.argv",
+        ] {
             #expect(lines.contains { $0.hasPrefix(check) }, "no \(check) in:\n\(r.stdout)")
         }
         #expect(lines.last?.contains("service: ") == true, "the last check ran too: \(r.stdout)")

@@ -25,23 +25,24 @@ import Testing
         try cli("todo", "edit", "1", "--on", "2026-12-04", "--title", "Water the ferns")
         let daily = try agenda()
         #expect(try cli("todo", "edit", "1", "--every", "weekly on wed,fri").stdout == "todo 1: Water  (weekly on wed,fri from 2026-11-30 at 08:00)\n")
-        #expect(try agenda() == """
-            2026-12-01 Tuesday
-              nothing
+        #expect(
+            try agenda() == """
+                2026-12-01 Tuesday
+                  nothing
 
-            2026-12-02 Wednesday
-              08:00  [-] todo  #1  Water  (skipped)
+                2026-12-02 Wednesday
+                  08:00  [-] todo  #1  Water  (skipped)
 
-            2026-12-03 Thursday
-              nothing
+                2026-12-03 Thursday
+                  nothing
 
-            2026-12-04 Friday
-              08:00  [ ] todo  #1  Water the ferns
+                2026-12-04 Friday
+                  08:00  [ ] todo  #1  Water the ferns
 
-            2026-12-05 Saturday
-              nothing
+                2026-12-05 Saturday
+                  nothing
 
-            """)
+                """)
         // Daily again: Tuesday's done was kept as history and counts again.
         try cli("todo", "edit", "1", "--every", "daily")
         #expect(try agenda() == daily)

@@ -12,10 +12,13 @@ extension ServeTests {
     /// Sets a todo's title the way a calendar file or another program could: the CLI itself
     /// refuses control characters.
     func setTitle(_ title: String, todo id: Int) throws {
-        let (status, text) = try runTool("/usr/bin/python3", [
-            "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE todos SET title=? WHERE id=?', (sys.argv[2], int(sys.argv[3]))); c.commit()",
-            db, title, "\(id)",
-        ], environment: [:])
+        let (status, text) = try runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('UPDATE todos SET title=? WHERE id=?', (sys.argv[2], int(sys.argv[3]))); c.commit()",
+                db, title, "\(id)",
+            ], environment: [:])
         #expect(status == 0, "\(text)")
     }
 
@@ -41,8 +44,11 @@ extension ServeTests {
         #expect(mail["charset"] as? String == "utf-8")
         #expect((mail["body"] as? String)?.hasPrefix("Todo at 09:00\n\nDue 2026-12-01T09:00:00+01:00.\n") == true, "\(mail)")
         #expect((mail["defects"] as? [String])?.isEmpty == true, "\(mail)")
-        #expect(mail["headers"] as? [String] == ["date", "from", "to", "message-id", "subject", "mime-version", "content-type",
-                                                 "content-transfer-encoding", "auto-submitted", "x-dawnlet-key"])
+        #expect(
+            mail["headers"] as? [String] == [
+                "date", "from", "to", "message-id", "subject", "mime-version", "content-type",
+                "content-transfer-encoding", "auto-submitted", "x-dawnlet-key",
+            ])
         #expect(!FileManager.default.fileExists(atPath: "x") && !FileManager.default.fileExists(atPath: folder.path("x")))
 
         let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
@@ -71,7 +77,10 @@ extension ServeTests {
         usleep(3_500_000)
         (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("failed todo:2:2026-12-01:0m@email [todo \"Rejected\" at 2026-12-01T10:00:00+01:00]: the server answered 550 5.1.1 <me@example.org>: mailbox unavailable\n"), "\(log)")
+        #expect(
+            log.contains(
+                "failed todo:2:2026-12-01:0m@email [todo \"Rejected\" at 2026-12-01T10:00:00+01:00]: the server answered 550 5.1.1 <me@example.org>: mailbox unavailable\n"
+            ), "\(log)")
 
         let test = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
         CLIProcess.expectFailure(test, status: 1, mentioning: ["email: failed: the server answered 550"])
@@ -110,8 +119,9 @@ extension ServeTests {
         try FileManager.default.createDirectory(atPath: credentials, withIntermediateDirectories: true)
         try "s3cret".write(toFile: credentials + "/smtp-password", atomically: true, encoding: .utf8)
         try writeConfig("", channels: emailChannel(smtp.port, "user: \"me\", passwordFile: \"\(folder.path("absent"))\", caFile: \"\(cert)\""))
-        let credential = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"],
-                                            environment: ["CREDENTIALS_DIRECTORY": credentials])
+        let credential = try CLIProcess.run(
+            ["--db", db, "--config", config, "notify-test", "--channel", "email"],
+            environment: ["CREDENTIALS_DIRECTORY": credentials])
         #expect(credential.status == 0, "\(credential.stderr)")
         #expect(try smtp.messages().count == 2)
 
@@ -133,10 +143,12 @@ extension ServeTests {
     func emailThroughSendmail() throws {
         try Repository.require("/usr/bin/msmtp", "msmtp")
         let smtp = try SMTPServer(folder: folder, mode: "accept")
-        try writeConfig("", channels: """
-            email: { sendmail: ["msmtp", "-t", "--host=127.0.0.1", "--port=\(smtp.port)", "--tls=off", "--auth=off", "--from=dawnlet@example.org"],
-                     from: "dawnlet@example.org", to: ["me@example.org"] }
-            """)
+        try writeConfig(
+            "",
+            channels: """
+                email: { sendmail: ["msmtp", "-t", "--host=127.0.0.1", "--port=\(smtp.port)", "--tls=off", "--auth=off", "--from=dawnlet@example.org"],
+                         from: "dawnlet@example.org", to: ["me@example.org"] }
+                """)
         let sent = try CLIProcess.run(["--db", db, "--config", config, "notify-test", "--channel", "email"])
         #expect(sent.status == 0, "\(sent.stderr)")
         let got = try smtp.waitForMessages(1, seconds: 5)

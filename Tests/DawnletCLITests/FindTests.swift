@@ -23,17 +23,20 @@ import Testing
         try cli("todo", "done", "4")
         try cli("todo", "done", "3", "--on", "2026-12-01")
         try cli("todo", "skip", "3", "--on", "2026-12-02")
-        #expect(try cli("todo", "list").stdout == """
-            #1  Tax return  due 2026-11-20  [overdue]
-            #2  Dentist  due 2026-12-05  [open]
-            #3  Water  (daily from 2026-11-01)  [open]  next 2026-12-03
-            #4  Call back  [done]
+        #expect(
+            try cli("todo", "list").stdout == """
+                #1  Tax return  due 2026-11-20  [overdue]
+                #2  Dentist  due 2026-12-05  [open]
+                #3  Water  (daily from 2026-11-01)  [open]  next 2026-12-03
+                #4  Call back  [done]
 
-            """)
+                """)
         #expect(try cli("todo", "list", "--overdue").stdout == "#1  Tax return  due 2026-11-20  [overdue]\n")
         #expect(try cli("todo", "list", "--done").stdout == "#4  Call back  [done]\n")
         #expect(try cli("todo", "list", "--open").stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.map { $0.prefix(2) } == ["#1", "#2", "#3"])
-        #expect(try cli("todo", "list", "--json").stdout.contains(#""id":3,"title":"Water","date":null,"time":null,"schedule":"daily from 2026-11-01","reminders":[],"status":"open","next":"2026-12-03""#))
+        #expect(
+            try cli("todo", "list", "--json").stdout.contains(
+                #""id":3,"title":"Water","date":null,"time":null,"schedule":"daily from 2026-11-01","reminders":[],"status":"open","next":"2026-12-03""#))
         CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "todo", "list", "--open", "--done"]), status: 2, mentioning: ["give one of"])
     }
 
@@ -45,13 +48,14 @@ import Testing
         try cli("subscription", "add", "Parent's streaming", "--amount", "-9.99", "--every", "monthly on day 5 from 2026-01-05")
         try cli("debt", "add", "Car", "--balance", "500", "--minimum", "50", "--day", "3")
         try cli("goal", "add", "Überweisung", "--target", "100")
-        #expect(try cli("find", "RENT").stdout == """
-            todo #1  Pay rent  (2026-12-01)
-            event #1  Rental viewing  (2026-12-03)
-            money #1  Rent  (-950.00 monthly on day 1 from 2026-01-01)
-            subscription #1  Parent's streaming  (-9.99 monthly on day 5 from 2026-01-05)
+        #expect(
+            try cli("find", "RENT").stdout == """
+                todo #1  Pay rent  (2026-12-01)
+                event #1  Rental viewing  (2026-12-03)
+                money #1  Rent  (-950.00 monthly on day 1 from 2026-01-01)
+                subscription #1  Parent's streaming  (-9.99 monthly on day 5 from 2026-01-05)
 
-            """)
+                """)
         #expect(try cli("find", "uberweisung", "--json").stdout == #"{"found":[{"kind":"goal","id":1,"title":"Überweisung","detail":"target 100.00"}]}"# + "\n")
         #expect(try cli("find", "bike").stdout == "nothing matches \"bike\"\n")
     }

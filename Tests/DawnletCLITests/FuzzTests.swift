@@ -33,8 +33,10 @@ import Testing
         let process = Process()
         process.executableURL = CLIProcess.binary
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "HOME": folder.path("home"),
-                               "XDG_CONFIG_HOME": folder.path("xdg")]
+        process.environment = [
+            "PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "HOME": folder.path("home"),
+            "XDG_CONFIG_HOME": folder.path("xdg"),
+        ]
         let errPath = folder.path("stderr")
         FileManager.default.createFile(atPath: errPath, contents: nil)
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
@@ -50,15 +52,17 @@ import Testing
             ended.wait()
         }
         try err.close()
-        return Ending(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, overran: overran,
-                      stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+        return Ending(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, overran: overran,
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
     }
 
     func check(_ ending: Ending, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(!ending.overran, "ran over its time bound: \(what)", sourceLocation: sourceLocation)
         #expect(!ending.signalled, "killed by signal \(ending.status): \(what)", sourceLocation: sourceLocation)
-        #expect([0, 1, 2, 65, 66, 78].contains(ending.status), "exit \(ending.status): \(what): \(ending.stderr.prefix(300))",
-                sourceLocation: sourceLocation)
+        #expect(
+            [0, 1, 2, 65, 66, 78].contains(ending.status), "exit \(ending.status): \(what): \(ending.stderr.prefix(300))",
+            sourceLocation: sourceLocation)
         for crash in ["Fatal error", "backtrace", "Illegal instruction", "Segmentation"] {
             #expect(!ending.stderr.contains(crash), "\(what): \(ending.stderr.prefix(300))", sourceLocation: sourceLocation)
         }
@@ -91,7 +95,8 @@ import Testing
 
     static let configTokens = [
         "{", "}", "[", "]", ",", ":", "\"", "'", "//", "/*", "\n", "\u{1B}[31m", "null", "true", "1e400", "-1", "9999999999999",
-        "\"366d\"", "\"0s\"", "\"25:61\"", "\"Mars/Olympus\"", "horizon: \"366d\", ", "graceWindow: \"7d\", ", "calendars: [{ name: \"a\", path: \"/dev/zero\" }], ",
+        "\"366d\"", "\"0s\"", "\"25:61\"", "\"Mars/Olympus\"", "horizon: \"366d\", ", "graceWindow: \"7d\", ",
+        "calendars: [{ name: \"a\", path: \"/dev/zero\" }], ",
         "route: { todo: [\"email\"] }, ", "channels: { email: { url: \"smtp://127.0.0.1.evil.com\", tls: \"none\", to: [\"a@b\"] } }, ",
         "command: { argv: [\"/bin/true\", \"{title}\"] }, ", "\u{0}", "\u{FEFF}", "é", "💶",
     ]
@@ -122,8 +127,10 @@ import Testing
     @Test("mutated databases: bounded, a code of DESIGN §7, and a file not ours unchanged")
     func databases() throws {
         let seed = folder.path("seed.sqlite")
-        for arguments in [["todo", "add", "Call", "--due", "2026-12-01T09:00"], ["event", "add", "Meet", "--start", "2026-12-02T10:00"],
-                          ["habit", "add", "Walk", "--days", "mon,wed,fri"], ["money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1"]] {
+        for arguments in [
+            ["todo", "add", "Call", "--due", "2026-12-01T09:00"], ["event", "add", "Meet", "--start", "2026-12-02T10:00"],
+            ["habit", "add", "Walk", "--days", "mon,wed,fri"], ["money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1"],
+        ] {
             let ending = try run(["--db", seed] + arguments)
             #expect(ending.status == 0, "\(arguments): \(ending.stderr)")
         }
@@ -179,10 +186,12 @@ import Testing
     @Test("hostile command lines: bounded, a code of DESIGN §7")
     func commandLines() throws {
         let db = folder.path("a.sqlite")
-        let words = ["todo", "event", "habit", "money", "add", "list", "done", "skip", "delete", "preview", "today", "missed", "export",
-                     "occurrences", "--due", "--on", "--at", "--every", "--remind", "--amount", "--days", "--now", "--json", "--help", "--",
-                     "--tz", "Mars/Olympus", "9999-12-31T23:59Z", "0000-01-01", "2026-02-30", "25:00", "-1", "99999999999999999999",
-                     "9999999999999.99", "daily", "monthly on day 31", "every 0 weeks", "1e9m", "\n", "\u{1B}[2J", "💶", ""]
+        let words = [
+            "todo", "event", "habit", "money", "add", "list", "done", "skip", "delete", "preview", "today", "missed", "export",
+            "occurrences", "--due", "--on", "--at", "--every", "--remind", "--amount", "--days", "--now", "--json", "--help", "--",
+            "--tz", "Mars/Olympus", "9999-12-31T23:59Z", "0000-01-01", "2026-02-30", "25:00", "-1", "99999999999999999999",
+            "9999999999999.99", "daily", "monthly on day 31", "every 0 weeks", "1e9m", "\n", "\u{1B}[2J", "💶", "",
+        ]
         for index in 0..<Self.cases {
             let arguments = (0...random.below(6)).map { _ in random.pick(words) }
             check(try run(["--db", db] + arguments), "command line case \(index): \(arguments)")

@@ -110,12 +110,14 @@ import Testing
         #expect(succeeded >= ran * 9 / 10, "only \(succeeded) of \(ran) examples exit 0:\n\(refused.joined())")
     }
 
-    @Test("the topics explain the syntax the options take", arguments: [
-        ("schedules", ["monthly on day 31", "every other week on fri", "from YYYY-MM-DD", "at HH:MM", "spring-forward"]),
-        ("dates", ["tomorrow", "next fri", "+3d", "+2m", "DATE[THH:MM]"]),
-        ("offsets", ["10m", "1d", "calendar days", "morning digest"]),
-        ("config", ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels.email", "calendars", "line and column"]),
-    ])
+    @Test(
+        "the topics explain the syntax the options take",
+        arguments: [
+            ("schedules", ["monthly on day 31", "every other week on fri", "from YYYY-MM-DD", "at HH:MM", "spring-forward"]),
+            ("dates", ["tomorrow", "next fri", "+3d", "+2m", "DATE[THH:MM]"]),
+            ("offsets", ["10m", "1d", "calendar days", "morning digest"]),
+            ("config", ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels.email", "calendars", "line and column"]),
+        ])
     func topics(topic: String, words: [String]) throws {
         let r = try CLIProcess.run(["help", topic])
         #expect(r.status == 0)
@@ -123,16 +125,18 @@ import Testing
         #expect(try CLIProcess.run(["help"]).stdout.contains("  \(topic) "))
     }
 
-    @Test("a mistyped command, verb, option or topic is exit 2 with the nearest valid one", arguments: [
-        (["tood", "list"], "unknown command \"tood\" (did you mean \"todo\"?)"),
-        (["todo", "lsit"], "unknown todo command \"lsit\" (did you mean \"list\"?)"),
-        (["todo", "add", "x", "--dua", "fri"], "unknown option --dua (did you mean \"--due\"?)"),
-        (["preview", "--from", "2026-12-01", "--too", "2026-12-02"], "unknown option --too (did you mean \"--to\"?)"),
-        (["help", "schedule"], "no help for \"schedule\" (did you mean \"schedules\"?)"),
-        (["help", "debt", "payoff"], "no help for \"debt payoff\" (did you mean \"pay-off\"?)"),
-        (["agneda"], "(did you mean \"agenda\"?)"),
-        (["xyzzy"], "unknown command \"xyzzy\""),
-    ])
+    @Test(
+        "a mistyped command, verb, option or topic is exit 2 with the nearest valid one",
+        arguments: [
+            (["tood", "list"], "unknown command \"tood\" (did you mean \"todo\"?)"),
+            (["todo", "lsit"], "unknown todo command \"lsit\" (did you mean \"list\"?)"),
+            (["todo", "add", "x", "--dua", "fri"], "unknown option --dua (did you mean \"--due\"?)"),
+            (["preview", "--from", "2026-12-01", "--too", "2026-12-02"], "unknown option --too (did you mean \"--to\"?)"),
+            (["help", "schedule"], "no help for \"schedule\" (did you mean \"schedules\"?)"),
+            (["help", "debt", "payoff"], "no help for \"debt payoff\" (did you mean \"pay-off\"?)"),
+            (["agneda"], "(did you mean \"agenda\"?)"),
+            (["xyzzy"], "unknown command \"xyzzy\""),
+        ])
     func nearest(arguments: [String], message: String) throws {
         let r = try CLIProcess.run(arguments)
         CLIProcess.expectFailure(r, status: 2, mentioning: [message])

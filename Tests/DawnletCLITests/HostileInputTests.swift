@@ -18,10 +18,12 @@ import Testing
         ["", "-wal", "-shm", "-journal"].map { FileManager.default.contents(atPath: path + $0) }
     }
 
-    @Test("database files that are not ours: 65, one line naming why, every byte as it was", arguments: [
-        ("empty", "it is empty"), ("one byte", "too short"), ("/dev/zero", "not a regular file"),
-        ("foreign WAL", "another program"), ("version -1", "schema version -1"), ("no tables", "has no tables"),
-    ])
+    @Test(
+        "database files that are not ours: 65, one line naming why, every byte as it was",
+        arguments: [
+            ("empty", "it is empty"), ("one byte", "too short"), ("/dev/zero", "not a regular file"),
+            ("foreign WAL", "another program"), ("version -1", "schema version -1"), ("no tables", "has no tables"),
+        ])
     func databases(_ name: String, _ why: String) throws {
         var path = folder.path("d.sqlite")
         switch name {
@@ -38,20 +40,24 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: path + "-wal"))
         default:
             let pragma = name == "version -1" ? "create table todos(id); pragma user_version=-1" : "pragma user_version=3"
-            let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragma application_id=1146572364'); [c.execute(s) for s in sys.argv[2].split(';')]; c.commit()"
+            let script =
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('pragma application_id=1146572364'); [c.execute(s) for s in sys.argv[2].split(';')]; c.commit()"
             #expect(try runTool("/usr/bin/python3", ["-c", script, path, pragma], environment: [:]).0 == 0)
         }
         let before = snapshot(path)
         for command in [["todo", "list"], ["today"], ["preview"]] {
-            CLIProcess.expectFailure(try CLIProcess.run(["--db", path] + command), status: 65, mentioning: ["is not a dawnlet database: ", why, "(left untouched)"])
+            CLIProcess.expectFailure(
+                try CLIProcess.run(["--db", path] + command), status: 65, mentioning: ["is not a dawnlet database: ", why, "(left untouched)"])
         }
         if path != "/dev/zero" { #expect(snapshot(path) == before) }
     }
 
-    @Test("configs that cannot be used: 78, one line", arguments: [
-        ("deep", "nested deeper than 16 levels"), ("fifo", "not a regular file"), ("dangling", "a symbolic link to nothing"),
-        ("loop", "Too many levels of symbolic links"), ("folder", "not a regular file"), ("unsearchable folder", "Permission denied"),
-    ])
+    @Test(
+        "configs that cannot be used: 78, one line",
+        arguments: [
+            ("deep", "nested deeper than 16 levels"), ("fifo", "not a regular file"), ("dangling", "a symbolic link to nothing"),
+            ("loop", "Too many levels of symbolic links"), ("folder", "not a regular file"), ("unsearchable folder", "Permission denied"),
+        ])
     func configs(_ name: String, _ why: String) throws {
         let home = folder.path("xdg")
         let dawnlet = home + "/dawnlet"
@@ -62,7 +68,8 @@ import Testing
         case "deep":
             // 10 keys a level, 505 levels: 34 s before "unknown key" (issue 12).
             let level = (1..<10).map { "k\($0): 1" }.joined(separator: ", ")
-            try (String(repeating: "{ \(level), x: ", count: 505) + "1" + String(repeating: " }", count: 505)).write(toFile: config, atomically: false, encoding: .utf8)
+            try (String(repeating: "{ \(level), x: ", count: 505) + "1" + String(repeating: " }", count: 505)).write(
+                toFile: config, atomically: false, encoding: .utf8)
         case "fifo": #expect(mkfifo(config, 0o600) == 0)
         case "dangling": #expect(symlink(folder.path("nothing"), config) == 0)
         case "loop": #expect(symlink(config, config) == 0)
@@ -88,8 +95,9 @@ import Testing
     func endOfTime() throws {
         let db = folder.path("d.sqlite")
         #expect(try run("--db", db, "todo", "add", "Daily", "--every", "daily").status == 0)
-        CLIProcess.expectFailure(try run("--db", db, "preview", "--now", "9999-12-31T23:59Z", "--days", "366"), status: 2,
-                                 mentioning: ["--now is after 9999-12-30T00:00:00+00:00"])
+        CLIProcess.expectFailure(
+            try run("--db", db, "preview", "--now", "9999-12-31T23:59Z", "--days", "366"), status: 2,
+            mentioning: ["--now is after 9999-12-30T00:00:00+00:00"])
         let near = try run("--db", db, "preview", "--now", "9999-12-28T08:30Z", "--days", "366", "--json")
         #expect(near.status == 0, "\(near.stderr)")
         #expect(near.stdout.contains(#""key":"digest:9999-12-29""#))
@@ -106,7 +114,9 @@ import Testing
         let own = try CLIProcess.run(["--db", db, "--tz", "Europe/Berlin", "--now", "2026-12-01", "doctor"], environment: ["TZDIR": folder.path("zoneinfo")])
         #expect(own.stdout.contains("ok   time zone rules: \(folder.path("zoneinfo"))/Europe/Berlin; no change in the next 400 days\n"), "\(own.stdout)")
         let system = try CLIProcess.run(["--db", db, "--tz", "Europe/Berlin", "--now", "2026-12-01", "doctor"])
-        #expect(system.stdout.contains(#/ok   time zone rules: /usr/share/zoneinfo/Europe/Berlin \(tzdata 20\d\d[a-z]\); next change 2027-03-28T03:00:00\+02:00\n/#), "\(system.stdout)")
+        #expect(
+            system.stdout.contains(
+                #/ok   time zone rules: /usr/share/zoneinfo/Europe/Berlin \(tzdata 20\d\d[a-z]\); next change 2027-03-28T03:00:00\+02:00\n/#),
+            "\(system.stdout)")
     }
 }
-

@@ -17,9 +17,9 @@ import Testing
         let zoneName = shift == 0 ? "Etc/UTC" : "Etc/GMT\(shift > 0 ? "-" : "+")\(abs(shift))"
         let zone = try #require(TimeZone(identifier: zoneName))
         try """
-            { timeZone: "\(zoneName)", route: { default: ["command"] },
-              channels: { command: { argv: ["/bin/sh", "-c", "printf '%s %s\\\\n' \\"$DAWNLET_REMINDER_KEY\\" \\"$1\\" >> \\"$0\\"", "\(fired)", "{title}"] } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "\(zoneName)", route: { default: ["command"] },
+          channels: { command: { argv: ["/bin/sh", "-c", "printf '%s %s\\\\n' \\"$DAWNLET_REMINDER_KEY\\" \\"$1\\" >> \\"$0\\"", "\(fired)", "{title}"] } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         func cli(_ arguments: String...) throws -> String {
             let result = try CLIProcess.run(["--db", db, "--config", config] + arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")

@@ -18,8 +18,9 @@ import Testing
         let path = folder.path("page.man")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let (groffStatus, groff) = try runTool("/usr/bin/groff", ["-ww", "-man", "-Tutf8", "-z", path], environment: ["PATH": "/usr/bin:/bin"])
-        let (manStatus, man) = try runTool("/bin/sh", ["-c", "MANWIDTH=80 man --warnings=w -l \"$1\" 2>&1 >/dev/null", "sh", path],
-                                           environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+        let (manStatus, man) = try runTool(
+            "/bin/sh", ["-c", "MANWIDTH=80 man --warnings=w -l \"$1\" 2>&1 >/dev/null", "sh", path],
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         return (groffStatus == 0 ? "" : "groff exit \(groffStatus)") + groff + (manStatus == 0 ? "" : "man exit \(manStatus)") + man
     }
 
@@ -60,9 +61,11 @@ import Testing
         let problems = try warnings(text)
         #expect(problems.isEmpty, "\(problems)")
         var paths: [String] = []
-        for (object, config) in [("", "{ zz: 1 }"), ("channels.", "{ channels: { zz: 1 } }"), ("channels.desktop.", "{ channels: { desktop: { zz: 1 } } }"),
-                                 ("channels.command.", "{ channels: { command: { zz: 1 } } }"), ("channels.email.", "{ channels: { email: { zz: 1 } } }"),
-                                 ("calendars[].", "{ calendars: [ { zz: 1 } ] }")] {
+        for (object, config) in [
+            ("", "{ zz: 1 }"), ("channels.", "{ channels: { zz: 1 } }"), ("channels.desktop.", "{ channels: { desktop: { zz: 1 } } }"),
+            ("channels.command.", "{ channels: { command: { zz: 1 } } }"), ("channels.email.", "{ channels: { email: { zz: 1 } } }"),
+            ("calendars[].", "{ calendars: [ { zz: 1 } ] }"),
+        ] {
             paths += try knownKeys(config, "known:").map { object + $0 }
         }
         #expect(paths.count >= 25, "\(paths)")

@@ -89,29 +89,34 @@ import Testing
         let first = try cli("money", "month", "2026-02", "--json").stdout
         let second = try cli("money", "month", "2026-02", "--json").stdout
         #expect(first == second)
-        #expect(first == #"{"month":"2026-02","transactions":[{"id":2,"definition_id":1,"date":"2026-02-01","name":"Rent","amount":"-950.00","status":"posted"},{"id":3,"definition_id":3,"date":"2026-02-27","name":"Salary","amount":"2500.00","status":"posted"},{"id":1,"definition_id":2,"date":"2026-02-28","name":"Stream","amount":"-12.99","status":"skipped"}],"total":"1550.00"}"# + "\n")
+        #expect(
+            first
+                == #"{"month":"2026-02","transactions":[{"id":2,"definition_id":1,"date":"2026-02-01","name":"Rent","amount":"-950.00","status":"posted"},{"id":3,"definition_id":3,"date":"2026-02-27","name":"Salary","amount":"2500.00","status":"posted"},{"id":1,"definition_id":2,"date":"2026-02-28","name":"Stream","amount":"-12.99","status":"skipped"}],"total":"1550.00"}"#
+                + "\n")
         let text = try cli("money", "month", "2026-02").stdout
         #expect(text.contains("2026-02-28        -12.99  Stream  (skipped)"))
         #expect(text.contains("total            1550.00"))
     }
 
-    @Test("bad input: one clear line, the right exit code, nothing lost", arguments: [
-        (["todo", "done", "42"], 65, ["no todo with id 42"]),
-        (["todo", "done", "x"], 2, ["\"x\" is not an id"]),
-        (["todo", "add", "A", "--due", "2026-02-30"], 2, ["2026-02-30"]),
-        (["todo", "skip", "1", "--on", "2026-12-02"], 65, ["2026-12-02 is not an occurrence of todo 1"]),
-        (["money", "add", "Rent", "--amount", "ten", "--every", "monthly"], 2, ["\"ten\" is not an amount"]),
-        (["money", "add", "Rent", "--amount", "12.345", "--every", "monthly"], 2, ["12.345"]),
-        (["money", "skip", "1", "--on", "2026-12-02"], 65, ["no recurring transaction with id 1"]),
-        (["money", "month", "2026-13"], 2, ["2026-13"]),
-        (["todo", "add", ""], 2, ["empty"]),
-        (["todo", "add", "two\nlines"], 2, ["control character"]),
-        (["todo", "add", "A", "--remind", "soon"], 2, ["soon"]),
-        (["event", "add", "A", "--start", "2026-12-01", "--duration", "forever"], 2, ["forever"]),
-        (["habit", "add", "Run", "--days", "mon,funday"], 2, ["funday"]),
-        (["todo", "edit", "1"], 2, ["nothing to change"]),
-        (["todo", "frobnicate"], 2, ["unknown todo command"]),
-    ] as [([String], Int32, [String])])
+    @Test(
+        "bad input: one clear line, the right exit code, nothing lost",
+        arguments: [
+            (["todo", "done", "42"], 65, ["no todo with id 42"]),
+            (["todo", "done", "x"], 2, ["\"x\" is not an id"]),
+            (["todo", "add", "A", "--due", "2026-02-30"], 2, ["2026-02-30"]),
+            (["todo", "skip", "1", "--on", "2026-12-02"], 65, ["2026-12-02 is not an occurrence of todo 1"]),
+            (["money", "add", "Rent", "--amount", "ten", "--every", "monthly"], 2, ["\"ten\" is not an amount"]),
+            (["money", "add", "Rent", "--amount", "12.345", "--every", "monthly"], 2, ["12.345"]),
+            (["money", "skip", "1", "--on", "2026-12-02"], 65, ["no recurring transaction with id 1"]),
+            (["money", "month", "2026-13"], 2, ["2026-13"]),
+            (["todo", "add", ""], 2, ["empty"]),
+            (["todo", "add", "two\nlines"], 2, ["control character"]),
+            (["todo", "add", "A", "--remind", "soon"], 2, ["soon"]),
+            (["event", "add", "A", "--start", "2026-12-01", "--duration", "forever"], 2, ["forever"]),
+            (["habit", "add", "Run", "--days", "mon,funday"], 2, ["funday"]),
+            (["todo", "edit", "1"], 2, ["nothing to change"]),
+            (["todo", "frobnicate"], 2, ["unknown todo command"]),
+        ] as [([String], Int32, [String])])
     func badInput(_ arguments: [String], _ status: Int32, _ words: [String]) throws {
         try cli("todo", "add", "Bins", "--every", "weekly on tue from 2026-11-03")
         let before = try cli("todo", "list", "--json").stdout
@@ -145,13 +150,16 @@ import Testing
         try cli("todo", "add", "x")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["python3", "-c", """
+        holder.arguments = [
+            "python3", "-c",
+            """
             import sqlite3, sys, time
             c = sqlite3.connect(sys.argv[1], isolation_level=None)
             c.execute('BEGIN IMMEDIATE')
             print('locked', flush=True)
             time.sleep(float(sys.argv[2]))
-            """, db, "7"]
+            """, db, "7",
+        ]
         let out = Pipe()
         holder.standardOutput = out
         try holder.run()

@@ -31,8 +31,9 @@ import Testing
 
     /// Writes rows the way an older version did: an income source stored without an anchor.
     func sql(_ statement: String) throws {
-        let p = try Process.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                arguments: ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", db, statement])
+        let p = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", db, statement])
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
     }
@@ -52,7 +53,10 @@ import Testing
         try cli("subscription", "log", "1", "--on", "2026-02-16")
 
         let feb = try cli("calendar", "2026-02", "--json").stdout
-        #expect(feb == #"{"month":"2026-02","events":[{"id":1,"kind":"subscription","date":"2026-02-15","name":"Stream","amount":"-12.99","loggable":true,"logged":true},{"id":1,"kind":"goal","date":"2026-02-20","name":"Holiday","amount":"2000.00","loggable":false,"logged":false},{"id":1,"kind":"income","date":"2026-02-27","name":"Salary","amount":"3000.00","loggable":false,"logged":false},{"id":1,"kind":"debt","date":"2026-02-28","name":"Card","amount":"50.00","loggable":true,"logged":false}]}"# + "\n")
+        #expect(
+            feb
+                == #"{"month":"2026-02","events":[{"id":1,"kind":"subscription","date":"2026-02-15","name":"Stream","amount":"-12.99","loggable":true,"logged":true},{"id":1,"kind":"goal","date":"2026-02-20","name":"Holiday","amount":"2000.00","loggable":false,"logged":false},{"id":1,"kind":"income","date":"2026-02-27","name":"Salary","amount":"3000.00","loggable":false,"logged":false},{"id":1,"kind":"debt","date":"2026-02-28","name":"Card","amount":"50.00","loggable":true,"logged":false}]}"#
+                + "\n")
         let april = try cli("calendar", "2026-04", "--json").stdout
         #expect(april.contains(#""kind":"debt","date":"2026-04-30""#))
         #expect(!april.contains("Holiday") && !april.contains("Loan") && !april.contains("Gym") && !april.contains("Old"))
@@ -69,8 +73,9 @@ import Testing
     func logging() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 31 from 2026-01-31")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "31")
-        #expect(try cli("subscription", "log", "1", "--on", "2026-02-28").stdout
-            == "payment #1: subscription 1, 12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
+        #expect(
+            try cli("subscription", "log", "1", "--on", "2026-02-28").stdout
+                == "payment #1: subscription 1, 12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
         let again = try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-03-30"])
         CLIProcess.expectFailure(again, status: 65, mentioning: ["already logged", "payment #1", "2026-02-28"])
         try cli("subscription", "log", "1", "--on", "2026-03-31")
@@ -81,10 +86,13 @@ import Testing
         try cli("debt", "log", "1", "--on", "2026-03-03")
         // Two payments of 40 leave 20; the calendar still shows the debt, logged in February.
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"20.00""#))
-        #expect(try cli("calendar", "2026-02", "--json").stdout.contains(#""kind":"debt","date":"2026-02-28","name":"Card","amount":"40.00","loggable":true,"logged":true"#))
+        #expect(
+            try cli("calendar", "2026-02", "--json").stdout.contains(
+                #""kind":"debt","date":"2026-02-28","name":"Card","amount":"40.00","loggable":true,"logged":true"#))
         // Before the first renewal there is no period to log.
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-01-01"]), status: 65,
-                                 mentioning: ["no renewal"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-01-01"]), status: 65,
+            mentioning: ["no renewal"])
         // Paid off: gone from the calendar.
         try cli("debt", "pay-off", "1")
         #expect(!(try cli("calendar", "2026-04", "--json").stdout.contains("Card")))
@@ -95,28 +103,34 @@ import Testing
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
         for amount in ["-100", "0", "0.00"] {
-            CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-03", "--amount", amount]), status: 2,
-                                     mentioning: ["is not an amount paid", "above zero"])
-            CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01", "--amount", amount]),
-                                     status: 2, mentioning: ["is not an amount paid"])
+            CLIProcess.expectFailure(
+                try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-03", "--amount", amount]), status: 2,
+                mentioning: ["is not an amount paid", "above zero"])
+            CLIProcess.expectFailure(
+                try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01", "--amount", amount]),
+                status: 2, mentioning: ["is not an amount paid"])
         }
         // Nothing of those was logged: the month's one payment is still free, the balance whole.
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"100.00""#))
-        #expect(try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130").stdout
-            == "payment #1: debt 1, 130.00 on 2026-02-03, for the month 2026-02; debt 1 is paid off (30.00 more than its balance of 100.00)\n")
+        #expect(
+            try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130").stdout
+                == "payment #1: debt 1, 130.00 on 2026-02-03, for the month 2026-02; debt 1 is paid off (30.00 more than its balance of 100.00)\n")
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"0.00""#))
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-03-03"]), status: 65,
-                                 mentioning: ["debt 1 is paid off"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-03-03"]), status: 65,
+            mentioning: ["debt 1 is paid off"])
         try cli("subscription", "pause", "1")
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01"]), status: 65,
-                                 mentioning: ["subscription 1 is paused"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01"]), status: 65,
+            mentioning: ["subscription 1 is paused"])
         try cli("subscription", "resume", "1")
         #expect(try cli("subscription", "log", "1", "--on", "2026-02-01").stdout.hasPrefix("payment #2: subscription 1, 12.99 on 2026-02-01"))
         // A habit is not done ahead of its day.
         try cli("habit", "add", "Walk", "--days", "mon,tue,wed,thu,fri,sat,sun")
         let ahead = ISO8601.format(Instant(Date()).adding(seconds: 3 * 86_400), utcOffset: 0).prefix(10)
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "habit", "done", "1", "--on", String(ahead)]), status: 65,
-                                 mentioning: ["is in the future"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "habit", "done", "1", "--on", String(ahead)]), status: 65,
+            mentioning: ["is in the future"])
         try cli("habit", "done", "1")
     }
 
@@ -153,14 +167,16 @@ import Testing
     @Test("preview --all adds what is suppressed, with the reason; --json has the keys of DESIGN §5")
     func previewAll() throws {
         try populateBerlin()
-        let result = try cli("--tz", "Europe/Berlin", "preview", "--now", "2026-03-25T12:00", "--from", "2026-03-28T00:00",
-                             "--to", "2026-03-29T12:00", "--all", "--json")
+        let result = try cli(
+            "--tz", "Europe/Berlin", "preview", "--now", "2026-03-25T12:00", "--from", "2026-03-28T00:00",
+            "--to", "2026-03-29T12:00", "--all", "--json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let reminders = try #require(document["reminders"] as? [[String: Any]])
-        #expect(reminders.map { $0["key"] as? String } == [
-            "habit:1:2026-03-28:0m", "digest:2026-03-28", "todo:3:2026-03-28:0m", "habit:1:2026-03-29:0m", "digest:2026-03-29",
-            "subscription:1:2026-03-29:0m",
-        ])
+        #expect(
+            reminders.map { $0["key"] as? String } == [
+                "habit:1:2026-03-28:0m", "digest:2026-03-28", "todo:3:2026-03-28:0m", "habit:1:2026-03-29:0m", "digest:2026-03-29",
+                "subscription:1:2026-03-29:0m",
+            ])
         let skipped = reminders[2]
         #expect(skipped["status"] as? String == "suppressed" && skipped["reason"] as? String == "skipped")
         #expect(skipped["source"] as? String == "stored" && skipped["fire_at"] as? String == "2026-03-28T19:00:00+01:00")
@@ -172,8 +188,10 @@ import Testing
             }
         }
         // Without --all nothing suppressed appears, and the keys of the rest are the same.
-        let plain = try cli("--tz", "Europe/Berlin", "preview", "--now", "2026-03-25T12:00", "--from", "2026-03-28T00:00",
-                            "--to", "2026-03-29T12:00", "--json").stdout
+        let plain = try cli(
+            "--tz", "Europe/Berlin", "preview", "--now", "2026-03-25T12:00", "--from", "2026-03-28T00:00",
+            "--to", "2026-03-29T12:00", "--json"
+        ).stdout
         #expect(!plain.contains("suppressed"))
         #expect(plain.contains("\"key\":\"digest:2026-03-29\""))
     }
@@ -201,19 +219,21 @@ import Testing
         #expect(overridden.contains(#""fire_at":"2026-12-01T07:15:00+00:00""#))
     }
 
-    @Test("config errors: exit 78 naming the file, the line and column, the key and the problem (a range says the range)", arguments: [
-        ("{ horizon: 14 }", [":1:3: horizon: must be a string, not a number"]),
-        ("{ colour: 'red' }", [":1:3: colour: unknown key"]),
-        ("{ timeZone: 'Mars/Olympus' }", [":1:3: timeZone: unknown time zone"]),
-        ("{ reminders: { event: ['soon'] } }", [":1:24: reminders.event[0]: not an offset"]),
-        ("{\n  horizon: '14d',\n", [":3:1: the { opened at line 1, column 1 is never closed with }"]),
-        ("{\n  horizon: '400d'\n}", [":2:3: horizon: must be between 1h and 366d"]),
-        ("{ horizon: '1d',\n  horizon: '2d' }", [":2:3: horizon is given twice (first at line 1, column 3); keep one"]),
-        ("{ channels: { desktop: { snooze: '10m', snooze: '1m' } } }", ["channels.desktop.snooze is given twice"]),
-        ("{ reminders: { event: ['10m' '1h'] } }", [":1:30: ''' after item 1 of reminders.event: a comma or ] should come first"]),
-        ("{ timeZone: Europe/Berlin }", [":1:13: Europe is not a value: put text in quotes"]),
-        ("// settings\n{ /* ok */ graceWindow: '8d', }", [":2:12: graceWindow: must be at most 7d"]),
-    ])
+    @Test(
+        "config errors: exit 78 naming the file, the line and column, the key and the problem (a range says the range)",
+        arguments: [
+            ("{ horizon: 14 }", [":1:3: horizon: must be a string, not a number"]),
+            ("{ colour: 'red' }", [":1:3: colour: unknown key"]),
+            ("{ timeZone: 'Mars/Olympus' }", [":1:3: timeZone: unknown time zone"]),
+            ("{ reminders: { event: ['soon'] } }", [":1:24: reminders.event[0]: not an offset"]),
+            ("{\n  horizon: '14d',\n", [":3:1: the { opened at line 1, column 1 is never closed with }"]),
+            ("{\n  horizon: '400d'\n}", [":2:3: horizon: must be between 1h and 366d"]),
+            ("{ horizon: '1d',\n  horizon: '2d' }", [":2:3: horizon is given twice (first at line 1, column 3); keep one"]),
+            ("{ channels: { desktop: { snooze: '10m', snooze: '1m' } } }", ["channels.desktop.snooze is given twice"]),
+            ("{ reminders: { event: ['10m' '1h'] } }", [":1:30: ''' after item 1 of reminders.event: a comma or ] should come first"]),
+            ("{ timeZone: Europe/Berlin }", [":1:13: Europe is not a value: put text in quotes"]),
+            ("// settings\n{ /* ok */ graceWindow: '8d', }", [":2:12: graceWindow: must be at most 7d"]),
+        ])
     func configErrors(_ text: String, _ words: [String]) throws {
         let config = folder.path("config.json5")
         try text.write(toFile: config, atomically: true, encoding: .utf8)
@@ -223,20 +243,23 @@ import Testing
 
     @Test("a missing --config file is an error; a missing default file means the defaults")
     func missingConfig() throws {
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "--config", folder.path("nope.json5"), "today"]), status: 78,
-                                 mentioning: ["no such config file"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "--config", folder.path("nope.json5"), "today"]), status: 78,
+            mentioning: ["no such config file"])
         let result = try CLIProcess.run(["--db", db, "todo", "add", "x"], environment: ["XDG_CONFIG_HOME": folder.path("empty")])
         #expect(result.status == 0)
     }
 
-    @Test("preview bad input", arguments: [
-        (["preview", "--now", "yesterday"], ["--now"]),
-        (["preview", "--from", "2026-12-01"], ["--from and --to together"]),
-        (["preview", "--days", "0"], ["--days"]),
-        (["preview", "--days", "400"], ["--days"]),
-        (["preview", "--from", "2026-12-05", "--to", "2026-12-01"], ["before"]),
-        (["preview", "--from", "2026-01-01", "--to", "2027-06-01"], ["longer than 366 days"]),
-    ] as [([String], [String])])
+    @Test(
+        "preview bad input",
+        arguments: [
+            (["preview", "--now", "yesterday"], ["--now"]),
+            (["preview", "--from", "2026-12-01"], ["--from and --to together"]),
+            (["preview", "--days", "0"], ["--days"]),
+            (["preview", "--days", "400"], ["--days"]),
+            (["preview", "--from", "2026-12-05", "--to", "2026-12-01"], ["before"]),
+            (["preview", "--from", "2026-01-01", "--to", "2027-06-01"], ["longer than 366 days"]),
+        ] as [([String], [String])])
     func previewBadInput(_ arguments: [String], _ words: [String]) throws {
         CLIProcess.expectFailure(try CLIProcess.run(["--db", db] + arguments), status: 2, mentioning: words)
     }

@@ -11,10 +11,10 @@ extension ServeTests {
         let marker = folder.path("hang-pid")
         // A fixed script of the test's own; the title arrives as an argument, never as script text.
         try """
-            { timeZone: "Europe/Berlin", route: { default: ["command"] },
-              channels: { command: { argv: ["/bin/sh", "-c", "if [ \\"$1\\" = Hang ]; then echo $$ > \\"$2\\"; exec sleep 60; fi; echo \\"$1\\" >> \\"$0\\"",
-                                            "\(fired)", "{title}", "\(marker)"], timeout: "50s" } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", route: { default: ["command"] },
+          channels: { command: { argv: ["/bin/sh", "-c", "if [ \\"$1\\" = Hang ]; then echo $$ > \\"$2\\"; exec sleep 60; fi; echo \\"$1\\" >> \\"$0\\"",
+                                        "\(fired)", "{title}", "\(marker)"], timeout: "50s" } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let due = twoMinutesAgo().due
         try cli("todo", "add", "Hang", "--due", due)
         try cli("todo", "add", "Quick", "--due", due)

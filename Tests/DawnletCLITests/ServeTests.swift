@@ -19,7 +19,8 @@ import Testing
         db = folder.path("dawnlet.sqlite")
         config = folder.path("config.json5")
         fired = folder.path("fired.txt")
-        let script = "import sys,time,os; open(sys.argv[1],'a').write('%.3f %s %s|%s\\\\n' % (time.time(), os.environ['DAWNLET_REMINDER_KEY'], sys.argv[2], sys.argv[3]))"
+        let script =
+            "import sys,time,os; open(sys.argv[1],'a').write('%.3f %s %s|%s\\\\n' % (time.time(), os.environ['DAWNLET_REMINDER_KEY'], sys.argv[2], sys.argv[3]))"
         command = """
             command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{title}", "{late}"], timeout: "5s" }
             """
@@ -32,9 +33,9 @@ import Testing
     /// The config: Berlin, a 12 h grace window, the `fired` command, and `extra` settings.
     func writeConfig(_ extra: String, channels: String = "") throws {
         try """
-            { timeZone: "Europe/Berlin", graceWindow: "12h", \(extra)
-              channels: { \(command), \(channels) } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", graceWindow: "12h", \(extra)
+          channels: { \(command), \(channels) } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
     struct ServeTestError: Error, CustomStringConvertible {
@@ -96,7 +97,8 @@ import Testing
     /// may be after the fake one): nothing due before it is recorded missed.
     func beganAt(_ iso: String) throws {
         let seconds = Int(ISO8601DateFormatter().date(from: iso)!.timeIntervalSince1970)
-        let script = "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE settings SET value=? WHERE key='created'\", (sys.argv[2],)); c.commit()"
+        let script =
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE settings SET value=? WHERE key='created'\", (sys.argv[2],)); c.commit()"
         #expect(try runTool("/usr/bin/python3", ["-c", script, db, String(seconds)], environment: [:]).0 == 0)
     }
 
@@ -241,9 +243,9 @@ import Testing
         #expect(try runTool("/usr/bin/python3", ["-c", insert, db], environment: [:]).0 == 0)
         let script = "import sys; open(sys.argv[1],'a').write('%d %d %s\\\\n' % (len(sys.argv[3]), sys.argv[3].count(chr(10)) + 1, sys.argv[2]))"
         try """
-            { timeZone: "Europe/Berlin", graceWindow: "12h",
-              channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{key}", "{body}"], timeout: "5s" } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", graceWindow: "12h",
+          channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)", "{key}", "{body}"], timeout: "5s" } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let server = try Server(db: db, config: config, start: "2026-12-01 09:30:00")
         let got = waitForLines(1, seconds: 15)
         let (status, log) = try server.stop()
@@ -313,23 +315,25 @@ import Testing
         let marker = folder.path("failed-once")
         let script = "import sys,os; m=sys.argv[1]; (open(m,'w'), sys.exit(3)) if not os.path.exists(m) else open(sys.argv[2],'a').write(sys.argv[3] + '\\\\n')"
         try """
-            { timeZone: "Europe/Berlin", channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(marker)", "\(fired)", "{title}"] } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(marker)", "\(fired)", "{title}"] } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         try cli("todo", "add", "Retry me", "--due", "2026-12-01T09:00")
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
         let got = waitForLines(1, seconds: 10)
         #expect(got == ["Retry me"])
         let (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"") && log.contains("]: desktop: no session bus") && log.contains("sent through the command fallback; after 2 attempts"), "\(log)")
+        #expect(
+            log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"") && log.contains("]: desktop: no session bus")
+                && log.contains("sent through the command fallback; after 2 attempts"), "\(log)")
     }
 
     @Test("kill -9 at random points of a burst of 200: nothing lost; repeats only for claims in flight at a kill")
     func killBurst() throws {
         // A fixed script of the test's own: the key is ours, no user text reaches the shell.
         try """
-            { timeZone: "Europe/Berlin", channels: { command: { argv: ["/bin/sh", "-c", "sleep 0.1; echo \\"$0\\" >> \\"$1\\"", "{key}", "\(fired)"] } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", channels: { command: { argv: ["/bin/sh", "-c", "sleep 0.1; echo \\"$0\\" >> \\"$1\\"", "{key}", "\(fired)"] } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         var statements: [String] = []
         for i in 1...200 {
             statements.append("INSERT INTO todos (title, due_date, due_time, reminders, created) VALUES ('T\(i)', '2026-12-01', '09:00', '', '2026-11-01')")
@@ -364,12 +368,17 @@ import Testing
     }
 
     func sql(_ statements: [String]) throws {
-        let p = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["python3", "-c", """
-            import sqlite3, sys
-            c = sqlite3.connect(sys.argv[1])
-            for s in sys.argv[2:]: c.execute(s)
-            c.commit()
-            """, db] + statements)
+        let p = try Process.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            arguments: [
+                "python3", "-c",
+                """
+                import sqlite3, sys
+                c = sqlite3.connect(sys.argv[1])
+                for s in sys.argv[2:]: c.execute(s)
+                c.commit()
+                """, db,
+            ] + statements)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
     }
@@ -391,8 +400,8 @@ import Testing
     func writeFastClockConfig() throws {
         let script = "import sys,time,os; open(sys.argv[1],'a').write('%.3f %s\\\\n' % (time.time(), os.environ['DAWNLET_REMINDER_KEY']))"
         try """
-            { timeZone: "Europe/Berlin", channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)"], timeout: "1h" } } }
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", channels: { command: { argv: ["/usr/bin/env", "python3", "-c", "\(script)", "\(fired)"], timeout: "1h" } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
     }
 
     @Test("spring forward in Europe/Berlin, crossed live: the 02:30 reminder fires once, at 03:30 CEST")
@@ -409,8 +418,9 @@ import Testing
         #expect(status == 0)
         // The runner's own clock (a child restarts the fake clock, so its stamp cannot tell).
         #expect(log.contains("planned (start): next: Meds (habit:1:2026-03-29:0m) at 2026-03-29T03:30:00+02:00"), "\(log)")
-        #expect(log.split(separator: "\n").contains { $0.hasPrefix("2026-03-29T03:30:") && $0.contains("+02:00 delivered habit:1:2026-03-29:0m@desktop") },
-                "\(log)")
+        #expect(
+            log.split(separator: "\n").contains { $0.hasPrefix("2026-03-29T03:30:") && $0.contains("+02:00 delivered habit:1:2026-03-29:0m@desktop") },
+            "\(log)")
     }
 
     @Test("fall back in Europe/Berlin, crossed live: the 02:30 reminder fires once, at the first 02:30")
@@ -426,8 +436,9 @@ import Testing
         #expect(got.first?.hasSuffix(" habit:1:2026-10-25:0m") == true)
         let (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.split(separator: "\n").contains { $0.hasPrefix("2026-10-25T02:30:") && $0.contains("+02:00 delivered habit:1:2026-10-25:0m@desktop") },
-                "\(log)")
+        #expect(
+            log.split(separator: "\n").contains { $0.hasPrefix("2026-10-25T02:30:") && $0.contains("+02:00 delivered habit:1:2026-10-25:0m@desktop") },
+            "\(log)")
         #expect(log.contains("next: Meds (habit:1:2026-11-01:0m)"), "after it, the next is a week on: \(log)")
     }
 
@@ -442,9 +453,11 @@ import Testing
         // Stopped only once it runs (its database open): stopped earlier, before libfaketime has
         // started its clock, the fake clock would start at 08:59 after SIGCONT, and nothing be late.
         let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains(where: {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == db
-        }) { usleep(10_000) }
+        while Date() < deadline,
+            !((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains(where: {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == db
+            })
+        { usleep(10_000) }
         kill(pid, SIGSTOP)
         usleep(6_000_000)
         #expect(lines().isEmpty, "fired before it was stopped")
@@ -466,8 +479,10 @@ import Testing
             return nil
         }
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/\(script)").path
-        return try runTool("/usr/bin/timeout", ["60", "unshare", "-m", "--propagation", "private", path, folder, CLIProcess.binary.path],
-                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]).1
+        return try runTool(
+            "/usr/bin/timeout", ["60", "unshare", "-m", "--propagation", "private", path, folder, CLIProcess.binary.path],
+            environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"]
+        ).1
     }
 
     @Test("the system time zone changes under a running serve: it re-plans, and the reminder fires at the new zone's 09:00")
@@ -502,14 +517,18 @@ import Testing
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let root = here.deletingLastPathComponent().deletingLastPathComponent()
         let folder = try TemporaryFolder()
-        let (_, text) = try runTool("/usr/bin/timeout", [
-            "90", "unshare", "-m", "--propagation", "private", here.appendingPathComponent("Scripts/systemd-user.sh").path,
-            folder.path("m"), CLIProcess.binary.deletingLastPathComponent().path,
-            root.appendingPathComponent("systemd/dawnlet-remind.service").path,
-        ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        let (_, text) = try runTool(
+            "/usr/bin/timeout",
+            [
+                "90", "unshare", "-m", "--propagation", "private", here.appendingPathComponent("Scripts/systemd-user.sh").path,
+                folder.path("m"), CLIProcess.binary.deletingLastPathComponent().path,
+                root.appendingPathComponent("systemd/dawnlet-remind.service").path,
+            ], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         let lines = text.split(separator: "\n").map(String.init)
-        for expected in ["start=0", "active=active", "reload=0", "after-reload=active", "stop=0", "Result=success", "ExecMainStatus=0",
-                         "DAWNLET_KEY=todo:1:", "DAWNLET_OUTCOME=delivered", "DAWNLET_CHANNEL=command"] {
+        for expected in [
+            "start=0", "active=active", "reload=0", "after-reload=active", "stop=0", "Result=success", "ExecMainStatus=0",
+            "DAWNLET_KEY=todo:1:", "DAWNLET_OUTCOME=delivered", "DAWNLET_CHANNEL=command",
+        ] {
             #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected) in:\n\(text)")
         }
         #expect(lines.contains { $0.hasPrefix("StatusText=nothing due before") || $0.hasPrefix("StatusText=next: ") }, "\(text)")

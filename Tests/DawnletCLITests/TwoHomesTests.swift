@@ -22,18 +22,19 @@ extension ServeTests {
             let collection = "\(root)/storage/collection-root/alice/work"
             try FileManager.default.createDirectory(atPath: collection, withIntermediateDirectories: true)
             try #"{"tag": "VCALENDAR"}"#.write(toFile: "\(collection)/.Radicale.props", atomically: true, encoding: .utf8)
-            let (_, portText) = try runTool(Repository.python, [Repository.scripts.appendingPathComponent("free-port.py").path], environment: ["PATH": "/usr/bin:/bin"])
+            let (_, portText) = try runTool(
+                Repository.python, [Repository.scripts.appendingPathComponent("free-port.py").path], environment: ["PATH": "/usr/bin:/bin"])
             port = Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
             try """
-                [server]
-                hosts = 127.0.0.1:\(port)
-                [auth]
-                type = none
-                [storage]
-                filesystem_folder = \(root)/storage
-                [logging]
-                level = warning
-                """.write(toFile: "\(root)/radicale.conf", atomically: true, encoding: .utf8)
+            [server]
+            hosts = 127.0.0.1:\(port)
+            [auth]
+            type = none
+            [storage]
+            filesystem_folder = \(root)/storage
+            [logging]
+            level = warning
+            """.write(toFile: "\(root)/radicale.conf", atomically: true, encoding: .utf8)
             daemon = try Daemon(Self.radicale, ["--config", "\(root)/radicale.conf"])
             // Ready when it answers: vdirsyncer's discover is the first request anyway.
         }
@@ -43,23 +44,23 @@ extension ServeTests {
             let vdir = folder.path("\(name)-vdir")
             try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
             try """
-                [general]
-                status_path = "\(folder.path("\(name)-status"))"
-                [pair work]
-                a = "local"
-                b = "server"
-                collections = null
-                conflict_resolution = "a wins"
-                [storage local]
-                type = "filesystem"
-                path = "\(vdir)"
-                fileext = ".ics"
-                [storage server]
-                type = "caldav"
-                url = "http://127.0.0.1:\(port)/alice/work/"
-                username = "alice"
-                password = "not-checked"
-                """.write(toFile: folder.path("\(name)-vdirsyncer.conf"), atomically: true, encoding: .utf8)
+            [general]
+            status_path = "\(folder.path("\(name)-status"))"
+            [pair work]
+            a = "local"
+            b = "server"
+            collections = null
+            conflict_resolution = "a wins"
+            [storage local]
+            type = "filesystem"
+            path = "\(vdir)"
+            fileext = ".ics"
+            [storage server]
+            type = "caldav"
+            url = "http://127.0.0.1:\(port)/alice/work/"
+            username = "alice"
+            password = "not-checked"
+            """.write(toFile: folder.path("\(name)-vdirsyncer.conf"), atomically: true, encoding: .utf8)
             let deadline = Date().addingTimeInterval(15)
             while true {
                 let (status, output) = try vdirsyncer(name, "discover", in: folder)
@@ -72,8 +73,9 @@ extension ServeTests {
 
         @discardableResult
         func vdirsyncer(_ home: String, _ command: String, in folder: TemporaryFolder) throws -> (Int32, String) {
-            try runTool(Self.vdirsyncer, ["-c", folder.path("\(home)-vdirsyncer.conf"), command],
-                        environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.url.path])
+            try runTool(
+                Self.vdirsyncer, ["-c", folder.path("\(home)-vdirsyncer.conf"), command],
+                environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "HOME": folder.url.path])
         }
 
         func sync(_ home: String, in folder: TemporaryFolder) throws {
@@ -89,10 +91,10 @@ extension ServeTests {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
         try """
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nSUMMARY:Meeting \(uid)\r\n\
-            DTSTART:\(formatter.string(from: Date().addingTimeInterval(300)))\r\nBEGIN:VALARM\r\nUID:\(uid)-alarm\r\nACTION:DISPLAY\r\n\
-            TRIGGER:-PT7M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
-            """.write(toFile: "\(vdir)/\(uid).ics", atomically: true, encoding: .utf8)
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//another app//EN\r\nBEGIN:VEVENT\r\nUID:\(uid)\r\nSUMMARY:Meeting \(uid)\r\n\
+        DTSTART:\(formatter.string(from: Date().addingTimeInterval(300)))\r\nBEGIN:VALARM\r\nUID:\(uid)-alarm\r\nACTION:DISPLAY\r\n\
+        TRIGGER:-PT7M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        """.write(toFile: "\(vdir)/\(uid).ics", atomically: true, encoding: .utf8)
     }
 
     /// The calendar reminders home B's plan holds from an hour ago to a day ahead: key and time.
@@ -101,20 +103,25 @@ extension ServeTests {
         formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        let result = try CLIProcess.run(["--db", db, "--config", config, "preview", "--json",
-                                         "--from", formatter.string(from: Date().addingTimeInterval(-3600)),
-                                         "--to", formatter.string(from: Date().addingTimeInterval(86_400))])
+        let result = try CLIProcess.run([
+            "--db", db, "--config", config, "preview", "--json",
+            "--from", formatter.string(from: Date().addingTimeInterval(-3600)),
+            "--to", formatter.string(from: Date().addingTimeInterval(86_400)),
+        ])
         let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
         return reminders.compactMap { $0["key"] as? String }.filter { $0.hasPrefix("ics:") }
     }
 
-    @Test("two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A fires in B at its time; A's export is in B once, after each re-export")
+    @Test(
+        "two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A fires in B at its time; A's export is in B once, after each re-export"
+    )
     func twoHomes() throws {
         let caldav = try CalDAV(folder: folder)
         let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
         // Home A: this suite's database and config (desktop, the calendar writable); B its own.
-        try writeConfig("calendars: [ { name: \"work\", path: \"\(vdirA)\", readOnly: false, channels: [\"desktop\"] } ],",
-                        channels: "desktop: { snooze: \"10m\" }")
+        try writeConfig(
+            "calendars: [ { name: \"work\", path: \"\(vdirA)\", readOnly: false, channels: [\"desktop\"] } ],",
+            channels: "desktop: { snooze: \"10m\" }")
         let (dbB, configB) = (folder.path("B.sqlite"), folder.path("B.json5"))
         try CLIProcess.createDatabase(dbB)
         try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"work\", path: \"\(vdirB)\" } ] }".write(toFile: configB, atomically: true, encoding: .utf8)
@@ -157,10 +164,10 @@ extension ServeTests {
         // thought unacknowledged would go out late at once): it fires the snooze alone, on time.
         let firedB = folder.path("fired-B.txt")
         try """
-            { timeZone: "Europe/Berlin", graceWindow: "12h",
-              calendars: [ { name: "work", path: "\(vdirB)", channels: ["command"] } ],
-              channels: { \(command.replacingOccurrences(of: fired, with: firedB)) } }
-            """.write(toFile: configB, atomically: true, encoding: .utf8)
+        { timeZone: "Europe/Berlin", graceWindow: "12h",
+          calendars: [ { name: "work", path: "\(vdirB)", channels: ["command"] } ],
+          channels: { \(command.replacingOccurrences(of: fired, with: firedB)) } }
+        """.write(toFile: configB, atomically: true, encoding: .utf8)
         let snoozeInstant = try #require(ISO8601DateFormatter().date(from: stamp + "Z"))
         let clock = DateFormatter()
         clock.timeZone = TimeZone(identifier: "UTC")

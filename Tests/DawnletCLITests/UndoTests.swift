@@ -40,10 +40,12 @@ import Testing
         #expect(try cli("today", "--date", "2026-12-01", "--json").stdout == before)
         #expect(try cli("today", "--date", "2026-12-02", "--json").stdout == editedBefore, "the day's edit survives the undo")
 
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "todo", "reopen", "1", "--on", "2026-12-01"]), status: 65,
-                                 mentioning: ["todo 1 on 2026-12-01 is not done"])
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "event", "unskip", "1", "--on", "2026-12-01"]), status: 65,
-                                 mentioning: ["event 1 on 2026-12-01 is not skipped"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "todo", "reopen", "1", "--on", "2026-12-01"]), status: 65,
+            mentioning: ["todo 1 on 2026-12-01 is not done"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "event", "unskip", "1", "--on", "2026-12-01"]), status: 65,
+            mentioning: ["event 1 on 2026-12-01 is not skipped"])
     }
 
     @Test("money unskip: the month's total is as before")
@@ -54,8 +56,9 @@ import Testing
         #expect(try cli("money", "month", "2026-12", "--json").stdout != before)
         try cli("money", "unskip", "1", "--on", "2026-12-01")
         #expect(try cli("money", "month", "2026-12", "--json").stdout == before)
-        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "money", "unskip", "1", "--on", "2026-12-01"]), status: 65,
-                                 mentioning: ["is not skipped"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "money", "unskip", "1", "--on", "2026-12-01"]), status: 65,
+            mentioning: ["is not skipped"])
     }
 
     @Test("payment list and delete: the period is unlogged, a debt's balance given back exactly (an overpayment too)")
@@ -65,13 +68,15 @@ import Testing
         let calendar = try cli("calendar", "2026-02", "--json").stdout
         try cli("subscription", "log", "1", "--on", "2026-02-01")
         try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130")
-        #expect(try cli("payment", "list").stdout == """
-            #1  2026-02-01  subscription 1 Stream  12.99  for 2026-02-01
-            #2  2026-02-03  debt 1 Card  130.00  for 2026-02
+        #expect(
+            try cli("payment", "list").stdout == """
+                #1  2026-02-01  subscription 1 Stream  12.99  for 2026-02-01
+                #2  2026-02-03  debt 1 Card  130.00  for 2026-02
 
-            """)
-        #expect(try cli("payment", "list", "--json").stdout.contains(
-            #"{"id":2,"kind":"debt","source_id":1,"source":"Card","period":"2026-02","amount":"130.00","date":"2026-02-03"}"#))
+                """)
+        #expect(
+            try cli("payment", "list", "--json").stdout.contains(
+                #"{"id":2,"kind":"debt","source_id":1,"source":"Card","period":"2026-02","amount":"130.00","date":"2026-02-03"}"#))
         #expect(try cli("payment", "delete", "2").stdout == "payment #2 deleted: debt 1 is unlogged for the month 2026-02\n")
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"100.00""#), "130 paid took 100; 100 given back")
         try cli("payment", "delete", "1")

@@ -19,8 +19,9 @@ import Testing
             .write(toFile: unit, atomically: true, encoding: .utf8)
         let runtime = folder.path("runtime")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let (status, text) = try runTool(analyze, ["--user", "--man=no", "verify", unit],
-                                                 environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
+        let (status, text) = try runTool(
+            analyze, ["--user", "--man=no", "verify", unit],
+            environment: ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin"])
         #expect(status == 0, "\(text)")
         #expect(text.isEmpty, "\(text)")
     }

@@ -1,7 +1,8 @@
-@testable import DawnletCore
-import Foundation
 import DawnletTestSupport
+import Foundation
 import Testing
+
+@testable import DawnletCore
 
 @Suite struct CivilDateTests {
     @Test("day numbers agree with Foundation's Gregorian calendar from 1600 to 2400")
@@ -12,8 +13,9 @@ import Testing
         for _ in 0..<3000 {
             let n = Int.random(in: -135_000...157_000, using: &rng)
             let d = CivilDate(dayNumber: n)
-            let foundation = calendar.dateComponents([.year, .month, .day, .weekday],
-                                                     from: Date(timeIntervalSince1970: Double(n) * 86_400 + 43_200))
+            let foundation = calendar.dateComponents(
+                [.year, .month, .day, .weekday],
+                from: Date(timeIntervalSince1970: Double(n) * 86_400 + 43_200))
             #expect(d.year == foundation.year && d.month == foundation.month && d.day == foundation.day, "day \(n)")
             #expect(d.weekday.isoNumber == (foundation.weekday! + 5) % 7 + 1, "day \(n)")
             #expect(CivilDate(year: d.year, month: d.month, day: d.day)?.dayNumber == n)
@@ -32,10 +34,13 @@ import Testing
         #expect(date("2026-03-08").mondayOfWeek == date("2026-03-02"))
     }
 
-    @Test("text that is not an existing YYYY-MM-DD is refused",
-          arguments: ["2026-02-30", "2025-02-29", "1900-02-29", "2026-13-01", "2026-00-10", "2026-04-31",
-                      "2026-1-05", "26-01-05", "2026/01/05", "", "abcd-ef-gh", "2026-01-05T10:00", "+2026-01-05",
-                      "0000-01-01", "2026-01-5", " 2026-01-05"])
+    @Test(
+        "text that is not an existing YYYY-MM-DD is refused",
+        arguments: [
+            "2026-02-30", "2025-02-29", "1900-02-29", "2026-13-01", "2026-00-10", "2026-04-31",
+            "2026-1-05", "26-01-05", "2026/01/05", "", "abcd-ef-gh", "2026-01-05T10:00", "+2026-01-05",
+            "0000-01-01", "2026-01-5", " 2026-01-05",
+        ])
     func invalidText(_ text: String) {
         #expect(CivilDate(text) == nil)
     }

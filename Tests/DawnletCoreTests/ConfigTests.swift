@@ -1,7 +1,8 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 @Suite struct ConfigTests {
     static func parse(_ text: String) throws -> Config {
@@ -25,9 +26,11 @@ import Testing
         #expect(config.email?.host == "mail.example.org" && config.email?.hostIsLoopback == false)
         #expect(config.email?.timeout == 30)
         #expect(config.calendars.map(\.name) == ["work"])
-        for key in ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars",
-                    "expire", "snooze", "fallback", "argv", "timeout", "url", "tls", "from", "to", "user", "passwordFile",
-                    "sendmail", "caFile", "readOnly"] {
+        for key in [
+            "timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars",
+            "expire", "snooze", "fallback", "argv", "timeout", "url", "tls", "from", "to", "user", "passwordFile",
+            "sendmail", "caFile", "readOnly",
+        ] {
             #expect(text.contains(key), "the example mentions \(key)")
         }
     }
@@ -50,53 +53,57 @@ import Testing
         #expect(DurationText.seconds(text) == nil)
     }
 
-    @Test("tls: none is allowed for a loopback host, written as an address or localhost", arguments: [
-        "127.0.0.1", "127.0.0.1:2525", "127.1.2.3", "localhost", "LOCALHOST:25", "[::1]:25",
-    ])
+    @Test(
+        "tls: none is allowed for a loopback host, written as an address or localhost",
+        arguments: [
+            "127.0.0.1", "127.0.0.1:2525", "127.1.2.3", "localhost", "LOCALHOST:25", "[::1]:25",
+        ])
     func loopbackHosts(_ authority: String) throws {
         let config = try Self.parse("{ channels: { email: { url: 'smtp://\(authority)', tls: 'none', from: 'a@b', to: ['c@d'] } } }")
         #expect(config.email?.hostIsLoopback == true)
     }
 
-    @Test("every error names the key path and the problem", arguments: [
-        ("[1]", "", "must be an object"),
-        ("{ timezone: 'UTC' }", "timezone", "unknown key"),
-        ("{ horizon: 14 }", "horizon", "must be a string, not a number"),
-        ("{ horizon: '14x' }", "horizon", "is not a duration"),
-        ("{ horizon: '10m' }", "horizon", "between 1h and 366d"),
-        ("{ graceWindow: '8d' }", "graceWindow", "at most 7d"),
-        ("{ morningDigest: '25:00' }", "morningDigest", "HH:MM"),
-        ("{ reminders: { meeting: [] } }", "reminders.meeting", "unknown kind"),
-        ("{ reminders: { event: ['soon'] } }", "reminders.event[0]", "not an offset"),
-        ("{ reminders: { event: '10m' } }", "reminders.event", "must be a list"),
-        ("{ route: { bill: ['pager'] } }", "route.bill", "unknown channel"),
-        ("{ route: { chores: ['desktop'] } }", "route.chores", "unknown kind"),
-        ("{ route: { bill: ['email'] } }", "route.bill", "channels.email is not set up"),
-        ("{ channels: { pager: {} } }", "channels.pager", "unknown key"),
-        ("{ channels: { desktop: { snooze: '4s' } } }", "channels.desktop.snooze", "at least 5s"),
-        ("{ channels: { desktop: { fallback: 'desktop' } } }", "channels.desktop.fallback", "command, email or null"),
-        ("{ channels: { command: { argv: [] } } }", "channels.command.argv", "at least the program"),
-        ("{ channels: { command: { argv: ['x', 1] } } }", "channels.command.argv[1]", "must be a string"),
-        ("{ channels: { command: { timeout: '2h' } } }", "channels.command.timeout", "between 1s and 1h"),
-        ("{ channels: { email: { url: 'http://x', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "smtp://"),
-        ("{ channels: { email: { url: 'smtp://x' } } }", "channels.email", "needs from and to"),
-        ("{ channels: { email: { from: 'a@b', to: ['c@d'] } } }", "channels.email", "either url or sendmail"),
-        ("{ channels: { email: { url: 'smtp://x', tls: 'ssl', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "starttls or none"),
-        ("{ channels: { email: { url: 'smtp://x', from: 'a@b\\r\\nBcc: x@y', to: ['c@d'] } } }", "channels.email", "line break"),
-        ("{ channels: { email: { url: 'smtp://mail.example.org', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
-        ("{ channels: { email: { url: 'smtps://127.0.0.1', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "smtps://"),
-        // Issue 12: names that only look like loopback addresses go to another host.
-        ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
-        ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com:25', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
-        ("{ channels: { email: { url: 'smtp://127.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
-        ("{ channels: { email: { url: 'smtp://127.0.0.256', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
-        ("{ channels: { email: { url: 'smtp://localhost.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
-        ("{ channels: { email: { url: 'smtp://x', from: 'a@b', to: ['c@d'], timeout: '0s' } } }", "channels.email.timeout", "between"),
-        ("{ channels: { email: { sendmail: [], from: 'a@b', to: ['c@d'] } } }", "channels.email.sendmail", "program"),
-        ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),
-        ("{ calendars: [ { name: 'a', path: '/x', colour: 'red' } ] }", "calendars[0].colour", "unknown key"),
-        ("{ calendars: [ { name: 'a', path: '/x' }, { name: 'a', path: '/y' } ] }", "calendars[1].name", "used twice"),
-    ])
+    @Test(
+        "every error names the key path and the problem",
+        arguments: [
+            ("[1]", "", "must be an object"),
+            ("{ timezone: 'UTC' }", "timezone", "unknown key"),
+            ("{ horizon: 14 }", "horizon", "must be a string, not a number"),
+            ("{ horizon: '14x' }", "horizon", "is not a duration"),
+            ("{ horizon: '10m' }", "horizon", "between 1h and 366d"),
+            ("{ graceWindow: '8d' }", "graceWindow", "at most 7d"),
+            ("{ morningDigest: '25:00' }", "morningDigest", "HH:MM"),
+            ("{ reminders: { meeting: [] } }", "reminders.meeting", "unknown kind"),
+            ("{ reminders: { event: ['soon'] } }", "reminders.event[0]", "not an offset"),
+            ("{ reminders: { event: '10m' } }", "reminders.event", "must be a list"),
+            ("{ route: { bill: ['pager'] } }", "route.bill", "unknown channel"),
+            ("{ route: { chores: ['desktop'] } }", "route.chores", "unknown kind"),
+            ("{ route: { bill: ['email'] } }", "route.bill", "channels.email is not set up"),
+            ("{ channels: { pager: {} } }", "channels.pager", "unknown key"),
+            ("{ channels: { desktop: { snooze: '4s' } } }", "channels.desktop.snooze", "at least 5s"),
+            ("{ channels: { desktop: { fallback: 'desktop' } } }", "channels.desktop.fallback", "command, email or null"),
+            ("{ channels: { command: { argv: [] } } }", "channels.command.argv", "at least the program"),
+            ("{ channels: { command: { argv: ['x', 1] } } }", "channels.command.argv[1]", "must be a string"),
+            ("{ channels: { command: { timeout: '2h' } } }", "channels.command.timeout", "between 1s and 1h"),
+            ("{ channels: { email: { url: 'http://x', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "smtp://"),
+            ("{ channels: { email: { url: 'smtp://x' } } }", "channels.email", "needs from and to"),
+            ("{ channels: { email: { from: 'a@b', to: ['c@d'] } } }", "channels.email", "either url or sendmail"),
+            ("{ channels: { email: { url: 'smtp://x', tls: 'ssl', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "starttls or none"),
+            ("{ channels: { email: { url: 'smtp://x', from: 'a@b\\r\\nBcc: x@y', to: ['c@d'] } } }", "channels.email", "line break"),
+            ("{ channels: { email: { url: 'smtp://mail.example.org', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            ("{ channels: { email: { url: 'smtps://127.0.0.1', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "smtps://"),
+            // Issue 12: names that only look like loopback addresses go to another host.
+            ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com:25', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            ("{ channels: { email: { url: 'smtp://127.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            ("{ channels: { email: { url: 'smtp://127.0.0.256', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            ("{ channels: { email: { url: 'smtp://localhost.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            ("{ channels: { email: { url: 'smtp://x', from: 'a@b', to: ['c@d'], timeout: '0s' } } }", "channels.email.timeout", "between"),
+            ("{ channels: { email: { sendmail: [], from: 'a@b', to: ['c@d'] } } }", "channels.email.sendmail", "program"),
+            ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),
+            ("{ calendars: [ { name: 'a', path: '/x', colour: 'red' } ] }", "calendars[0].colour", "unknown key"),
+            ("{ calendars: [ { name: 'a', path: '/x' }, { name: 'a', path: '/y' } ] }", "calendars[1].name", "used twice"),
+        ])
     func errors(_ text: String, _ keyPath: String, _ problem: String) {
         #expect {
             try Self.parse(text)

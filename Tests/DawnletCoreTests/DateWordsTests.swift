@@ -1,17 +1,20 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Testing
+
+@testable import DawnletCore
 
 /// Dates as people type them, from a fixed today (issue 13, part 5).
 @Suite struct DateWordsTests {
     /// Tuesday.
     let today = date("2026-12-01")
 
-    @Test("words, weekdays and offsets", arguments: [
-        ("2026-12-04", "2026-12-04"), ("today", "2026-12-01"), ("Tomorrow", "2026-12-02"), ("yesterday", "2026-11-30"),
-        ("fri", "2026-12-04"), ("friday", "2026-12-04"), ("next fri", "2026-12-04"), ("tue", "2026-12-08"), ("next tuesday", "2026-12-08"),
-        ("+3d", "2026-12-04"), ("-1w", "2026-11-24"), ("+2m", "2027-02-01"), ("+1y", "2027-12-01"), ("+0d", "2026-12-01"),
-    ])
+    @Test(
+        "words, weekdays and offsets",
+        arguments: [
+            ("2026-12-04", "2026-12-04"), ("today", "2026-12-01"), ("Tomorrow", "2026-12-02"), ("yesterday", "2026-11-30"),
+            ("fri", "2026-12-04"), ("friday", "2026-12-04"), ("next fri", "2026-12-04"), ("tue", "2026-12-08"), ("next tuesday", "2026-12-08"),
+            ("+3d", "2026-12-04"), ("-1w", "2026-11-24"), ("+2m", "2027-02-01"), ("+1y", "2027-12-01"), ("+0d", "2026-12-01"),
+        ])
     func words(_ text: String, _ expected: String) {
         #expect(DateWords.date(text, today: today) == date(expected))
     }
@@ -26,20 +29,24 @@ import Testing
         #expect(DateWords.date("fri", today: date("2026-12-31")) == date("2027-01-01"))
     }
 
-    @Test("with a time", arguments: [
-        ("tomorrow 09:00", "2026-12-02", "09:00"), ("fri 18:30", "2026-12-04", "18:30"), ("next fri 18:30", "2026-12-04", "18:30"),
-        ("2026-12-04T09:30", "2026-12-04", "09:30"), ("2026-12-04 09:30", "2026-12-04", "09:30"), ("+3d 07:15", "2026-12-04", "07:15"),
-    ])
+    @Test(
+        "with a time",
+        arguments: [
+            ("tomorrow 09:00", "2026-12-02", "09:00"), ("fri 18:30", "2026-12-04", "18:30"), ("next fri 18:30", "2026-12-04", "18:30"),
+            ("2026-12-04T09:30", "2026-12-04", "09:30"), ("2026-12-04 09:30", "2026-12-04", "09:30"), ("+3d 07:15", "2026-12-04", "07:15"),
+        ])
     func withTime(_ text: String, _ day: String, _ time: String) {
         let resolved = DateWords.dateAndTime(text, today: today)
         #expect(resolved?.0 == date(day))
         #expect(resolved?.1 == WallTime(time))
     }
 
-    @Test("what it cannot read is nil", arguments: [
-        "frday", "next", "next week", "+d", "3d", "+3x", "+-3d", "++3d", "2026-02-30", "tomorrow 25:00", "fri at", "+99999999d",
-        "9999-12-31 +1d", "", "T09:00", "2026-12-04T", "+10000y",
-    ])
+    @Test(
+        "what it cannot read is nil",
+        arguments: [
+            "frday", "next", "next week", "+d", "3d", "+3x", "+-3d", "++3d", "2026-02-30", "tomorrow 25:00", "fri at", "+99999999d",
+            "9999-12-31 +1d", "", "T09:00", "2026-12-04T", "+10000y",
+        ])
     func unreadable(_ text: String) {
         #expect(DateWords.dateAndTime(text, today: today) == nil)
     }

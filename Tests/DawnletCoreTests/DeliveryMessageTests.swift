@@ -1,20 +1,24 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// What a reminder says on each channel: the desktop notification's content and the email.
 @Suite struct DeliveryMessageTests {
     let hostile = "Pay <b>rent</b> & $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶"
 
-    func message(title: String = "Call mum", body: String = "todo at 09:00", kind: String = "todo",
-                 key: String = "todo:3:2026-12-01:0m", late: Bool = false, urgent: Bool = false) -> ReminderMessage {
+    func message(
+        title: String = "Call mum", body: String = "todo at 09:00", kind: String = "todo",
+        key: String = "todo:3:2026-12-01:0m", late: Bool = false, urgent: Bool = false
+    ) -> ReminderMessage {
         ReminderMessage(title: title, body: body, kind: kind, key: key, when: "2026-12-01T09:00:00+01:00", late: late, urgent: urgent)
     }
 
     func mail(_ message: ReminderMessage) -> MailMessage {
-        MailMessage(message, from: "dawnlet@example.org", to: ["me@example.org", "you@example.net"],
-                    date: Instant(secondsSinceEpoch: 1_796_112_000), utcOffset: 3_600)
+        MailMessage(
+            message, from: "dawnlet@example.org", to: ["me@example.org", "you@example.net"],
+            date: Instant(secondsSinceEpoch: 1_796_112_000), utcOffset: 3_600)
     }
 
     /// The header block (up to the blank line) unfolded, one header a line.
@@ -31,7 +35,9 @@ import Testing
         }.joined()
     }
 
-    @Test("actions follow the CLI: done and skip for todos and habits, skip for events and bills, done (acknowledged) for calendar items, snooze for every single reminder")
+    @Test(
+        "actions follow the CLI: done and skip for todos and habits, skip for events and bills, done (acknowledged) for calendar items, snooze for every single reminder"
+    )
     func actionsByKind() {
         let snooze = ReminderAction.snooze(seconds: 600)
         #expect(message(kind: "todo").actions(snoozeSeconds: 600) == [.done, .skip, snooze])
@@ -46,19 +52,23 @@ import Testing
         #expect(ReminderAction.snooze(seconds: 5_400).label == "Snooze 1h30m")
     }
 
-    @Test("reminder keys read back as they print; anything else is not a key", arguments: [
-        "todo:3:2026-12-01:10m", "habit:12:2026-02-28:1d", "bill:7:2026-12-01:3d", "event:1:2026-03-29:2h", "goal:2:2026-12-31:1w",
-        "digest:2026-12-01", "ics:work:uid:with:colons@example.org:20261201T090000Z:10m", "ics:work:u:alarm:2026-12-01T08:50:00",
-    ])
+    @Test(
+        "reminder keys read back as they print; anything else is not a key",
+        arguments: [
+            "todo:3:2026-12-01:10m", "habit:12:2026-02-28:1d", "bill:7:2026-12-01:3d", "event:1:2026-03-29:2h", "goal:2:2026-12-31:1w",
+            "digest:2026-12-01", "ics:work:uid:with:colons@example.org:20261201T090000Z:10m", "ics:work:u:alarm:2026-12-01T08:50:00",
+        ])
     func keysRoundTrip(text: String) throws {
         let key = try #require(ReminderKey(text))
         #expect(key.description == text)
     }
 
-    @Test("not reminder keys", arguments: [
-        "habit:x:2026-02-28:1d", "todo:3:2026-02-30:0m", "todo:3:2026-12-01:010m", "todo:0:2026-12-01:0m", "calendar:1:2026-12-01:0m",
-        "summary:todo:1:2026-12-01:0m", "digest:2026-13-01", "test:1796112000", "todo:3:2026-12-01", "", "todo:3:2026-12-01:0m:x",
-    ])
+    @Test(
+        "not reminder keys",
+        arguments: [
+            "habit:x:2026-02-28:1d", "todo:3:2026-02-30:0m", "todo:3:2026-12-01:010m", "todo:0:2026-12-01:0m", "calendar:1:2026-12-01:0m",
+            "summary:todo:1:2026-12-01:0m", "digest:2026-13-01", "test:1796112000", "todo:3:2026-12-01", "", "todo:3:2026-12-01:0m:x",
+        ])
     func notKeys(text: String) {
         #expect(ReminderKey(text) == nil)
     }
@@ -191,4 +201,3 @@ import Testing
         #expect(bill.actions(snoozeSeconds: 600).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze"])
     }
 }
-

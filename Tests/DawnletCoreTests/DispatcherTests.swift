@@ -1,6 +1,7 @@
-@testable import DawnletCore
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// The runner's one decision (issue 11), as tables of cases: what goes out now, late or not, as a
 /// summary or alone; what is recorded missed; when the runner wakes next.
@@ -9,30 +10,41 @@ import Testing
     let policy = DeliveryPolicy(graceWindow: 12 * 3_600)
     var planEnds: Instant { t0.adding(seconds: 14 * 86_400) }
 
-    func reminder(_ id: Int, at offset: Int64, channels: [Channel] = [.desktop], settled: [Channel: Settlement] = [:],
-                  suppressed: Bool = false, title: String? = nil) -> PlannedReminder {
+    func reminder(
+        _ id: Int, at offset: Int64, channels: [Channel] = [.desktop], settled: [Channel: Settlement] = [:],
+        suppressed: Bool = false, title: String? = nil
+    ) -> PlannedReminder {
         let date = CivilDate(year: 2026, month: 12, day: 1)!
-        let item = PlanItem(kind: .todo, definitionID: Int64(id), date: date, time: WallTime("09:00"), title: title ?? "T\(id)", source: .virtual,
-                            suppression: suppressed ? .done : nil)
-        return PlannedReminder(key: .item(.todo, id: Int64(id), date: date, offset: .minutes(0)), fireAt: t0.adding(seconds: offset), utcOffset: 3_600, channels: channels,
-                               status: suppressed ? .suppressed(.done) : .pending, settled: settled, snoozed: false, item: item,
-                               offset: .minutes(0), notes: [], items: [], overdueCount: 0, occurrenceDate: date)
+        let item = PlanItem(
+            kind: .todo, definitionID: Int64(id), date: date, time: WallTime("09:00"), title: title ?? "T\(id)", source: .virtual,
+            suppression: suppressed ? .done : nil)
+        return PlannedReminder(
+            key: .item(.todo, id: Int64(id), date: date, offset: .minutes(0)), fireAt: t0.adding(seconds: offset), utcOffset: 3_600, channels: channels,
+            status: suppressed ? .suppressed(.done) : .pending, settled: settled, snoozed: false, item: item,
+            offset: .minutes(0), notes: [], items: [], overdueCount: 0, occurrenceDate: date)
     }
 
-    func decide(_ reminders: [PlannedReminder], now offset: Int64, inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
-                retries: [DeliveryID: Retry] = [:], policy: DeliveryPolicy? = nil) -> Decision {
-        Dispatcher.decide(reminders, inFlight: inFlight, settled: settled, retries: retries, now: t0.adding(seconds: offset),
-                          policy: policy ?? self.policy, planEnds: planEnds)
+    func decide(
+        _ reminders: [PlannedReminder], now offset: Int64, inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
+        retries: [DeliveryID: Retry] = [:], policy: DeliveryPolicy? = nil
+    ) -> Decision {
+        Dispatcher.decide(
+            reminders, inFlight: inFlight, settled: settled, retries: retries, now: t0.adding(seconds: offset),
+            policy: policy ?? self.policy, planEnds: planEnds)
     }
 
     /// Each send as "channel keys late" for comparison.
     func sends(_ d: Decision) -> [String] {
-        d.sends.map { "\($0.channel) \($0.reminders.map { $0.key.description.split(separator: ":")[1] }.joined(separator: ",")) \($0.late ? "late" : "on time")" }
+        d.sends.map {
+            "\($0.channel) \($0.reminders.map { $0.key.description.split(separator: ":")[1] }.joined(separator: ",")) \($0.late ? "late" : "on time")"
+        }
     }
 
-    @Test("timing: pending before, due for 60 s, late to the end of the grace window, missed after", arguments: [
-        (Int64(-1), DeliveryPolicy.Timing.pending), (0, .due), (60, .due), (61, .late), (12 * 3_600, .late), (12 * 3_600 + 1, .missed),
-    ])
+    @Test(
+        "timing: pending before, due for 60 s, late to the end of the grace window, missed after",
+        arguments: [
+            (Int64(-1), DeliveryPolicy.Timing.pending), (0, .due), (60, .due), (61, .late), (12 * 3_600, .late), (12 * 3_600 + 1, .missed),
+        ])
     func timing(age: Int64, expected: DeliveryPolicy.Timing) {
         #expect(policy.timing(t0, now: t0.adding(seconds: age)) == expected)
     }
@@ -88,11 +100,17 @@ import Testing
         var small = policy
         small.concurrency = 3
         let plan = (1...5).map { reminder($0, at: 0, channels: [.command, .desktop]) }
-        #expect(sends(decide(plan, now: 0, policy: small)) == ["command 1 on time", "command 2 on time", "command 3 on time",
-                                                               "desktop 1 on time", "desktop 2 on time", "desktop 3 on time"])
+        #expect(
+            sends(decide(plan, now: 0, policy: small)) == [
+                "command 1 on time", "command 2 on time", "command 3 on time",
+                "desktop 1 on time", "desktop 2 on time", "desktop 3 on time",
+            ])
         let two = Set([1, 2].map { DeliveryID(plan[$0 - 1].key, .command) })
-        #expect(sends(decide(plan, now: 0, inFlight: two, policy: small)) == ["command 3 on time",
-                                                                              "desktop 1 on time", "desktop 2 on time", "desktop 3 on time"])
+        #expect(
+            sends(decide(plan, now: 0, inFlight: two, policy: small)) == [
+                "command 3 on time",
+                "desktop 1 on time", "desktop 2 on time", "desktop 3 on time",
+            ])
         // Six late are one summary: one place.
         let late = (1...6).map { reminder($0, at: -600) }
         #expect(sends(decide(late, now: 0, policy: small)) == ["desktop 1,2,3,4,5,6 late"])
@@ -109,9 +127,11 @@ import Testing
         #expect(again.sends.map(\.failures) == [1])
     }
 
-    @Test("backoff: 1, 2, 4, 8 s after each failure, never past the deadline, then failed", arguments: [
-        (1, Int64(100), Int64?(1)), (2, 100, 2), (3, 100, 4), (4, 100, 8), (5, 100, nil), (4, 8, nil), (1, 1, nil), (0, 100, nil),
-    ])
+    @Test(
+        "backoff: 1, 2, 4, 8 s after each failure, never past the deadline, then failed",
+        arguments: [
+            (1, Int64(100), Int64?(1)), (2, 100, 2), (3, 100, 4), (4, 100, 8), (5, 100, nil), (4, 8, nil), (1, 1, nil), (0, 100, nil),
+        ])
     func backoff(failures: Int, deadline: Int64, wait: Int64?) {
         #expect(policy.retry(after: failures, deadline: t0.adding(seconds: deadline), now: t0) == wait.map { t0.adding(seconds: $0) })
     }

@@ -1,17 +1,20 @@
-@testable import DawnletCore
 import Testing
+
+@testable import DawnletCore
 
 /// Outside text shown in errors and logs: one line, inert, bounded (issue 12).
 @Suite struct DisplayTextTests {
-    @Test("line breaks, tabs, backslashes, terminal escapes and bidi overrides are written as escapes", arguments: [
-        ("two\nlines", #"two\nlines"#),
-        ("a\r\nb\tc", #"a\r\nb\tc"#),
-        ("back\\slash", #"back\\slash"#),
-        ("\u{1B}[31mred\u{1B}[0m", #"\u{1B}[31mred\u{1B}[0m"#),
-        ("\u{202E}txt.exe", #"\u{202E}txt.exe"#),
-        ("bell\u{07}\u{7F}", #"bell\u{7}\u{7F}"#),
-        ("Überweisung 💶 👩‍👩‍👧", "Überweisung 💶 👩‍👩‍👧"),
-    ])
+    @Test(
+        "line breaks, tabs, backslashes, terminal escapes and bidi overrides are written as escapes",
+        arguments: [
+            ("two\nlines", #"two\nlines"#),
+            ("a\r\nb\tc", #"a\r\nb\tc"#),
+            ("back\\slash", #"back\\slash"#),
+            ("\u{1B}[31mred\u{1B}[0m", #"\u{1B}[31mred\u{1B}[0m"#),
+            ("\u{202E}txt.exe", #"\u{202E}txt.exe"#),
+            ("bell\u{07}\u{7F}", #"bell\u{7}\u{7F}"#),
+            ("Überweisung 💶 👩‍👩‍👧", "Überweisung 💶 👩‍👩‍👧"),
+        ])
     func escaped(_ raw: String, _ shown: String) {
         #expect(DisplayText.escaped(raw) == shown)
         #expect(!DisplayText.escaped(raw).contains("\n"))

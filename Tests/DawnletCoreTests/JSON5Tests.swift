@@ -1,7 +1,8 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// The config's JSON5 reader (issue 17) against the json5 package, on random documents of every
 /// form the spec allows and on the same documents with one character taken out; and the places
@@ -38,7 +39,9 @@ import Testing
             let quote = pick(["\"", "'"])
             var s = quote
             for _ in 0..<Int.random(in: 0...6, using: &rng) {
-                s += pick(["a", "Z", " ", "é", "日本", "\\n", "\\t", "\\\\", "\\/", "\\u00e9", "\\x41", "\\'", "\\\"", "\\\n", "😀", "\\ud83d\\ude00", "\\0", "1", "$"])
+                s += pick([
+                    "a", "Z", " ", "é", "日本", "\\n", "\\t", "\\\\", "\\/", "\\u00e9", "\\x41", "\\'", "\\\"", "\\\n", "😀", "\\ud83d\\ude00", "\\0", "1", "$",
+                ])
             }
             if quote == "\"" { s += pick(["'", ""]) } else { s += pick(["\\\"", "\"", ""]) }
             return s + quote
@@ -115,17 +118,19 @@ import Testing
         return String(characters)
     }
 
-    @Test("problems are named where they are", arguments: [
-        ("{ a: 1, a: 2 }", 1, 9, "a is given twice (first at line 1, column 3); keep one"),
-        ("{\n  b: { c: 1,\n    c: 2 } }", 3, 5, "b.c is given twice (first at line 2, column 8); keep one"),
-        ("{ a: [1 2] }", 1, 9, "'2' after item 1 of a: a comma or ] should come first"),
-        ("{ a: 'x }", 1, 6, "the string opened at line 1, column 6 is never closed"),
-        ("{ a: 1 ", 1, 8, "the { opened at line 1, column 1 is never closed with }"),
-        ("{ é: tru }", 1, 6, "tru is not a value: put text in quotes (\"tru\")"),
-        ("{ a: 01 }", 1, 6, "01 is not a number"),
-        ("{} {}", 1, 4, "'{' after the end of the document"),
-        ("{ a: /* */ }", 1, 12, "'}' where a value should be (a string in quotes, a number, true, false, null, [ or {)"),
-    ])
+    @Test(
+        "problems are named where they are",
+        arguments: [
+            ("{ a: 1, a: 2 }", 1, 9, "a is given twice (first at line 1, column 3); keep one"),
+            ("{\n  b: { c: 1,\n    c: 2 } }", 3, 5, "b.c is given twice (first at line 2, column 8); keep one"),
+            ("{ a: [1 2] }", 1, 9, "'2' after item 1 of a: a comma or ] should come first"),
+            ("{ a: 'x }", 1, 6, "the string opened at line 1, column 6 is never closed"),
+            ("{ a: 1 ", 1, 8, "the { opened at line 1, column 1 is never closed with }"),
+            ("{ é: tru }", 1, 6, "tru is not a value: put text in quotes (\"tru\")"),
+            ("{ a: 01 }", 1, 6, "01 is not a number"),
+            ("{} {}", 1, 4, "'{' after the end of the document"),
+            ("{ a: /* */ }", 1, 12, "'}' where a value should be (a string in quotes, a number, true, false, null, [ or {)"),
+        ])
     func positions(text: String, line: Int, column: Int, message: String) {
         #expect {
             _ = try JSON5.parse(Array(text.utf8))

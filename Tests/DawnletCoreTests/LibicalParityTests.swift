@@ -1,8 +1,9 @@
 import CICal
-import Foundation
-@testable import DawnletCore
 import DawnletTestSupport
+import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// Our schedules written as RFC 5545 RRULEs and expanded by libical must give the same dates.
 /// This pins the exact meaning that calendar export (DESIGN §8) relies on.
@@ -50,14 +51,16 @@ import Testing
         return result
     }
 
-    @Test("the RRULEs of DESIGN §2", arguments: [
-        ("weekly on tue,thu from 2026-01-01", "FREQ=WEEKLY;INTERVAL=1;BYDAY=TU,TH;WKST=MO"),
-        ("every 2 weeks on mon from 2026-01-07", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;WKST=MO"),
-        ("monthly on day 31 from 2026-01-01", "FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=28,29,30,31;BYSETPOS=-1"),
-        ("monthly on day 15 from 2026-01-01", "FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=15"),
-        ("monthly on 2nd tue from 2026-01-01", "FREQ=MONTHLY;INTERVAL=1;BYDAY=2TU"),
-        ("every 3 months on last fri from 2026-01-01", "FREQ=MONTHLY;INTERVAL=3;BYDAY=-1FR"),
-    ])
+    @Test(
+        "the RRULEs of DESIGN §2",
+        arguments: [
+            ("weekly on tue,thu from 2026-01-01", "FREQ=WEEKLY;INTERVAL=1;BYDAY=TU,TH;WKST=MO"),
+            ("every 2 weeks on mon from 2026-01-07", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;WKST=MO"),
+            ("monthly on day 31 from 2026-01-01", "FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=28,29,30,31;BYSETPOS=-1"),
+            ("monthly on day 15 from 2026-01-01", "FREQ=MONTHLY;INTERVAL=1;BYMONTHDAY=15"),
+            ("monthly on 2nd tue from 2026-01-01", "FREQ=MONTHLY;INTERVAL=1;BYDAY=2TU"),
+            ("every 3 months on last fri from 2026-01-01", "FREQ=MONTHLY;INTERVAL=3;BYDAY=-1FR"),
+        ])
     func named(_ text: String, _ expected: String) throws {
         let s = try schedule(text)
         let anchor = try #require(s.anchor)
@@ -77,8 +80,9 @@ import Testing
             let start = CivilDate(dayNumber: anchor.dayNumber + Int.random(in: -60...900, using: &rng))
             let range = start...start.adding(days: Int.random(in: 0...800, using: &rng))
             let ours = s.occurrences(in: range, defaultAnchor: anchor)
-            let theirs = Self.libicalDates(Self.rrule(s.rule, anchor: anchor), anchor: anchor, range: range,
-                                           anchorMatches: s.matches(anchor, defaultAnchor: anchor))
+            let theirs = Self.libicalDates(
+                Self.rrule(s.rule, anchor: anchor), anchor: anchor, range: range,
+                anchorMatches: s.matches(anchor, defaultAnchor: anchor))
             #expect(ours == theirs, "\(s) anchored \(anchor) in \(range.lowerBound)...\(range.upperBound): \(Self.rrule(s.rule, anchor: anchor))")
         }
     }

@@ -1,7 +1,8 @@
-@testable import DawnletCore
-import Foundation
 import DawnletTestSupport
+import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// Wall-clock times on transition days (DESIGN §2): a time in a gap fires as far after the gap as
 /// it was into it; a repeated time fires at its first instance. Every case names its zone.
@@ -20,40 +21,55 @@ import Testing
 
     static let cases: [Case] = [
         // America/New_York: 2026-03-08 02:00 EST → 03:00 EDT; 2026-11-01 02:00 EDT → 01:00 EST.
-        Case(zone: "America/New_York", date: "2026-03-08", time: "02:30", utc: "2026-03-08T07:30:00+00:00",
-             local: "2026-03-08T03:30:00-04:00", resolution: .skippedByGap(seconds: 3600)),
-        Case(zone: "America/New_York", date: "2026-03-08", time: "01:30", utc: "2026-03-08T06:30:00+00:00",
-             local: "2026-03-08T01:30:00-05:00", resolution: .exact),
-        Case(zone: "America/New_York", date: "2026-11-01", time: "01:30", utc: "2026-11-01T05:30:00+00:00",
-             local: "2026-11-01T01:30:00-04:00", resolution: .repeatedTakeFirst),
-        Case(zone: "America/New_York", date: "2026-11-01", time: "02:30", utc: "2026-11-01T07:30:00+00:00",
-             local: "2026-11-01T02:30:00-05:00", resolution: .exact),
+        Case(
+            zone: "America/New_York", date: "2026-03-08", time: "02:30", utc: "2026-03-08T07:30:00+00:00",
+            local: "2026-03-08T03:30:00-04:00", resolution: .skippedByGap(seconds: 3600)),
+        Case(
+            zone: "America/New_York", date: "2026-03-08", time: "01:30", utc: "2026-03-08T06:30:00+00:00",
+            local: "2026-03-08T01:30:00-05:00", resolution: .exact),
+        Case(
+            zone: "America/New_York", date: "2026-11-01", time: "01:30", utc: "2026-11-01T05:30:00+00:00",
+            local: "2026-11-01T01:30:00-04:00", resolution: .repeatedTakeFirst),
+        Case(
+            zone: "America/New_York", date: "2026-11-01", time: "02:30", utc: "2026-11-01T07:30:00+00:00",
+            local: "2026-11-01T02:30:00-05:00", resolution: .exact),
         // Europe/Berlin: 2026-03-29 02:00 CET → 03:00 CEST; 2026-10-25 03:00 CEST → 02:00 CET.
-        Case(zone: "Europe/Berlin", date: "2026-03-29", time: "02:30", utc: "2026-03-29T01:30:00+00:00",
-             local: "2026-03-29T03:30:00+02:00", resolution: .skippedByGap(seconds: 3600)),
-        Case(zone: "Europe/Berlin", date: "2026-03-29", time: "01:30", utc: "2026-03-29T00:30:00+00:00",
-             local: "2026-03-29T01:30:00+01:00", resolution: .exact),
-        Case(zone: "Europe/Berlin", date: "2026-10-25", time: "02:30", utc: "2026-10-25T00:30:00+00:00",
-             local: "2026-10-25T02:30:00+02:00", resolution: .repeatedTakeFirst),
-        Case(zone: "Europe/Berlin", date: "2026-10-25", time: "01:30", utc: "2026-10-24T23:30:00+00:00",
-             local: "2026-10-25T01:30:00+02:00", resolution: .exact),
+        Case(
+            zone: "Europe/Berlin", date: "2026-03-29", time: "02:30", utc: "2026-03-29T01:30:00+00:00",
+            local: "2026-03-29T03:30:00+02:00", resolution: .skippedByGap(seconds: 3600)),
+        Case(
+            zone: "Europe/Berlin", date: "2026-03-29", time: "01:30", utc: "2026-03-29T00:30:00+00:00",
+            local: "2026-03-29T01:30:00+01:00", resolution: .exact),
+        Case(
+            zone: "Europe/Berlin", date: "2026-10-25", time: "02:30", utc: "2026-10-25T00:30:00+00:00",
+            local: "2026-10-25T02:30:00+02:00", resolution: .repeatedTakeFirst),
+        Case(
+            zone: "Europe/Berlin", date: "2026-10-25", time: "01:30", utc: "2026-10-24T23:30:00+00:00",
+            local: "2026-10-25T01:30:00+02:00", resolution: .exact),
         // Australia/Lord_Howe shifts by 30 minutes: 2026-10-04 02:00 (+10:30) → 02:30 (+11:00);
         // 2026-04-05 02:00 (+11:00) → 01:30 (+10:30).
-        Case(zone: "Australia/Lord_Howe", date: "2026-10-04", time: "02:15", utc: "2026-10-03T15:45:00+00:00",
-             local: "2026-10-04T02:45:00+11:00", resolution: .skippedByGap(seconds: 1800)),
-        Case(zone: "Australia/Lord_Howe", date: "2026-10-04", time: "02:30", utc: "2026-10-03T15:30:00+00:00",
-             local: "2026-10-04T02:30:00+11:00", resolution: .exact),
-        Case(zone: "Australia/Lord_Howe", date: "2026-10-04", time: "01:30", utc: "2026-10-03T15:00:00+00:00",
-             local: "2026-10-04T01:30:00+10:30", resolution: .exact),
-        Case(zone: "Australia/Lord_Howe", date: "2026-04-05", time: "01:30", utc: "2026-04-04T14:30:00+00:00",
-             local: "2026-04-05T01:30:00+11:00", resolution: .repeatedTakeFirst),
-        Case(zone: "Australia/Lord_Howe", date: "2026-04-05", time: "02:30", utc: "2026-04-04T16:00:00+00:00",
-             local: "2026-04-05T02:30:00+10:30", resolution: .exact),
+        Case(
+            zone: "Australia/Lord_Howe", date: "2026-10-04", time: "02:15", utc: "2026-10-03T15:45:00+00:00",
+            local: "2026-10-04T02:45:00+11:00", resolution: .skippedByGap(seconds: 1800)),
+        Case(
+            zone: "Australia/Lord_Howe", date: "2026-10-04", time: "02:30", utc: "2026-10-03T15:30:00+00:00",
+            local: "2026-10-04T02:30:00+11:00", resolution: .exact),
+        Case(
+            zone: "Australia/Lord_Howe", date: "2026-10-04", time: "01:30", utc: "2026-10-03T15:00:00+00:00",
+            local: "2026-10-04T01:30:00+10:30", resolution: .exact),
+        Case(
+            zone: "Australia/Lord_Howe", date: "2026-04-05", time: "01:30", utc: "2026-04-04T14:30:00+00:00",
+            local: "2026-04-05T01:30:00+11:00", resolution: .repeatedTakeFirst),
+        Case(
+            zone: "Australia/Lord_Howe", date: "2026-04-05", time: "02:30", utc: "2026-04-04T16:00:00+00:00",
+            local: "2026-04-05T02:30:00+10:30", resolution: .exact),
         // Asia/Kolkata has no transitions: the same offset on the days others change.
-        Case(zone: "Asia/Kolkata", date: "2026-03-29", time: "02:30", utc: "2026-03-28T21:00:00+00:00",
-             local: "2026-03-29T02:30:00+05:30", resolution: .exact),
-        Case(zone: "Asia/Kolkata", date: "2026-10-25", time: "01:30", utc: "2026-10-24T20:00:00+00:00",
-             local: "2026-10-25T01:30:00+05:30", resolution: .exact),
+        Case(
+            zone: "Asia/Kolkata", date: "2026-03-29", time: "02:30", utc: "2026-03-28T21:00:00+00:00",
+            local: "2026-03-29T02:30:00+05:30", resolution: .exact),
+        Case(
+            zone: "Asia/Kolkata", date: "2026-10-25", time: "01:30", utc: "2026-10-24T20:00:00+00:00",
+            local: "2026-10-25T01:30:00+05:30", resolution: .exact),
     ]
 
     @Test(arguments: cases)

@@ -1,5 +1,6 @@
-@testable import DawnletCore
 import Foundation
+
+@testable import DawnletCore
 
 /// A deliberately naive second implementation of DESIGN §2: it walks every day of the range and
 /// asks whether that one day matches, reading year, month, day and weekday from Foundation's
@@ -51,7 +52,8 @@ struct NaiveScheduleMatcher {
         let anchorDay = table[anchorIndex]
         switch rule {
         case .weekly(let interval, let days):
-            let weekdayOK = days.map { set in set.contains(where: { $0.isoNumber == today.isoWeekday }) }
+            let weekdayOK =
+                days.map { set in set.contains(where: { $0.isoNumber == today.isoWeekday }) }
                 ?? (today.isoWeekday == anchorDay.isoWeekday)
             let anchorMonday = anchorIndex - (anchorDay.isoWeekday - 1)
             let monday = index - (today.isoWeekday - 1)

@@ -1,19 +1,25 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Testing
 
+@testable import DawnletCore
+
 /// The seed's rules for definitions and occurrences (seed 000, DESIGN §3), on the pure merge.
 @Suite struct OccurrenceMergeTests {
-    static let bins = ItemDefinition(kind: .todo, id: 1, title: "Take out bins",
-                                     schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet([.tuesday])), anchor: date("2026-11-03")))
+    static let bins = ItemDefinition(
+        kind: .todo, id: 1, title: "Take out bins",
+        schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet([.tuesday])), anchor: date("2026-11-03")))
     static let rent = ItemDefinition(kind: .todo, id: 2, title: "Pay rent", date: date("2026-11-25"))
-    static let standup = ItemDefinition(kind: .event, id: 1, title: "Standup", time: WallTime("09:30"),
-                                        schedule: Schedule(rule: .weekly(interval: 1, days: .workdays), anchor: date("2026-11-02")))
+    static let standup = ItemDefinition(
+        kind: .event, id: 1, title: "Standup", time: WallTime("09:30"),
+        schedule: Schedule(rule: .weekly(interval: 1, days: .workdays), anchor: date("2026-11-02")))
 
-    func row(_ id: Int64, _ kind: ItemKind, _ definition: Int64, _ day: String, _ status: OccurrenceStatus,
-             title: String? = nil, time: String? = nil) -> StoredOccurrence {
-        StoredOccurrence(rowID: id, kind: kind, definitionID: definition, date: date(day), status: status,
-                         title: title, time: time.flatMap(WallTime.init))
+    func row(
+        _ id: Int64, _ kind: ItemKind, _ definition: Int64, _ day: String, _ status: OccurrenceStatus,
+        title: String? = nil, time: String? = nil
+    ) -> StoredOccurrence {
+        StoredOccurrence(
+            rowID: id, kind: kind, definitionID: definition, date: date(day), status: status,
+            title: title, time: time.flatMap(WallTime.init))
     }
 
     @Test("skip this Tuesday and the series carries on")
@@ -57,8 +63,10 @@ import Testing
 
     @Test("rows of other definitions, kinds, or outside the range are ignored")
     func ignoresForeignRows() {
-        let stored = [row(1, .event, 1, "2026-12-01", .skipped), row(2, .todo, 99, "2026-12-01", .done),
-                      row(3, .todo, 1, "2026-12-08", .skipped)]
+        let stored = [
+            row(1, .event, 1, "2026-12-01", .skipped), row(2, .todo, 99, "2026-12-01", .done),
+            row(3, .todo, 1, "2026-12-08", .skipped),
+        ]
         let merged = OccurrenceMerge.occurrences(of: [Self.bins], stored: stored, in: date("2026-12-01")...date("2026-12-01"))
         #expect(merged.map(\.status) == [.open])
     }
@@ -99,12 +107,14 @@ import Testing
 }
 
 @Suite struct MoneyRulesTests {
-    static let rent = RecurringTransaction(id: 1, name: "Rent", amount: Amount(minorUnits: -95_000),
-                                           schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1), anchor: date("2026-01-01")),
-                                           created: date("2026-01-01"))
-    static let stream = RecurringTransaction(id: 2, name: "Stream", amount: Amount(minorUnits: -1299),
-                                             schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 31), anchor: nil),
-                                             created: date("2026-01-15"))
+    static let rent = RecurringTransaction(
+        id: 1, name: "Rent", amount: Amount(minorUnits: -95_000),
+        schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1), anchor: date("2026-01-01")),
+        created: date("2026-01-01"))
+    static let stream = RecurringTransaction(
+        id: 2, name: "Stream", amount: Amount(minorUnits: -1299),
+        schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 31), anchor: nil),
+        created: date("2026-01-15"))
 
     @Test("a month needs a row for each (definition, date) without one, skipped rows counting as one")
     func missing() throws {
@@ -128,10 +138,12 @@ import Testing
         #expect(MoneyRules.total(rows) == Total(minorUnits: 155_000))
     }
 
-    @Test("amounts parse and print as decimals", arguments: [
-        ("-12.50", "-12.50"), ("12", "12.00"), ("+0.5", "0.50"), ("0.05", "0.05"), ("-0", "0.00"),
-        ("1234567890123.45", "1234567890123.45"), ("10000000000000", "10000000000000.00"),
-    ])
+    @Test(
+        "amounts parse and print as decimals",
+        arguments: [
+            ("-12.50", "-12.50"), ("12", "12.00"), ("+0.5", "0.50"), ("0.05", "0.05"), ("-0", "0.00"),
+            ("1234567890123.45", "1234567890123.45"), ("10000000000000", "10000000000000.00"),
+        ])
     func amounts(_ text: String, _ printed: String) {
         #expect(Amount(text)?.description == printed)
     }
@@ -160,7 +172,10 @@ import Testing
         let alphabet = Array("0123456789mhdw,x é")
         var accepted = 0
         for _ in 0..<20_000 {
-            let text = String((0..<Int.random(in: 1...12, using: &rng)).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? alphabet.randomElement(using: &rng)! : "0123456789mhdw,".randomElement(using: &rng)! })
+            let text = String(
+                (0..<Int.random(in: 1...12, using: &rng)).map { _ in
+                    Int.random(in: 0..<4, using: &rng) == 0 ? alphabet.randomElement(using: &rng)! : "0123456789mhdw,".randomElement(using: &rng)!
+                })
             #expect(ReminderOffset.list(text) == plain(text), "\(text)")
             if plain(text) != nil { accepted += 1 }
         }

@@ -1,7 +1,8 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 @Suite struct PlannerTests {
     static let berlin = Zone.named("Europe/Berlin")
@@ -12,10 +13,13 @@ import Testing
         return instant
     }
 
-    func plan(_ items: [PlanItem], overdue: [PlanItem] = [], now: String = "2026-03-20T00:00", from: String = "2026-03-20T00:00",
-              to: String = "2026-04-05T00:00", delivered: [DeliveryID] = [], all: Bool = false, zone: Zone = PlannerTests.berlin) -> Plan {
-        Planner.plan(items: items, overdue: overdue, rules: rules, log: PlannerTests.log(delivered), now: at(now, zone),
-                     window: at(from, zone)...at(to, zone), zone: zone, includeSuppressed: all)
+    func plan(
+        _ items: [PlanItem], overdue: [PlanItem] = [], now: String = "2026-03-20T00:00", from: String = "2026-03-20T00:00",
+        to: String = "2026-04-05T00:00", delivered: [DeliveryID] = [], all: Bool = false, zone: Zone = PlannerTests.berlin
+    ) -> Plan {
+        Planner.plan(
+            items: items, overdue: overdue, rules: rules, log: PlannerTests.log(delivered), now: at(now, zone),
+            window: at(from, zone)...at(to, zone), zone: zone, includeSuppressed: all)
     }
 
     func fires(_ plan: Plan) -> [String] {
@@ -41,8 +45,9 @@ import Testing
     func nominalAndExact() {
         // 09:00 CEST on the 29th is 07:00Z. 24 hours before is 07:00Z on the 28th: 08:00 CET.
         // One day before is 09:00 on the 28th, whatever the clock change did between.
-        let event = PlanItem(kind: .event, definitionID: 1, date: date("2026-03-29"), time: WallTime("09:00"), title: "Review",
-                             source: .virtual, offsets: [.days(1), .hours(24)])
+        let event = PlanItem(
+            kind: .event, definitionID: 1, date: date("2026-03-29"), time: WallTime("09:00"), title: "Review",
+            source: .virtual, offsets: [.days(1), .hours(24)])
         let expected = ["event:1:2026-03-29:24h 2026-03-28T08:00:00+01:00", "event:1:2026-03-29:1d 2026-03-28T09:00:00+01:00"]
         #expect(fires(plan([event])) == expected)
     }
@@ -80,8 +85,9 @@ import Testing
         var rules = Config()
         rules.reminders[.debt] = [.minutes(0), .days(3)]
         let overdue = [PlanItem(kind: .todo, definitionID: 9, date: date("2026-03-23"), time: nil, title: "Tax form", source: .virtual)]
-        let p = Planner.plan(items: items, overdue: overdue, rules: PlanRules(config: rules), log: [:], now: at("2026-03-24T00:00"),
-                             window: at("2026-03-24T00:00")...at("2026-03-24T23:59"), zone: Self.berlin)
+        let p = Planner.plan(
+            items: items, overdue: overdue, rules: PlanRules(config: rules), log: [:], now: at("2026-03-24T00:00"),
+            window: at("2026-03-24T00:00")...at("2026-03-24T23:59"), zone: Self.berlin)
         let digest = try #require(p.reminders.first)
         #expect(p.reminders.count == 1)
         #expect(digest.key == .digest(date("2026-03-24")))
@@ -94,7 +100,9 @@ import Testing
 
     @Test("keys are stable across re-plans at different times")
     func stableKeys() {
-        let items = (1...5).map { PlanItem(kind: .event, definitionID: Int64($0), date: date("2026-03-2\($0)"), time: WallTime("10:00"), title: "E", source: .virtual) }
+        let items = (1...5).map {
+            PlanItem(kind: .event, definitionID: Int64($0), date: date("2026-03-2\($0)"), time: WallTime("10:00"), title: "E", source: .virtual)
+        }
         let early = plan(items, now: "2026-03-20T00:00")
         let later = plan(items, now: "2026-03-22T12:00")
         #expect(early.reminders.map(\.key) == later.reminders.map(\.key))
@@ -109,8 +117,9 @@ import Testing
             PlanItem(kind: .todo, definitionID: 3, date: date("2026-03-24"), time: WallTime("21:00"), title: "Sent", source: .virtual),
             PlanItem(kind: .todo, definitionID: 4, date: date("2026-03-25"), time: WallTime("10:00"), title: "Next", source: .virtual),
         ]
-        let p = plan(items, now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00",
-                     delivered: [DeliveryID(.item(.todo, id: 3, date: date("2026-03-24"), offset: .minutes(0)), .desktop)])
+        let p = plan(
+            items, now: "2026-03-24T22:00", from: "2026-03-24T00:00", to: "2026-03-26T00:00",
+            delivered: [DeliveryID(.item(.todo, id: 3, date: date("2026-03-24"), offset: .minutes(0)), .desktop)])
         #expect(p.reminders.map(\.status) == [.missed, .late, .settled, .pending])
         #expect(p.reminders[2].settled == [.desktop: Settlement(.delivered, at: nil)])
         // The late one goes out now; then the runner sleeps until the pending one.
@@ -133,10 +142,11 @@ import Testing
         var config = Config()
         config.defaultRoute = [.desktop, .command]
         let key = ReminderKey.item(.todo, id: 2, date: date("2026-03-24"), offset: .minutes(0))
-        let p = Planner.plan(items: [todo], overdue: [], rules: PlanRules(config: config),
-                             log: PlannerTests.log([DeliveryID(key, .desktop), DeliveryID(key, .command)]),
-                             snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
-                             window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
+        let p = Planner.plan(
+            items: [todo], overdue: [], rules: PlanRules(config: config),
+            log: PlannerTests.log([DeliveryID(key, .desktop), DeliveryID(key, .command)]),
+            snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
+            window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
         #expect(fires(p) == ["todo:2:2026-03-24:0m 2026-03-24T18:00:00+01:00", "todo:2:2026-03-24:0m 2026-03-24T18:10:00+01:00"])
         #expect(p.reminders.map(\.channels) == [[.command], [.desktop]])
         #expect(p.reminders.map(\.status) == [.settled, .pending])
@@ -144,11 +154,13 @@ import Testing
         #expect(p.reminders[1].why.last == "snoozed on desktop until 18:10")
         #expect(nextWake(p, now: "2026-03-24T18:05") == at("2026-03-24T18:10"))
         // Done since: the snooze fires nothing.
-        let done = PlanItem(kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .stored,
-                            suppression: .done)
-        let after = Planner.plan(items: [done], overdue: [], rules: PlanRules(config: config), log: [:],
-                                 snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
-                                 window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
+        let done = PlanItem(
+            kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("18:00"), title: "Call", source: .stored,
+            suppression: .done)
+        let after = Planner.plan(
+            items: [done], overdue: [], rules: PlanRules(config: config), log: [:],
+            snoozed: [DeliveryID(key, .desktop): at("2026-03-24T18:10")], now: at("2026-03-24T18:05"),
+            window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
         #expect(after.reminders.isEmpty)
     }
 }

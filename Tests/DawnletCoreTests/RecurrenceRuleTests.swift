@@ -1,7 +1,8 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// The RRULE expansion (issue 16) against python-dateutil, on random rules of every part the RFC
 /// names, and on the RFC's own examples and the rules libical gets wrong.
@@ -56,16 +57,21 @@ import Testing
                 // Every entry with an ordinal, or none: dateutil takes a day only if it is in both
                 // kinds of entry, where the RFC takes either (see `examples`).
                 let ordinals = maybe(0.4)
-                parts.append("BYDAY=" + (0..<Int.random(in: 1...3, using: &rng)).map { _ in
-                    (ordinals ? String([-5, -2, -1, 1, 2, 3, 4, 5, 20, -20][Int.random(in: 0..<10, using: &rng)]) : "") + days[Int.random(in: 0..<7, using: &rng)]
-                }.joined(separator: ","))
+                parts.append(
+                    "BYDAY="
+                        + (0..<Int.random(in: 1...3, using: &rng)).map { _ in
+                            (ordinals ? String([-5, -2, -1, 1, 2, 3, 4, 5, 20, -20][Int.random(in: 0..<10, using: &rng)]) : "")
+                                + days[Int.random(in: 0..<7, using: &rng)]
+                        }.joined(separator: ","))
             }
         }
         if maybe(0.25) { parts.append("BYHOUR=" + list({ Int.random(in: 0...23, using: &rng) }, 3)) }
         if maybe(0.2) { parts.append("BYMINUTE=" + list({ [0, 15, 30, 45, 59][Int.random(in: 0..<5, using: &rng)] }, 2)) }
         if maybe(0.1) { parts.append("BYSECOND=" + list({ [0, 10, 59][Int.random(in: 0..<3, using: &rng)] }, 2)) }
         // Not in weekly rules: dateutil's first week begins at DTSTART, not at WKST (see `examples`).
-        if !parts[0].hasSuffix("HOURLY") && !parts[0].hasSuffix("WEEKLY") && maybe(0.25) { parts.append("BYSETPOS=" + list({ [1, 2, 3, -1, -2][Int.random(in: 0..<5, using: &rng)] }, 2)) }
+        if !parts[0].hasSuffix("HOURLY") && !parts[0].hasSuffix("WEEKLY") && maybe(0.25) {
+            parts.append("BYSETPOS=" + list({ [1, 2, 3, -1, -2][Int.random(in: 0..<5, using: &rng)] }, 2))
+        }
         if maybe(0.2) { parts.append("WKST=" + days[Int.random(in: 0..<7, using: &rng)]) }
         return parts.shuffled(using: &rng).joined(separator: ";")
     }
@@ -77,9 +83,11 @@ import Testing
         var cases: [[String: Any]] = []
         for _ in 0..<800 {
             let rule = Self.randomRule(&rng)
-            let start = LocalDateTime(date: CivilDate(year: Int.random(in: 2019...2030, using: &rng), month: Int.random(in: 1...12, using: &rng),
-                                                      day: Int.random(in: 1...28, using: &rng))!,
-                                      secondsOfDay: Int.random(in: 0..<24, using: &rng) * 3600 + [0, 30, 45][Int.random(in: 0..<3, using: &rng)] * 60)
+            let start = LocalDateTime(
+                date: CivilDate(
+                    year: Int.random(in: 2019...2030, using: &rng), month: Int.random(in: 1...12, using: &rng),
+                    day: Int.random(in: 1...28, using: &rng))!,
+                secondsOfDay: Int.random(in: 0..<24, using: &rng) * 3600 + [0, 30, 45][Int.random(in: 0..<3, using: &rng)] * 60)
             let years = rule.contains("HOURLY") ? 0 : 6
             let through = LocalDateTime(date: start.date.adding(days: years * 366 + 20), secondsOfDay: 0)
             cases.append(["rule": rule, "start": Self.basic(start), "through": Self.basic(through), "limit": 60])
@@ -113,38 +121,42 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.count) of \(cases.count) rules differ:\n\(wrong.prefix(12).joined(separator: "\n"))")
     }
 
-    @Test("RFC 5545's examples, and the rules libical 3.0 expands wrong", arguments: [
-        // §3.8.5.3: every other week on Tuesday and Thursday, for 8 occurrences.
-        ("FREQ=WEEKLY;INTERVAL=2;COUNT=8;WKST=SU;BYDAY=TU,TH", "19970902T090000",
-         "19970902T090000 19970904T090000 19970916T090000 19970918T090000 19970930T090000 19971002T090000 19971014T090000 19971016T090000"),
-        // The last work day of the month.
-        ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=3", "19970930T090000", "19970930T090000 19971031T090000 19971128T090000"),
-        // Monday of week number 20.
-        ("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3", "19970512T090000", "19970512T090000 19980511T090000 19990517T090000"),
-        // WKST changes which days an every-other-week rule takes.
-        ("FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=SU", "19970805T090000", "19970805T090000 19970817T090000 19970819T090000 19970831T090000"),
-        // Negative days of the month in a daily rule.
-        ("FREQ=DAILY;BYMONTHDAY=-1,-2;COUNT=5", "20260101T090000", "20260130T090000 20260131T090000 20260227T090000 20260228T090000 20260330T090000"),
-        // Lists repeated and out of order.
-        ("FREQ=MONTHLY;BYMONTHDAY=15,1,15;COUNT=3", "20260101T090000", "20260101T090000 20260115T090000 20260201T090000"),
-        // BYSETPOS over times of the day.
-        ("FREQ=DAILY;BYHOUR=9,12,18;BYSETPOS=2;COUNT=2", "20260101T090000", "20260101T120000 20260102T120000"),
-        // Every 20th Monday of the year.
-        ("FREQ=YEARLY;BYDAY=20MO;COUNT=2", "19970519T090000", "19970519T090000 19980518T090000"),
-        // BYDAY is a list of days to take: a first Monday or any Friday (dateutil takes none).
-        ("FREQ=MONTHLY;BYDAY=1MO,FR;COUNT=3", "20260101T090000", "20260102T090000 20260105T090000 20260109T090000"),
-        // ISO week 53 of 2026 runs to Sunday 2027-01-03; 2027 has none.
-        ("FREQ=YEARLY;BYWEEKNO=53;BYDAY=MO,SU;COUNT=4", "20260101T090000", "20261228T090000 20270103T090000 20321227T090000 20330102T090000"),
-        // Under WKST=TH, 2028 has 53 weeks, the last to 2029-01-03; 2029 has 52 (2030-01-01 is in
-        // its week 52; dateutil: 53); 2034 has 53 again.
-        ("FREQ=YEARLY;WKST=TH;BYWEEKNO=53;BYDAY=TU;COUNT=2", "20290101T090000", "20290102T090000 20350102T090000"),
-        // RFC 7529: a yearly Feb 29 moves to Mar 1 in other years, or to Feb 28; a monthly 31st too.
-        ("RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=FORWARD;COUNT=3", "20120229T000000", "20120229T000000 20130301T000000 20140301T000000"),
-        ("RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=BACKWARD;COUNT=2", "20120229T000000", "20120229T000000 20130228T000000"),
-        ("RSCALE=GREGORIAN;FREQ=MONTHLY;SKIP=BACKWARD;COUNT=3", "20260131T000000", "20260131T000000 20260228T000000 20260331T000000"),
-        // BYSETPOS counts in the whole week, days before DTSTART too (dateutil: from DTSTART).
-        ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH;BYSETPOS=2;COUNT=2", "20231220T210000", "20231226T210000 20240102T210000"),
-    ])
+    @Test(
+        "RFC 5545's examples, and the rules libical 3.0 expands wrong",
+        arguments: [
+            // §3.8.5.3: every other week on Tuesday and Thursday, for 8 occurrences.
+            (
+                "FREQ=WEEKLY;INTERVAL=2;COUNT=8;WKST=SU;BYDAY=TU,TH", "19970902T090000",
+                "19970902T090000 19970904T090000 19970916T090000 19970918T090000 19970930T090000 19971002T090000 19971014T090000 19971016T090000"
+            ),
+            // The last work day of the month.
+            ("FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=3", "19970930T090000", "19970930T090000 19971031T090000 19971128T090000"),
+            // Monday of week number 20.
+            ("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3", "19970512T090000", "19970512T090000 19980511T090000 19990517T090000"),
+            // WKST changes which days an every-other-week rule takes.
+            ("FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=SU", "19970805T090000", "19970805T090000 19970817T090000 19970819T090000 19970831T090000"),
+            // Negative days of the month in a daily rule.
+            ("FREQ=DAILY;BYMONTHDAY=-1,-2;COUNT=5", "20260101T090000", "20260130T090000 20260131T090000 20260227T090000 20260228T090000 20260330T090000"),
+            // Lists repeated and out of order.
+            ("FREQ=MONTHLY;BYMONTHDAY=15,1,15;COUNT=3", "20260101T090000", "20260101T090000 20260115T090000 20260201T090000"),
+            // BYSETPOS over times of the day.
+            ("FREQ=DAILY;BYHOUR=9,12,18;BYSETPOS=2;COUNT=2", "20260101T090000", "20260101T120000 20260102T120000"),
+            // Every 20th Monday of the year.
+            ("FREQ=YEARLY;BYDAY=20MO;COUNT=2", "19970519T090000", "19970519T090000 19980518T090000"),
+            // BYDAY is a list of days to take: a first Monday or any Friday (dateutil takes none).
+            ("FREQ=MONTHLY;BYDAY=1MO,FR;COUNT=3", "20260101T090000", "20260102T090000 20260105T090000 20260109T090000"),
+            // ISO week 53 of 2026 runs to Sunday 2027-01-03; 2027 has none.
+            ("FREQ=YEARLY;BYWEEKNO=53;BYDAY=MO,SU;COUNT=4", "20260101T090000", "20261228T090000 20270103T090000 20321227T090000 20330102T090000"),
+            // Under WKST=TH, 2028 has 53 weeks, the last to 2029-01-03; 2029 has 52 (2030-01-01 is in
+            // its week 52; dateutil: 53); 2034 has 53 again.
+            ("FREQ=YEARLY;WKST=TH;BYWEEKNO=53;BYDAY=TU;COUNT=2", "20290101T090000", "20290102T090000 20350102T090000"),
+            // RFC 7529: a yearly Feb 29 moves to Mar 1 in other years, or to Feb 28; a monthly 31st too.
+            ("RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=FORWARD;COUNT=3", "20120229T000000", "20120229T000000 20130301T000000 20140301T000000"),
+            ("RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=BACKWARD;COUNT=2", "20120229T000000", "20120229T000000 20130228T000000"),
+            ("RSCALE=GREGORIAN;FREQ=MONTHLY;SKIP=BACKWARD;COUNT=3", "20260131T000000", "20260131T000000 20260228T000000 20260331T000000"),
+            // BYSETPOS counts in the whole week, days before DTSTART too (dateutil: from DTSTART).
+            ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH;BYSETPOS=2;COUNT=2", "20231220T210000", "20231226T210000 20240102T210000"),
+        ])
     func examples(rule: String, start: String, expected: String) throws {
         let got = try Self.expand(rule, start, through: "21000101T000000")
         #expect(got == expected.split(separator: " ").map(String.init), "\(got)")
@@ -161,11 +173,14 @@ import Testing
         #expect(try Self.expand("FREQ=WEEKLY;BYDAY=FR", "99991224T090000", through: "99991231T235959") == ["99991224T090000", "99991231T090000"])
     }
 
-    @Test("bad rules are refused with the part named", arguments: [
-        ("BYDAY=MO", "no FREQ"), ("FREQ=FORTNIGHTLY", "FREQ=FORTNIGHTLY"), ("FREQ=DAILY;INTERVAL=0", "INTERVAL=0"),
-        ("FREQ=MONTHLY;BYMONTHDAY=32", "BYMONTHDAY=32"), ("FREQ=MONTHLY;BYMONTHDAY=0", "BYMONTHDAY=0"), ("FREQ=WEEKLY;BYDAY=XX", "BYDAY=XX"),
-        ("FREQ=DAILY;UNTIL=2026", "UNTIL=2026"), ("FREQ=DAILY;FOO=1", "FOO"), ("FREQ=YEARLY;RSCALE=HEBREW", "RSCALE=HEBREW"), ("FREQ=YEARLY;SKIP=SIDEWAYS", "SKIP=SIDEWAYS"),
-    ])
+    @Test(
+        "bad rules are refused with the part named",
+        arguments: [
+            ("BYDAY=MO", "no FREQ"), ("FREQ=FORTNIGHTLY", "FREQ=FORTNIGHTLY"), ("FREQ=DAILY;INTERVAL=0", "INTERVAL=0"),
+            ("FREQ=MONTHLY;BYMONTHDAY=32", "BYMONTHDAY=32"), ("FREQ=MONTHLY;BYMONTHDAY=0", "BYMONTHDAY=0"), ("FREQ=WEEKLY;BYDAY=XX", "BYDAY=XX"),
+            ("FREQ=DAILY;UNTIL=2026", "UNTIL=2026"), ("FREQ=DAILY;FOO=1", "FOO"), ("FREQ=YEARLY;RSCALE=HEBREW", "RSCALE=HEBREW"),
+            ("FREQ=YEARLY;SKIP=SIDEWAYS", "SKIP=SIDEWAYS"),
+        ])
     func refused(rule: String, named: String) {
         #expect {
             _ = try RecurrenceRule(parsing: rule)

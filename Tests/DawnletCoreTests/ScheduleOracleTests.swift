@@ -1,6 +1,7 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Testing
+
+@testable import DawnletCore
 
 /// The fast generator against the naive day-by-day matcher, on thousands of random schedules and
 /// ranges: any disagreement is a wrong answer in one of them.

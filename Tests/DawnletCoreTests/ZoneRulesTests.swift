@@ -1,7 +1,8 @@
-@testable import DawnletCore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
 
 /// The TZif reader (RFC 8536) against an independent reader of the same files: Python's zoneinfo
 /// (issue 14). Every Area/City and Etc/* zone of the system's tzdata, every offset change from
@@ -36,7 +37,9 @@ import Testing
             }
             for local in checks["locals"] ?? [] {
                 checked += 1
-                guard let date = CivilDate(year: local[0], month: local[1], day: local[2]), let wall = WallTime(hour: local[3], minute: local[4]) else { continue }
+                guard let date = CivilDate(year: local[0], month: local[1], day: local[2]), let wall = WallTime(hour: local[3], minute: local[4]) else {
+                    continue
+                }
                 let got = zone.resolve(wall, on: date).instant.secondsSinceEpoch
                 if got != Int64(local[5]) { wrong.append("\(name) \(date) \(wall): \(got), zoneinfo \(local[5])") }
             }

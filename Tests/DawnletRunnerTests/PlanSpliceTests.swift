@@ -1,9 +1,10 @@
 import DawnletCore
-@testable import DawnletRunner
 import DawnletStore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletRunner
 
 /// Issue 15: after a write, the runner re-plans only what changed (`PlanSource.splice`, over what
 /// the change feed names). The oracle is the whole plan made again: on random databases and
@@ -20,8 +21,9 @@ import Testing
         switch Int.random(in: 0..<11, using: &rng) {
         case 9, 10:
             // A one-off todo due around the window: overdue in the digests after its date.
-            let id = try store.items.addItem(kind: .todo, title: "due soon", date: today.adding(days: Int.random(in: -6...20, using: &rng)),
-                                             time: time, schedule: nil, today: today)
+            let id = try store.items.addItem(
+                kind: .todo, title: "due soon", date: today.adding(days: Int.random(in: -6...20, using: &rng)),
+                time: time, schedule: nil, today: today)
             return PlanChanges.Source(kind: .todo, id: id)
         case 6:
             return try randomMoneyWrite(store, &rng, today: today)
@@ -34,8 +36,9 @@ import Testing
             let schedule = repeating ? randomSchedule(using: &rng, anchoredIn: today.adding(days: -60)...today.adding(days: 20)) : nil
             let date: CivilDate? = kind == .habit ? nil : today.adding(days: Int.random(in: -20...30, using: &rng))
             let own = kind == .habit ? [] : Array(Set((0..<Int.random(in: 0...2, using: &rng)).map { _ in offsets.randomElement(using: &rng)! }))
-            let id = try store.items.addItem(kind: kind, title: "new \(kind)", date: date, time: time, schedule: schedule,
-                                             durationMinutes: kind == .event ? 45 : nil, reminders: own, today: today)
+            let id = try store.items.addItem(
+                kind: kind, title: "new \(kind)", date: date, time: time, schedule: schedule,
+                durationMinutes: kind == .event ? 45 : nil, reminders: own, today: today)
             return PlanChanges.Source(kind: kind.reminderKind, id: id)
         case 2:
             guard var d = definitions.randomElement(using: &rng) else { return nil }
@@ -46,7 +49,8 @@ import Testing
             return PlanChanges.Source(kind: d.kind.reminderKind, id: d.id)
         case 3, 4:
             guard let d = definitions.randomElement(using: &rng) else { return nil }
-            let dates = d.schedule.map { $0.occurrences(in: today.adding(days: -5)...today.adding(days: 20), defaultAnchor: today) } ?? d.date.map { [$0] } ?? []
+            let dates =
+                d.schedule.map { $0.occurrences(in: today.adding(days: -5)...today.adding(days: 20), defaultAnchor: today) } ?? d.date.map { [$0] } ?? []
             guard let date = dates.randomElement(using: &rng) else { return nil }
             let status: OccurrenceStatus = d.kind == .event || Bool.random(using: &rng) ? .skipped : .done
             try store.items.setOccurrence(d.kind, definitionID: d.id, date: date, status: status)
@@ -65,24 +69,31 @@ import Testing
         let amount = Amount(minorUnits: -Int64.random(in: 100...10_000, using: &rng))
         switch Int.random(in: 0..<10, using: &rng) {
         case 0:
-            return PlanChanges.Source(kind: .bill, id: try store.money.addRecurringTransaction(name: "new bill", amount: amount, schedule: monthly, today: today))
+            return PlanChanges.Source(
+                kind: .bill, id: try store.money.addRecurringTransaction(name: "new bill", amount: amount, schedule: monthly, today: today))
         case 1:
-            return PlanChanges.Source(kind: .subscription, id: try store.sources.addSubscription(name: "new sub", amount: amount, schedule: monthly, today: today))
+            return PlanChanges.Source(
+                kind: .subscription, id: try store.sources.addSubscription(name: "new sub", amount: amount, schedule: monthly, today: today))
         case 2:
-            let id = try store.sources.addDebt(name: "new debt", balance: Amount(minorUnits: 50_000), minimum: Amount(minorUnits: 1_000),
-                                               day: Int.random(in: 1...31, using: &rng), today: today)
+            let id = try store.sources.addDebt(
+                name: "new debt", balance: Amount(minorUnits: 50_000), minimum: Amount(minorUnits: 1_000),
+                day: Int.random(in: 1...31, using: &rng), today: today)
             return PlanChanges.Source(kind: .debt, id: id)
         case 3:
-            let id = try store.sources.addGoal(name: "new goal", target: Amount(minorUnits: 100_000), by: today.adding(days: Int.random(in: 1...30, using: &rng)), today: today)
+            let id = try store.sources.addGoal(
+                name: "new goal", target: Amount(minorUnits: 100_000), by: today.adding(days: Int.random(in: 1...30, using: &rng)), today: today)
             return PlanChanges.Source(kind: .goal, id: id)
         case 4:
-            return PlanChanges.Source(kind: .income, id: try store.sources.addIncome(name: "pay", amount: Amount(minorUnits: 300_000), schedule: monthly, today: today))
+            return PlanChanges.Source(
+                kind: .income, id: try store.sources.addIncome(name: "pay", amount: Amount(minorUnits: 300_000), schedule: monthly, today: today))
         case 5:
             guard let bill = try store.money.recurringTransactions().randomElement(using: &rng),
-                  let date = bill.schedule.occurrences(in: today.adding(days: -5)...today.adding(days: 25), defaultAnchor: today).randomElement(using: &rng)
+                let date = bill.schedule.occurrences(in: today.adding(days: -5)...today.adding(days: 25), defaultAnchor: today).randomElement(using: &rng)
             else { return nil }
             // A date skipped or paid already is refused, and writes nothing.
-            let done: ()? = Bool.random(using: &rng) ? try? store.money.skipTransaction(definitionID: bill.id, date: date)
+            let done: ()? =
+                Bool.random(using: &rng)
+                ? try? store.money.skipTransaction(definitionID: bill.id, date: date)
                 : try? store.money.markTransactionPaid(definitionID: bill.id, date: date)
             return done == nil ? nil : PlanChanges.Source(kind: .bill, id: bill.id)
         case 6, 7, 8:
@@ -90,7 +101,9 @@ import Testing
             let ids = debt ? try store.sources.debts().map(\.id) : try store.sources.subscriptions().map(\.id)
             guard let id = ids.randomElement(using: &rng) else { return nil }
             // A paused subscription or a period logged already is refused, and writes nothing.
-            guard (try? store.sources.logPayment(for: debt ? .debt : .subscription, id: id, on: today.adding(days: Int.random(in: -3...10, using: &rng)), amount: nil)) != nil
+            guard
+                (try? store.sources.logPayment(
+                    for: debt ? .debt : .subscription, id: id, on: today.adding(days: Int.random(in: -3...10, using: &rng)), amount: nil)) != nil
             else { return nil }
             return PlanChanges.Source(kind: debt ? .debt : .subscription, id: id)
         default:
@@ -111,15 +124,18 @@ import Testing
             let store = try PlanStreamTests().randomDatabase(folder.path("splice-\(round).sqlite"), &rng, today: today)
             // Debts and subscriptions due around the window, for payments to be logged against.
             for i in 0..<3 {
-                _ = try store.sources.addDebt(name: "Debt \(i)", balance: Amount(minorUnits: 90_000), minimum: Amount(minorUnits: 2_000),
-                                              day: Int.random(in: 1...28, using: &rng), today: today)
+                _ = try store.sources.addDebt(
+                    name: "Debt \(i)", balance: Amount(minorUnits: 90_000), minimum: Amount(minorUnits: 2_000),
+                    day: Int.random(in: 1...28, using: &rng), today: today)
                 let renewal = Schedule(rule: .monthlyOnDay(interval: 1, day: Int.random(in: 1...28, using: &rng)), anchor: today.adding(days: -90))
                 _ = try store.sources.addSubscription(name: "Sub \(i)", amount: Amount(minorUnits: -900), schedule: renewal, today: today)
             }
             var config = Config()
             config.reminders[.todo] = [.minutes(10), .days(1)]
             let source = PlanSource(store: store, config: config, zone: berlin)
-            let start = berlin.resolve(WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -5...10, using: &rng))).instant
+            let start = berlin.resolve(
+                WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -5...10, using: &rng))
+            ).instant
             let window = start...start.adding(seconds: Int64.random(in: 3_600...(20 * 86_400), using: &rng))
             let now = start.adding(seconds: Int64.random(in: -3_600...86_400, using: &rng))
             // Some of it delivered: a spliced reminder's status comes from the log as a whole plan's does.
@@ -161,7 +177,8 @@ import Testing
         let store = try Store(path: folder.path("feed.sqlite"))
         let today = CivilDate(year: 2026, month: 12, day: 1)!
         let start = try store.changePosition()
-        let bill = try store.money.addRecurringTransaction(name: "Rent", amount: Amount(minorUnits: -100), schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1)), today: today)
+        let bill = try store.money.addRecurringTransaction(
+            name: "Rent", amount: Amount(minorUnits: -100), schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1)), today: today)
         let changes = try store.changes(after: start)
         #expect(changes.sources == [PlanChanges.Source(kind: .bill, id: bill)] && !changes.wholePlan)
         // More than a read takes: a whole plan.

@@ -1,9 +1,10 @@
 import DawnletCore
 import DawnletRunner
-@testable import DawnletStore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletStore
 
 /// Channels that record what the runner hands them and end each delivery when the test says.
 final class FakeChannels: DeliveryChannels {
@@ -52,8 +53,9 @@ final class FakeChannels: DeliveryChannels {
         try store.db.run("UPDATE settings SET value = '0' WHERE key = 'created'")
         var config = Config()
         config.graceWindow = 12 * 3_600
-        runner = try Runner(Runner.Settings(databasePath: path, config: config, zone: berlin), clock: { [clock] in clock.now },
-                            channels: channels, log: { _ in })
+        runner = try Runner(
+            Runner.Settings(databasePath: path, config: config, zone: berlin), clock: { [clock] in clock.now },
+            channels: channels, log: { _ in })
     }
 
     func at(_ text: String) -> Instant { ISO8601.parse(text, zone: berlin)! }
@@ -70,7 +72,8 @@ final class FakeChannels: DeliveryChannels {
     }
 
     func state(_ key: String) throws -> Delivery.State? {
-        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.log.deliveries(state).contains(where: { $0.key.description == key }) {
+        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.log.deliveries(state).contains(where: { $0.key.description == key })
+        {
             return state
         }
         return nil
@@ -234,10 +237,16 @@ final class FakeChannels: DeliveryChannels {
     @Test("nothing due before the database began is recorded missed; after it, it is")
     func beforeTheDatabase() throws {
         try store.db.run("UPDATE settings SET value = ? WHERE key = 'created'", [.text(String(at("2026-11-30T12:00").secondsSinceEpoch))])
-        let late = try Runner(Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: { var c = Config(); c.graceWindow = 3_600; return c }(),
-                                              zone: berlin), clock: { [clock] in clock.now }, channels: channels, log: { _ in })
-        _ = try store.items.addItem(kind: .todo, title: "Water", date: nil, time: WallTime("09:00"), schedule: Schedule(parsing: "daily from 2026-11-27 at 09:00"),
-                              today: CivilDate(year: 2026, month: 11, day: 27)!)
+        let late = try Runner(
+            Runner.Settings(
+                databasePath: folder.path("dawnlet.sqlite"),
+                config: {
+                    var c = Config(); c.graceWindow = 3_600; return c
+                }(),
+                zone: berlin), clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+        _ = try store.items.addItem(
+            kind: .todo, title: "Water", date: nil, time: WallTime("09:00"), schedule: Schedule(parsing: "daily from 2026-11-27 at 09:00"),
+            today: CivilDate(year: 2026, month: 11, day: 27)!)
         clock.now = at("2026-12-02T08:00")
         late.start()
         #expect(try store.log.deliveries(.missed).map(\.key.description) == ["todo:1:2026-12-01:0m"])

@@ -18,8 +18,9 @@ import Testing
     var id: DeliveryID { DeliveryID(ReminderKey(key)!, .desktop) }
 
     func claim(at seconds: Int64 = 0) throws -> Bool {
-        try store.log.claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
-                        now: fireAt.adding(seconds: seconds))
+        try store.log.claim(
+            id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
+            now: fireAt.adding(seconds: seconds))
     }
 
     @Test("a delivered reminder is settled; a snooze unsettles it until it is claimed again, once")

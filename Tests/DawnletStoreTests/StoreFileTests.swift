@@ -1,8 +1,9 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
 @testable import DawnletCore
 @testable import DawnletStore
-import Foundation
-import DawnletTestSupport
-import Testing
 
 /// Opening, creating, refusing and migrating real database files (DESIGN §7, issue 3).
 @Suite struct StoreFileTests {
@@ -158,23 +159,27 @@ import Testing
     func oursInWAL() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("d.sqlite")
-        try uncheckpointed(path, Migrations.all.joined(separator: ";\n") + """
-            ; PRAGMA user_version = \(Migrations.latest);
-            INSERT INTO todos (title, reminders, created) VALUES ('kept', '', '2026-01-01');
-            """)
+        try uncheckpointed(
+            path,
+            Migrations.all.joined(separator: ";\n") + """
+                ; PRAGMA user_version = \(Migrations.latest);
+                INSERT INTO todos (title, reminders, created) VALUES ('kept', '', '2026-01-01');
+                """)
         // The main file alone does not say it is ours: page 1 there predates the application id.
         #expect(DatabaseFile.verdict(page1: Array(FileManager.default.contents(atPath: path)!.prefix(512))) != .ours(version: Migrations.latest))
         #expect(try DatabaseFile.inspect(path) == .ours(version: Migrations.latest))
         #expect(try Store(path: path).items.definitions([.todo]).map(\.title) == ["kept"])
     }
 
-    @Test("files refused with a one-line reason, left as they were", arguments: [
-        ("empty", "it is empty"),
-        ("one byte", "too short"),
-        ("our id, version -1", "schema version -1"),
-        ("our id, no tables", "has no tables"),
-        ("a folder", "not a regular file"),
-    ])
+    @Test(
+        "files refused with a one-line reason, left as they were",
+        arguments: [
+            ("empty", "it is empty"),
+            ("one byte", "too short"),
+            ("our id, version -1", "schema version -1"),
+            ("our id, no tables", "has no tables"),
+            ("a folder", "not a regular file"),
+        ])
     func refused(_ name: String, _ reason: String) throws {
         let folder = try TemporaryFolder()
         let path = folder.path("d.sqlite")

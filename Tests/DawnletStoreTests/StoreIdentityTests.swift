@@ -1,8 +1,9 @@
-@testable import DawnletCore
-@testable import DawnletStore
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletCore
+@testable import DawnletStore
 
 /// An id names one item for ever (DESIGN §3, issue 11): never reused after a delete, in every table
 /// a reminder key, a delivery row, an export UID or a person can name.
@@ -15,8 +16,17 @@ import Testing
         [
             ("todos", { try store.items.addItem(kind: .todo, title: "t", date: today, time: nil, schedule: nil, today: today) }),
             ("events", { try store.items.addItem(kind: .event, title: "e", date: today, time: nil, schedule: nil, today: today) }),
-            ("habits", { try store.items.addItem(kind: .habit, title: "h", date: nil, time: nil, schedule: Schedule(rule: .weekly(interval: 1, days: nil)), today: today) }),
-            ("recurring_transactions", { try store.money.addRecurringTransaction(name: "b", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
+            (
+                "habits",
+                {
+                    try store.items.addItem(
+                        kind: .habit, title: "h", date: nil, time: nil, schedule: Schedule(rule: .weekly(interval: 1, days: nil)), today: today)
+                }
+            ),
+            (
+                "recurring_transactions",
+                { try store.money.addRecurringTransaction(name: "b", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }
+            ),
             ("subscriptions", { try store.sources.addSubscription(name: "s", amount: Amount(minorUnits: 100), schedule: monthly, today: today) }),
             ("debts", { try store.sources.addDebt(name: "d", balance: Amount(minorUnits: 1000), minimum: Amount(minorUnits: 100), day: 5, today: today) }),
             ("goals", { try store.sources.addGoal(name: "g", target: Amount(minorUnits: 100), by: nil, today: today) }),
@@ -36,8 +46,9 @@ import Testing
         }
         // Payments: logged, deleted, logged again.
         func log(_ day: Int) throws -> Int64 {
-            try store.sources.logPayment(kind: .subscription, sourceID: 1, date: CivilDate(year: 2026, month: 12, day: day)!, amount: Amount(minorUnits: 100),
-                                 periodStart: CivilDate(year: 2026, month: 12, day: day)!, periodText: "December")
+            try store.sources.logPayment(
+                kind: .subscription, sourceID: 1, date: CivilDate(year: 2026, month: 12, day: day)!, amount: Amount(minorUnits: 100),
+                periodStart: CivilDate(year: 2026, month: 12, day: day)!, periodText: "December")
         }
         #expect(try log(5) == 1)
         try store.db.run("DELETE FROM payments WHERE id = 1")
@@ -52,7 +63,8 @@ import Testing
         do {
             let old = try Connection(path: path, busyTimeoutMilliseconds: 100)
             for sql in Migrations.all.prefix(5) { try old.execute(sql) }
-            try old.execute("""
+            try old.execute(
+                """
                 PRAGMA user_version = 5; PRAGMA foreign_keys = ON;
                 INSERT INTO todos (id, title, reminders, created) VALUES (1, 'one', '', '2026-01-01'), (4, 'four', '', '2026-01-01');
                 INSERT INTO todo_occurrences (definition_id, date, status) VALUES (4, '2026-12-01', 'done');

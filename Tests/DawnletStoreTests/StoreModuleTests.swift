@@ -1,8 +1,9 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
 @testable import DawnletCore
 @testable import DawnletStore
-import Foundation
-import DawnletTestSupport
-import Testing
 
 /// The seed's cases on a real database file: definitions apart from occurrences (seed 000).
 @Suite struct StoreModuleTests {
@@ -54,8 +55,9 @@ import Testing
 
     @Test("editing one instance leaves the series alone, and editing the series leaves the instance alone")
     func edits() throws {
-        let id = try store.items.addItem(kind: .event, title: "Standup", date: date("2026-11-30"), time: WallTime("09:30"),
-                                   schedule: try schedule("weekdays"), today: today)
+        let id = try store.items.addItem(
+            kind: .event, title: "Standup", date: date("2026-11-30"), time: WallTime("09:30"),
+            schedule: try schedule("weekdays"), today: today)
         try store.items.setOccurrence(.event, definitionID: id, date: date("2026-12-01"), status: nil, title: nil, time: WallTime("11:00"))
         #expect(try merged("2026-11-30", "2026-12-02").map { $0.time?.description } == ["09:30", "11:00", "09:30"])
         var series = try store.items.definition(.event, id: id)
@@ -85,9 +87,10 @@ import Testing
 
     @Test("habit entries: done and skipped per day")
     func habits() throws {
-        let id = try store.items.addItem(kind: .habit, title: "Run", date: nil, time: WallTime("07:00"),
-                                   schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet([.monday, .wednesday, .friday])), anchor: today),
-                                   today: today)
+        let id = try store.items.addItem(
+            kind: .habit, title: "Run", date: nil, time: WallTime("07:00"),
+            schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet([.monday, .wednesday, .friday])), anchor: today),
+            today: today)
         try store.items.setOccurrence(.habit, definitionID: id, date: date("2026-12-02"), status: .done)
         try store.items.setOccurrence(.habit, definitionID: id, date: date("2026-12-04"), status: .skipped)
         #expect(try merged("2026-11-30", "2026-12-06").map(\.status) == [.open, .done, .skipped])
@@ -98,21 +101,27 @@ import Testing
         _ = try weeklyTuesday()
         let rent = try store.items.addItem(kind: .todo, title: "Rent", date: date("2026-11-25"), time: nil, schedule: nil, today: today)
         let day = date("2026-12-09")
-        let items = OccurrenceMerge.day(day, definitions: try store.items.definitions(),
-                                        stored: try store.items.storedOccurrences(in: day...day) + store.items.oneOffTodoRows())
+        let items = OccurrenceMerge.day(
+            day, definitions: try store.items.definitions(),
+            stored: try store.items.storedOccurrences(in: day...day) + store.items.oneOffTodoRows())
         #expect(items.map(\.definition.id) == [rent])
         #expect(items.first?.overdue == true)
         try store.items.setOccurrence(.todo, definitionID: rent, date: date("2026-11-25"), status: .done)
-        #expect(OccurrenceMerge.day(day, definitions: try store.items.definitions(),
-                                    stored: try store.items.storedOccurrences(in: day...day) + store.items.oneOffTodoRows()).isEmpty)
+        #expect(
+            OccurrenceMerge.day(
+                day, definitions: try store.items.definitions(),
+                stored: try store.items.storedOccurrences(in: day...day) + store.items.oneOffTodoRows()
+            ).isEmpty)
     }
 
     @Test("materialising a month twice creates nothing new; skipped rows stay skipped and out of the total")
     func money() throws {
-        let rent = try store.money.addRecurringTransaction(name: "Rent", amount: Amount(minorUnits: -95_000),
-                                                     schedule: try schedule("monthly on day 1 from 2026-01-01"), today: today)
-        let stream = try store.money.addRecurringTransaction(name: "Stream", amount: Amount(minorUnits: -1299),
-                                                       schedule: try schedule("monthly on day 31 from 2026-01-01"), today: today)
+        let rent = try store.money.addRecurringTransaction(
+            name: "Rent", amount: Amount(minorUnits: -95_000),
+            schedule: try schedule("monthly on day 1 from 2026-01-01"), today: today)
+        let stream = try store.money.addRecurringTransaction(
+            name: "Stream", amount: Amount(minorUnits: -1299),
+            schedule: try schedule("monthly on day 31 from 2026-01-01"), today: today)
         let feb = try #require(YearMonth("2026-02"))
         try store.money.skipTransaction(definitionID: stream, date: date("2026-02-28"))
         let first = try store.money.loadMonth(feb)

@@ -16,14 +16,16 @@ import Testing
         var rng = SeededRandom(seed: 8)
         let range = date("2026-01-01")...date("2027-12-31")
         let zone = Self.berlin
-        let window = zone.resolve(WallTime(hour: 0, minute: 0)!, on: range.lowerBound).instant
-            ... zone.resolve(WallTime(hour: 23, minute: 59)!, on: range.upperBound).instant
+        let window =
+            zone.resolve(WallTime(hour: 0, minute: 0)!, on: range.lowerBound)
+            .instant...zone.resolve(WallTime(hour: 23, minute: 59)!, on: range.upperBound).instant
         for i in 0..<300 {
             let schedule = randomSchedule(using: &rng, anchoredIn: date("2024-11-27")...date("2026-07-20"))
             let time = Bool.random(using: &rng) ? WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 30) : nil
             let item = ItemDefinition(kind: i % 2 == 0 ? .event : .todo, id: Int64(i), title: "Item \(i)", time: time, schedule: schedule)
             let file = folder.path("item-\(i).ics")
-            try CalendarExport.document(item, stored: [], offsets: [], uid: "item-\(i)", zone: zone, stamp: Self.stamp).write(toFile: file, atomically: true, encoding: .utf8)
+            try CalendarExport.document(item, stored: [], offsets: [], uid: "item-\(i)", zone: zone, stamp: Self.stamp).write(
+                toFile: file, atomically: true, encoding: .utf8)
             let read = CalendarReader.read(name: "x", path: file, window: window, zone: zone)
             #expect(read.problems.isEmpty, "\(read.problems)")
             let theirs = read.occurrences.map(\.date).filter { range.contains($0) }.sorted()
@@ -40,11 +42,13 @@ import Testing
     func exceptions() throws {
         let folder = try TemporaryFolder()
         let schedule = try DawnletTestSupport.schedule("weekly on tue from 2026-12-01")
-        let item = ItemDefinition(kind: .todo, id: 3, title: "Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
-                                  time: WallTime(hour: 7, minute: 0), schedule: schedule, reminders: [])
+        let item = ItemDefinition(
+            kind: .todo, id: 3, title: "Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
+            time: WallTime(hour: 7, minute: 0), schedule: schedule, reminders: [])
         let stored = [
             StoredOccurrence(rowID: 1, kind: .todo, definitionID: 3, date: date("2026-12-08"), status: .skipped),
-            StoredOccurrence(rowID: 2, kind: .todo, definitionID: 3, date: date("2026-12-15"), status: .open, title: "Bins (late)", time: WallTime(hour: 9, minute: 0)),
+            StoredOccurrence(
+                rowID: 2, kind: .todo, definitionID: 3, date: date("2026-12-15"), status: .open, title: "Bins (late)", time: WallTime(hour: 9, minute: 0)),
             StoredOccurrence(rowID: 3, kind: .todo, definitionID: 3, date: date("2026-12-22"), status: .done),
         ]
         let text = CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin, stamp: Self.stamp)
@@ -58,16 +62,20 @@ import Testing
         let read = CalendarReader.read(name: "x", path: file, window: window, zone: Self.berlin)
         #expect(read.problems.isEmpty, "\(read.problems)")
         let lines = read.occurrences.filter { $0.date < date("2027-01-01") }.map { "\($0.date) \($0.time!) \($0.title)" }.sorted()
-        #expect(lines == [
-            "2026-12-01 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
-            "2026-12-15 09:00 Bins (late)",
-            "2026-12-29 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
-        ], "skipped 12-08 and done 12-22 are out: \(lines)")
+        #expect(
+            lines == [
+                "2026-12-01 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
+                "2026-12-15 09:00 Bins (late)",
+                "2026-12-29 07:00 Bins; paper, glass \\ and a very long title that needs folding: Überweisung 💶 ok",
+            ], "skipped 12-08 and done 12-22 are out: \(lines)")
         #expect(read.occurrences.first { $0.date == date("2026-12-01") }?.alarms?.count == 2)
-        #expect(CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin, stamp: Self.stamp) == text)
+        #expect(
+            CalendarExport.document(item, stored: stored, offsets: [.minutes(10), .days(1)], uid: "todo-3@test", zone: Self.berlin, stamp: Self.stamp) == text)
     }
 
-    @Test("each file carries the VTIMEZONE its TZID names: read through that VTIMEZONE alone (libical), the same instants as through the system's zone, 2024–2050")
+    @Test(
+        "each file carries the VTIMEZONE its TZID names: read through that VTIMEZONE alone (libical), the same instants as through the system's zone, 2024–2050"
+    )
     func timeZones() throws {
         let folder = try TemporaryFolder()
         for (n, name) in ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Kolkata", "Europe/London", "America/Sao_Paulo"].enumerated() {
@@ -87,8 +95,9 @@ import Testing
             #expect(system.problems.isEmpty && vtimezone.problems.isEmpty, "\(system.problems) \(vtimezone.problems)")
             #expect(system.occurrences.count > 1300)
             let differ = zip(system.occurrences, vtimezone.occurrences).filter { $0.start != $1.start }
-            #expect(system.occurrences.count == vtimezone.occurrences.count && differ.isEmpty,
-                    "\(name): \(differ.prefix(3).map { "\(ISO8601.format($0.start!, utcOffset: 0)) vs \(ISO8601.format($1.start!, utcOffset: 0))" })")
+            #expect(
+                system.occurrences.count == vtimezone.occurrences.count && differ.isEmpty,
+                "\(name): \(differ.prefix(3).map { "\(ISO8601.format($0.start!, utcOffset: 0)) vs \(ISO8601.format($1.start!, utcOffset: 0))" })")
         }
     }
 

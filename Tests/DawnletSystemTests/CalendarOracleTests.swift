@@ -19,7 +19,8 @@ import Testing
         "issue_526_calendar_with_events.ics": "the same", "issue_526_calendar_with_shuffeled_events.ics": "the same",
         "issue_526_calendar_with_different_events.ics": "the same",
         "issue_178_custom_component_contains_other.ics": "a VEVENT inside an unknown component, with no VCALENDAR: not read",
-        "issue_313_globally_unique_tzid.ics": "Mozilla's globally unique TZIDs (/mozilla.org/…/America/New_York) without a VTIMEZONE: reported, skipped (libical's own prefix is read)",
+        "issue_313_globally_unique_tzid.ics":
+            "Mozilla's globally unique TZIDs (/mozilla.org/…/America/New_York) without a VTIMEZONE: reported, skipped (libical's own prefix is read)",
         "issue_1633_rdate_with_dates_and_tzid.ics": "an RDATE PERIOD of two dates on a timed event (invalid): its day's start in the planning zone",
     ]
 
@@ -48,7 +49,8 @@ import Testing
         let answers = try oracle(files, from: from, to: to)
         func instant(_ basic: String) throws -> Instant {
             let a = Array(basic)
-            return try #require(ISO8601.parse("\(String(a[0..<4]))-\(String(a[4..<6]))-\(String(a[6..<8]))T\(String(a[9..<11])):\(String(a[11..<13]))", zone: .utc))
+            return try #require(
+                ISO8601.parse("\(String(a[0..<4]))-\(String(a[4..<6]))-\(String(a[6..<8]))T\(String(a[9..<11])):\(String(a[11..<13]))", zone: .utc))
         }
         let (begin, end) = (try instant(from), try instant(to))
         var (compared, count, wrong) = (0, 0, [String]())
@@ -84,9 +86,11 @@ import Testing
         let folder = try TemporaryFolder()
         var rng = SeededRandom(seed: 300)
         let zones = ["Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Sydney", "UTC"]
-        let rules = ["FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=MONTHLY;BYDAY=2TU",
-                     "FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU", "FREQ=WEEKLY;INTERVAL=2", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
-                     "FREQ=DAILY;BYHOUR=9,17", "FREQ=HOURLY;INTERVAL=7", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO"]
+        let rules = [
+            "FREQ=DAILY", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "FREQ=MONTHLY;BYMONTHDAY=-1", "FREQ=MONTHLY;BYDAY=2TU",
+            "FREQ=YEARLY;BYMONTH=3,10;BYDAY=-1SU", "FREQ=WEEKLY;INTERVAL=2", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",
+            "FREQ=DAILY;BYHOUR=9,17", "FREQ=HOURLY;INTERVAL=7", "FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO",
+        ]
         var files: [String] = []
         for n in 0..<300 {
             let zone = zones[Int.random(in: 0..<zones.count, using: &rng)]

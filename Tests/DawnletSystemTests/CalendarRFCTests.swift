@@ -58,7 +58,8 @@ import Testing
 
     @Test("5: REPEAT and DURATION: an alarm and its two repetitions")
     func repeatedAlarm() throws {
-        let path = try file("""
+        let path = try file(
+            """
             BEGIN:VEVENT
             UID:r
             DTSTART:20260310T100000Z
@@ -83,7 +84,8 @@ import Testing
 
     @Test("7: RECURRENCE-ID;RANGE=THISANDFUTURE moves that instance and every later one, with its properties")
     func thisAndFuture() throws {
-        let path = try file("""
+        let path = try file(
+            """
             BEGIN:VEVENT
             UID:t
             SUMMARY:before
@@ -100,16 +102,18 @@ import Testing
         let result = read(path, from: "2026-03-01T00:00", to: "2026-03-10T00:00")
         let got = result.occurrences.sorted { ($0.start ?? Instant(secondsSinceEpoch: 0)) < ($1.start ?? Instant(secondsSinceEpoch: 0)) }
             .map { "\($0.title) \(ISO8601.format($0.start!, utcOffset: 0)) \($0.instance ?? "")" }
-        #expect(got == [
-            "before 2026-03-02T09:00:00+00:00 20260302T090000Z", "before 2026-03-03T09:00:00+00:00 20260303T090000Z",
-            "after 2026-03-04T11:00:00+00:00 20260304T090000Z", "after 2026-03-05T11:00:00+00:00 20260305T090000Z",
-            "after 2026-03-06T11:00:00+00:00 20260306T090000Z",
-        ], "\(got)")
+        #expect(
+            got == [
+                "before 2026-03-02T09:00:00+00:00 20260302T090000Z", "before 2026-03-03T09:00:00+00:00 20260303T090000Z",
+                "after 2026-03-04T11:00:00+00:00 20260304T090000Z", "after 2026-03-05T11:00:00+00:00 20260305T090000Z",
+                "after 2026-03-06T11:00:00+00:00 20260306T090000Z",
+            ], "\(got)")
     }
 
     @Test("7: a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
-        let path = try file("""
+        let path = try file(
+            """
             BEGIN:VTODO
             UID:t
             DTSTART:20260302T090000Z
@@ -124,7 +128,8 @@ import Testing
             END:VTODO
             """)
         let result = read(path, from: "2026-03-01T00:00", to: "2026-03-10T00:00")
-        #expect(utc(result.occurrences.compactMap(\.start).sorted()) == ["2026-03-02T10:00:00+00:00", "2026-03-03T12:00:00+00:00", "2026-03-04T12:00:00+00:00"])
+        #expect(
+            utc(result.occurrences.compactMap(\.start).sorted()) == ["2026-03-02T10:00:00+00:00", "2026-03-03T12:00:00+00:00", "2026-03-04T12:00:00+00:00"])
     }
 
     @Test("8, 9: -P1D is a nominal day (the same 09:00 across spring forward); -PT15M across the gap and a DURATION across fall back are exact")
@@ -134,9 +139,10 @@ import Testing
         #expect(utc(spring.occurrences.first { $0.uid == "p1d" }?.alarms) == ["2026-03-28T08:00:00+00:00"], "09:00 CET the day before")
         #expect(utc(spring.occurrences.first { $0.uid == "pt15m" }?.alarms) == ["2026-03-29T00:55:00+00:00"], "03:10 CEST less 15 minutes")
         let autumn = read("dst_alarm.ics", from: "2026-10-24T00:00", to: "2026-10-28T00:00", zone: berlin)
-        #expect(utc(autumn.occurrences.filter { $0.uid == "dur-across" }.flatMap { $0.alarms ?? [] }) == [
-            "2026-10-25T01:30:00+00:00", "2026-10-26T02:30:00+00:00",
-        ], "two exact hours after 01:30 CEST, and after 01:30 CET")
+        #expect(
+            utc(autumn.occurrences.filter { $0.uid == "dur-across" }.flatMap { $0.alarms ?? [] }) == [
+                "2026-10-25T01:30:00+00:00", "2026-10-26T02:30:00+00:00",
+            ], "two exact hours after 01:30 CEST, and after 01:30 CET")
     }
 
     @Test("10: an alarm 14 days before its event is read in a window that holds the alarm, not the event")
@@ -158,9 +164,10 @@ import Testing
         let result = read("slow5.ics", from: "2024-10-01T00:00", to: "2025-02-01T00:00")
         let elapsed = clock.now - begun
         #expect(elapsed < .milliseconds(500), "\(elapsed)")
-        #expect(result.occurrences.filter { $0.uid == "slow0" }.map(\.instance) == [
-            "20241030T090000Z", "20241031T090000Z", "20241129T090000Z", "20241130T090000Z", "20241230T090000Z",
-        ])
+        #expect(
+            result.occurrences.filter { $0.uid == "slow0" }.map(\.instance) == [
+                "20241030T090000Z", "20241031T090000Z", "20241129T090000Z", "20241130T090000Z", "20241230T090000Z",
+            ])
         #expect(result.occurrences.count == 25)
     }
 
@@ -183,13 +190,15 @@ import Testing
         let closed = read("\(calendars)/alarm_thunderbird_closed.ics", from: window.0, to: window.1)
         #expect(closed.occurrences.first?.alarms == [], "every alarm acknowledged, and no default reminder instead")
         let postponed = read("\(calendars)/alarm_thunderbird_2_notification_5_min_postponed.ics", from: window.0, to: window.1)
-        #expect(utc(postponed.occurrences.first?.alarms) == ["2024-10-23T17:41:30+00:00", "2024-10-23T17:59:00+00:00"],
-                "the 24-minute alarm acknowledged and snoozed five minutes; the 1-minute one still to come")
+        #expect(
+            utc(postponed.occurrences.first?.alarms) == ["2024-10-23T17:41:30+00:00", "2024-10-23T17:59:00+00:00"],
+            "the 24-minute alarm acknowledged and snoozed five minutes; the 1-minute one still to come")
     }
 
     @Test("acknowledged elsewhere (Build 2): RFC 9074's ACKNOWLEDGED and snooze alarms; Thunderbird's snooze of one instance")
     func rfc9074Acknowledged() throws {
-        let path = try file("""
+        let path = try file(
+            """
             BEGIN:VEVENT
             UID:e
             DTSTART:20260310T100000Z
@@ -230,11 +239,13 @@ import Testing
             END:VEVENT
             """)
         let result = read(path, from: "2026-03-09T00:00", to: "2026-03-13T00:00")
-        #expect(utc(result.occurrences.first { $0.uid == "e" }?.alarms) == ["2026-03-10T09:59:00+00:00", "2026-03-10T10:05:00+00:00"],
-                "a1 acknowledged after it fired; a2 snoozed to 10:05; a3 acknowledged before its time, so it still fires")
-        #expect(result.occurrences.filter { $0.uid == "r" }.map { utc($0.alarms) } == [
-            [], ["2026-03-11T10:05:00+00:00"], ["2026-03-12T09:50:00+00:00"],
-        ], "the first two instances' alarms acknowledged, the second snoozed, the third still to come")
+        #expect(
+            utc(result.occurrences.first { $0.uid == "e" }?.alarms) == ["2026-03-10T09:59:00+00:00", "2026-03-10T10:05:00+00:00"],
+            "a1 acknowledged after it fired; a2 snoozed to 10:05; a3 acknowledged before its time, so it still fires")
+        #expect(
+            result.occurrences.filter { $0.uid == "r" }.map { utc($0.alarms) } == [
+                [], ["2026-03-11T10:05:00+00:00"], ["2026-03-12T09:50:00+00:00"],
+            ], "the first two instances' alarms acknowledged, the second snoozed, the third still to come")
     }
 
     @Test("edges: an EXDATE equal to a single event's DTSTART leaves nothing; a DATE EXDATE takes out that day's instance")
@@ -263,10 +274,11 @@ import Testing
         return text.components(separatedBy: "\n\n").compactMap { block in
             let lines = block.split(separator: "\n").map(String.init)
             guard let instances = lines.first(where: { $0.hasPrefix("INSTANCES:") }) else { return nil }
-            return Example(title: lines.first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "",
-                           lines: lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("INSTANCES:") && $0 != "PARTIAL" },
-                           instances: instances.dropFirst("INSTANCES:".count).split(separator: ",").map(String.init),
-                           partial: lines.contains("PARTIAL"))
+            return Example(
+                title: lines.first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? "",
+                lines: lines.filter { !$0.hasPrefix("#") && !$0.hasPrefix("INSTANCES:") && $0 != "PARTIAL" },
+                instances: instances.dropFirst("INSTANCES:".count).split(separator: ",").map(String.init),
+                partial: lines.contains("PARTIAL"))
         }
     }()
 
@@ -276,7 +288,8 @@ import Testing
     func example(_ example: Example) throws {
         let scratch = try TemporaryFolder()
         let path = scratch.path("example.ics")
-        let body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:example", "SUMMARY:\(example.title)"]
+        let body =
+            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN", "BEGIN:VEVENT", "UID:example", "SUMMARY:\(example.title)"]
             + example.lines + ["END:VEVENT", "END:VCALENDAR", ""]
         try body.joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
         let zone = try ZoneDatabase.system.zone(named: "America/New_York")

@@ -51,16 +51,20 @@ import Testing
         #expect(bad.occurrences.isEmpty)
         #expect(bad.problems.map(\.message) == ["not an iCalendar file (libical found no calendar in it)"])
         let dtstart = read("\(calendars)/broken_dtstart.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
-        #expect(dtstart.problems.map(\.message) == [
-            "libical: Can't parse as DATE-TIME value in DTSTART property. Removing entire property: INVALID-DATE (that property is ignored)",
-            "test-123: no DTSTART or DUE: skipped",
-        ])
+        #expect(
+            dtstart.problems.map(\.message) == [
+                "libical: Can't parse as DATE-TIME value in DTSTART property. Removing entire property: INVALID-DATE (that property is ignored)",
+                "test-123: no DTSTART or DUE: skipped",
+            ])
         let rule = read("\(calendars)/issue_1081_invalid_rrule_freq.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(rule.occurrences.count == 1, "the event is kept, without its rule")
         #expect(rule.problems.first?.message.contains("RRULE") == true)
         let zone = read("\(calendars)/issue_722_missing_VTIMEZONE_custom.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(zone.occurrences.isEmpty)
-        #expect(zone.problems.map(\.message) == ["issue_722_missing_VTIMEZONE_custom.ics#0: unknown time zone \"CUSTOM_tzid\" (no VTIMEZONE of that name, not an IANA name): skipped"])
+        #expect(
+            zone.problems.map(\.message) == [
+                "issue_722_missing_VTIMEZONE_custom.ics#0: unknown time zone \"CUSTOM_tzid\" (no VTIMEZONE of that name, not an IANA name): skipped"
+            ])
         let builtin = read("\(calendars)/issue_722_missing_timezones.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(builtin.occurrences.contains { $0.start == at("2014-08-29T12:00") }, "America/New_York without a VTIMEZONE: libical's own")
         let missing = read("/nonexistent/calendar.ics", from: "2026-01-01T00:00", to: "2026-02-01T00:00")
@@ -69,29 +73,33 @@ import Testing
 
     @Test("RRULE with an RDATE period and a RECURRENCE-ID override in a VTIMEZONE (RFC 7265's example)")
     func overrideAndRdate() {
-        let r = read(Self.corpus.appendingPathComponent("calendars/rfc_7265_appendix_example_2_ical.ics").path, from: "2006-01-01T00:00", to: "2006-02-01T00:00")
+        let r = read(
+            Self.corpus.appendingPathComponent("calendars/rfc_7265_appendix_example_2_ical.ics").path, from: "2006-01-01T00:00", to: "2006-02-01T00:00")
         let uid = "ics:test:00959BC664CA650E933C892C@example.com"
-        #expect(r.occurrences.map { "\($0.key) \(ISO8601.format($0.start!, utcOffset: 0))" }.sorted() == [
-            "\(uid):20060102T170000Z 2006-01-02T17:00:00+00:00",
-            "\(uid):20060102T200000Z 2006-01-02T20:00:00+00:00",
-            "\(uid):20060103T170000Z 2006-01-03T17:00:00+00:00",
-            "\(uid):20060104T170000Z 2006-01-04T19:00:00+00:00",
-            "\(uid):20060105T170000Z 2006-01-05T17:00:00+00:00",
-            "\(uid):20060106T170000Z 2006-01-06T17:00:00+00:00",
-        ])
+        #expect(
+            r.occurrences.map { "\($0.key) \(ISO8601.format($0.start!, utcOffset: 0))" }.sorted() == [
+                "\(uid):20060102T170000Z 2006-01-02T17:00:00+00:00",
+                "\(uid):20060102T200000Z 2006-01-02T20:00:00+00:00",
+                "\(uid):20060103T170000Z 2006-01-03T17:00:00+00:00",
+                "\(uid):20060104T170000Z 2006-01-04T19:00:00+00:00",
+                "\(uid):20060105T170000Z 2006-01-05T17:00:00+00:00",
+                "\(uid):20060106T170000Z 2006-01-06T17:00:00+00:00",
+            ])
     }
 
     @Test("VALARMs from Thunderbird and Google: relative triggers from the start")
     func exportedAlarms() {
-        let thunderbird = read(Self.corpus.appendingPathComponent("calendars/alarm_thunderbird_future.ics").path, from: "2024-10-01T00:00", to: "2024-11-01T00:00")
+        let thunderbird = read(
+            Self.corpus.appendingPathComponent("calendars/alarm_thunderbird_future.ics").path, from: "2024-10-01T00:00", to: "2024-11-01T00:00")
         #expect(thunderbird.occurrences.first?.alarms?.map { ISO8601.format($0, utcOffset: 0) } == ["2024-10-23T13:15:00+00:00", "2024-10-23T13:45:00+00:00"])
         let google = read(Self.corpus.appendingPathComponent("calendars/alarm_google_future.ics").path, from: "2024-10-01T00:00", to: "2024-11-01T00:00")
         #expect(google.occurrences.first?.start.map { ISO8601.format($0, utcOffset: 0) } == "2024-10-04T18:15:00+00:00")
         // Four VALARMs, two of them (an EMAIL and a DISPLAY) 15 minutes before: three reminders,
         // each time once, as each time is one key.
-        #expect(google.occurrences.first?.alarms?.map { ISO8601.format($0, utcOffset: 0) } == [
-            "2024-10-04T18:00:00+00:00", "2024-10-04T18:01:00+00:00", "2024-10-04T18:05:00+00:00",
-        ])
+        #expect(
+            google.occurrences.first?.alarms?.map { ISO8601.format($0, utcOffset: 0) } == [
+                "2024-10-04T18:00:00+00:00", "2024-10-04T18:01:00+00:00", "2024-10-04T18:05:00+00:00",
+            ])
     }
 
     @Test("a weekly event across the spring change with EXDATE and an override; all-day, floating, cancelled, completed, DUE, alarms")
@@ -125,16 +133,17 @@ import Testing
             "\(o.key) \(o.kind.rawValue) \(o.title) \(o.date) \(o.time?.description ?? "all-day")"
                 + (o.alarms.map { " alarms " + $0.map { ISO8601.format($0, utcOffset: 0) }.joined(separator: ",") } ?? "")
         }.sorted()
-        #expect(lines == [
-            "ics:test:floating event Floating 2026-04-01 07:30",
-            "ics:test:holiday event Holiday 2026-04-06 all-day alarms 2026-04-05T17:00:00+00:00",
-            "ics:test:taxes todo Taxes 2026-04-10 18:00",
-            "ics:test:walk:20260315T080000Z event Walk 2026-03-15 09:00 alarms 2026-03-15T08:45:00+00:00",
-            "ics:test:walk:20260322T080000Z event Walk 2026-03-22 09:00 alarms 2026-03-22T08:45:00+00:00",
-            "ics:test:walk:20260329T070000Z event Walk 2026-03-29 09:00 alarms 2026-03-29T07:45:00+00:00",
-            "ics:test:walk:20260412T070000Z event Walk (later) 2026-04-12 11:00",
-            "ics:test:walk:20260419T070000Z event Walk 2026-04-19 09:00 alarms 2026-04-19T07:45:00+00:00",
-        ], "\(lines)")
+        #expect(
+            lines == [
+                "ics:test:floating event Floating 2026-04-01 07:30",
+                "ics:test:holiday event Holiday 2026-04-06 all-day alarms 2026-04-05T17:00:00+00:00",
+                "ics:test:taxes todo Taxes 2026-04-10 18:00",
+                "ics:test:walk:20260315T080000Z event Walk 2026-03-15 09:00 alarms 2026-03-15T08:45:00+00:00",
+                "ics:test:walk:20260322T080000Z event Walk 2026-03-22 09:00 alarms 2026-03-22T08:45:00+00:00",
+                "ics:test:walk:20260329T070000Z event Walk 2026-03-29 09:00 alarms 2026-03-29T07:45:00+00:00",
+                "ics:test:walk:20260412T070000Z event Walk (later) 2026-04-12 11:00",
+                "ics:test:walk:20260419T070000Z event Walk 2026-04-19 09:00 alarms 2026-04-19T07:45:00+00:00",
+            ], "\(lines)")
     }
 
     @Test("a vdir: every .ics file in the folder, nothing else")
@@ -152,13 +161,17 @@ import Testing
     func springGap() throws {
         let folder = try TemporaryFolder()
         let file = folder.path("meds.ics")
-        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:meds\r\nSUMMARY:Meds\r\nDTSTART;TZID=Europe/Berlin:20260328T023000\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        try
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:meds\r\nSUMMARY:Meds\r\nDTSTART;TZID=Europe/Berlin:20260328T023000\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
             .write(toFile: file, atomically: true, encoding: .utf8)
         let r = read(file, from: "2026-03-28T00:00", to: "2026-03-31T00:00", zone: Self.berlin)
         let times = r.occurrences.filter { $0.date <= date("2026-03-30") && $0.date >= date("2026-03-28") }
             .map { "\($0.date) \($0.time!) \(ISO8601.format($0.start!, utcOffset: 0))" }
-        #expect(times == ["2026-03-28 02:30 2026-03-28T01:30:00+00:00", "2026-03-29 03:30 2026-03-29T01:30:00+00:00",
-                          "2026-03-30 02:30 2026-03-30T00:30:00+00:00"], "\(times)")
+        #expect(
+            times == [
+                "2026-03-28 02:30 2026-03-28T01:30:00+00:00", "2026-03-29 03:30 2026-03-29T01:30:00+00:00",
+                "2026-03-30 02:30 2026-03-30T00:30:00+00:00",
+            ], "\(times)")
         #expect(r.occurrences.map(\.instance).contains("20260330T003000Z"))
     }
 }

@@ -9,18 +9,19 @@ import Testing
 @Suite struct CalendarWriteBackTests {
     /// A Thunderbird-like file: a VTIMEZONE, an unknown X- property, a folded DESCRIPTION, LF-free
     /// CRLF lines, two VALARMs (one already acknowledged), and another item after it.
-    static let original = [
-        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "X-WR-CALNAME:Work",
-        "BEGIN:VEVENT", "UID:a:b@example.org", "SUMMARY:Dentist", "X-MOZ-GENERATION:4", "DTSTART:20260310T100000Z",
-        "DESCRIPTION:A description long enough to have been folded by the program that wrote it, a",
-        " s RFC 5545 says lines longer than 75 octets are.",
-        "BEGIN:VALARM", "UID:alarm-1", "ACTION:DISPLAY", "TRIGGER:-PT15M", "ACKNOWLEDGED:20260101T000000Z", "END:VALARM",
-        "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM",
-        "END:VEVENT",
-        "BEGIN:VEVENT", "UID:other", "SUMMARY:Other", "DTSTART:20260310T120000Z",
-        "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM", "END:VEVENT",
-        "END:VCALENDAR",
-    ].joined(separator: "\r\n") + "\r\n"
+    static let original =
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Mozilla.org/NONSGML Mozilla Calendar V1.1//EN", "X-WR-CALNAME:Work",
+            "BEGIN:VEVENT", "UID:a:b@example.org", "SUMMARY:Dentist", "X-MOZ-GENERATION:4", "DTSTART:20260310T100000Z",
+            "DESCRIPTION:A description long enough to have been folded by the program that wrote it, a",
+            " s RFC 5545 says lines longer than 75 octets are.",
+            "BEGIN:VALARM", "UID:alarm-1", "ACTION:DISPLAY", "TRIGGER:-PT15M", "ACKNOWLEDGED:20260101T000000Z", "END:VALARM",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM",
+            "END:VEVENT",
+            "BEGIN:VEVENT", "UID:other", "SUMMARY:Other", "DTSTART:20260310T120000Z",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM", "END:VEVENT",
+            "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
 
     static let now = Instant(secondsSinceEpoch: 1_773_136_800)  // 2026-03-10T10:00:00Z
 
@@ -40,8 +41,9 @@ import Testing
         #expect(before.filter { !after.contains($0) } == ["ACKNOWLEDGED:20260101T000000Z"])
         #expect(after.filter { !before.contains($0) } == ["X-MOZ-LASTACK:20260310T100000Z", "ACKNOWLEDGED:20260310T100000Z", "ACKNOWLEDGED:20260310T100000Z"])
         #expect(after.filter { $0.hasPrefix("ACKNOWLEDGED") || $0.hasPrefix("X-MOZ-LASTACK") }.count == 3)
-        #expect(before.filter { !$0.hasPrefix("ACKNOWLEDGED") } == after.filter { !$0.hasPrefix("ACKNOWLEDGED") && !$0.hasPrefix("X-MOZ-LASTACK") },
-                "the rest in its order, the folded line and the other item untouched")
+        #expect(
+            before.filter { !$0.hasPrefix("ACKNOWLEDGED") } == after.filter { !$0.hasPrefix("ACKNOWLEDGED") && !$0.hasPrefix("X-MOZ-LASTACK") },
+            "the rest in its order, the folded line and the other item untouched")
         let occurrences = try read(edited)
         #expect(occurrences.first { $0.uid == "a:b@example.org" }?.alarms == [], "both alarms were due by 10:00: acknowledged")
         #expect(occurrences.first { $0.uid == "other" }?.alarms?.count == 1)
@@ -88,7 +90,8 @@ import Testing
         #expect(try String(contentsOfFile: "\(vdir)/z.ics", encoding: .utf8) == untouched)
         #expect((try FileManager.default.attributesOfItem(atPath: "\(vdir)/some-name.ics")[.posixPermissions] as? Int) == 0o640)
         #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).sorted() == ["some-name.ics", "z.ics"], "no temporary file left")
-        guard case .failure(let problem) = CalendarWriter.update(path: vdir, uid: "nobody", { CalendarWriteBack.acknowledge($0, uid: "nobody", at: Self.now) }) else {
+        guard case .failure(let problem) = CalendarWriter.update(path: vdir, uid: "nobody", { CalendarWriteBack.acknowledge($0, uid: "nobody", at: Self.now) })
+        else {
             Issue.record("a UID no file holds was written")
             return
         }

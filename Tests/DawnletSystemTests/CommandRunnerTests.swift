@@ -1,7 +1,8 @@
-@testable import DawnletSystem
 import DawnletTestSupport
 import Foundation
 import Testing
+
+@testable import DawnletSystem
 
 /// Commands on the event loop (issue 11): many at once, each ended by its exit, its timeout or
 /// its input; nothing left on the loop or open afterwards.
@@ -22,8 +23,10 @@ import Testing
         // As the runner does: a command that ends starts the next (descriptor numbers are reused at once).
         func start(_ i: Int) throws {
             // Its stderr ends before it exits: the runner sees the two apart.
-            try CommandRunner.start(["/bin/sh", "-c", "echo $0 >&2; exec 2>&-; sleep 0.0$(($0 % 7)); exit $(($0 % 3))", "\(i)"],
-                                    environment: ["PATH": "/usr/bin:/bin"], timeout: 30, on: loop) { result in
+            try CommandRunner.start(
+                ["/bin/sh", "-c", "echo $0 >&2; exec 2>&-; sleep 0.0$(($0 % 7)); exit $(($0 % 3))", "\(i)"],
+                environment: ["PATH": "/usr/bin:/bin"], timeout: 30, on: loop
+            ) { result in
                 results[i] = result
                 if i + 100 < count { try? start(i + 100) }
                 if results.count == count { loop.exit(0) }

@@ -51,7 +51,8 @@ import Testing
 
     @Test("SECONDLY rules: reported, only DTSTART kept; MINUTELY ones expanded, as RFC 5545's own examples are")
     func finerThanMinutes() throws {
-        let body = (0..<10).map { event("s\($0)", start: "20200101T000000Z", "RRULE:FREQ=SECONDLY\r\n") }.joined()
+        let body =
+            (0..<10).map { event("s\($0)", start: "20200101T000000Z", "RRULE:FREQ=SECONDLY\r\n") }.joined()
             + event("m", start: "20261201T080000Z", "RRULE:FREQ=MINUTELY;INTERVAL=7\r\n")
         let result = read(try write("fine.ics", calendar(body)))
         let start = try #require(ISO8601.parse("2026-12-01T08:00:00Z", zone: .utc))
@@ -70,20 +71,23 @@ import Testing
             BEGIN:VTIMEZONE\r\nTZID:Custom/Fast\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nRRULE:FREQ=SECONDLY\r\n\
             TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n
             """
-        let body = "BEGIN:VEVENT\r\nUID:t\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=Custom/Fast:20261202T090000\r\nSUMMARY:tz\r\nEND:VEVENT\r\n"
+        let body =
+            "BEGIN:VEVENT\r\nUID:t\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;TZID=Custom/Fast:20261202T090000\r\nSUMMARY:tz\r\nEND:VEVENT\r\n"
             + event("plain")
         let result = read(try write("zone.ics", calendar(body, zones: zones)))
         #expect(result.occurrences.map(\.uid) == ["plain"])
-        #expect(result.problems.map(\.message) == [
-            #"VTIMEZONE "Custom/Fast": a rule repeating SECONDLY is no time zone rule: that VTIMEZONE is not used"#,
-            #"t: unknown time zone "Custom/Fast" (no VTIMEZONE of that name, not an IANA name): skipped"#,
-        ])
+        #expect(
+            result.problems.map(\.message) == [
+                #"VTIMEZONE "Custom/Fast": a rule repeating SECONDLY is no time zone rule: that VTIMEZONE is not used"#,
+                #"t: unknown time zone "Custom/Fast" (no VTIMEZONE of that name, not an IANA name): skipped"#,
+            ])
     }
 
     @Test("a 10 MB SUMMARY is cut to a title of 500 characters; a 5 MB UID and a list of 100,000 RDATEs are left out, reported")
     func longProperties() throws {
         let rdates = (0..<100_000).map { "2026\(String(format: "%02d%02d", $0 % 12 + 1, $0 % 28 + 1))T\(String(format: "%02d", $0 % 24))0000Z" }
-        let body = event("big", summary: String(repeating: "Ü", count: 5_000_000))
+        let body =
+            event("big", summary: String(repeating: "Ü", count: 5_000_000))
             + event(String(repeating: "u", count: 5_000_000), start: "20261201T000000Z", "RRULE:FREQ=HOURLY\r\n")
             + event("listed", start: "20261203T090000Z", "RDATE:" + rdates.joined(separator: ",") + "\r\n")
         let result = read(try write("long.ics", calendar(body)))
@@ -105,7 +109,9 @@ import Testing
         let first = read(hourly, budget: budget)
         let second = read(later, budget: budget)
         #expect(first.problems.count == 1)
-        #expect(first.problems.first?.message.hasSuffix("the plan's calendar budget of 10000 instances is spent: the rest of this rule, and of the calendars after it, is skipped") == true)
+        #expect(
+            first.problems.first?.message.hasSuffix(
+                "the plan's calendar budget of 10000 instances is spent: the rest of this rule, and of the calendars after it, is skipped") == true)
         #expect(!first.occurrences.isEmpty)
         #expect(second.occurrences.isEmpty)
         #expect(second.problems.map(\.message) == ["the plan's calendar budget of 10000 instances is spent: 1 file not read"])

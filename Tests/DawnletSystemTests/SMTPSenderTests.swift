@@ -8,7 +8,9 @@ import Testing
 /// against real servers on loopback: aiosmtpd writing a Maildir, and a socket that accepts
 /// connections and never says a word.
 @Suite struct SMTPSenderTests {
-    @Test("two sends at once on one loop: the one to a silent server times out after `timeout`, the other is delivered promptly; then a connect-only check; nothing stays on the loop or open")
+    @Test(
+        "two sends at once on one loop: the one to a silent server times out after `timeout`, the other is delivered promptly; then a connect-only check; nothing stays on the loop or open"
+    )
     func simultaneousSends() throws {
         let folder = try TemporaryFolder()
         let maildir = folder.path("maildir")
@@ -103,10 +105,15 @@ import Testing
 
     /// The email settings the runner would read from its config, with tls none (loopback).
     static func settings(timeout: String) throws -> Config.Email {
-        let config = try Config(.object(["channels": .object(["email": .object([
-            "url": .string("smtp://127.0.0.1:25"), "tls": .string("none"), "timeout": .string(timeout),
-            "from": .string("dawnlet@example.org"), "to": .array([.string("me@example.org")]),
-        ])])]))
+        let config = try Config(
+            .object([
+                "channels": .object([
+                    "email": .object([
+                        "url": .string("smtp://127.0.0.1:25"), "tls": .string("none"), "timeout": .string(timeout),
+                        "from": .string("dawnlet@example.org"), "to": .array([.string("me@example.org")]),
+                    ])
+                ])
+            ]))
         return try #require(config.email)
     }
 
@@ -125,7 +132,8 @@ import Testing
         var ours = Set<String>()
         for fd in try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)"),
-                  target.hasPrefix("socket:[") else { continue }
+                target.hasPrefix("socket:[")
+            else { continue }
             ours.insert(String(target.dropFirst(8).dropLast()))
         }
         let table = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)

@@ -99,8 +99,9 @@ public final class SMTPServer {
     /// Every message received, as Python's email parser reads it (Scripts/read-maildir.py).
     public func messages() throws -> [[String: Any]] {
         guard FileManager.default.fileExists(atPath: maildir + "/new") else { return [] }
-        let (status, text) = try runTool(Repository.python, [Repository.scripts.appendingPathComponent("read-maildir.py").path, maildir],
-                                                 environment: [:])
+        let (status, text) = try runTool(
+            Repository.python, [Repository.scripts.appendingPathComponent("read-maildir.py").path, maildir],
+            environment: [:])
         guard status == 0, let list = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]] else {
             throw TestServerError("cannot read the Maildir: \(text)")
         }
@@ -121,10 +122,12 @@ public final class SMTPServer {
     public static func certificate(in folder: TemporaryFolder) throws -> (cert: String, key: String) {
         try Repository.require("/usr/bin/openssl", "openssl")
         let cert = folder.path("cert.pem"), key = folder.path("key.pem")
-        let (status, text) = try runTool("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ], environment: [:])
+        let (status, text) = try runTool(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "2",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+            ], environment: [:])
         guard status == 0 else { throw TestServerError("openssl: \(text)") }
         return (cert, key)
     }
@@ -148,15 +151,15 @@ public final class DesktopSession {
         folder = try TemporaryFolder()
         let socket = folder.path("bus")
         try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-            </busconfig>
-            """.write(toFile: folder.path("bus.conf"), atomically: true, encoding: .utf8)
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(socket)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+        </busconfig>
+        """.write(toFile: folder.path("bus.conf"), atomically: true, encoding: .utf8)
         let bus = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("bus.conf"))", "--nofork", "--print-address"])
         daemons.append(bus)
         address = bus.firstLine()
@@ -173,18 +176,18 @@ public final class DesktopSession {
         chmod(dmenu, 0o755)
         try "Done".write(toFile: choiceFile, atomically: true, encoding: .utf8)
         try """
-            [global]
-                dmenu = \(dmenu)
-                markup = full
-                font = DejaVu Sans 12
-                width = 420
-                origin = top-right
-                offset = 20x40
-            # Shows (and records in history's "message") the urgency dunst received.
-            [urgent]
-                msg_urgency = critical
-                format = "URGENT <b>%s</b>\\n%b"
-            """.write(toFile: folder.path("dunstrc"), atomically: true, encoding: .utf8)
+        [global]
+            dmenu = \(dmenu)
+            markup = full
+            font = DejaVu Sans 12
+            width = 420
+            origin = top-right
+            offset = 20x40
+        # Shows (and records in history's "message") the urgency dunst received.
+        [urgent]
+            msg_urgency = critical
+            format = "URGENT <b>%s</b>\\n%b"
+        """.write(toFile: folder.path("dunstrc"), atomically: true, encoding: .utf8)
         daemons.append(try Daemon("/usr/bin/dunst", ["-config", folder.path("dunstrc")], environment: environment))
         for _ in 0..<100 {
             if (try? dunstctl(["is-paused"]))?.0 == 0 { return }

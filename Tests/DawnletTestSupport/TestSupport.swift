@@ -27,7 +27,6 @@ public func dates(_ texts: String...) -> [CivilDate] { texts.map(date) }
 
 public func schedule(_ text: String) throws -> Schedule { try Schedule(parsing: text) }
 
-
 /// A fresh folder per test, removed afterwards: every store test runs on its own real file.
 public final class TemporaryFolder {
     public let url: URL
@@ -130,8 +129,9 @@ public func randomSchedule<R: RandomNumberGenerator>(using rng: inout R, anchore
         rule = .monthlyOnDay(interval: 1, day: Int.random(in: 1...31, using: &rng))
     case 7...8:
         let ordinal: Schedule.Ordinal = Bool.random(using: &rng) ? .last : .nth(Int.random(in: 1...5, using: &rng))
-        rule = .monthlyOnWeekday(interval: Int.random(in: 1...2, using: &rng), ordinal: ordinal,
-                                 weekday: Weekday(rawValue: Int.random(in: 1...7, using: &rng)) ?? .monday)
+        rule = .monthlyOnWeekday(
+            interval: Int.random(in: 1...2, using: &rng), ordinal: ordinal,
+            weekday: Weekday(rawValue: Int.random(in: 1...7, using: &rng)) ?? .monday)
     default:
         rule = .monthlyOnDay(interval: 12, day: nil)
     }

@@ -21,8 +21,9 @@ enum CompletionsCommand {
         case ("fish", 1): invocation.output.line(fish())
         case ("ids", 2): try ids(words[1], &invocation)
         default:
-            throw CLIError.usage("\"\(words.joined(separator: " "))\" is not a shell: give bash, zsh or fish"
-                                 + Help.suggestion(words[0], among: shells + ["ids"]), invocation.globals.usage)
+            throw CLIError.usage(
+                "\"\(words.joined(separator: " "))\" is not a shell: give bash, zsh or fish"
+                    + Help.suggestion(words[0], among: shells + ["ids"]), invocation.globals.usage)
         }
     }
 
@@ -43,8 +44,9 @@ enum CompletionsCommand {
         Command.all.map { command in
             let words = command.usage.split(separator: " ")
             let takesID = words.count > command.path.count && words[command.path.count] == "ID"
-            return Entry(path: command.path, options: command.options, ids: takesID && idNouns.contains(command.path[0]) ? command.path[0] : nil,
-                         summary: command.summary)
+            return Entry(
+                path: command.path, options: command.options, ids: takesID && idNouns.contains(command.path[0]) ? command.path[0] : nil,
+                summary: command.summary)
         }
     }
 
@@ -93,7 +95,8 @@ enum CompletionsCommand {
             s += "        --\(option)) COMPREPLY=($(compgen -W \"\(values.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
         }
         s += "        --to) [[ ${words[0]} == export ]] && COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n"
-        s += "        " + valueOptions.filter { choices[$0] == nil && !["config", "db", "to"].contains($0) }.map { "--\($0)" }.joined(separator: "|")
+        s +=
+            "        " + valueOptions.filter { choices[$0] == nil && !["config", "db", "to"].contains($0) }.map { "--\($0)" }.joined(separator: "|")
             + ") return ;;\n    esac\n"
         s += """
                 if ((${#words[@]} == 0)); then
@@ -166,12 +169,18 @@ enum CompletionsCommand {
             s += "        --\(option)) compadd -- \(values.joined(separator: " ")); return ;;\n"
         }
         s += "        --to) [[ ${args[1]} == export ]] && _files -/; return ;;\n"
-        s += "        " + valueOptions.filter { choices[$0] == nil && !["config", "db", "to"].contains($0) }.map { "--\($0)" }.joined(separator: "|")
+        s +=
+            "        " + valueOptions.filter { choices[$0] == nil && !["config", "db", "to"].contains($0) }.map { "--\($0)" }.joined(separator: "|")
             + ") return ;;\n    esac\n"
-        let nouns = Help.nouns.map { noun -> (String, String) in
-            let commands = Help.verbs(of: noun)
-            return (noun, commands.count == 1 && commands[0].path.count == 1 ? commands[0].summary : commands.map { $0.path.dropFirst().joined() }.joined(separator: ", "))
-        } + [("help", "help on a command or topic")]
+        let nouns =
+            Help.nouns.map { noun -> (String, String) in
+                let commands = Help.verbs(of: noun)
+                return (
+                    noun,
+                    commands.count == 1 && commands[0].path.count == 1
+                        ? commands[0].summary : commands.map { $0.path.dropFirst().joined() }.joined(separator: ", ")
+                )
+            } + [("help", "help on a command or topic")]
         s += """
                 if (($#args == 0)); then
                     if [[ $PREFIX == -* ]]; then compadd -- --config --db --tz --now --help --version; return; fi
@@ -276,7 +285,8 @@ enum CompletionsCommand {
             """
         for noun in Help.nouns {
             let commands = Help.verbs(of: noun)
-            let summary = commands.count == 1 && commands[0].path.count == 1
+            let summary =
+                commands.count == 1 && commands[0].path.count == 1
                 ? commands[0].summary : commands.map { $0.path.dropFirst().joined() }.joined(separator: ", ")
             s += "complete -c dawnlet-remind -n '__dawnlet_is' -a \(noun) -d \(quoted(summary))\n"
         }
@@ -290,7 +300,11 @@ enum CompletionsCommand {
             }
             for option in entry.options {
                 var line = "complete -c dawnlet-remind -n '__dawnlet_in \(words)' -l \(option.name)"
-                if option.kind != .flag { line += choices[option.name].map { " -x -a \(quoted($0.joined(separator: " ")))" } ?? (option.name == "to" && entry.path == ["export"] ? " -r -a '(__fish_complete_directories)'" : " -x") }
+                if option.kind != .flag {
+                    line +=
+                        choices[option.name].map { " -x -a \(quoted($0.joined(separator: " ")))" }
+                        ?? (option.name == "to" && entry.path == ["export"] ? " -r -a '(__fish_complete_directories)'" : " -x")
+                }
                 let command = Command.all.first { $0.path == entry.path }!
                 let meaning = Help.meaning(of: option.name, in: command)
                 if !meaning.isEmpty { line += " -d \(quoted(meaning))" }
@@ -309,8 +323,9 @@ enum CompletionsCommand {
     /// `ID<TAB>title` per line, the title escaped and bounded so that a line stays a line.
     static func ids(_ noun: String, _ invocation: inout Invocation) throws {
         guard idNouns.contains(noun) else {
-            throw CLIError.usage("\"\(noun)\" has no ids: give one of \(idNouns.sorted().joined(separator: ", "))"
-                                 + Help.suggestion(noun, among: Array(idNouns)), invocation.globals.usage)
+            throw CLIError.usage(
+                "\"\(noun)\" has no ids: give one of \(idNouns.sorted().joined(separator: ", "))"
+                    + Help.suggestion(noun, among: Array(idNouns)), invocation.globals.usage)
         }
         let store: Store
         // No database yet: nothing to offer, and nothing to print under a prompt.

@@ -8,32 +8,39 @@ import FoundationEssentials
 /// runner needs in place?).
 enum DeliveryCommands {
     static let commands: [Command] = [
-        Command(path: ["notify-test"], usage: "notify-test [--channel desktop|command|email]",
-                summary: "Send one test reminder through a channel (default: desktop, without its fallback) and say what happened.",
-                options: [.value("channel")], run: notifyTest),
-        Command(path: ["doctor"], usage: "doctor",
-                summary: "Check the config, the database, the desktop notification server, email, calendar files and the user unit.",
-                options: [], run: doctor),
+        Command(
+            path: ["notify-test"], usage: "notify-test [--channel desktop|command|email]",
+            summary: "Send one test reminder through a channel (default: desktop, without its fallback) and say what happened.",
+            options: [.value("channel")], run: notifyTest),
+        Command(
+            path: ["doctor"], usage: "doctor",
+            summary: "Check the config, the database, the desktop notification server, email, calendar files and the user unit.",
+            options: [], run: doctor),
     ]
 
     static func notifyTest(_ invocation: inout Invocation) throws {
         let name = invocation.arguments.value("channel") ?? "desktop"
         guard let channel = Channel(rawValue: name) else {
-            throw CLIError.usage("--channel must be one of \(Channel.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)",
-                                 invocation.globals.usage)
+            throw CLIError.usage(
+                "--channel must be one of \(Channel.allCases.map(\.rawValue).joined(separator: ", ")), not \(name)",
+                invocation.globals.usage)
         }
         let zone = try invocation.timeZone()
         let now = Instant(Date())
-        let message = ReminderMessage(title: "Dawnlet test reminder", body: "If you can read this, the \(channel) channel works.",
-                                      kind: "test", key: "test:\(now.secondsSinceEpoch)", when: ISO8601.format(now, in: zone), late: false)
+        let message = ReminderMessage(
+            title: "Dawnlet test reminder", body: "If you can read this, the \(channel) channel works.",
+            kind: "test", key: "test:\(now.secondsSinceEpoch)", when: ISO8601.format(now, in: zone), late: false)
         let config = invocation.config
         if channel == .desktop {
             do {
                 let (bus, server, capabilities) = try desktopServer()
-                let id = try bus.notify(DesktopNotification(message, capabilities: capabilities, expireSeconds: config.desktop.expire,
-                                                            snoozeSeconds: config.desktop.snooze))
-                invocation.output.line("desktop: shown as notification \(id) by \(server)"
-                    + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))")
+                let id = try bus.notify(
+                    DesktopNotification(
+                        message, capabilities: capabilities, expireSeconds: config.desktop.expire,
+                        snoozeSeconds: config.desktop.snooze))
+                invocation.output.line(
+                    "desktop: shown as notification \(id) by \(server)"
+                        + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))")
             } catch {
                 throw CLIError(code: .failure, message: "desktop: \(error)")
             }
@@ -63,19 +70,24 @@ enum DeliveryCommands {
         let environment = ProcessInfo.processInfo.environment
         let configPath = invocation.globals.configPath ?? ConfigFile.defaultPath()
         if let problem = invocation.configProblem {
-            report(false, "config", problem.message + " (the checks below use the defaults)",
-                   fix: "correct the file where it says (`dawnlet-remind help config` lists every key)")
+            report(
+                false, "config", problem.message + " (the checks below use the defaults)",
+                fix: "correct the file where it says (`dawnlet-remind help config` lists every key)")
         } else {
             report(true, "config", "\(configPath) (\(FileManager.default.fileExists(atPath: configPath) ? "read" : "absent: defaults"))")
         }
         do {
             let zone = try invocation.timeZone()
-            report(true, "time zone", zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
+            report(
+                true, "time zone",
+                zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
             // The rules reminders follow: the system's tzdata (issue 14).
             let zones = ZoneDatabase.system
             let change = zone.nextChange(after: try invocation.now(), within: 400 * 86_400)
-            report(true, "time zone rules", "\(zones.file(of: zone.identifier))" + (zones.version.map { " (tzdata \($0))" } ?? "")
-                   + (change.map { "; next change \(ISO8601.format($0, in: zone))" } ?? "; no change in the next 400 days"))
+            report(
+                true, "time zone rules",
+                "\(zones.file(of: zone.identifier))" + (zones.version.map { " (tzdata \($0))" } ?? "")
+                    + (change.map { "; next change \(ISO8601.format($0, in: zone))" } ?? "; no change in the next 400 days"))
         } catch {
             report(false, "time zone", "\(error)", fix: "set timeZone (or TZ) to an IANA name such as Europe/Berlin, and install tzdata")
         }
@@ -88,13 +100,16 @@ enum DeliveryCommands {
             let failed = try store.log.deliveries(.failed).count
             report(true, "database", "\(path): \(definitions) item definitions")
             if missed + failed > 0 { report(nil, "deliveries", "\(missed) missed, \(failed) failed (see `dawnlet-remind missed`)") }
-        } catch where error.code == .missing {
+        } catch  where error.code == .missing {
             report(nil, "database", "\(path): not created yet (the first command that writes creates it)")
         } catch {
-            report(false, "database", "\(path): \(error)",
-                   fix: error.code == .busy ? "wait for the process holding it, or stop it"
-                       : error.code == .newerSchema ? "run the newer dawnlet-remind that wrote it"
-                       : "give --db the path of a dawnlet database, or move this file away and let the next write make a new one")
+            report(
+                false, "database", "\(path): \(error)",
+                fix: error.code == .busy
+                    ? "wait for the process holding it, or stop it"
+                    : error.code == .newerSchema
+                        ? "run the newer dawnlet-remind that wrote it"
+                        : "give --db the path of a dawnlet database, or move this file away and let the next write make a new one")
         }
 
         var used = Set(ReminderKind.allCases.flatMap { config.channels(for: $0) })
@@ -103,12 +118,14 @@ enum DeliveryCommands {
             do {
                 let (_, server, capabilities) = try desktopServer()
                 report(true, "desktop", "\(server) answers on the session bus")
-                report(capabilities.contains("actions") ? true : nil, "desktop actions",
-                       capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
+                report(
+                    capabilities.contains("actions") ? true : nil, "desktop actions",
+                    capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
             } catch {
-                report(config.desktop.fallback == nil ? false : nil, "desktop",
-                       "\(error)" + (config.desktop.fallback.map { "; reminders go through the \($0) fallback" } ?? "; no fallback: reminders fail"),
-                       fix: "run a notification server (dunst, mako, your desktop's) in this session, or set channels.desktop.fallback")
+                report(
+                    config.desktop.fallback == nil ? false : nil, "desktop",
+                    "\(error)" + (config.desktop.fallback.map { "; reminders go through the \($0) fallback" } ?? "; no fallback: reminders fail"),
+                    fix: "run a notification server (dunst, mako, your desktop's) in this session, or set channels.desktop.fallback")
             }
         }
         if used.contains(.command) {
@@ -116,33 +133,38 @@ enum DeliveryCommands {
             if let found = CommandRunner.find(program, path: environment["PATH"]) {
                 report(true, "command", "\(found)")
             } else {
-                report(false, "command", "\(program) is not found in PATH",
-                       fix: "install it, or name another program in channels.command.argv")
+                report(
+                    false, "command", "\(program) is not found in PATH",
+                    fix: "install it, or name another program in channels.command.argv")
             }
         }
         if let email = config.email {
             do {
                 report(true, "email", try Mailer.check(email, environment: environment))
             } catch {
-                report(false, "email", error.message,
-                       fix: "check channels.email (url, user, passwordFile); `dawnlet-remind notify-test --channel email` tries a message")
+                report(
+                    false, "email", error.message,
+                    fix: "check channels.email (url, user, passwordFile); `dawnlet-remind notify-test --channel email` tries a message")
             }
         } else if used.contains(.email) {
-            report(false, "email", "routed to, but channels.email is not set up",
-                   fix: "set channels.email, or take email out of route")
+            report(
+                false, "email", "routed to, but channels.email is not set up",
+                fix: "set channels.email, or take email out of route")
         }
 
         let budget = CalendarReader.Budget()
         for source in config.calendars {
             let now = Instant(Date())
             let zone = (try? invocation.timeZone()) ?? Zone.utc
-            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path),
-                                           window: now...now.adding(seconds: Int64(config.horizon)), zone: zone, budget: budget)
+            let read = CalendarReader.read(
+                name: source.name, path: ConfigPath.expand(source.path),
+                window: now...now.adding(seconds: Int64(config.horizon)), zone: zone, budget: budget)
             let problems = read.problems.count
-            report(problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
-                   "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"
-                   + (problems == 0 ? "" : "; \(problems) problem\(problems == 1 ? "" : "s"), first: \(read.problems[0])"),
-                   fix: "check the file and path named; `dawnlet-remind preview` warns about each calendar problem")
+            report(
+                problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
+                "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"
+                    + (problems == 0 ? "" : "; \(problems) problem\(problems == 1 ? "" : "s"), first: \(read.problems[0])"),
+                fix: "check the file and path named; `dawnlet-remind preview` warns about each calendar problem")
         }
 
         let unit = unitState(environment)

@@ -1,6 +1,6 @@
 import DawnletCore
-import DawnletSystem
 import DawnletStore
+import DawnletSystem
 import FoundationEssentials
 import Glibc
 
@@ -44,10 +44,12 @@ enum ExportCommand {
         var counts: [ItemKind: Int] = [:], changed = 0
         for definition in try store.items.definitions(kinds) {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
-            let offsets = definition.reminders.isEmpty
+            let offsets =
+                definition.reminders.isEmpty
                 ? invocation.config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
-            let text = CalendarExport.document(definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone,
-                                               stamp: stamp)
+            let text = CalendarExport.document(
+                definition, stored: Array(Set(stored)), offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone,
+                stamp: stamp)
             if try save(text, to: "\(folder)/\(uid).ics") { changed += 1 }
             written.insert("\(uid).ics")
             counts[definition.kind, default: 0] += 1
@@ -59,8 +61,9 @@ enum ExportCommand {
             if unlink("\(folder)/\(name)") == 0 { removed += 1 }
         }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-        invocation.output.line("exported \(count(counts[.todo] ?? 0, "todo")) and \(count(counts[.event] ?? 0, "event")) to \(folder): "
-                               + "\(count(changed, "file")) written, \(written.count - changed) unchanged, \(removed) removed")
+        invocation.output.line(
+            "exported \(count(counts[.todo] ?? 0, "todo")) and \(count(counts[.event] ?? 0, "event")) to \(folder): "
+                + "\(count(changed, "file")) written, \(written.count - changed) unchanged, \(removed) removed")
     }
 
     /// Unchanged files are left alone; others are replaced whole (a new one private). Whether
@@ -69,7 +72,10 @@ enum ExportCommand {
         let bytes = Array(text.utf8)
         // An unchanged item keeps its file, and with it the DTSTAMP of the export that wrote it.
         if let existing = FileManager.default.contents(atPath: path),
-           Array(existing) == bytes || CalendarExport.sameButStamps(String(decoding: existing, as: UTF8.self), text) { return false }
+            Array(existing) == bytes || CalendarExport.sameButStamps(String(decoding: existing, as: UTF8.self), text)
+        {
+            return false
+        }
         if let error = RegularFile.replace(path, with: bytes) {
             throw CLIError(code: .failure, message: "\(path): cannot write (\(String(cString: strerror(error))))")
         }

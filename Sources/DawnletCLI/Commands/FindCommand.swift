@@ -25,9 +25,16 @@ enum FindCommand {
         let key = TextSearch.folded(text)
         let matches = found.filter { TextSearch.folded($0.title).contains(key) }
         if invocation.json {
-            invocation.output.line(JSON.object([("found", .array(matches.map {
-                .object([("kind", .string($0.kind)), ("id", .int(Int($0.id))), ("title", .string($0.title)), ("detail", .string($0.detail))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "found",
+                        .array(
+                            matches.map {
+                                .object([("kind", .string($0.kind)), ("id", .int(Int($0.id))), ("title", .string($0.title)), ("detail", .string($0.detail))])
+                            })
+                    )
+                ]))
             return
         }
         if matches.isEmpty { invocation.output.line("nothing matches \"\(DisplayText.escaped(text))\"") }

@@ -6,46 +6,58 @@ import DawnletStore
 enum ItemCommands {
     static var commands: [Command] {
         [
-            Command(path: ["todo", "add"], usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE] [--remind OFFSET]...",
-                    summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
-                    options: [.value("due"), .value("every"), .repeatable("remind")], positionals: 1...1, run: addTodo),
-            Command(path: ["event", "add"],
-                    usage: "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE] [--remind OFFSET]...",
-                    summary: "Add an event, optionally repeating; prints its id.",
-                    options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind")], positionals: 1...1,
-                    run: addEvent),
-            Command(path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE]",
-                    summary: "Add a habit kept on some weekdays, from today or DATE; prints its id.",
-                    options: [.value("days"), .value("at"), .value("from")], positionals: 1...1, run: addHabit),
+            Command(
+                path: ["todo", "add"], usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE] [--remind OFFSET]...",
+                summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
+                options: [.value("due"), .value("every"), .repeatable("remind")], positionals: 1...1, run: addTodo),
+            Command(
+                path: ["event", "add"],
+                usage: "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE] [--remind OFFSET]...",
+                summary: "Add an event, optionally repeating; prints its id.",
+                options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind")], positionals: 1...1,
+                run: addEvent),
+            Command(
+                path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE]",
+                summary: "Add a habit kept on some weekdays, from today or DATE; prints its id.",
+                options: [.value("days"), .value("at"), .value("from")], positionals: 1...1, run: addHabit),
         ]
             + ItemKind.allCases.flatMap { kind in
                 var verbs = [
                     kind == .todo
-                        ? Command(path: ["todo", "list"], usage: "todo list [--open | --done | --overdue] [--json]",
-                                  summary: "List todos with where each stands (open, done, overdue) and a repeating one's next occurrence.",
-                                  options: [.flag("open"), .flag("done"), .flag("overdue"), .flag("json")], run: { try list(.todo, &$0) })
-                        : Command(path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
-                                  summary: "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
-                                  options: [.flag("json")], run: { try list(kind, &$0) }),
-                    Command(path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
-                            summary: "Skip one occurrence (default: today's); the series carries on.",
-                            options: [.value("on")], positionals: 1...1, run: { try mark(kind, .skipped, &$0) }),
-                    Command(path: [kind.rawValue, "unskip"], usage: "\(kind.rawValue) unskip ID [--on DATE]",
-                            summary: "Undo a skip: the occurrence (default: today's) is back as it was.",
-                            options: [.value("on")], positionals: 1...1, run: { try unmark(kind, .skipped, &$0) }),
-                    Command(path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
-                            summary: "Delete the \(kind.rawValue) and every record of its occurrences.",
-                            options: [], positionals: 1...1, run: { try delete(kind, &$0) }),
+                        ? Command(
+                            path: ["todo", "list"], usage: "todo list [--open | --done | --overdue] [--json]",
+                            summary: "List todos with where each stands (open, done, overdue) and a repeating one's next occurrence.",
+                            options: [.flag("open"), .flag("done"), .flag("overdue"), .flag("json")], run: { try list(.todo, &$0) })
+                        : Command(
+                            path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
+                            summary: "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
+                            options: [.flag("json")], run: { try list(kind, &$0) }),
+                    Command(
+                        path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
+                        summary: "Skip one occurrence (default: today's); the series carries on.",
+                        options: [.value("on")], positionals: 1...1, run: { try mark(kind, .skipped, &$0) }),
+                    Command(
+                        path: [kind.rawValue, "unskip"], usage: "\(kind.rawValue) unskip ID [--on DATE]",
+                        summary: "Undo a skip: the occurrence (default: today's) is back as it was.",
+                        options: [.value("on")], positionals: 1...1, run: { try unmark(kind, .skipped, &$0) }),
+                    Command(
+                        path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
+                        summary: "Delete the \(kind.rawValue) and every record of its occurrences.",
+                        options: [], positionals: 1...1, run: { try delete(kind, &$0) }),
                 ]
                 if kind != .event {
-                    verbs.append(Command(path: [kind.rawValue, "done"], usage: "\(kind.rawValue) done ID [--on DATE]",
-                                         summary: "Mark one occurrence done (default: today's, or the one-off todo).",
-                                         options: [.value("on")], positionals: 1...1, run: { try mark(kind, .done, &$0) }))
+                    verbs.append(
+                        Command(
+                            path: [kind.rawValue, "done"], usage: "\(kind.rawValue) done ID [--on DATE]",
+                            summary: "Mark one occurrence done (default: today's, or the one-off todo).",
+                            options: [.value("on")], positionals: 1...1, run: { try mark(kind, .done, &$0) }))
                 }
                 if kind == .todo {
-                    verbs.append(Command(path: ["todo", "reopen"], usage: "todo reopen ID [--on DATE]",
-                                         summary: "Undo done: the todo (or that occurrence) is open again.",
-                                         options: [.value("on")], positionals: 1...1, run: { try unmark(.todo, .done, &$0) }))
+                    verbs.append(
+                        Command(
+                            path: ["todo", "reopen"], usage: "todo reopen ID [--on DATE]",
+                            summary: "Undo done: the todo (or that occurrence) is open again.",
+                            options: [.value("on")], positionals: 1...1, run: { try unmark(.todo, .done, &$0) }))
                 }
                 verbs.append(editCommand(kind))
                 return verbs
@@ -58,8 +70,9 @@ enum ItemCommands {
         let schedule = try invocation.schedule("every")
         let today = try invocation.today()
         let store = try invocation.openStore()
-        let id = try store.items.addItem(kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
-                                   reminders: try invocation.reminders(), today: today)
+        let id = try store.items.addItem(
+            kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
+            reminders: try invocation.reminders(), today: today)
         invocation.output.line(String(id))
         invocation.echoResolved("due", as: "todo \(id): due", due)
     }
@@ -76,9 +89,10 @@ enum ItemCommands {
         }
         let schedule = try invocation.schedule("every")
         let today = try invocation.today()
-        let id = try invocation.openStore().items.addItem(kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
-                                                     schedule: schedule, durationMinutes: duration,
-                                                     reminders: try invocation.reminders(), today: today)
+        let id = try invocation.openStore().items.addItem(
+            kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
+            schedule: schedule, durationMinutes: duration,
+            reminders: try invocation.reminders(), today: today)
         invocation.output.line(String(id))
         invocation.echoResolved("start", as: "event \(id): starts", start)
     }
@@ -104,8 +118,9 @@ enum ItemCommands {
             let today = try invocation.today()
             let wanted = ["open", "done", "overdue"].filter { invocation.arguments.has($0) }
             guard wanted.count <= 1 else { throw CLIError.usage("give one of --open, --done and --overdue", invocation.globals.usage) }
-            let rows = Dictionary(grouping: try store.items.storedOccurrences([.todo], in: today...today.adding(days: 366)) + (try store.items.oneOffTodoRows()),
-                                  by: \.definitionID)
+            let rows = Dictionary(
+                grouping: try store.items.storedOccurrences([.todo], in: today...today.adding(days: 366)) + (try store.items.oneOffTodoRows()),
+                by: \.definitionID)
             for d in definitions { standing[d.id] = TodoStanding(d, stored: Array(Set(rows[d.id] ?? [])), today: today) }
             if let filter = wanted.first {
                 definitions = definitions.filter { d in
@@ -173,24 +188,29 @@ enum ItemCommands {
         let reminding: [OptionSpec] = [.repeatable("remind"), .flag("no-remind")]
         switch kind {
         case .todo:
-            return Command(path: ["todo", "edit"],
-                           usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
-                               + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind]",
-                           summary: "Change the todo (or, with --on, one occurrence's title and time).",
-                           options: [.value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once")]
-                               + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
+            return Command(
+                path: ["todo", "edit"],
+                usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
+                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind]",
+                summary: "Change the todo (or, with --on, one occurrence's title and time).",
+                options: [.value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once")]
+                    + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
         case .event:
-            return Command(path: ["event", "edit"],
-                           usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
-                               + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind]",
-                           summary: "Change the event (or, with --on, one occurrence's title and time).",
-                           options: [.value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
-                                     .value("every"), .flag("once")] + reminding, positionals: 1...1, run: { try edit(.event, &$0) })
+            return Command(
+                path: ["event", "edit"],
+                usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
+                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind]",
+                summary: "Change the event (or, with --on, one occurrence's title and time).",
+                options: [
+                    .value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
+                    .value("every"), .flag("once"),
+                ] + reminding, positionals: 1...1, run: { try edit(.event, &$0) })
         case .habit:
-            return Command(path: ["habit", "edit"], usage: "habit edit ID [--name N] [--days DAYS] [--at TIME | --no-time]",
-                           summary: "Change the habit's name, days or time.",
-                           options: [.value("name"), .value("days"), .value("at"), .flag("no-time")], positionals: 1...1,
-                           run: { try edit(.habit, &$0) })
+            return Command(
+                path: ["habit", "edit"], usage: "habit edit ID [--name N] [--days DAYS] [--at TIME | --no-time]",
+                summary: "Change the habit's name, days or time.",
+                options: [.value("name"), .value("days"), .value("at"), .flag("no-time")], positionals: 1...1,
+                run: { try edit(.habit, &$0) })
         }
     }
 
@@ -205,7 +225,8 @@ enum ItemCommands {
         if arguments.value("on") != nil {
             let title = try arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
             let time = try invocation.optionalTime("at")
-            let other = ["due", "start", "every", "duration", "remind"].filter { arguments.value($0) != nil }
+            let other =
+                ["due", "start", "every", "duration", "remind"].filter { arguments.value($0) != nil }
                 + ["no-time", "all-day", "once", "no-remind"].filter { arguments.has($0) }
             guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
             guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
@@ -215,7 +236,7 @@ enum ItemCommands {
             return
         }
         for (a, b) in [("at", "no-time"), ("at", "all-day"), ("every", "once"), ("remind", "no-remind")]
-            where (arguments.value(a) != nil || arguments.has(a)) && arguments.has(b) {
+        where (arguments.value(a) != nil || arguments.has(a)) && arguments.has(b) {
             throw CLIError.usage("give --\(a) or --\(b), not both", usage)
         }
         var new = old
@@ -306,7 +327,8 @@ enum ItemCommands {
         let date = try invocation.optionalDate("on") ?? invocation.today()
         let anchor = definition.date ?? date
         if !schedule.matches(date, defaultAnchor: anchor),
-           try store.items.storedOccurrences([definition.kind], in: date...date).first(where: { $0.definitionID == definition.id }) == nil {
+            try store.items.storedOccurrences([definition.kind], in: date...date).first(where: { $0.definitionID == definition.id }) == nil
+        {
             throw CLIError.data("\(date) is not an occurrence of \(noun) (\(schedule))")
         }
         return date

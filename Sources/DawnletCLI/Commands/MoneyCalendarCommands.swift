@@ -4,53 +4,71 @@ import DawnletStore
 /// Subscriptions, debts, goals, income sources, and the forward-looking month that merges them
 /// (seed 002, DESIGN §4).
 enum MoneyCalendarCommands {
-    static let commands: [Command] = [
-        Command(path: ["subscription", "add"], usage: "subscription add NAME --amount AMOUNT --every SCHEDULE",
+    static let commands: [Command] =
+        [
+            Command(
+                path: ["subscription", "add"], usage: "subscription add NAME --amount AMOUNT --every SCHEDULE",
                 summary: "Add a subscription renewing on a schedule; prints its id.",
                 options: [.value("amount"), .value("every")], positionals: 1...1, run: addSubscription),
-        Command(path: ["subscription", "list"], usage: "subscription list [--json]", summary: "List subscriptions.",
+            Command(
+                path: ["subscription", "list"], usage: "subscription list [--json]", summary: "List subscriptions.",
                 options: [.flag("json")], run: listSubscriptions),
-        Command(path: ["subscription", "pause"], usage: "subscription pause ID", summary: "Pause a subscription: off the calendar.",
+            Command(
+                path: ["subscription", "pause"], usage: "subscription pause ID", summary: "Pause a subscription: off the calendar.",
                 options: [], positionals: 1...1, run: { try setActive(false, &$0) }),
-        Command(path: ["subscription", "resume"], usage: "subscription resume ID", summary: "Resume a paused subscription.",
+            Command(
+                path: ["subscription", "resume"], usage: "subscription resume ID", summary: "Resume a paused subscription.",
                 options: [], positionals: 1...1, run: { try setActive(true, &$0) }),
-        Command(path: ["subscription", "log"], usage: "subscription log ID [--on DATE] [--amount AMOUNT]",
+            Command(
+                path: ["subscription", "log"], usage: "subscription log ID [--on DATE] [--amount AMOUNT]",
                 summary: "Record the payment of the billing period holding DATE (default today); once per period.",
                 options: [.value("on"), .value("amount")], positionals: 1...1, run: logSubscription),
-        Command(path: ["debt", "add"], usage: "debt add NAME --balance AMOUNT --minimum AMOUNT --day N",
+            Command(
+                path: ["debt", "add"], usage: "debt add NAME --balance AMOUNT --minimum AMOUNT --day N",
                 summary: "Add a debt paid on day N of each month (clamped); prints its id.",
                 options: [.value("balance"), .value("minimum"), .value("day")], positionals: 1...1, run: addDebt),
-        Command(path: ["debt", "list"], usage: "debt list [--json]", summary: "List debts and their balances.",
+            Command(
+                path: ["debt", "list"], usage: "debt list [--json]", summary: "List debts and their balances.",
                 options: [.flag("json")], run: listDebts),
-        Command(path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
+            Command(
+                path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
                 summary: "Record the month's payment (default: the minimum, today); once per month; lowers the balance.",
                 options: [.value("on"), .value("amount")], positionals: 1...1, run: logDebt),
-        Command(path: ["debt", "pay-off"], usage: "debt pay-off ID", summary: "Mark a debt paid off: off the calendar.",
+            Command(
+                path: ["debt", "pay-off"], usage: "debt pay-off ID", summary: "Mark a debt paid off: off the calendar.",
                 options: [], positionals: 1...1, run: payOff),
-        Command(path: ["goal", "add"], usage: "goal add NAME --target AMOUNT [--by DATE]",
+            Command(
+                path: ["goal", "add"], usage: "goal add NAME --target AMOUNT [--by DATE]",
                 summary: "Add a savings goal, optionally with a deadline; prints its id.",
                 options: [.value("target"), .value("by")], positionals: 1...1, run: addGoal),
-        Command(path: ["goal", "list"], usage: "goal list [--json]", summary: "List goals.", options: [.flag("json")], run: listGoals),
-        Command(path: ["income", "add"], usage: "income add NAME --amount AMOUNT --every SCHEDULE",
+            Command(path: ["goal", "list"], usage: "goal list [--json]", summary: "List goals.", options: [.flag("json")], run: listGoals),
+            Command(
+                path: ["income", "add"], usage: "income add NAME --amount AMOUNT --every SCHEDULE",
                 summary: "Add an income source; prints its id.",
                 options: [.value("amount"), .value("every")], positionals: 1...1, run: addIncome),
-        Command(path: ["income", "list"], usage: "income list [--json]", summary: "List income sources.",
+            Command(
+                path: ["income", "list"], usage: "income list [--json]", summary: "List income sources.",
                 options: [.flag("json")], run: listIncome),
-        Command(path: ["payment", "list"], usage: "payment list [--json]",
+            Command(
+                path: ["payment", "list"], usage: "payment list [--json]",
                 summary: "List every logged payment: id, kind, source, period, amount, date.",
                 options: [.flag("json")], run: listPayments),
-        Command(path: ["payment", "delete"], usage: "payment delete ID",
+            Command(
+                path: ["payment", "delete"], usage: "payment delete ID",
                 summary: "Delete a logged payment: its period is unlogged, a debt's balance given back.",
                 options: [], positionals: 1...1, run: deletePayment),
-    ] + MoneySourceKind.allCases.map { kind in
-        Command(path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
+        ]
+        + MoneySourceKind.allCases.map { kind in
+            Command(
+                path: [kind.rawValue, "delete"], usage: "\(kind.rawValue) delete ID",
                 summary: "Delete the \(kind == .income ? "income source" : kind.rawValue); its logged payments stay as history.",
                 options: [], positionals: 1...1, run: { try deleteSource(kind, &$0) })
-    } + MoneyEditKind.allCases.map(editCommand) + [
-        Command(path: ["calendar"], usage: "calendar [YYYY-MM] [--json]",
+        } + MoneyEditKind.allCases.map(editCommand) + [
+            Command(
+                path: ["calendar"], usage: "calendar [YYYY-MM] [--json]",
                 summary: "The month ahead: subscription renewals, debt due dates, goal deadlines, income.",
-                options: [.flag("json")], positionals: 0...1, run: calendar),
-    ]
+                options: [.flag("json")], positionals: 0...1, run: calendar)
+        ]
 
     static func addSubscription(_ invocation: inout Invocation) throws {
         try invocation.addScheduledAmount { try $0.sources.addSubscription(name: $1, amount: $2, schedule: $3, today: $4) }
@@ -59,10 +77,19 @@ enum MoneyCalendarCommands {
     static func listSubscriptions(_ invocation: inout Invocation) throws {
         let subscriptions = try invocation.readStore().sources.subscriptions()
         if invocation.json {
-            invocation.output.line(JSON.object([("subscriptions", .array(subscriptions.map {
-                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
-                         ("schedule", .string($0.schedule.description)), ("active", .bool($0.active))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "subscriptions",
+                        .array(
+                            subscriptions.map {
+                                .object([
+                                    ("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
+                                    ("schedule", .string($0.schedule.description)), ("active", .bool($0.active)),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if subscriptions.isEmpty { invocation.output.line("no subscriptions") }
@@ -113,15 +140,25 @@ enum MoneyCalendarCommands {
     static func listDebts(_ invocation: inout Invocation) throws {
         let debts = try invocation.readStore().sources.debts()
         if invocation.json {
-            invocation.output.line(JSON.object([("debts", .array(debts.map {
-                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
-                         ("minimum", .string($0.minimumPayment.description)), ("day", .int($0.paymentDay))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "debts",
+                        .array(
+                            debts.map {
+                                .object([
+                                    ("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
+                                    ("minimum", .string($0.minimumPayment.description)), ("day", .int($0.paymentDay)),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if debts.isEmpty { invocation.output.line("no debts") }
         for d in debts {
-            invocation.output.line("#\(d.id)  \(d.name)  balance \(d.balance), minimum \(d.minimumPayment) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")")
+            invocation.output.line(
+                "#\(d.id)  \(d.name)  balance \(d.balance), minimum \(d.minimumPayment) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")")
         }
     }
 
@@ -148,10 +185,19 @@ enum MoneyCalendarCommands {
     static func listGoals(_ invocation: inout Invocation) throws {
         let goals = try invocation.readStore().sources.goals()
         if invocation.json {
-            invocation.output.line(JSON.object([("goals", .array(goals.map {
-                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("target", .string($0.target.description)),
-                         ("by", $0.targetDate.map { .string($0.description) } ?? .null)])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "goals",
+                        .array(
+                            goals.map {
+                                .object([
+                                    ("id", .int(Int($0.id))), ("name", .string($0.name)), ("target", .string($0.target.description)),
+                                    ("by", $0.targetDate.map { .string($0.description) } ?? .null),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if goals.isEmpty { invocation.output.line("no goals") }
@@ -165,10 +211,19 @@ enum MoneyCalendarCommands {
     static func listIncome(_ invocation: inout Invocation) throws {
         let sources = try invocation.readStore().sources.incomeSources()
         if invocation.json {
-            invocation.output.line(JSON.object([("income", .array(sources.map {
-                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
-                         ("schedule", .string($0.schedule.description))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "income",
+                        .array(
+                            sources.map {
+                                .object([
+                                    ("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
+                                    ("schedule", .string($0.schedule.description)),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if sources.isEmpty { invocation.output.line("no income sources") }
@@ -182,17 +237,25 @@ enum MoneyCalendarCommands {
     static func calendar(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
         let store = try invocation.readStore()
-        let events = MoneyCalendar.events(in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
-                                          goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
+        let events = MoneyCalendar.events(
+            in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
+            goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
         if invocation.json {
-            invocation.output.line(JSON.object([
-                ("month", .string(month.description)),
-                ("events", .array(events.map {
-                    .object([("id", .int(Int($0.sourceID))), ("kind", .string($0.kind.rawValue)), ("date", .string($0.date.description)),
-                             ("name", .string($0.name)), ("amount", $0.amount.map { .string($0.description) } ?? .null),
-                             ("loggable", .bool($0.loggable)), ("logged", .bool($0.payment != nil))])
-                })),
-            ]))
+            invocation.output.line(
+                JSON.object([
+                    ("month", .string(month.description)),
+                    (
+                        "events",
+                        .array(
+                            events.map {
+                                .object([
+                                    ("id", .int(Int($0.sourceID))), ("kind", .string($0.kind.rawValue)), ("date", .string($0.date.description)),
+                                    ("name", .string($0.name)), ("amount", $0.amount.map { .string($0.description) } ?? .null),
+                                    ("loggable", .bool($0.loggable)), ("logged", .bool($0.payment != nil)),
+                                ])
+                            })
+                    ),
+                ]))
             return
         }
         // The grid: Monday-first weeks, each day with a mark per kind that has something on it.
@@ -229,11 +292,20 @@ enum MoneyCalendarCommands {
         func source(_ p: Payment) -> String { names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)" }
         func period(_ p: Payment) -> String { p.kind == .debt ? YearMonth(containing: p.periodStart).description : p.periodStart.description }
         if invocation.json {
-            invocation.output.line(JSON.object([("payments", .array(payments.map { p in
-                .object([("id", .int(Int(p.id))), ("kind", .string(p.kind.rawValue)), ("source_id", .int(Int(p.sourceID))),
-                         ("source", .string(source(p))), ("period", .string(period(p))), ("amount", .string(p.amount.description)),
-                         ("date", .string(p.date.description))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "payments",
+                        .array(
+                            payments.map { p in
+                                .object([
+                                    ("id", .int(Int(p.id))), ("kind", .string(p.kind.rawValue)), ("source_id", .int(Int(p.sourceID))),
+                                    ("source", .string(source(p))), ("period", .string(period(p))), ("amount", .string(p.amount.description)),
+                                    ("date", .string(p.date.description)),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if payments.isEmpty { invocation.output.line("no payments") }
@@ -245,7 +317,9 @@ enum MoneyCalendarCommands {
     static func deletePayment(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
         let payment = try invocation.openStore().sources.deletePayment(id: id)
-        invocation.output.line("payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")")
+        invocation.output.line(
+            "payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")"
+        )
     }
 
     static func deleteSource(_ kind: MoneySourceKind, _ invocation: inout Invocation) throws {
@@ -261,13 +335,16 @@ enum MoneyCalendarCommands {
         case .debt: options = ["name", "minimum", "day", "balance"]
         case .goal: options = ["name", "target", "by"]
         }
-        let placeholders = ["name": "N", "amount": "AMOUNT", "every": "SCHEDULE", "minimum": "AMOUNT", "day": "N", "balance": "AMOUNT",
-                            "target": "AMOUNT", "by": "DATE"]
+        let placeholders = [
+            "name": "N", "amount": "AMOUNT", "every": "SCHEDULE", "minimum": "AMOUNT", "day": "N", "balance": "AMOUNT",
+            "target": "AMOUNT", "by": "DATE",
+        ]
         let noun = kind == .money ? "recurring transaction" : kind == .income ? "income source" : kind.rawValue
-        return Command(path: [kind.rawValue, "edit"],
-                       usage: "\(kind.rawValue) edit ID " + options.map { "[--\($0) \(placeholders[$0] ?? "X")]" }.joined(separator: " "),
-                       summary: "Change the \(noun)\(kind == .money ? " (months from today on follow)" : "").",
-                       options: options.map { .value($0) }, positionals: 1...1, run: { try edit(kind, &$0) })
+        return Command(
+            path: [kind.rawValue, "edit"],
+            usage: "\(kind.rawValue) edit ID " + options.map { "[--\($0) \(placeholders[$0] ?? "X")]" }.joined(separator: " "),
+            summary: "Change the \(noun)\(kind == .money ? " (months from today on follow)" : "").",
+            options: options.map { .value($0) }, positionals: 1...1, run: { try edit(kind, &$0) })
     }
 
     static func edit(_ kind: MoneyEditKind, _ invocation: inout Invocation) throws {
@@ -293,4 +370,3 @@ enum MoneyCalendarCommands {
         invocation.output.line("\(kind == .money ? "recurring transaction" : kind.rawValue) \(id) changed")
     }
 }
-

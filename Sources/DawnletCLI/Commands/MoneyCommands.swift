@@ -4,23 +4,29 @@ import DawnletStore
 /// `money`: recurring transactions (the definitions) and the month of real rows they materialise.
 enum MoneyCommands {
     static let commands: [Command] = [
-        Command(path: ["money", "add"], usage: "money add NAME --amount AMOUNT --every SCHEDULE",
-                summary: "Add a recurring transaction (negative amounts go out); prints its id.",
-                options: [.value("amount"), .value("every")], positionals: 1...1, run: add),
-        Command(path: ["money", "list"], usage: "money list [--json]", summary: "List recurring transactions.",
-                options: [.flag("json")], run: list),
-        Command(path: ["money", "month"], usage: "money month [YYYY-MM] [--json]",
-                summary: "Show a month's transactions (creating those its recurring ones are due) and its total.",
-                options: [.flag("json")], positionals: 0...1, run: month),
-        Command(path: ["money", "skip"], usage: "money skip ID --on DATE",
-                summary: "Skip one occurrence of a recurring transaction; it stays out of totals.",
-                options: [.value("on")], positionals: 1...1, run: skip),
-        Command(path: ["money", "unskip"], usage: "money unskip ID --on DATE",
-                summary: "Undo a skip: that occurrence counts in totals again.",
-                options: [.value("on")], positionals: 1...1, run: unskip),
-        Command(path: ["money", "delete"], usage: "money delete ID",
-                summary: "Delete a recurring transaction; past rows stay as history.",
-                options: [], positionals: 1...1, run: delete),
+        Command(
+            path: ["money", "add"], usage: "money add NAME --amount AMOUNT --every SCHEDULE",
+            summary: "Add a recurring transaction (negative amounts go out); prints its id.",
+            options: [.value("amount"), .value("every")], positionals: 1...1, run: add),
+        Command(
+            path: ["money", "list"], usage: "money list [--json]", summary: "List recurring transactions.",
+            options: [.flag("json")], run: list),
+        Command(
+            path: ["money", "month"], usage: "money month [YYYY-MM] [--json]",
+            summary: "Show a month's transactions (creating those its recurring ones are due) and its total.",
+            options: [.flag("json")], positionals: 0...1, run: month),
+        Command(
+            path: ["money", "skip"], usage: "money skip ID --on DATE",
+            summary: "Skip one occurrence of a recurring transaction; it stays out of totals.",
+            options: [.value("on")], positionals: 1...1, run: skip),
+        Command(
+            path: ["money", "unskip"], usage: "money unskip ID --on DATE",
+            summary: "Undo a skip: that occurrence counts in totals again.",
+            options: [.value("on")], positionals: 1...1, run: unskip),
+        Command(
+            path: ["money", "delete"], usage: "money delete ID",
+            summary: "Delete a recurring transaction; past rows stay as history.",
+            options: [], positionals: 1...1, run: delete),
     ]
 
     static func add(_ invocation: inout Invocation) throws {
@@ -30,10 +36,19 @@ enum MoneyCommands {
     static func list(_ invocation: inout Invocation) throws {
         let definitions = try invocation.readStore().money.recurringTransactions()
         if invocation.json {
-            invocation.output.line(JSON.object([("recurring", .array(definitions.map {
-                .object([("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
-                         ("schedule", .string($0.schedule.description))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "recurring",
+                        .array(
+                            definitions.map {
+                                .object([
+                                    ("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
+                                    ("schedule", .string($0.schedule.description)),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if definitions.isEmpty { invocation.output.line("no recurring transactions") }
@@ -45,15 +60,22 @@ enum MoneyCommands {
         let rows = try invocation.readStore().money.loadMonth(month)
         let total = MoneyRules.total(rows)
         if invocation.json {
-            invocation.output.line(JSON.object([
-                ("month", .string(month.description)),
-                ("transactions", .array(rows.map {
-                    .object([("id", .int(Int($0.id))), ("definition_id", $0.definitionID.map { .int(Int($0)) } ?? .null),
-                             ("date", .string($0.date.description)), ("name", .string($0.name)),
-                             ("amount", .string($0.amount.description)), ("status", .string($0.status.rawValue))])
-                })),
-                ("total", .string(total.description)),
-            ]))
+            invocation.output.line(
+                JSON.object([
+                    ("month", .string(month.description)),
+                    (
+                        "transactions",
+                        .array(
+                            rows.map {
+                                .object([
+                                    ("id", .int(Int($0.id))), ("definition_id", $0.definitionID.map { .int(Int($0)) } ?? .null),
+                                    ("date", .string($0.date.description)), ("name", .string($0.name)),
+                                    ("amount", .string($0.amount.description)), ("status", .string($0.status.rawValue)),
+                                ])
+                            })
+                    ),
+                    ("total", .string(total.description)),
+                ]))
             return
         }
         invocation.output.line("\(month)")

@@ -127,8 +127,14 @@ enum NextCommand {
             tooltip += "\n" + counts
         }
         let soon = answer.next.map { $0.fireAt.secondsSinceEpoch - answer.now.secondsSinceEpoch <= 15 * 60 } ?? false
-        let state = answer.failed > 0 ? "failed" : answer.missed > 0 ? "missed" : answer.overdue > 0 ? "overdue"
-            : answer.next == nil ? "idle" : soon ? "soon" : "pending"
+        let state =
+            answer.failed > 0
+            ? "failed"
+            : answer.missed > 0
+                ? "missed"
+                : answer.overdue > 0
+                    ? "overdue"
+                    : answer.next == nil ? "idle" : soon ? "soon" : "pending"
         return .object([("text", .string(text)), ("tooltip", .string(tooltip)), ("class", .string(state))])
     }
 }

@@ -93,7 +93,9 @@ enum PreviewCommand {
                 return true
             }
             if shownDay == nil {
-                invocation.output.line("nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))")
+                invocation.output.line(
+                    "nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))"
+                )
             }
         }
         // A calendar file that cannot be used is said, not fatal: the rest is planned.

@@ -8,12 +8,14 @@ import Glibc
 /// `serve` (the runner, DESIGN §6) and `missed` (what it could not deliver in time).
 enum ServeCommands {
     static let commands: [Command] = [
-        Command(path: ["serve"], usage: "serve",
-                summary: "Run the reminder service in the foreground: sleep until each reminder is due, deliver it once.",
-                options: [], run: serve),
-        Command(path: ["missed"], usage: "missed [--json] | missed --clear [KEY]...",
-                summary: "List reminders missed (not delivered within the grace window); --clear acknowledges them (all, or by key).",
-                options: [.flag("json"), .flag("clear")], positionals: 0...100, run: missed),
+        Command(
+            path: ["serve"], usage: "serve",
+            summary: "Run the reminder service in the foreground: sleep until each reminder is due, deliver it once.",
+            options: [], run: serve),
+        Command(
+            path: ["missed"], usage: "missed [--json] | missed --clear [KEY]...",
+            summary: "List reminders missed (not delivered within the grace window); --clear acknowledges them (all, or by key).",
+            options: [.flag("json"), .flag("clear")], positionals: 0...100, run: missed),
     ]
 
     static func serve(_ invocation: inout Invocation) throws {
@@ -80,15 +82,25 @@ enum ServeCommands {
         let rows = try invocation.readStore().log.unacknowledgedMissed()
         let zone = try invocation.timeZone()
         if invocation.json {
-            invocation.output.line(JSON.object([("missed", .array(rows.map {
-                .object([("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
-                         ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone)))])
-            }))]))
+            invocation.output.line(
+                JSON.object([
+                    (
+                        "missed",
+                        .array(
+                            rows.map {
+                                .object([
+                                    ("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
+                                    ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone))),
+                                ])
+                            })
+                    )
+                ]))
             return
         }
         if rows.isEmpty { invocation.output.line("nothing missed") }
         for row in rows {
-            invocation.output.line(invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red) + "  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))")
+            invocation.output.line(
+                invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red) + "  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))")
         }
     }
 }

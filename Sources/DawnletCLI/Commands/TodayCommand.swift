@@ -59,35 +59,42 @@ enum TodayCommand {
         let today = try invocation.today()
         let store = try invocation.readStore()
         let stored = try store.items.storedOccurrences(in: range) + (try store.items.oneOffTodoRows())
-        let money = MoneyCalendar.events(in: range, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
-                                         goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
+        let money = MoneyCalendar.events(
+            in: range, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
+            goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
         // External calendars' items of those days (DESIGN §8).
         let zone = try invocation.timeZone()
         let midnight = WallTime(hour: 0, minute: 0)!
-        let window = zone.resolve(midnight, on: range.lowerBound).instant...zone.resolve(midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
+        let window =
+            zone.resolve(midnight, on: range.lowerBound).instant...zone.resolve(midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(window)
         invocation.output.warn(calendars.problems)
-        return Agenda.days(range, today: today, definitions: try store.items.definitions(), stored: Array(Set(stored)),
-                           bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
-                           calendar: calendars.items.compactMap(\.calendar))
+        return Agenda.days(
+            range, today: today, definitions: try store.items.definitions(), stored: Array(Set(stored)),
+            bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
+            calendar: calendars.items.compactMap(\.calendar))
     }
 
     static func json(_ day: Agenda.Day) -> [(String, JSON)] {
         [
             ("date", .string(day.date.description)),
-            ("items", .array(day.entries.map { entry in
-                var members: [(String, JSON)] = [
-                    ("kind", .string(entry.kind)), ("id", entry.id.map { .int(Int($0)) } ?? .null),
-                    ("definition_id", entry.definitionID.map { .int(Int($0)) } ?? .null), ("title", .string(entry.title)),
-                    ("time", entry.time.map { .string($0.description) } ?? .null),
-                    // An overdue todo is open, and says it is overdue.
-                    ("status", .string(entry.overdueSince == nil ? entry.status : "open")),
-                    ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
-                ]
-                if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
-                if let payment = entry.payment { members.append(("payment", .int(Int(payment.id)))) }
-                return .object(members)
-            })),
+            (
+                "items",
+                .array(
+                    day.entries.map { entry in
+                        var members: [(String, JSON)] = [
+                            ("kind", .string(entry.kind)), ("id", entry.id.map { .int(Int($0)) } ?? .null),
+                            ("definition_id", entry.definitionID.map { .int(Int($0)) } ?? .null), ("title", .string(entry.title)),
+                            ("time", entry.time.map { .string($0.description) } ?? .null),
+                            // An overdue todo is open, and says it is overdue.
+                            ("status", .string(entry.overdueSince == nil ? entry.status : "open")),
+                            ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
+                        ]
+                        if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
+                        if let payment = entry.payment { members.append(("payment", .int(Int(payment.id)))) }
+                        return .object(members)
+                    })
+            ),
         ]
     }
 
