@@ -95,12 +95,7 @@ import Testing
                 cases.append(["text": variant, "ours": ours as Any])
             }
         }
-        let folder = try TemporaryFolder()
-        let input = folder.path("cases.json")
-        try JSONSerialization.data(withJSONObject: cases).write(to: URL(fileURLWithPath: input))
-        let (status, output) = try runTool(Repository.python, [Self.oracle, input], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
-        try #require(status == 0, "the oracle failed (run `make deps`): \(output.prefix(500))")
-        let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [Any])
+        let answers = try askOracle(Self.oracle, cases)
         var wrong: [String] = []
         for (index, answer) in answers.enumerated() where !(answer is NSNull) {
             wrong.append("\(cases[index]["text"]!) → ours \(cases[index]["ours"]!), json5 \(answer)")

@@ -92,12 +92,7 @@ import Testing
             let through = LocalDateTime(date: start.date.adding(days: years * 366 + 20), secondsOfDay: 0)
             cases.append(["rule": rule, "start": Self.basic(start), "through": Self.basic(through), "limit": 60])
         }
-        let folder = try TemporaryFolder()
-        let input = folder.path("cases.json")
-        try JSONSerialization.data(withJSONObject: cases).write(to: URL(fileURLWithPath: input))
-        let (status, output) = try runTool(Repository.python, [Self.oracle, input], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
-        try #require(status == 0, "the oracle failed (run `make deps`): \(output.prefix(500))")
-        let answers = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [Any])
+        let answers = try askOracle(Self.oracle, cases)
         var wrong: [String] = []
         var instances = 0
         var unanswered = 0

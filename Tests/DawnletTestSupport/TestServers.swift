@@ -33,6 +33,20 @@ public enum Repository {
     }
 }
 
+/// Asks an oracle, a Python script run in the test venv, about `cases`: they reach it as a JSON
+/// file named by its one argument; its answer, one JSON list (an item per case), comes back.
+public func askOracle(_ script: String, _ cases: [[String: Any]]) throws -> [Any] {
+    try Repository.require(Repository.python, "the Python venv with the oracles")
+    let folder = try TemporaryFolder()
+    let input = folder.path("cases.json")
+    try JSONSerialization.data(withJSONObject: cases).write(to: URL(fileURLWithPath: input))
+    let (status, output) = try runTool(Repository.python, [script, input], environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+    guard status == 0, let answers = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [Any], answers.count == cases.count else {
+        throw TestServerError("the oracle \(script) failed (run `make deps`): \(output.prefix(500))")
+    }
+    return answers
+}
+
 /// A child process the test owns: started with a fixed environment, killed (SIGKILL, which no
 /// inherited signal mask can block) and reaped at the end.
 public final class Daemon {

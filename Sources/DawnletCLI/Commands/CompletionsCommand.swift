@@ -65,6 +65,15 @@ enum CompletionsCommand {
     /// The commands of one word (`today`) and the nouns of several (`todo`).
     static var singleWords: Set<String> { Set(Command.all.filter { $0.path.count == 1 }.map { $0.path[0] }) }
 
+    /// The arms of `case $command in` that bash's and zsh's scripts share: each command's options,
+    /// and the noun whose ids its `ID` takes.
+    static var commandArms: String {
+        entries.map { entry in
+            let options = (entry.options.map { "--\($0.name)" } + ["--help"]).joined(separator: " ")
+            return "        \"\(entry.path.joined(separator: " "))\") opts=\"\(options)\"" + (entry.ids.map { "; ids=\($0)" } ?? "") + " ;;\n"
+        }.joined()
+    }
+
     // MARK: bash
 
     /// The options whose value the scripts step over when they count words (`--due fri`).
@@ -117,10 +126,7 @@ enum CompletionsCommand {
             s += "            command=\"$noun ${words[1]}\" ;;\n"
         }
         s += "        *) command=$noun ;;\n    esac\n    case $command in\n"
-        for entry in entries {
-            let options = (entry.options.map { "--\($0.name)" } + ["--help"]).joined(separator: " ")
-            s += "        \"\(entry.path.joined(separator: " "))\") opts=\"\(options)\"" + (entry.ids.map { "; ids=\($0)" } ?? "") + " ;;\n"
-        }
+        s += commandArms
         s += """
                     *) return ;;
                 esac
@@ -200,10 +206,7 @@ enum CompletionsCommand {
             s += "            command=\"$noun ${args[2]}\" ;;\n"
         }
         s += "        *) command=$noun ;;\n    esac\n    case $command in\n"
-        for entry in entries {
-            let options = (entry.options.map { "--\($0.name)" } + ["--help"]).joined(separator: " ")
-            s += "        \"\(entry.path.joined(separator: " "))\") opts=\"\(options)\"" + (entry.ids.map { "; ids=\($0)" } ?? "") + " ;;\n"
-        }
+        s += commandArms
         s += """
                     *) return ;;
                 esac
