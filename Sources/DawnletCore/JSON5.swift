@@ -89,18 +89,23 @@ public enum JSON5 {
             index += 1
         }
 
+        /// The bytes of the non-ASCII whitespace JSON5 allows (U+00A0, U+2028, U+2029, U+FEFF)
+        /// that begins here, or 0.
+        var wideSpace: Int {
+            let rest = bytes[index...]
+            if rest.starts(with: [0xC2, 0xA0]) { return 2 }
+            if rest.starts(with: [0xE2, 0x80, 0xA8]) || rest.starts(with: [0xE2, 0x80, 0xA9]) || rest.starts(with: [0xEF, 0xBB, 0xBF]) { return 3 }
+            return 0
+        }
+
         /// Whitespace (JSON5's, with U+00A0, U+2028, U+2029 and U+FEFF) and comments.
         mutating func skipSpace() throws(ParseError) {
             while let byte = current {
                 switch byte {
                 case 0x20, 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
                     advance()
-                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] == 0xA0:
-                    index += 2
-                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                    index += 3
-                case 0xEF where index + 2 < bytes.count && bytes[index + 1] == 0xBB && bytes[index + 2] == 0xBF:
-                    index += 3
+                case 0x80... where wideSpace > 0:
+                    index += wideSpace
                 case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/"):
                     while let c = current, c != 0x0A { advance() }
                 case UInt8(ascii: "/") where index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "*"):
@@ -210,12 +215,7 @@ public enum JSON5 {
                 let digit = byte >= 0x30 && byte <= 0x39 && index > start
                 guard letter || digit || byte >= 0x80 else { break }
                 // Non-ASCII whitespace ends a word too.
-                if byte >= 0x80
-                    && (bytes[index...].starts(with: [0xC2, 0xA0]) || bytes[index...].starts(with: [0xE2, 0x80, 0xA8])
-                        || bytes[index...].starts(with: [0xE2, 0x80, 0xA9]) || bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]))
-                {
-                    break
-                }
+                if byte >= 0x80 && wideSpace > 0 { break }
                 index += 1
             }
             return String(decoding: bytes[start..<index], as: UTF8.self)

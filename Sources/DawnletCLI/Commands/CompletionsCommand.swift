@@ -32,10 +32,10 @@ enum CompletionsCommand {
     /// A command's words, its options (`--due`, …, with whether each takes a value) and the noun
     /// whose ids its `ID` takes.
     struct Entry {
-        let path: [String]
-        let options: [OptionSpec]
+        let command: Command
+        /// The noun whose ids its `ID` takes, if it takes one.
         let ids: String?
-        let summary: String
+        var path: [String] { command.path }
     }
 
     static let idNouns: Set<String> = ["todo", "event", "habit", "money", "subscription", "debt", "goal", "income", "payment"]
@@ -44,9 +44,7 @@ enum CompletionsCommand {
         Command.all.map { command in
             let words = command.usage.split(separator: " ")
             let takesID = words.count > command.path.count && words[command.path.count] == "ID"
-            return Entry(
-                path: command.path, options: command.options, ids: takesID && idNouns.contains(command.path[0]) ? command.path[0] : nil,
-                summary: command.summary)
+            return Entry(command: command, ids: takesID && idNouns.contains(command.path[0]) ? command.path[0] : nil)
         }
     }
 
@@ -69,7 +67,7 @@ enum CompletionsCommand {
     /// and the noun whose ids its `ID` takes.
     static var commandArms: String {
         entries.map { entry in
-            let options = (entry.options.map { "--\($0.name)" } + ["--help"]).joined(separator: " ")
+            let options = (entry.command.options.map { "--\($0.name)" } + ["--help"]).joined(separator: " ")
             return "        \"\(entry.path.joined(separator: " "))\") opts=\"\(options)\"" + (entry.ids.map { "; ids=\($0)" } ?? "") + " ;;\n"
         }.joined()
     }
@@ -299,17 +297,16 @@ enum CompletionsCommand {
         for entry in entries {
             let words = entry.path.joined(separator: " ")
             if entry.path.count == 2 {
-                s += "complete -c dawnlet-remind -n '__dawnlet_is \(entry.path[0])' -a \(entry.path[1]) -d \(quoted(entry.summary))\n"
+                s += "complete -c dawnlet-remind -n '__dawnlet_is \(entry.path[0])' -a \(entry.path[1]) -d \(quoted(entry.command.summary))\n"
             }
-            for option in entry.options {
+            for option in entry.command.options {
                 var line = "complete -c dawnlet-remind -n '__dawnlet_in \(words)' -l \(option.name)"
                 if option.kind != .flag {
                     line +=
                         choices[option.name].map { " -x -a \(quoted($0.joined(separator: " ")))" }
                         ?? (option.name == "to" && entry.path == ["export"] ? " -r -a '(__fish_complete_directories)'" : " -x")
                 }
-                let command = Command.all.first { $0.path == entry.path }!
-                let meaning = Help.meaning(of: option.name, in: command)
+                let meaning = Help.meaning(of: option.name, in: entry.command)
                 if !meaning.isEmpty { line += " -d \(quoted(meaning))" }
                 s += line + "\n"
             }
