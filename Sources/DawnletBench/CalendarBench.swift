@@ -13,7 +13,7 @@ enum CalendarBench {
         let folder = scratch.url
         try writeVdir(folder, events: 5_000)
         let zone = try ZoneDatabase.system.zone(named: "Europe/Berlin")
-        let from = zone.resolve(WallTime(hour: 0, minute: 0)!, on: CivilDate(year: 2026, month: 11, day: 30)!).instant
+        let from = zone.resolve(WallTime.midnight, on: CivilDate(year: 2026, month: 11, day: 30)!).instant
         let window = from...from.adding(seconds: 30 * 86_400)
         let clock = ContinuousClock()
         var times: [Double] = []

@@ -106,6 +106,9 @@ struct JSONWriter {
         rawString(upTo: ISO8601.maximumASCII) { ISO8601.writeASCII(instant, utcOffset: utcOffset, to: $0) }
     }
 
+    /// A value already written as JSON (by this writer), as it is.
+    mutating func raw(_ json: String) { separate(); out.append(json); needsComma = true }
+
     mutating func null() { separate(); out.append("null"); needsComma = true }
     mutating func bool(_ b: Bool) { separate(); out.append(b ? "true" : "false"); needsComma = true }
     mutating func int(_ n: Int) {

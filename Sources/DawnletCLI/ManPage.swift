@@ -138,6 +138,10 @@ enum ManPage {
             .TP
             .I ~/.config/systemd/user/dawnlet\\-remind.service
             The user unit that runs \\fBdawnlet\\-remind serve\\fR (\\fBmake install\\fR writes it).
+            .TP
+            .I $XDG_RUNTIME_DIR/dawnlet\\-remind/next\\-*.json
+            What a running \\fBserve\\fR says it sends next, one file per database, readable only by you;
+            \\fBnext\\fR reads it while it still holds, else plans. Removed when \\fBserve\\fR stops.
             .SH ENVIRONMENT
             .TP
             .B XDG_CONFIG_HOME, XDG_DATA_HOME, HOME
@@ -151,7 +155,8 @@ enum ManPage {
             When set, output to a terminal has no colour (as \\fB\\-\\-color=never\\fR).
             .TP
             .B DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR
-            The session bus desktop notifications go through.
+            The session bus desktop notifications go through; the folder \\fBserve\\fR publishes the next reminder in
+            (none without it: \\fBnext\\fR then always plans).
             .TP
             .B NOTIFY_SOCKET, JOURNAL_STREAM
             Set by systemd: \\fBserve\\fR tells it READY and STOPPING, and logs structured journal entries.

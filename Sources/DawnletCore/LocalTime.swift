@@ -11,6 +11,9 @@ public struct WallTime: Hashable, Comparable, Sendable {
         self.minute = minute
     }
 
+    /// 00:00, the start of a day.
+    public static let midnight = WallTime(checkedHour: 0, minute: 0)
+
     /// For constants in our own code: a bad value is a programmer error.
     init(checkedHour hour: Int, minute: Int) {
         precondition((0...23).contains(hour) && (0...59).contains(minute), "\(hour):\(minute)")
@@ -179,7 +182,7 @@ public enum ISO8601 {
     public static func parse(_ text: String, zone: Zone) -> Instant? {
         guard let date = CivilDate(String(text.prefix(10))) else { return nil }
         var rest = text.dropFirst(10)
-        if rest.isEmpty { return zone.resolve(WallTime(checkedHour: 0, minute: 0), on: date).instant }
+        if rest.isEmpty { return zone.resolve(.midnight, on: date).instant }
         guard rest.first == "T" else { return nil }
         rest = rest.dropFirst()
         var offset: Int?

@@ -181,7 +181,7 @@ public struct MailMessage: Hashable, Sendable {
     }
 
     /// FNV-1a, 64 bits, as 16 hex digits: stable across runs and machines (Swift's Hasher is not).
-    static func hash(_ text: String) -> String {
+    public static func hash(_ text: String) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x100_0000_01b3 }
         return (0..<8).map { hex2(UInt8(truncatingIfNeeded: h >> (56 - 8 * $0))) }.joined().lowercased()

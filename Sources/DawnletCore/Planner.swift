@@ -77,6 +77,14 @@ public struct PlannedReminder: Hashable, Sendable {
         }
     }
 
+    /// Still to go out: pending, or due or late now (what `next` looks for).
+    public var isToGoOut: Bool {
+        switch status {
+        case .pending, .due, .late: return true
+        default: return false
+        }
+    }
+
     /// Deterministic: `todo:3:2026-12-01:10m`, `digest:2026-12-01`, `ics:…`. A channel's
     /// delivery is a `DeliveryID` (`key@channel`).
     public let key: ReminderKey

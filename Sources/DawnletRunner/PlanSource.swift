@@ -320,6 +320,11 @@ public struct PlanSource {
         }
     }
 
+    /// How many one-off todos are open with a date before `today`.
+    public func overdueCount(today: CivilDate) throws -> Int {
+        try overdueTodos(try store.items.definitions([.todo])).filter { $0.date < today }.count
+    }
+
     /// "day 31 falls on 2026-02-28, the month's last day" when a monthly day was clamped.
     func clampNote(_ schedule: Schedule, _ date: CivilDate) -> String? {
         guard case .monthlyOnDay(_, let day) = schedule.rule else { return nil }

@@ -52,6 +52,11 @@ public final class Runner {
         /// Reads the config again (SIGHUP): the new config, the zone it makes and whether that is
         /// the system's, or an error that says why it cannot be used. Nil: SIGHUP only re-plans.
         public var reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))?
+        /// The config file this runner read (nil: none), whose stamp the published state carries.
+        public var configPath: String?
+        /// Publishes what `next` shows (`RunnerState`) after each decision, or withdraws it (nil);
+        /// returns what failed. Nil: nothing is published.
+        public var publish: (@Sendable (RunnerState?) -> String?)?
 
         public init(
             databasePath: String, config: Config, zone: Zone, reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))? = nil
@@ -92,9 +97,9 @@ public final class Runner {
     private var zoneDebounce: EventLoop.Timer?
 
     /// The last plan, its window's end, and the database version it read.
-    private var plan = Plan(reminders: [])
-    private var planEnds = Instant(secondsSinceEpoch: 0)
-    private var planVersion: Int64 = -1
+    var plan = Plan(reminders: [])
+    var planEnds = Instant(secondsSinceEpoch: 0)
+    var planVersion: Int64 = -1
     /// The `now` of the last plan made: the next looks back to its grace window, no further.
     private var lastPlanNow: Instant?
     /// Where the change feed stood when the plan read the database: a write after it re-plans
@@ -103,7 +108,7 @@ public final class Runner {
     /// Deliveries handed to a channel and not yet ended; and those ended since the last plan
     /// (which still shows them unsettled).
     public private(set) var inFlight: Set<DeliveryID> = []
-    private var settledSincePlan: Set<DeliveryID> = []
+    var settledSincePlan: Set<DeliveryID> = []
     /// Temporary failures waiting for their next try.
     public private(set) var retries: [DeliveryID: Retry] = [:]
     /// The instant the wake timer is armed for (what `Dispatcher.decide` returned).
@@ -111,7 +116,18 @@ public final class Runner {
     private var lastStatus = ""
     /// What the last plan said about unusable calendar files: logged again only when it changes.
     private var lastCalendarProblems: [CalendarProblem] = []
-    private var stopping = false
+    var stopping = false
+    /// What was last published for `next` (nil: nothing, or withdrawn), whether a file may be
+    /// there (one left by a runner before this one, at first), the overdue count of a day (read
+    /// again after each plan), and the timer that publishes again when the state runs out.
+    var published: RunnerState?
+    var publishedFile = true
+    var publishFailure: String?
+    /// The stamps of the config and the calendars as they stood before they were last read
+    /// (`FileStamp.text(of:)`, by path from the root): a write after shows in `next`'s compare.
+    var readStamps: [String: String] = [:]
+    var overdueCount: (date: CivilDate, count: Int)?
+    var stateTimer: EventLoop.Timer?
     private var shutdownBound: EventLoop.RelativeTimer?
     /// `decide` is running: a delivery that ends inside it (a channel that answers at once) asks
     /// for another round instead of deciding inside the decision.
@@ -128,6 +144,7 @@ public final class Runner {
         self.settings = settings
         self.log = log
         self.clock = clock
+        if let path = settings.configPath { readStamps[ConfigPath.absolute(path)] = FileStamp.text(of: ConfigPath.absolute(path)) }
         store = try Store(path: settings.databasePath)
         databaseIdentity = FileIdentity(path: settings.databasePath)
         databaseBegan = try store.log.createdAt()
@@ -152,6 +169,10 @@ public final class Runner {
         debounce = try loop.timer { [unowned self] in self.databaseChanged() }
         calendarDebounce = try loop.timer { [unowned self] in self.replan(reason: "calendar files changed") }
         zoneDebounce = try loop.timer { [unowned self] in self.zoneFilesChanged() }
+        stateTimer = try loop.timer { [unowned self] in
+            self.overdueCount = nil
+            self.publishState(now: self.clock())
+        }
         try loop.onSignal(SIGHUP) { [unowned self] in
             ServiceNotify.send("RELOADING=1")
             self.reloadConfig()
@@ -195,8 +216,10 @@ public final class Runner {
     /// zone included.
     private func reloadConfig() {
         guard let reload = settings.reload else { return }
+        let configStamp = settings.configPath.map { FileStamp.text(of: ConfigPath.absolute($0)) }
         do {
             let (config, zone, follows) = try reload()
+            if let path = settings.configPath { readStamps[ConfigPath.absolute(path)] = configStamp }
             let calendarsChanged = config.calendars != settings.config.calendars
             settings.config = config
             settings.followsSystemZone = follows
@@ -234,6 +257,8 @@ public final class Runner {
                     try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
                         let names = watch.changedNames()
                         guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
+                        // `next` cannot stamp every file of a folder: the state goes until the plan is made again.
+                        self.withdrawState()
                         self.arm(self.calendarDebounce, afterMicroseconds: 200_000)
                     })
             } catch {
@@ -282,6 +307,7 @@ public final class Runner {
                 zoneSources.append(
                     try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
                         guard !watch.changedNames().isDisjoint(with: names) else { return }
+                        self.withdrawState()
                         self.arm(self.zoneDebounce, afterMicroseconds: 200_000)
                     })
             } catch {
@@ -365,6 +391,7 @@ public final class Runner {
         if Int64(plan.reminders.count) > 2 * settings.planBudget { return replan(reason: reason, now: now) }
         changePosition = changes.position
         lastPlanNow = now
+        overdueCount = nil
         let took = ContinuousClock.now - started
         decide(now: now, announce: false)
         ServiceNotify.send("STATUS=" + lastStatus)
@@ -433,6 +460,10 @@ public final class Runner {
             planVersion = try store.dataVersion()
             changePosition = try store.changePosition()
             let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
+            // The calendars are read by this plan (and not by a splice): stamped first.
+            for path in RunnerState.files(database: settings.databasePath, config: nil, calendars: config.calendars).dropFirst(2) {
+                readStamps[path] = FileStamp.text(of: path)
+            }
             var reminders: [PlannedReminder] = []
             // Room for the budget at once: an array that grows by doubling holds two copies at
             // each step (pages never written are never resident).
@@ -450,6 +481,7 @@ public final class Runner {
                 return true
             }
             plan = Plan(reminders: reminders, calendarProblems: problems)
+            overdueCount = nil
             planEnds = ends
             took = ContinuousClock.now - started
             lastPlanNow = now
@@ -506,6 +538,7 @@ public final class Runner {
                 log(LogEntry(status))
             }
         }
+        publishState(now: now)
     }
 
     private func armWake(at instant: Instant) {
@@ -648,6 +681,7 @@ public final class Runner {
         log(LogEntry("stopping: \(reason)" + (inFlight.isEmpty ? "" : "; \(inFlight.count) deliveries in flight")))
         ServiceNotify.send("STOPPING=1")
         stopping = true
+        withdrawState()
         try? wake?.disarm()
         if inFlight.isEmpty { return loop.exit(exitCode) }
         do {

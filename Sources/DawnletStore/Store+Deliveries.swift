@@ -176,6 +176,11 @@ extension Store.Log {
             ])
     }
 
+    /// How many deliveries are in a state.
+    public func count(_ state: Delivery.State) throws(StoreError) -> Int {
+        Int(try db.query("SELECT count(*) FROM deliveries WHERE state = ?", [.text(state.rawValue)]) { $0.int(0) }.first ?? 0)
+    }
+
     /// Deliveries in a state, newest first.
     public func deliveries(_ state: Delivery.State) throws(StoreError) -> [Delivery] {
         try deliveries(where: "state = ? ORDER BY fire_at DESC, key", [.text(state.rawValue)])

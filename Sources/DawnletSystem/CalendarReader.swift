@@ -772,7 +772,7 @@ public enum CalendarReader {
         }
 
         func dayStart(_ date: CivilDate) -> Instant {
-            zones.planning.resolve(WallTime(hour: 0, minute: 0)!, on: date).instant
+            zones.planning.resolve(WallTime.midnight, on: date).instant
         }
 
         /// `20261201T090000Z` (UTC) for a date-time, `20261201` for a date: the instance's name in keys.

@@ -7,4 +7,9 @@ public enum ConfigPath {
         guard path.hasPrefix("~/") else { return path }
         return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
     }
+
+    /// `path` from the root: a relative one is taken from the working folder.
+    public static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
 }

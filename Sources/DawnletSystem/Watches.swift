@@ -133,3 +133,67 @@ public final class FileLock {
 
     deinit { close(fd) }
 }
+
+/// A file as it stands: which file it is, its size and when it was last written (to the
+/// nanosecond the kernel keeps). A write to it changes one of them, unless it keeps the size
+/// and falls in the clock tick (a few ms) of the last one.
+public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+    public let modified: Int64
+
+    /// The file at `path` now (following symlinks), or nil when there is none.
+    public init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// `device:inode:size:nanoseconds`, exact (a JSON number would round it).
+    public var description: String { "\(device):\(inode):\(size):\(modified)" }
+
+    /// The stamp of `path` as text, "-" when there is no file.
+    public static func text(of path: String) -> String { FileStamp(path: path)?.description ?? "-" }
+}
+
+/// A process as the kernel knows it: its pid and when it started (clock ticks after boot, from
+/// /proc/PID/stat), so a pid used again by another process is not taken for it.
+public struct ProcessIdentity: Hashable, Sendable {
+    public let pid: Int32
+    public let started: UInt64
+
+    public init(pid: Int32, started: UInt64) {
+        self.pid = pid
+        self.started = started
+    }
+
+    /// This process.
+    public static var current: ProcessIdentity? { running(getpid()) }
+
+    /// The process with `pid` now, or nil when there is none.
+    public static func running(_ pid: Int32) -> ProcessIdentity? {
+        // /proc's files say size 0: read what there is, up to a page.
+        guard pid > 0 else { return nil }
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var n = 0
+        repeat { n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+        guard n > 0 else { return nil }
+        bytes.removeSubrange(n...)
+        // After the command's ")" (which may itself hold spaces and parentheses), field 3 is the
+        // state; the start time is field 22.
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count > 19, let started = UInt64(String(decoding: fields[19], as: UTF8.self)) else { return nil }
+        return ProcessIdentity(pid: pid, started: started)
+    }
+
+    /// This process is still running (not a later one given the same pid).
+    public var isRunning: Bool { ProcessIdentity.running(pid) == self }
+}

@@ -62,7 +62,8 @@ import Testing
             if let start {
                 wrapper.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
                 // "DATE TIME xN" runs the fake clock N times faster than the real one.
-                wrapper.arguments = (start.contains(" x") ? ["-f", "@" + start] : [start]) + command
+                // "+Ns" / "-Ns": the real clock moved by N s, alike in every process given it.
+                wrapper.arguments = (start.contains(" x") ? ["-f", "@" + start] : start.hasSuffix("s") ? ["-f", start] : [start]) + command
             } else {
                 // The same shape: a parent that waits for the runner, so runnerPID() works alike.
                 wrapper.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -569,5 +570,68 @@ import Testing
         let (status, log) = try server.stop()
         #expect(status == 0)
         #expect(log.contains("planned (the clock was set)"), "\(log)")
+    }
+
+    @Test("next reads what serve published: the same answer as planning; a write, a delivery and a stop are followed; a dead runner's file is not read")
+    func nextFromServe() throws {
+        try cli("todo", "add", "First", "--due", "2026-12-01T09:00")
+        try cli("todo", "add", "Second", "--due", "2026-12-01T10:00")
+        try cli("todo", "add", "Left undone", "--due", "2026-11-20")
+        let runtime = folder.path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        // One fake clock for the runner and each `next`: the real one moved to 3 s before 09:00.
+        let shift = "\(Int((berlin("2026-12-01T08:59:57+01:00") - Date().timeIntervalSince1970).rounded()))s"
+        let server = try Server(db: db, config: config, start: shift.hasPrefix("-") ? shift : "+" + shift, environment: ["XDG_RUNTIME_DIR": runtime])
+        /// `next --json` on the fake clock, with the runner's state (or, without, planned).
+        func next(published: Bool = true) throws -> [String: Any] {
+            let (status, out) = try runTool(
+                "/usr/bin/faketime",
+                ["-f", shift.hasPrefix("-") ? shift : "+" + shift, CLIProcess.binary.path, "--db", db, "--config", config, "next", "--json"],
+                environment: ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8"].merging(published ? ["XDG_RUNTIME_DIR": runtime] : [:]) { $1 })
+            #expect(status == 0, "\(out)")
+            return try #require(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any], "\(out)")
+        }
+        func title(_ answer: [String: Any]) -> String? { (answer["next"] as? [String: Any])?["title"] as? String }
+        /// Waits (up to 10 s) for `next` to answer from the runner as `wanted` says.
+        func waitForServe(_ wanted: ([String: Any]) -> Bool) throws -> [String: Any] {
+            let deadline = Date().addingTimeInterval(10)
+            var answer = try next()
+            while !(answer["from"] as? String == "serve" && wanted(answer)) && Date() < deadline {
+                usleep(20_000)
+                answer = try next()
+            }
+            return answer
+        }
+
+        let first = try waitForServe { title($0) == "First" }
+        #expect(first["from"] as? String == "serve" && first["overdue"] as? Int == 1, "\(first)")
+        let planned = try next(published: false)
+        #expect(planned["from"] as? String == "plan")
+        // Byte for byte the reminder the plan gives, and the same counts.
+        for key in ["overdue", "missed", "failed"] { #expect(first[key] as? Int == planned[key] as? Int, "\(key)") }
+        #expect(NSDictionary(dictionary: first["next"] as? [String: Any] ?? [:]).isEqual(to: planned["next"] as? [String: Any] ?? [:]), "\(first) \(planned)")
+        let state = try #require(try FileManager.default.contentsOfDirectory(atPath: runtime + "/dawnlet-remind").first)
+        let statePath = runtime + "/dawnlet-remind/" + state
+        #expect((try FileManager.default.attributesOfItem(atPath: statePath)[.posixPermissions] as? Int) == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: runtime + "/dawnlet-remind")[.posixPermissions] as? Int) == 0o700)
+
+        // A write is seen at once (the stamps no longer match: planned), then published.
+        try cli("todo", "done", "3")
+        #expect(try next()["overdue"] as? Int == 0)
+        #expect(try waitForServe { $0["overdue"] as? Int == 0 }["from"] as? String == "serve")
+
+        // Once First has gone out, the runner says Second.
+        // (The morning digest, late, went out at the start.)
+        #expect(waitForLines(2, seconds: 10).contains { $0.contains(" First|") }, "\(lines())")
+        let second = try waitForServe { title($0) == "Second" }
+        #expect(title(second) == "Second" && second["from"] as? String == "serve", "\(second)")
+
+        // A runner that died without withdrawing its state: its file is not read.
+        let saved = try Data(contentsOf: URL(fileURLWithPath: statePath))
+        #expect(try server.stop().0 == 0)
+        #expect(!FileManager.default.fileExists(atPath: statePath), "the state is withdrawn when serve stops")
+        try saved.write(to: URL(fileURLWithPath: statePath))
+        let after = try next()
+        #expect(after["from"] as? String == "plan" && title(after) == "Second", "\(after)")
     }
 }

@@ -276,4 +276,46 @@ final class FakeChannels: DeliveryChannels {
         #expect(try state("todo:2:2026-12-01:0m") == .delivered)
         #expect(try state("todo:1:2026-12-01:0m") == .claimed)
     }
+
+    final class Published: @unchecked Sendable {
+        var states: [RunnerState?] = []
+    }
+
+    @Test("the state for next: the next reminder, held until it goes out or midnight; a delivery moves it on; todos overdue at midnight count")
+    func publishedState() throws {
+        let published = Published()
+        var config = Config()
+        config.graceWindow = 12 * 3_600
+        var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
+        settings.publish = { [published] state in
+            published.states.append(state)
+            return nil
+        }
+        let runner = try Runner(settings, clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+        try todo("Tonight", "22:00")
+        try store.items.addItem(kind: .todo, title: "Yesterday's", date: date("2026-11-30"), time: nil, schedule: nil, today: today)
+        try todo("Tomorrow", "09:00", on: "2026-12-02")
+        clock.now = at("2026-12-01T21:00")
+        runner.start()
+        let first = try #require(published.states.last ?? nil)
+        #expect(first.next?.title == "Tonight" && first.validUntil == at("2026-12-01T22:00") && first.overdue == 1, "\(first)")
+        #expect(first.files.map(\.path) == [folder.path("dawnlet.sqlite"), folder.path("dawnlet.sqlite") + "-wal"])
+        // The same answer a second later is not published again.
+        clock.now = at("2026-12-01T21:00:01")
+        runner.replan(reason: "test")
+        #expect(published.states.count == 1)
+
+        clock.now = runner.nextWake!
+        runner.timerFired()
+        // In flight: not the next any more, and not delivered yet.
+        #expect(channels.keys == ["todo:1:2026-12-01:0m"])
+        channels.end(0)
+        let after = try #require(published.states.last ?? nil)
+        // The morning digest at 08:00 is next, but midnight comes first: then Tonight is overdue.
+        #expect(after.next?.kind == "digest" && after.validUntil == at("2026-12-02T00:00") && after.overdue == 1, "\(after)")
+        clock.now = at("2026-12-02T00:00")
+        runner.timerFired()
+        let midnight = try #require(published.states.last ?? nil)
+        #expect(midnight.overdue == 2 && midnight.validUntil == at("2026-12-02T08:00"), "\(midnight)")
+    }
 }

@@ -1,10 +1,12 @@
 import DawnletCore
 import DawnletRunner
 import DawnletStore
+import DawnletSystem
 
 /// `next [--json] [--format waybar]`: the next reminder the runner will send (when, what, in how
 /// long) and what needs looking at (overdue todos, missed and failed reminders), for a prompt or
-/// a status bar (waybar, polybar, i3blocks) that runs it every few seconds.
+/// a status bar (waybar, polybar, i3blocks) that runs it every few seconds. While `serve` runs on
+/// the database it reads what the runner published (`RunnerStateFile`), else it plans.
 enum NextCommand {
     static let command = Command(
         path: ["next"], usage: "next [--json] [--format waybar]",
@@ -12,12 +14,38 @@ enum NextCommand {
         options: [.flag("json"), .value("format")], run: run)
 
     /// How far ahead it looks for the next reminder.
-    static let lookaheadDays = 366
+    static let lookaheadDays = RunnerState.lookaheadDays
 
     struct Answer {
-        var next: PlannedReminder?
+        var next: Head?
         var overdue = 0, missed = 0, failed = 0
         var now: Instant
+        /// "serve" (what the running runner published) or "plan" (planned here).
+        var from = "plan"
+    }
+
+    /// What is said of the next reminder, from the plan or from what the runner published.
+    struct Head {
+        var fireAt: Instant
+        var utcOffset: Int
+        /// "todo #1", "event Work" (a calendar's), "digest".
+        var what: String
+        var title: String
+        /// The reminder as `preview --json` writes it.
+        var json: String
+
+        init(fireAt: Instant, utcOffset: Int, what: String, title: String, json: String) {
+            (self.fireAt, self.utcOffset, self.what, self.title, self.json) = (fireAt, utcOffset, what, title, json)
+        }
+
+        init(_ reminder: PlannedReminder) {
+            var w = JSONWriter()
+            PreviewCommand.write(reminder, to: &w)
+            let what =
+                reminder.definitionID.map { "\(reminder.kind) #\($0)" }
+                ?? (reminder.item?.calendar.map { _ in "\(reminder.kind) \(reminder.sourceName)" } ?? reminder.kind)
+            self.init(fireAt: reminder.fireAt, utcOffset: reminder.utcOffset, what: what, title: reminder.title, json: w.out.string)
+        }
     }
 
     static func run(_ invocation: inout Invocation) throws {
@@ -27,6 +55,18 @@ enum NextCommand {
         }
         let zone = try invocation.timeZone()
         let now = try invocation.now()
+        let database = invocation.databasePath()
+        let files = RunnerState.files(
+            database: database, config: invocation.globals.configPath ?? ConfigFile.defaultPath(), calendars: invocation.config.calendars)
+        let answer =
+            try RunnerStateFile.path(database: database).flatMap {
+                RunnerStateFile.read($0, database: database, files: files, zone: zone.identifier, now: now)
+            } ?? plan(&invocation, zone: zone, now: now)
+        write(answer, format: format, zone: zone, to: &invocation.output, json: invocation.json)
+    }
+
+    /// The answer planned here, as the runner would.
+    static func plan(_ invocation: inout Invocation, zone: Zone, now: Instant) throws -> Answer {
         let store = try invocation.readStore()
         let source = PlanSource(store: store, config: invocation.config, zone: zone)
         var answer = Answer(now: now)
@@ -37,37 +77,37 @@ enum NextCommand {
         for days in [1, 7, 30, lookaheadDays] where answer.next == nil {
             let end = now.adding(seconds: Int64(days) * 86_400)
             _ = try source.forEachReminder(now: now, window: start...end) { reminder in
-                switch reminder.status {
-                case .pending, .due, .late:
-                    answer.next = reminder
-                    return false
-                default:
-                    return true
-                }
+                guard reminder.isToGoOut else { return true }
+                answer.next = Head(reminder)
+                return false
             }
             start = end.adding(seconds: 1)
         }
         let today = ISO8601.localDate(of: now, in: zone).date
-        answer.overdue = try source.overdueTodos(try store.items.definitions([.todo])).filter { $0.date < today }.count
-        answer.missed = try store.log.deliveries(.missed).count
-        answer.failed = try store.log.deliveries(.failed).count
+        answer.overdue = try source.overdueCount(today: today)
+        answer.missed = try store.log.count(.missed)
+        answer.failed = try store.log.count(.failed)
+        return answer
+    }
 
+    static func write(_ answer: Answer, format: String?, zone: Zone, to output: inout Output, json: Bool) {
         if format == "waybar" {
-            invocation.output.line(waybar(answer, zone: zone))
-        } else if invocation.json {
-            invocation.output.json { w, _ in
+            output.line(waybar(answer, zone: zone))
+        } else if json {
+            output.json { w, _ in
                 w.beginObject()
                 w.key("next")
-                if let next = answer.next { PreviewCommand.write(next, to: &w) } else { w.null() }
-                w.field("in_seconds", answer.next.map { Int(max(0, $0.fireAt.secondsSinceEpoch - now.secondsSinceEpoch)) })
+                if let next = answer.next { w.raw(next.json) } else { w.null() }
+                w.field("in_seconds", answer.next.map { Int(max(0, $0.fireAt.secondsSinceEpoch - answer.now.secondsSinceEpoch)) })
                 w.field("overdue", answer.overdue)
                 w.field("missed", answer.missed)
                 w.field("failed", answer.failed)
+                w.field("from", answer.from)
                 w.endObject()
             }
         } else {
-            invocation.output.line(DisplayText.escaped(sentence(answer, zone: zone)))
-            if let counts = counts(answer) { invocation.output.line(invocation.output.paint(counts, answer.failed + answer.missed > 0 ? .red : .yellow)) }
+            output.line(DisplayText.escaped(sentence(answer, zone: zone)))
+            if let counts = counts(answer) { output.line(output.paint(counts, answer.failed + answer.missed > 0 ? .red : .yellow)) }
         }
     }
 
@@ -76,8 +116,8 @@ enum NextCommand {
         guard let next = answer.next else { return "nothing to remind of in the next \(lookaheadDays) days" }
         let local = ISO8601.format(next.fireAt, utcOffset: next.utcOffset)
         let day = ISO8601.localDate(of: next.fireAt, in: zone).date
-        let what = next.definitionID.map { "\(next.kind) #\($0)" } ?? (next.item?.calendar.map { _ in "\(next.kind) \(next.sourceName)" } ?? next.kind)
-        return "\(day.weekday.fullName.prefix(3)) \(day) \(local.dropFirst(11).prefix(5))  \(what)  \(next.title)  (\(until(next.fireAt, from: answer.now)))"
+        return
+            "\(day.weekday.fullName.prefix(3)) \(day) \(local.dropFirst(11).prefix(5))  \(next.what)  \(next.title)  (\(until(next.fireAt, from: answer.now)))"
     }
 
     /// "2 overdue, 1 missed": only what is there; nil when nothing is.

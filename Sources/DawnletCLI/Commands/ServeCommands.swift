@@ -35,6 +35,11 @@ enum ServeCommands {
         settings.followsSystemZone = invocation.globals.timeZoneName == nil && invocation.config.timeZone == nil
         // SIGHUP reads the config again: the same file, the same rules (--tz still wins).
         let configPath = invocation.globals.configPath
+        settings.configPath = configPath ?? ConfigFile.defaultPath()
+        // What `next` shows, published while it runs (none without XDG_RUNTIME_DIR).
+        if let statePath = RunnerStateFile.path(database: settings.databasePath) {
+            settings.publish = { [database = settings.databasePath] state in RunnerStateFile.publish(state, database: database, at: statePath) }
+        }
         let fixedZone = invocation.globals.timeZoneName == nil ? nil : settings.zone
         settings.reload = { [environment = settings.environment] in
             let config = try ConfigFile.load(explicitPath: configPath)

@@ -64,9 +64,8 @@ enum TodayCommand {
             goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
         // External calendars' items of those days (DESIGN §8).
         let zone = try invocation.timeZone()
-        let midnight = WallTime(hour: 0, minute: 0)!
         let window =
-            zone.resolve(midnight, on: range.lowerBound).instant...zone.resolve(midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
+            zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(window)
         invocation.output.warn(calendars.problems)
         return Agenda.days(

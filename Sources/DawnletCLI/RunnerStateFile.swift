@@ -1,0 +1,107 @@
+import DawnletCore
+import DawnletRunner
+import DawnletSystem
+import FoundationEssentials
+import Glibc
+
+/// What the runner publishes for `next` (`RunnerState`), as a file: one per database, in
+/// `$XDG_RUNTIME_DIR/dawnlet-remind/` (the user's own tmpfs, private, gone at logout). Without
+/// XDG_RUNTIME_DIR nothing is published and `next` plans.
+enum RunnerStateFile {
+    static let version = 1
+    /// A state is a few hundred bytes; anything much larger is not one.
+    static let maximumBytes = 1 << 16
+
+    /// Where the runner on `database` publishes, or nil.
+    static func path(database: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+        return "\(runtime)/dawnlet-remind/next-\(MailMessage.hash(canonical(database))).json"
+    }
+
+    /// The path from the root with its links resolved: one database named two ways is one state.
+    static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return ConfigPath.absolute(path) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Publishes `state` at `path` whole (or withdraws it, nil); returns what failed, if anything.
+    static func publish(_ state: RunnerState?, database: String, at path: String) -> String? {
+        guard let state else {
+            return unlink(path) == 0 || errno == ENOENT ? nil : "cannot remove \(path): \(String(cString: strerror(errno)))"
+        }
+        guard let runner = ProcessIdentity.current else { return "cannot read this process's start time" }
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot make \(folder): \(String(cString: strerror(errno)))" }
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("version", version)
+        w.field("database", canonical(database))
+        w.field("pid", Int(runner.pid))
+        w.field("started", String(runner.started))
+        w.field("zone", state.zone)
+        w.field("since", Int(state.since.secondsSinceEpoch))
+        w.field("valid_until", Int(state.validUntil.secondsSinceEpoch))
+        w.key("files")
+        w.beginArray()
+        for file in state.files { w.value(.array([.string(file.path), .string(file.stamp)])) }
+        w.endArray()
+        w.field("overdue", state.overdue)
+        w.field("missed", state.missed)
+        w.field("failed", state.failed)
+        w.key("next")
+        if let next = state.next.map(NextCommand.Head.init) {
+            w.beginObject()
+            w.field("fire_at", Int(next.fireAt.secondsSinceEpoch))
+            w.field("utc_offset", next.utcOffset)
+            w.field("what", next.what)
+            w.field("title", next.title)
+            w.field("json", next.json)
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.endObject()
+        let bytes = w.out.withBytes { Array($0) }
+        return RegularFile.replace(path, with: bytes).map { "cannot write \(path): \(String(cString: strerror($0)))" }
+    }
+
+    /// The answer published at `path`, if it holds at `now` for this database, these files and
+    /// this zone, and the runner that published it still runs; else nil (and `next` plans).
+    static func read(_ path: String, database: String, files: [String], zone: String, now: Instant) -> NextCommand.Answer? {
+        guard case .success(let bytes) = RegularFile.read(path, limit: maximumBytes),
+            let document = try? JSON5.parse(bytes), case .object(let root) = document.value
+        else { return nil }
+        func int(_ value: ConfigValue?) -> Int64? {
+            guard case .number(let n)? = value else { return nil }
+            return Int64(exactly: n)
+        }
+        func string(_ value: ConfigValue?) -> String? {
+            guard case .string(let s)? = value else { return nil }
+            return s
+        }
+        guard int(root["version"]) == Int64(version), string(root["database"]) == canonical(database), string(root["zone"]) == zone,
+            let since = int(root["since"]), let until = int(root["valid_until"]),
+            (since..<until).contains(now.secondsSinceEpoch),
+            let pid = int(root["pid"]).flatMap({ Int32(exactly: $0) }), let started = string(root["started"]).flatMap({ UInt64($0) }),
+            ProcessIdentity(pid: pid, started: started).isRunning,
+            case .array(let stamped)? = root["files"], stamped.count == files.count
+        else { return nil }
+        for (entry, file) in zip(stamped, files) {
+            guard case .array(let pair) = entry, pair.count == 2, string(pair[0]) == file, string(pair[1]) == FileStamp.text(of: file) else { return nil }
+        }
+        guard let overdue = int(root["overdue"]), let missed = int(root["missed"]), let failed = int(root["failed"]) else { return nil }
+        var answer = NextCommand.Answer(now: now)
+        (answer.overdue, answer.missed, answer.failed, answer.from) = (Int(overdue), Int(missed), Int(failed), "serve")
+        switch root["next"] {
+        case .null?: break
+        case .object(let next)?:
+            guard let fireAt = int(next["fire_at"]), let offset = int(next["utc_offset"]), let what = string(next["what"]),
+                let title = string(next["title"]), let json = string(next["json"])
+            else { return nil }
+            answer.next = NextCommand.Head(fireAt: Instant(secondsSinceEpoch: fireAt), utcOffset: Int(offset), what: what, title: title, json: json)
+        default: return nil
+        }
+        return answer
+    }
+}

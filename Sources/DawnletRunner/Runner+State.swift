@@ -1,0 +1,131 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+
+/// What `next` shows, as the runner knows it: the next reminder it will send and the counts of
+/// what needs looking at. The runner publishes it after each decision, so a status bar that runs
+/// `next` every few seconds reads one small file instead of planning (issue 17).
+///
+/// It is the answer `next` would plan for any instant from `since` until `validUntil`, as long as
+/// every file in `files` keeps its stamp: the next reminder goes out at `validUntil` at the
+/// latest, and the overdue count changes only at midnight or with a write.
+public struct RunnerState: Sendable, Equatable {
+    /// How far ahead `next` looks for the next reminder.
+    public static let lookaheadDays = 366
+
+    public struct File: Sendable, Equatable {
+        public let path: String
+        /// `FileStamp.text(of:)`: "-" when there was no file.
+        public let stamp: String
+
+        public init(path: String, stamp: String) {
+            self.path = path
+            self.stamp = stamp
+        }
+    }
+
+    public var next: PlannedReminder?
+    public var overdue: Int
+    public var missed: Int
+    public var failed: Int
+    /// The zone it was planned in.
+    public var zone: String
+    /// The database, its WAL, the config and the calendars, stamped before anything was read.
+    public var files: [File]
+    public var since: Instant
+    public var validUntil: Instant
+
+    /// The files a state follows from, from the root: the database and its WAL (a commit writes
+    /// one or the other), the config, each calendar (a folder's stamp moves when a sync renames a
+    /// file into it). The runner stamps them; `next` compares.
+    public static func files(database: String, config: String?, calendars: [Config.CalendarSource]) -> [String] {
+        let database = ConfigPath.absolute(database)
+        return [database, database + "-wal"] + (config.map { [ConfigPath.absolute($0)] } ?? [])
+            + calendars.map { ConfigPath.absolute(ConfigPath.expand($0.path)) }
+    }
+}
+
+extension Runner {
+    /// The files the state follows from: the database and its WAL (a commit writes one or the
+    /// other), the config, each calendar (a folder's stamp moves when a sync renames a file into it).
+    var stateFiles: [String] {
+        RunnerState.files(database: settings.databasePath, config: settings.configPath, calendars: settings.config.calendars)
+    }
+
+    /// Publishes the state at `now`, when it changed; withdraws it when the runner cannot say
+    /// (a write it has not planned yet, a delivery in flight or being tried again, a plan that
+    /// ends before it could know the next reminder).
+    func publishState(now: Instant) {
+        guard let publish = settings.publish, !stopping else { return }
+        // The database stamped before anything is read: a write after shows in its stamp, one
+        // before in data_version (which the runner's own writes leave alone). The config and the
+        // calendars as they stood when they were read.
+        let files = stateFiles.map { RunnerState.File(path: $0, stamp: readStamps[$0] ?? FileStamp.text(of: $0)) }
+        guard let state = try? state(now: now, files: files) else { return withdrawState() }
+        // The same answer is left as it was published, from its first `since`.
+        if var last = published {
+            last.since = now
+            if last == state { return armStateTimer(state) }
+        }
+        published = state
+        publishedFile = true
+        noteFailure(publish(state))
+        armStateTimer(state)
+    }
+
+    /// Withdraws the published state (a calendar or zone file changed, the runner stops).
+    func withdrawState() {
+        guard let publish = settings.publish, publishedFile else { return }
+        published = nil
+        publishedFile = false
+        try? stateTimer?.disarm()
+        noteFailure(publish(nil))
+    }
+
+    /// A failure to publish is logged once, until it changes: `next` plans meanwhile.
+    private func noteFailure(_ failure: String?) {
+        if let failure, failure != publishFailure { log(LogEntry("cannot publish the next reminder for `next`: \(failure)", priority: 4)) }
+        publishFailure = failure
+    }
+
+    /// The state at `now`, or nil when the plan cannot tell it.
+    private func state(now: Instant, files: [RunnerState.File]) throws -> RunnerState? {
+        guard try store.dataVersion() == planVersion else { return nil }
+        let next = plan.reminders.first { reminder in
+            reminder.isToGoOut
+                && reminder.channels.contains { channel in
+                    let id = DeliveryID(reminder.key, channel)
+                    return !settledSincePlan.contains(id) && !inFlight.contains(id)
+                }
+        }
+        let zone = settings.zone
+        let today = ISO8601.localDate(of: now, in: zone).date
+        var validUntil = zone.resolve(.midnight, on: today.adding(days: 1)).instant
+        let lookahead = Int64(RunnerState.lookaheadDays) * 86_400
+        if let next {
+            guard next.fireAt > now, next.fireAt <= now.adding(seconds: lookahead) else { return nil }
+            validUntil = min(validUntil, next.fireAt)
+        } else {
+            // Nothing in the plan: that says nothing for a year only if the plan reaches a year on.
+            guard planEnds.adding(seconds: -lookahead) > now else { return nil }
+            validUntil = min(validUntil, planEnds.adding(seconds: -lookahead))
+        }
+        if overdueCount?.date != today {
+            let source = PlanSource(store: store, config: settings.config, zone: zone, zones: settings.zones)
+            overdueCount = (today, try source.overdueCount(today: today))
+        }
+        return RunnerState(
+            next: next, overdue: overdueCount?.count ?? 0, missed: try store.log.count(.missed), failed: try store.log.count(.failed),
+            zone: zone.identifier, files: files, since: now, validUntil: validUntil)
+    }
+
+    /// Wakes to publish again when the state runs out before the runner would wake anyway
+    /// (midnight, when todos become overdue).
+    private func armStateTimer(_ state: RunnerState) {
+        if let wake = nextWake, wake <= state.validUntil {
+            try? stateTimer?.disarm()
+        } else {
+            try? stateTimer?.arm(atMicroseconds: UInt64(max(0, state.validUntil.secondsSinceEpoch)) * 1_000_000)
+        }
+    }
+}
