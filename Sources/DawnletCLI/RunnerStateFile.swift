@@ -7,15 +7,20 @@ import Glibc
 /// What the runner publishes for `next` (`RunnerState`), as a file: one per database, in
 /// `$XDG_RUNTIME_DIR/dawnlet-remind/` (the user's own tmpfs, private, gone at logout). Without
 /// XDG_RUNTIME_DIR nothing is published and `next` plans.
-enum RunnerStateFile {
+struct RunnerStateFile {
     static let version = 1
     /// A state is a few hundred bytes; anything much larger is not one.
     static let maximumBytes = 1 << 16
 
-    /// Where the runner on `database` publishes, or nil.
-    static func path(database: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    /// The database's path from the root, links resolved, and where the runner on it publishes.
+    let database: String
+    let path: String
+
+    /// The file of the runner on `database`, or nil without XDG_RUNTIME_DIR.
+    init?(database: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
-        return "\(runtime)/dawnlet-remind/next-\(MailMessage.hash(canonical(database))).json"
+        self.database = RunnerStateFile.canonical(database)
+        path = "\(runtime)/dawnlet-remind/next-\(MailMessage.hash(self.database)).json"
     }
 
     /// The path from the root with its links resolved: one database named two ways is one state.
@@ -25,18 +30,17 @@ enum RunnerStateFile {
         return String(cString: resolved)
     }
 
-    /// Publishes `state` at `path` whole (or withdraws it, nil); returns what failed, if anything.
-    static func publish(_ state: RunnerState?, database: String, at path: String) -> String? {
+    /// Publishes `state`, by `runner`, whole (or withdraws it, nil); returns what failed, if anything.
+    func publish(_ state: RunnerState?, by runner: ProcessIdentity) -> String? {
         guard let state else {
             return unlink(path) == 0 || errno == ENOENT ? nil : "cannot remove \(path): \(String(cString: strerror(errno)))"
         }
-        guard let runner = ProcessIdentity.current else { return "cannot read this process's start time" }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         if mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot make \(folder): \(String(cString: strerror(errno)))" }
         var w = JSONWriter()
         w.beginObject()
-        w.field("version", version)
-        w.field("database", canonical(database))
+        w.field("version", RunnerStateFile.version)
+        w.field("database", database)
         w.field("pid", Int(runner.pid))
         w.field("started", String(runner.started))
         w.field("zone", state.zone)
@@ -66,10 +70,10 @@ enum RunnerStateFile {
         return RegularFile.replace(path, with: bytes).map { "cannot write \(path): \(String(cString: strerror($0)))" }
     }
 
-    /// The answer published at `path`, if it holds at `now` for this database, these files and
-    /// this zone, and the runner that published it still runs; else nil (and `next` plans).
-    static func read(_ path: String, database: String, files: [String], zone: String, now: Instant) -> NextCommand.Answer? {
-        guard case .success(let bytes) = RegularFile.read(path, limit: maximumBytes),
+    /// The answer published, if it holds at `now` for these files and this zone, and the runner
+    /// that published it still runs; else nil (and `next` plans).
+    func read(files: [String], zone: String, now: Instant) -> NextCommand.Answer? {
+        guard case .success(let bytes) = RegularFile.read(path, limit: RunnerStateFile.maximumBytes),
             let document = try? JSON5.parse(bytes), case .object(let root) = document.value
         else { return nil }
         func int(_ value: ConfigValue?) -> Int64? {
@@ -80,7 +84,7 @@ enum RunnerStateFile {
             guard case .string(let s)? = value else { return nil }
             return s
         }
-        guard int(root["version"]) == Int64(version), string(root["database"]) == canonical(database), string(root["zone"]) == zone,
+        guard int(root["version"]) == Int64(RunnerStateFile.version), string(root["database"]) == database, string(root["zone"]) == zone,
             let since = int(root["since"]), let until = int(root["valid_until"]),
             (since..<until).contains(now.secondsSinceEpoch),
             let pid = int(root["pid"]).flatMap({ Int32(exactly: $0) }), let started = string(root["started"]).flatMap({ UInt64($0) }),

@@ -40,8 +40,12 @@ public struct RunnerState: Sendable, Equatable {
     /// file into it). The runner stamps them; `next` compares.
     public static func files(database: String, config: String?, calendars: [Config.CalendarSource]) -> [String] {
         let database = ConfigPath.absolute(database)
-        return [database, database + "-wal"] + (config.map { [ConfigPath.absolute($0)] } ?? [])
-            + calendars.map { ConfigPath.absolute(ConfigPath.expand($0.path)) }
+        return [database, database + "-wal"] + (config.map { [ConfigPath.absolute($0)] } ?? []) + calendarFiles(calendars)
+    }
+
+    /// The calendars' files and folders, from the root.
+    public static func calendarFiles(_ calendars: [Config.CalendarSource]) -> [String] {
+        calendars.map { ConfigPath.absolute(ConfigPath.expand($0.path)) }
     }
 }
 

@@ -461,7 +461,7 @@ public final class Runner {
             changePosition = try store.changePosition()
             let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
             // The calendars are read by this plan (and not by a splice): stamped first.
-            for path in RunnerState.files(database: settings.databasePath, config: nil, calendars: config.calendars).dropFirst(2) {
+            for path in RunnerState.calendarFiles(config.calendars) {
                 readStamps[path] = FileStamp.text(of: path)
             }
             var reminders: [PlannedReminder] = []

@@ -59,9 +59,7 @@ enum NextCommand {
         let files = RunnerState.files(
             database: database, config: invocation.globals.configPath ?? ConfigFile.defaultPath(), calendars: invocation.config.calendars)
         let answer =
-            try RunnerStateFile.path(database: database).flatMap {
-                RunnerStateFile.read($0, database: database, files: files, zone: zone.identifier, now: now)
-            } ?? plan(&invocation, zone: zone, now: now)
+            try RunnerStateFile(database: database)?.read(files: files, zone: zone.identifier, now: now) ?? plan(&invocation, zone: zone, now: now)
         write(answer, format: format, zone: zone, to: &invocation.output, json: invocation.json)
     }
 

@@ -37,8 +37,8 @@ enum ServeCommands {
         let configPath = invocation.globals.configPath
         settings.configPath = configPath ?? ConfigFile.defaultPath()
         // What `next` shows, published while it runs (none without XDG_RUNTIME_DIR).
-        if let statePath = RunnerStateFile.path(database: settings.databasePath) {
-            settings.publish = { [database = settings.databasePath] state in RunnerStateFile.publish(state, database: database, at: statePath) }
+        if let file = RunnerStateFile(database: settings.databasePath), let runner = ProcessIdentity.current {
+            settings.publish = { state in file.publish(state, by: runner) }
         }
         let fixedZone = invocation.globals.timeZoneName == nil ? nil : settings.zone
         settings.reload = { [environment = settings.environment] in
