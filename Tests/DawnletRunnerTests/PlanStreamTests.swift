@@ -125,4 +125,147 @@ import Testing
         }
         #expect(compared > 1_000, "the random databases plan too little to compare: \(compared)")
     }
+
+    /// The built binary (`swift build` puts it beside the test bundle), or $DAWNLET_BIN.
+    static let binary: String =
+        ProcessInfo.processInfo.environment["DAWNLET_BIN"]
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dawnlet-remind").path
+
+    /// `dawnlet-remind ARGUMENTS`, its exit status and what it wrote to stdout alone.
+    func preview(_ arguments: [String], in folder: TemporaryFolder) throws -> (Int32, Data) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "NO_COLOR": "1"]
+        let path = folder.path("stdout")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        return (process.terminationStatus, try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// The oracle's JSON: each reminder of the whole plan written out plainly, field by field in
+    /// DESIGN §5's order, with strings escaped as JSON says.
+    static func plainJSON(_ plan: [PlannedReminder]) -> String {
+        func string(_ s: String) -> String {
+            var out = "\""
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        func optional(_ s: String?) -> String { s.map(string) ?? "null" }
+        func members(_ pairs: [(String, String)]) -> String { "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}" }
+        func reminder(_ r: PlannedReminder) -> String {
+            let outcomes = Set(r.settled.values.map(\.outcome))
+            let status: String
+            switch r.status {
+            case .pending: status = "pending"
+            case .due: status = "due"
+            case .late: status = "late"
+            case .missed: status = "missed"
+            case .suppressed: status = "suppressed"
+            case .settled: status = outcomes.contains(.failed) ? "failed" : outcomes == [.missed] ? "missed" : "delivered"
+            }
+            var pairs: [(String, String)] = [
+                ("key", string(r.key.description)), ("fire_at", string(ISO8601.format(r.fireAt, utcOffset: r.utcOffset))),
+                ("kind", string(r.kind)), ("title", string(r.title)), ("occurrence_date", string(r.occurrenceDate.description)),
+                ("source", string(r.sourceName)), ("definition_id", r.definitionID.map { String($0) } ?? "null"),
+                ("channels", "[" + r.channels.map { string($0.rawValue) }.joined(separator: ",") + "]"),
+                ("offset", optional(r.offset?.description)), ("status", string(status)),
+            ]
+            if case .suppressed(let reason) = r.status { pairs.append(("reason", string(reason.rawValue))) }
+            if r.snoozed { pairs.append(("snoozed", "true")) }
+            if !r.settled.isEmpty {
+                let deliveries = r.channels.compactMap { channel in
+                    r.settled[channel].map { settled in
+                        members(
+                            [("channel", string(channel.rawValue)), ("outcome", string(settled.outcome.rawValue))]
+                                + (settled.at.map { [("at", string(ISO8601.format($0, utcOffset: r.utcOffset)))] } ?? [])
+                                + [("detail", optional(settled.detail))])
+                    }
+                }
+                pairs.append(("deliveries", "[" + deliveries.joined(separator: ",") + "]"))
+            }
+            if !r.notes.isEmpty { pairs.append(("notes", "[" + r.notes.map(string).joined(separator: ",") + "]")) }
+            if r.item == nil {
+                let items = r.items.map { item in
+                    members([
+                        ("kind", string(item.kind.rawValue)), ("definition_id", item.isCalendar ? "null" : String(item.definitionID)),
+                        ("title", string(item.title)), ("date", string(item.date.description)),
+                    ])
+                }
+                pairs.append(("items", "[" + items.joined(separator: ",") + "]"))
+            }
+            return members(pairs)
+        }
+        return "{\"reminders\":[" + plan.map(reminder).joined(separator: ",") + "]}\n"
+    }
+
+    @Test("preview --json writes, byte for byte, the whole plan written out plainly: random databases and windows up to a year")
+    func previewBytesEqualWholePlan() throws {
+        try Repository.require(Self.binary, "the dawnlet-remind binary (swift build)")
+        let seed = SeededRandom.fuzzSeed(1515)
+        var rng = SeededRandom(seed: seed)
+        let folder = try TemporaryFolder()
+        let today = CivilDate(year: 2026, month: 12, day: 1)!
+        let configPath = folder.path("config.json5")
+        try #"{ timeZone: "Europe/Berlin", reminders: { todo: ["10m", "1d"], bill: ["3d"], income: ["3w"] } }"#
+            .write(toFile: configPath, atomically: true, encoding: .utf8)
+        var config = Config()
+        config.timeZone = "Europe/Berlin"
+        config.reminders[.todo] = [.minutes(10), .days(1)]
+        config.reminders[.bill] = [.days(3)]
+        config.reminders[.income] = [.weeks(3)]
+        var compared = 0
+        for round in 0..<6 {
+            let path = folder.path("bytes-\(round).sqlite")
+            let store = try randomDatabase(path, &rng, today: today)
+            // Titles JSON must escape: quotes, a backslash, a tab, a control character, a newline.
+            _ = try store.items.addItem(
+                kind: .todo, title: "say \"hi\" \\ to\tmum\u{1}\nnow ✓", date: nil, time: WallTime(hour: 9, minute: 5)!,
+                schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today.adding(days: -3)), reminders: [], today: today)
+            let source = PlanSource(store: store, config: config, zone: berlin)
+            let start = berlin.resolve(WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...20, using: &rng))).instant
+            let window = start...start.adding(seconds: Int64.random(in: 3_600...(366 * 86_400), using: &rng))
+            let now = start.adding(seconds: Int64.random(in: -86_400...86_400, using: &rng))
+            for reminder in try oracle(source, now: now, window: window, all: false).shuffled(using: &rng).prefix(6) {
+                for channel in reminder.channels {
+                    let id = DeliveryID(reminder.key, channel)
+                    _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
+                    try store.log.finish(id, state: Bool.random(using: &rng) ? .delivered : .failed, detail: "id \"7\"", now: reminder.fireAt)
+                }
+            }
+            for all in [false, true] {
+                let expected = Self.plainJSON(try oracle(source, now: now, window: window, all: all))
+                let iso = { (instant: Instant) in ISO8601.format(instant, in: berlin) }
+                let (status, bytes) = try preview(
+                    ["--db", path, "--config", configPath, "preview", "--now", iso(now), "--from", iso(window.lowerBound), "--to", iso(window.upperBound), "--json"]
+                        + (all ? ["--all"] : []), in: folder)
+                #expect(status == 0, "round \(round), seed \(seed)")
+                let got = String(decoding: bytes, as: UTF8.self)
+                if got != expected {
+                    let (a, b) = (Array(got.utf8), Array(expected.utf8))
+                    let at = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
+                    func around(_ bytes: [UInt8]) -> String { String(decoding: bytes[max(0, at - 120)..<min(bytes.count, at + 120)], as: UTF8.self) }
+                    let message = "round \(round), seed \(seed), all: \(all): preview differs at byte \(at) of \(a.count) (oracle \(b.count)):"
+                    Issue.record("\(message)\ngot    \(around(a))\noracle \(around(b))")
+                }
+                compared += expected.utf8.count
+            }
+        }
+        #expect(compared > 1_000_000, "the random databases plan too little to compare: \(compared) bytes")
+    }
 }
