@@ -238,7 +238,9 @@ import Testing
                 kind: .todo, title: "say \"hi\" \\ to\tmum\u{1}\nnow ✓", date: nil, time: WallTime(hour: 9, minute: 5)!,
                 schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today.adding(days: -3)), reminders: [], today: today)
             let source = PlanSource(store: store, config: config, zone: berlin)
-            let start = berlin.resolve(WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...20, using: &rng))).instant
+            let start = berlin.resolve(
+                WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...20, using: &rng))
+            ).instant
             let window = start...start.adding(seconds: Int64.random(in: 3_600...(366 * 86_400), using: &rng))
             let now = start.adding(seconds: Int64.random(in: -86_400...86_400, using: &rng))
             for reminder in try oracle(source, now: now, window: window, all: false).shuffled(using: &rng).prefix(6) {
@@ -252,7 +254,10 @@ import Testing
                 let expected = Self.plainJSON(try oracle(source, now: now, window: window, all: all))
                 let iso = { (instant: Instant) in ISO8601.format(instant, in: berlin) }
                 let (status, bytes) = try preview(
-                    ["--db", path, "--config", configPath, "preview", "--now", iso(now), "--from", iso(window.lowerBound), "--to", iso(window.upperBound), "--json"]
+                    [
+                        "--db", path, "--config", configPath, "preview", "--now", iso(now), "--from", iso(window.lowerBound), "--to", iso(window.upperBound),
+                        "--json",
+                    ]
                         + (all ? ["--all"] : []), in: folder)
                 #expect(status == 0, "round \(round), seed \(seed)")
                 let got = String(decoding: bytes, as: UTF8.self)
