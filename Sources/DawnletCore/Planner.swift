@@ -225,13 +225,39 @@ public enum Planner {
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false,
         _ body: (PlannedReminder) throws -> Bool
     ) rethrows -> Bool {
+        try ordered(
+            items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window, scope: scope, zone: zone,
+            includeSuppressed: includeSuppressed
+        ).forEach(body)
+    }
+
+    /// The same plan, made and put in order but not yet visited: a value one thread can make
+    /// and another go through (`preview` plans the next days while it writes these).
+    public static func ordered(
+        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
+        now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
+    ) -> Ordered {
         let result = unordered(
             items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window,
             scope: scope ?? window, zone: zone, includeSuppressed: includeSuppressed)
-        for index in fireOrder(result) {
-            guard try body(result[index]) else { return false }
+        return Ordered(reminders: result, order: fireOrder(result))
+    }
+
+    /// A plan's reminders in the order they were made, and the order they fire in.
+    public struct Ordered: Sendable {
+        let reminders: [PlannedReminder]
+        let order: [Int]
+
+        /// Each reminder in fire order, lent to `body` from the array's storage, not copied out
+        /// of it; false when `body` stopped it.
+        public func forEach(_ body: (PlannedReminder) throws -> Bool) rethrows -> Bool {
+            try reminders.withUnsafeBufferPointer { reminders in
+                for index in order {
+                    guard try body(reminders[index]) else { return false }
+                }
+                return true
+            }
         }
-        return true
     }
 
     /// The plan's reminders in the order they are made: per item, then the digests.
@@ -529,14 +555,28 @@ public enum Planner {
     /// The reminders' indices by fire time, then key. Only (instant, index) pairs are sorted, and
     /// keys are written out only for reminders that share their instant with another.
     static func fireOrder(_ reminders: [PlannedReminder]) -> [Int] {
-        var pairs = reminders.indices.map { (fire: reminders[$0].fireAt.secondsSinceEpoch, index: $0) }
-        pairs.sort { $0 < $1 }
-        var order = pairs.map(\.index)
+        var order: [Int]
+        var fires: [Int64]
+        let first = reminders.lazy.map(\.fireAt.secondsSinceEpoch).min() ?? 0
+        let last = reminders.lazy.map(\.fireAt.secondsSinceEpoch).max() ?? 0
+        if last - first < 1 << 32 && reminders.count < 1 << 32 {
+            // Seconds from the first and the index in one word: one sort of plain integers, all
+            // different, so the order among equal instants is the reminders' own.
+            var packed = reminders.indices.map { UInt64(reminders[$0].fireAt.secondsSinceEpoch - first) << 32 | UInt64($0) }
+            packed.sort()
+            order = packed.map { Int($0 & 0xFFFF_FFFF) }
+            fires = packed.map { Int64($0 >> 32) }
+        } else {
+            var pairs = reminders.indices.map { (fire: reminders[$0].fireAt.secondsSinceEpoch, index: $0) }
+            pairs.sort { $0 < $1 }
+            order = pairs.map(\.index)
+            fires = pairs.map(\.fire)
+        }
         var scratch = KeyScratch()
         var run = 0
-        while run < pairs.count {
+        while run < fires.count {
             var end = run + 1
-            while end < pairs.count && pairs[end].fire == pairs[run].fire { end += 1 }
+            while end < fires.count && fires[end] == fires[run] { end += 1 }
             if end - run > 1 { orderByKey(&order[run..<end], reminders, &scratch) }
             run = end
         }

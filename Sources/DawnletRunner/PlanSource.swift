@@ -1,6 +1,7 @@
 import DawnletCore
 import DawnletStore
 import DawnletSystem
+import Dispatch
 import FoundationEssentials
 
 /// Where a streamed plan's time went (`PlanSource.forEachReminder(phases:)`), for the bench.
@@ -50,10 +51,10 @@ public struct PlanSource {
     }
 
     /// How many days of fire times one slice of a plan covers: so many that a slice makes some
-    /// 10,000 reminders at most, as the schedules and their offsets reckon it (2,000 weekly and
-    /// monthly todos: about two weeks; 5,000 daily todos with three reminders: one day), from a
-    /// day to a month.
-    func sliceDays(_ definitions: [ItemDefinition], money: MoneySources) -> Int {
+    /// `reminders` at most, as the schedules and their offsets reckon it (10,000 of 2,000 weekly
+    /// and monthly todos: about two weeks; of 5,000 daily todos with three reminders: one day),
+    /// from a day to a month.
+    func sliceDays(_ definitions: [ItemDefinition], money: MoneySources, reminders: Int = 10_000) -> Int {
         var perDay = 0.0
         for definition in definitions {
             let offsets = definition.reminders.isEmpty ? config.reminders[definition.kind.reminderKind]?.count ?? 0 : definition.reminders.count
@@ -65,7 +66,7 @@ public struct PlanSource {
             (.goal, money.goals.count), (.income, money.incomes.count),
         ]
         for (kind, count) in sources { perDay += Double(count) / 28 * Double(max(1, config.reminders[kind]?.count ?? 0)) }
-        return perDay < 10_000 / 31 ? 31 : max(1, Int(10_000 / perDay))
+        return perDay < Double(reminders) / 31 ? 31 : max(1, Int(Double(reminders) / perDay))
     }
 
     /// The same plan as a stream, in fire-time order: made a slice of fire times at a time (the
@@ -77,9 +78,13 @@ public struct PlanSource {
     ///
     /// With `phases`, what each part took is added there (the bench's split; the expansion is
     /// then made twice, once alone to be timed).
+    ///
+    /// With `ahead`, each slice is planned on another thread while `body` goes through the one
+    /// before (reading the store stays on this thread): what `preview` writes out, it writes
+    /// while the next days are planned. One slice more is then made when `body` stops.
     @discardableResult
     public func forEachReminder(
-        now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, phases: PlanPhases? = nil,
+        now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, ahead: Bool = false, phases: PlanPhases? = nil,
         _ body: (PlannedReminder) throws -> Bool
     ) throws -> [CalendarProblem] {
         var mark = ContinuousClock.now
@@ -100,7 +105,8 @@ public struct PlanSource {
         var reach = 0
         // The first slice is a day, and each next one twice as long up to the full slice: whoever
         // stops early (the runner at its budget) has not planned days it does not keep.
-        let fullSlice = Int64(sliceDays(definitions, money: money)) * 86_400
+        // Planned ahead, two slices are held at once: each half the size.
+        let fullSlice = Int64(sliceDays(definitions, money: money, reminders: ahead ? 5_000 : 10_000)) * 86_400
         var sliceSeconds = min(86_400, fullSlice)
         var oneSlice = false
         for (id, until) in snoozed where window.contains(until) {
@@ -111,42 +117,90 @@ public struct PlanSource {
             reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
         }
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
-        var start = window.lowerBound
-        while true {
+        let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
+        /// The next slice: what it reads from the store, read here, and the rest of its plan, to
+        /// be made here or on the planning thread.
+        var start: Instant? = window.lowerBound
+        func nextSlice() throws -> Slice? {
+            guard let from = start else { return nil }
             let end =
-                start.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? start.adding(seconds: sliceSeconds - 1) : window.upperBound
-            let first = max(whole.lowerBound, ISO8601.localDate(of: start, in: zone).date.adding(days: -1 - reach))
+                from.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? from.adding(seconds: sliceSeconds - 1) : window.upperBound
+            let first = max(whole.lowerBound, ISO8601.localDate(of: from, in: zone).date.adding(days: -1 - reach))
             let last = min(whole.upperBound, ISO8601.localDate(of: end, in: zone).date.adding(days: lead + 1))
             let stored = try store.items.storedOccurrences(in: first...last)
+            let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: first...last)
             if let phases {
                 phases.lap(\.read, &mark)
-                OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: whole.lowerBound) { _, _, _ in phases.occurrences += 1
-                }
+                OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: anchor) { _, _, _ in phases.occurrences += 1 }
                 phases.lap(\.expansion, &mark)
             }
-            var items = try self.items(definitions, money: money, in: first...last, anchoredFrom: whole.lowerBound, stored: stored)
-            // A calendar item's own alarms are instants, however long before its date: it comes
-            // into the slice its date reaches, or the one an alarm fires in.
-            items += calendars.items.filter { item in
-                (first...last).contains(item.date) || item.calendar?.alarms?.contains { (start...end).contains($0) } == true
-            }
-            phases?.lap(\.merge, &mark)
-            let going = try Planner.forEach(
-                items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
-                window: start...end, scope: window, zone: zone, includeSuppressed: includeSuppressed
-            ) { reminder in
-                guard let phases else { return try body(reminder) }
-                phases.lap(\.planning, &mark)
-                defer { phases.lap(\.output, &mark) }
-                return try body(reminder)
-            }
-            phases?.lap(\.planning, &mark)
-            guard going else { return calendars.problems }
-            if end == window.upperBound { break }
-            start = end.adding(seconds: 1)
+            start = end == window.upperBound ? nil : end.adding(seconds: 1)
             if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
+            return Slice(
+                items: {
+                    let items = PlanSource.items(definitions, money: money, in: first...last, anchoredFrom: anchor, stored: stored, bills: bills)
+                    // A calendar item's own alarms are instants, however long before its date: it
+                    // comes into the slice its date reaches, or the one an alarm fires in.
+                    return items
+                        + calendarItems.filter { item in
+                            (first...last).contains(item.date) || item.calendar?.alarms?.contains { (from...end).contains($0) } == true
+                        }
+                },
+                plan: { items in
+                    Planner.ordered(
+                        items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
+                        window: from...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
+                })
         }
+        guard ahead && phases == nil else {
+            while let slice = try nextSlice() {
+                let items = slice.items()
+                phases?.lap(\.merge, &mark)
+                let plan = slice.plan(items)
+                phases?.lap(\.planning, &mark)
+                let going = try plan.forEach { reminder in
+                    guard let phases else { return try body(reminder) }
+                    defer { phases.lap(\.output, &mark) }
+                    return try body(reminder)
+                }
+                guard going else { break }
+            }
+            return calendars.problems
+        }
+        // One slice planned ahead, on a thread of its own, while this one's reminders go to `body`.
+        let planning = DispatchQueue(label: "dawnlet-remind.plan-ahead")
+        var pending = try nextSlice().map { slice in Planned(planning) { slice.plan(slice.items()) } }
+        while let current = pending {
+            pending = try nextSlice().map { slice in Planned(planning) { slice.plan(slice.items()) } }
+            guard try current.value.forEach(body) else { break }
+        }
+        _ = pending?.value
         return calendars.problems
+    }
+
+    /// The rest of a slice's plan once the store is read: its items, then their reminders in order.
+    private struct Slice: Sendable {
+        let items: @Sendable () -> [PlanItem]
+        let plan: @Sendable ([PlanItem]) -> Planner.Ordered
+    }
+
+    /// A slice's plan being made on a queue; `value` waits for it.
+    private final class Planned: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var result: Planner.Ordered?
+
+        init(_ queue: DispatchQueue, _ work: @escaping @Sendable () -> Planner.Ordered) {
+            queue.async {
+                self.result = work()
+                self.done.signal()
+            }
+        }
+
+        /// Set once, before the signal: read only after the wait.
+        var value: Planner.Ordered {
+            if result == nil { done.wait() }
+            return result!
+        }
     }
 
     /// `plan`, made again after the changes the change feed names (`Store.changes(after:)`),
@@ -230,7 +284,7 @@ public struct PlanSource {
     }
 
     /// The money sources a plan reads once: their occurrences are worked out per slice.
-    public struct MoneySources {
+    public struct MoneySources: Sendable {
         let bills: [RecurringTransaction]
         let subscriptions: [Subscription]
         let debts: [Debt]
@@ -263,7 +317,16 @@ public struct PlanSource {
         _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
-        let stored = try given ?? store.items.storedOccurrences(in: range)
+        PlanSource.items(
+            definitions, money: money, in: range, anchoredFrom: anchor, stored: try given ?? store.items.storedOccurrences(in: range),
+            bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
+    }
+
+    /// The same from what was read for `range`: its stored occurrences and bill transactions.
+    static func items(
+        _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
+        anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
+    ) -> [PlanItem] {
         var items: [PlanItem] = []
         items.reserveCapacity(stored.count + definitions.count * 2)
         // Worked out per definition, not per occurrence: its reminder kind and its duration text.
@@ -282,7 +345,7 @@ public struct PlanSource {
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
-        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: money.bills.isEmpty ? [] : try store.money.transactions(in: range), in: range) {
+        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: rows, in: range) {
             items.append(
                 PlanItem(
                     kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
@@ -326,7 +389,7 @@ public struct PlanSource {
     }
 
     /// "day 31 falls on 2026-02-28, the month's last day" when a monthly day was clamped.
-    func clampNote(_ schedule: Schedule, _ date: CivilDate) -> String? {
+    static func clampNote(_ schedule: Schedule, _ date: CivilDate) -> String? {
         guard case .monthlyOnDay(_, let day) = schedule.rule else { return nil }
         let wanted = day ?? schedule.anchor?.day ?? date.day
         return wanted > date.day ? "day \(wanted) falls on \(date), the month's last day" : nil

@@ -102,10 +102,11 @@ import Testing
             for all in [false, true] {
                 let expected = try oracle(source, now: now, window: window, all: all)
                 let streamed = try source.plan(now: now, window: window, includeSuppressed: all).reminders
-                // Stopped part-way (as the runner stops at its budget), the stream is a prefix of the plan.
+                // Stopped part-way (as the runner stops at its budget), the stream is a prefix of
+                // the plan, whether the next slice is planned ahead on another thread or not.
                 let stop = Int.random(in: 0...max(0, expected.count), using: &rng)
                 var prefix: [PlannedReminder] = []
-                try source.forEachReminder(now: now, window: window, includeSuppressed: all) { reminder in
+                try source.forEachReminder(now: now, window: window, includeSuppressed: all, ahead: round % 2 == 0) { reminder in
                     guard prefix.count < stop else { return false }
                     prefix.append(reminder)
                     return true
@@ -138,7 +139,7 @@ import Testing
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "NO_COLOR": "1"]
         let path = folder.path("stdout")
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         let out = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

@@ -67,7 +67,7 @@ enum PreviewCommand {
                 w.key("reminders")
                 w.beginArray()
                 do {
-                    problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all) { reminder in
+                    problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all, ahead: true) { reminder in
                         write(reminder, to: &w)
                         flush(&w)
                         return true
@@ -82,7 +82,7 @@ enum PreviewCommand {
             if let failure { throw failure }
         } else {
             var shownDay: CivilDate?
-            problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all) { r in
+            problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all, ahead: true) { r in
                 let day = ISO8601.localDate(of: r.fireAt, in: zone).date
                 if day != shownDay {
                     if shownDay != nil { invocation.output.line("") }
