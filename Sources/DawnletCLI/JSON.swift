@@ -22,9 +22,11 @@ indirect enum JSON: Sendable {
 /// through it without building a document first: a member is one piece of room asked for and
 /// written through a pointer (a `ByteBuffer`), not a dozen appends.
 struct JSONWriter {
-    let out = ByteBuffer(capacity: 1 << 12)
+    let out: ByteBuffer
     /// Whether the next member or element needs a comma before it.
     private var needsComma = false
+
+    init(capacity: Int = 1 << 12) { out = ByteBuffer(capacity: capacity) }
 
     /// Ends one top-level document: the next value starts afresh, with no comma.
     mutating func endDocument() { needsComma = false }
@@ -73,6 +75,20 @@ struct JSONWriter {
         needsComma = true
     }
 
+    /// Up to `n` bytes written through one cursor, with no further room to ask for: the members
+    /// of an object that are always there, in one piece (`preview` writes hundreds of thousands).
+    /// After it, the writer goes on as after a member.
+    mutating func members(upTo n: Int, _ body: (inout JSONCursor) -> Void) {
+        let comma = needsComma
+        out.write(upTo: n + 1) { p in
+            var cursor = JSONCursor(base: p, count: 0)
+            if comma { cursor.byte(UInt8(ascii: ",")) }
+            body(&cursor)
+            return cursor.count
+        }
+        needsComma = true
+    }
+
     mutating func field(_ name: StaticString, _ value: String) { key(name); string(value) }
     /// A value of our own words (a kind, a channel): a literal with nothing to escape.
     mutating func field(_ name: StaticString, literal value: StaticString) { key(name); literal(value) }
@@ -104,6 +120,16 @@ struct JSONWriter {
     mutating func field(_ name: StaticString, instant: Instant, utcOffset: Int) {
         key(name)
         rawString(upTo: ISO8601.maximumASCII) { ISO8601.writeASCII(instant, utcOffset: utcOffset, to: $0) }
+    }
+
+    /// Array elements another writer wrote (with no comma before the first), as the next
+    /// elements here: `send` is given what this writer holds, then `written`, to go out as they are.
+    mutating func elements(_ written: ByteBuffer, send: (ByteBuffer) -> Void) {
+        guard !written.isEmpty else { return }
+        separate()
+        send(out)
+        send(written)
+        needsComma = true
     }
 
     /// A value already written as JSON (by this writer), as it is.
@@ -141,44 +167,84 @@ struct JSONWriter {
         if needsComma { out.append(UInt8(ascii: ",")) }
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
+    /// A string's room in the worst case: each byte escaped as `\u00XX`, and its quotes.
+    static func room(_ s: String) -> Int { 6 * s.utf8.count + 2 }
 
     mutating func string(_ s: String) {
         let comma = needsComma
         needsComma = true
+        out.write(upTo: JSONWriter.room(s) + 1) { p in
+            var cursor = JSONCursor(base: p, count: 0)
+            if comma { cursor.byte(UInt8(ascii: ",")) }
+            cursor.string(s)
+            return cursor.count
+        }
+    }
+}
+
+/// Writes JSON at a pointer into room already made (`JSONWriter.members(upTo:)`), with no checks
+/// of its own: whoever makes the room counts what goes in.
+struct JSONCursor {
+    let base: UnsafeMutablePointer<UInt8>
+    var count: Int
+
+    mutating func byte(_ b: UInt8) {
+        base[count] = b
+        count += 1
+    }
+
+    /// Our own text (keys, punctuation, words), as it is.
+    mutating func raw(_ text: StaticString) {
+        (base + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        count += text.utf8CodeUnitCount
+    }
+
+    /// ASCII that needs no escaping, written by `body` at the pointer (returning how many), in quotes.
+    mutating func quoted(_ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        base[count] = UInt8(ascii: "\"")
+        count += 1 + body(base + count + 1)
+        base[count] = UInt8(ascii: "\"")
+        count += 1
+    }
+
+    /// Digits, unquoted.
+    mutating func int(_ n: Int) { count += writeDigits(n, 1, to: base + count) }
+
+    /// A string of any text, in quotes, escaped as JSON asks: at most `JSONWriter.room(s)` bytes.
+    mutating func string(_ s: String) {
         var s = s
-        // Most text needs no escaping: copied whole, with its quotes, in one piece.
-        let plain = s.withUTF8 { bytes in
-            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
-            out.write(upTo: bytes.count + 3) { p in
-                var n = 0
-                if comma { p[0] = UInt8(ascii: ","); n = 1 }
-                p[n] = UInt8(ascii: "\"")
-                if let source = bytes.baseAddress { (p + n + 1).update(from: source, count: bytes.count) }
-                n += 1 + bytes.count
-                p[n] = UInt8(ascii: "\"")
-                return n + 1
+        s.withUTF8 { bytes in
+            byte(UInt8(ascii: "\""))
+            var plain = true
+            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
+                plain = false
+                break
             }
-            return true
-        }
-        if plain { return }
-        if comma { out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "\""))
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append("\\\"")
-            case UInt8(ascii: "\\"): out.append("\\\\")
-            case UInt8(ascii: "\n"): out.append("\\n")
-            case UInt8(ascii: "\r"): out.append("\\r")
-            case UInt8(ascii: "\t"): out.append("\\t")
-            case 0..<0x20:
-                out.append("\\u00")
-                out.append(JSONWriter.hex[Int(byte >> 4)])
-                out.append(JSONWriter.hex[Int(byte & 0xF)])
-            default:
-                out.append(byte)  // UTF-8 passes through: JSON text is UTF-8
+            if plain, let source = bytes.baseAddress {
+                (base + count).update(from: source, count: bytes.count)
+                count += bytes.count
+            } else if !plain {
+                for b in bytes { escape(b) }
             }
+            byte(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "\""))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    private mutating func escape(_ b: UInt8) {
+        switch b {
+        case UInt8(ascii: "\""): byte(UInt8(ascii: "\\")); byte(b)
+        case UInt8(ascii: "\\"): byte(b); byte(b)
+        case UInt8(ascii: "\n"): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "t"))
+        case 0..<0x20:
+            raw("\\u00")
+            byte(JSONCursor.hex[Int(b >> 4)])
+            byte(JSONCursor.hex[Int(b & 0xF)])
+        default:
+            byte(b)  // UTF-8 passes through: JSON text is UTF-8
+        }
     }
 }

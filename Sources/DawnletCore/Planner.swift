@@ -248,12 +248,21 @@ public enum Planner {
         let reminders: [PlannedReminder]
         let order: [Int]
 
+        public var count: Int { order.count }
+
         /// Each reminder in fire order, lent to `body` from the array's storage, not copied out
         /// of it; false when `body` stopped it.
         public func forEach(_ body: (PlannedReminder) throws -> Bool) rethrows -> Bool {
+            try forEachInPlace { try body($0.pointee) }
+        }
+
+        /// The same, each reminder where it is: the pointer is good only while `body` runs.
+        /// What reads a field or two of each is spared a copy of every reminder.
+        public func forEachInPlace(_ body: (UnsafePointer<PlannedReminder>) throws -> Bool) rethrows -> Bool {
             try reminders.withUnsafeBufferPointer { reminders in
+                guard let base = reminders.baseAddress else { return true }
                 for index in order {
-                    guard try body(reminders[index]) else { return false }
+                    guard try body(base + index) else { return false }
                 }
                 return true
             }

@@ -13,11 +13,13 @@ public final class PlanPhases {
     /// In the caller's `body`: writing the reminders out.
     public var output = Duration.zero
     public var occurrences = 0
+    /// When the last lap ended.
+    var mark = ContinuousClock.now
 
     public init() {}
 
-    /// Adds the time since `mark` to `phase`, and moves `mark` to now.
-    func lap(_ phase: ReferenceWritableKeyPath<PlanPhases, Duration>, _ mark: inout ContinuousClock.Instant) {
+    /// Adds the time since the last lap to `phase`.
+    func lap(_ phase: ReferenceWritableKeyPath<PlanPhases, Duration>) {
         let now = ContinuousClock.now
         self[keyPath: phase] += now - mark
         mark = now
@@ -80,14 +82,65 @@ public struct PlanSource {
     /// then made twice, once alone to be timed).
     ///
     /// With `ahead`, each slice is planned on another thread while `body` goes through the one
-    /// before (reading the store stays on this thread): what `preview` writes out, it writes
-    /// while the next days are planned. One slice more is then made when `body` stops.
+    /// before (reading the store stays on this thread): what `preview` shows, it shows while the
+    /// next days are planned. One slice more is then made when `body` stops.
     @discardableResult
     public func forEachReminder(
-        now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool = false, ahead: Bool = false, phases: PlanPhases? = nil,
+        now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false, ahead: Bool = false, phases: PlanPhases? = nil,
         _ body: (PlannedReminder) throws -> Bool
     ) throws -> [CalendarProblem] {
-        var mark = ContinuousClock.now
+        if ahead && phases == nil {
+            return try forEachSlice(now: now, window: window, includeSuppressed: includeSuppressed, inFlight: 1, render: { $0 }) { try $0.forEach(body) }
+        }
+        phases?.mark = .now
+        let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 10_000, phases: phases)
+        while let slice = try slices.next() {
+            let items = slice.items()
+            phases?.lap(\.merge)
+            let plan = slice.plan(items)
+            phases?.lap(\.planning)
+            let going = try plan.forEach { reminder in
+                guard let phases else { return try body(reminder) }
+                defer { phases.lap(\.output) }
+                return try body(reminder)
+            }
+            guard going else { break }
+        }
+        return slices.problems
+    }
+
+    /// The same stream a slice at a time, each planned and then made into what `render` makes of
+    /// it on other threads, `inFlight` slices at once, while `emit` takes what was made, in order,
+    /// on this one: `preview --json` writes the JSON of some days while the next are planned and
+    /// written. Reading the store stays on this thread. `emit` returns false to stop there.
+    /// Returns the calendar problems met.
+    @discardableResult
+    public func forEachSlice<Rendered: Sendable>(
+        now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false, inFlight: Int = 2,
+        render: @escaping @Sendable (Planner.Ordered) -> Rendered, emit: (Rendered) throws -> Bool
+    ) throws -> [CalendarProblem] {
+        // The slices in flight are held at once, and what is made of them: so much smaller each.
+        let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 5_000 / inFlight, phases: nil)
+        let queue = DispatchQueue(label: "dawnlet-remind.plan", attributes: .concurrent)
+        var pending: [Pending<Rendered>] = []
+        defer { for slice in pending { _ = slice.value } }
+        while true {
+            while pending.count < inFlight, let slice = try slices.next() {
+                pending.append(Pending(queue) { render(slice.plan(slice.items())) })
+            }
+            guard !pending.isEmpty else { break }
+            guard try emit(pending.removeFirst().value) else { break }
+        }
+        return slices.problems
+    }
+
+    /// Whatever the stream's slices need, read from the store: `next` gives each slice in turn
+    /// (reading its stored occurrences), sized to make some `reminders` at most. The first slice
+    /// is a day, and each next one twice as long up to the full slice: whoever stops early (the
+    /// runner at its budget) has not planned days it does not keep.
+    private func slices(
+        now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool, reminders: Int, phases: PlanPhases?
+    ) throws -> (next: () throws -> Slice?, problems: [CalendarProblem]) {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         let definitions = try store.items.definitions()
@@ -103,10 +156,7 @@ public struct PlanSource {
         // A snooze moves a reminder later: a slice takes occurrences from as far back as any
         // snooze inside the window reaches. A calendar item's key names no date: then one slice.
         var reach = 0
-        // The first slice is a day, and each next one twice as long up to the full slice: whoever
-        // stops early (the runner at its budget) has not planned days it does not keep.
-        // Planned ahead, two slices are held at once: each half the size.
-        let fullSlice = Int64(sliceDays(definitions, money: money, reminders: ahead ? 5_000 : 10_000)) * 86_400
+        let fullSlice = Int64(sliceDays(definitions, money: money, reminders: reminders)) * 86_400
         var sliceSeconds = min(86_400, fullSlice)
         var oneSlice = false
         for (id, until) in snoozed where window.contains(until) {
@@ -118,10 +168,8 @@ public struct PlanSource {
         }
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
-        /// The next slice: what it reads from the store, read here, and the rest of its plan, to
-        /// be made here or on the planning thread.
         var start: Instant? = window.lowerBound
-        func nextSlice() throws -> Slice? {
+        func next() throws -> Slice? {
             guard let from = start else { return nil }
             let end =
                 from.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? from.adding(seconds: sliceSeconds - 1) : window.upperBound
@@ -130,9 +178,9 @@ public struct PlanSource {
             let stored = try store.items.storedOccurrences(in: first...last)
             let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: first...last)
             if let phases {
-                phases.lap(\.read, &mark)
+                phases.lap(\.read)
                 OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: anchor) { _, _, _ in phases.occurrences += 1 }
-                phases.lap(\.expansion, &mark)
+                phases.lap(\.expansion)
             }
             start = end == window.upperBound ? nil : end.adding(seconds: 1)
             if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
@@ -152,30 +200,7 @@ public struct PlanSource {
                         window: from...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
                 })
         }
-        guard ahead && phases == nil else {
-            while let slice = try nextSlice() {
-                let items = slice.items()
-                phases?.lap(\.merge, &mark)
-                let plan = slice.plan(items)
-                phases?.lap(\.planning, &mark)
-                let going = try plan.forEach { reminder in
-                    guard let phases else { return try body(reminder) }
-                    defer { phases.lap(\.output, &mark) }
-                    return try body(reminder)
-                }
-                guard going else { break }
-            }
-            return calendars.problems
-        }
-        // One slice planned ahead, on a thread of its own, while this one's reminders go to `body`.
-        let planning = DispatchQueue(label: "dawnlet-remind.plan-ahead")
-        var pending = try nextSlice().map { slice in Planned(planning) { slice.plan(slice.items()) } }
-        while let current = pending {
-            pending = try nextSlice().map { slice in Planned(planning) { slice.plan(slice.items()) } }
-            guard try current.value.forEach(body) else { break }
-        }
-        _ = pending?.value
-        return calendars.problems
+        return (next, calendars.problems)
     }
 
     /// The rest of a slice's plan once the store is read: its items, then their reminders in order.
@@ -184,21 +209,25 @@ public struct PlanSource {
         let plan: @Sendable ([PlanItem]) -> Planner.Ordered
     }
 
-    /// A slice's plan being made on a queue; `value` waits for it.
-    private final class Planned: @unchecked Sendable {
+    /// Work done on a queue; `value` waits for it to end.
+    private final class Pending<Value: Sendable>: @unchecked Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private var result: Planner.Ordered?
+        /// Written once by the work, before the signal; read only after the wait.
+        private var result: Value?
+        private var waited = false
 
-        init(_ queue: DispatchQueue, _ work: @escaping @Sendable () -> Planner.Ordered) {
+        init(_ queue: DispatchQueue, _ work: @escaping @Sendable () -> Value) {
             queue.async {
                 self.result = work()
                 self.done.signal()
             }
         }
 
-        /// Set once, before the signal: read only after the wait.
-        var value: Planner.Ordered {
-            if result == nil { done.wait() }
+        var value: Value {
+            if !waited {
+                done.wait()
+                waited = true
+            }
             return result!
         }
     }

@@ -62,14 +62,25 @@ enum PreviewCommand {
         var problems: [CalendarProblem] = []
         if invocation.json {
             var failure: Error?
-            invocation.output.json { w, flush in
+            invocation.output.json { w, _ in
                 w.beginObject()
                 w.key("reminders")
                 w.beginArray()
                 do {
-                    problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all, ahead: true) { reminder in
-                        write(reminder, to: &w)
-                        flush(&w)
+                    // Some days' reminders are written out as JSON on other threads while the
+                    // next days are planned; here they go out in order.
+                    problems = try source.forEachSlice(
+                        now: now, window: window, includeSuppressed: all,
+                        render: { plan in
+                            var slice = JSONWriter(capacity: 256 * plan.count)
+                            _ = plan.forEachInPlace { reminder in
+                                write(reminder, to: &slice)
+                                return true
+                            }
+                            return SliceJSON(slice.out)
+                        }
+                    ) { slice in
+                        w.elements(slice.bytes, send: Output.write)
                         return true
                     }
                 } catch {
@@ -142,43 +153,79 @@ enum PreviewCommand {
     }
 
     /// The one word of `status` in JSON.
-    static func statusWord(_ r: PlannedReminder) -> StaticString {
-        switch r.status {
+    static func statusWord(_ r: PlannedReminder) -> StaticString { statusWord(r.status, r.settled) }
+
+    static func statusWord(_ status: PlannedReminder.Status, _ settled: [Channel: Settlement]) -> StaticString {
+        switch status {
         case .pending: return "pending"
         case .due: return "due"
         case .late: return "late"
         case .missed: return "missed"
         case .suppressed: return "suppressed"
         case .settled:
-            let outcomes = Set(r.settled.values.map(\.outcome))
+            let outcomes = Set(settled.values.map(\.outcome))
             return outcomes.contains(.failed) ? "failed" : outcomes == [.missed] ? "missed" : "delivered"
         }
     }
 
-    /// One reminder with the keys of DESIGN §5, then its status, offset and notes.
+    /// One reminder with the keys of DESIGN §5, then its status, offset and notes. The members
+    /// every reminder has go in one piece (`JSONWriter.members`); the rest, which few have,
+    /// member by member.
     static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
-        w.beginObject()
-        if r.key.isPlainASCII {
-            w.key("key")
-            w.rawString(upTo: ReminderKey.maximumPlainASCII) { r.key.writePlainASCII(to: $0) }
-        } else {
-            w.field("key", r.key.description)
+        withUnsafePointer(to: r) { write($0, to: &w) }
+    }
+
+    /// The same from where the reminder is, read field by field without a copy of it.
+    static func write(_ p: UnsafePointer<PlannedReminder>, to w: inout JSONWriter) {
+        let title = p.pointee.item?.title ?? p.pointee.title
+        let isCalendar = p.pointee.item?.isCalendar == true
+        let key = p.pointee.key.isPlainASCII ? nil : p.pointee.key.description
+        var room = 256 + ReminderKey.maximumPlainASCII + ISO8601.maximumASCII + 2 * CivilDate.maximumASCII + maximumDigits
+        room += JSONWriter.room(title) + p.pointee.channels.count * 10 + ReminderOffset.maximumASCII
+        let source = isCalendar ? p.pointee.sourceName : nil
+        if let source { room += JSONWriter.room(source) }
+        if let key { room += JSONWriter.room(key) }
+        w.members(upTo: room) { c in
+            c.raw("{\"key\":")
+            if let key { c.string(key) } else { c.quoted { p.pointee.key.writePlainASCII(to: $0) } }
+            c.raw(",\"fire_at\":")
+            c.quoted { ISO8601.writeASCII(p.pointee.fireAt, utcOffset: p.pointee.utcOffset, to: $0) }
+            c.raw(",\"kind\":\"")
+            // Words of our own, of a few kinds, go out as literals: no string to build or scan.
+            c.raw(p.pointee.item?.kind.literal ?? "digest")
+            c.raw("\",\"title\":")
+            c.string(title)
+            c.raw(",\"occurrence_date\":")
+            c.quoted { p.pointee.occurrenceDate.writeASCII(to: $0) }
+            c.raw(",\"source\":")
+            if let source {
+                c.string(source)
+            } else {
+                c.byte(UInt8(ascii: "\""))
+                c.raw(p.pointee.item?.source.literal ?? "virtual")
+                c.byte(UInt8(ascii: "\""))
+            }
+            c.raw(",\"definition_id\":")
+            if !isCalendar, let id = p.pointee.item?.definitionID { c.int(Int(id)) } else { c.raw("null") }
+            c.raw(",\"channels\":[")
+            for (i, channel) in p.pointee.channels.enumerated() {
+                if i > 0 { c.byte(UInt8(ascii: ",")) }
+                c.byte(UInt8(ascii: "\""))
+                c.raw(channel.literal)
+                c.byte(UInt8(ascii: "\""))
+            }
+            c.raw("],\"offset\":")
+            if let offset = p.pointee.offset { c.quoted { offset.writeASCII(to: $0) } } else { c.raw("null") }
+            c.raw(",\"status\":\"")
+            c.raw(statusWord(p.pointee.status, p.pointee.settled))
+            c.byte(UInt8(ascii: "\""))
         }
-        w.field("fire_at", instant: r.fireAt, utcOffset: r.utcOffset)
-        // Words of our own, of a few kinds, go out as literals: no string to build or scan.
-        let item = r.item
-        if let item { w.field("kind", literal: item.kind.literal) } else { w.field("kind", literal: "digest") }
-        w.field("title", item?.title ?? r.title)
-        w.field("occurrence_date", date: r.occurrenceDate)
-        if item?.isCalendar == true { w.field("source", r.sourceName) } else { w.field("source", literal: item?.source.literal ?? "virtual") }
-        w.field("definition_id", item.flatMap { $0.isCalendar ? nil : Int($0.definitionID) })
-        w.key("channels")
-        w.beginArray()
-        for channel in r.channels { w.literal(channel.literal) }
-        w.endArray()
-        w.key("offset")
-        if let offset = r.offset { w.rawString(upTo: ReminderOffset.maximumASCII) { offset.writeASCII(to: $0) } } else { w.null() }
-        w.field("status", literal: statusWord(r))
+        // What few reminders have: a reason, a snooze, deliveries, notes, a digest's items.
+        if case .suppressed = p.pointee.status {
+        } else if !p.pointee.snoozed && p.pointee.settled.isEmpty && p.pointee.notes.isEmpty && p.pointee.item?.kind != nil {
+            return w.endObject()
+        }
+        let r = p.pointee
         if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
         if r.snoozed { w.field("snoozed", true) }
         if !r.settled.isEmpty {
@@ -196,7 +243,7 @@ enum PreviewCommand {
             w.endArray()
         }
         if !r.notes.isEmpty { w.field("notes", strings: r.notes) }
-        if r.kind == "digest" {
+        if r.item == nil {
             w.key("items")
             w.beginArray()
             for item in r.items {
@@ -211,6 +258,13 @@ enum PreviewCommand {
         }
         w.endObject()
     }
+}
+
+/// One slice's reminders written as JSON on a planning thread, handed whole to the thread that
+/// writes them out (and no longer touched where it was made).
+final class SliceJSON: @unchecked Sendable {
+    let bytes: ByteBuffer
+    init(_ bytes: ByteBuffer) { self.bytes = bytes }
 }
 
 extension ReminderKind {
