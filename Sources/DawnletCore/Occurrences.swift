@@ -134,7 +134,7 @@ public enum OccurrenceMerge {
             rows[DefinitionKey(kind: row.kind, id: row.definitionID), default: [:]][row.date] = row
         }
         for definition in definitions {
-            var own = rows[DefinitionKey(kind: definition.kind, id: definition.id)] ?? [:]
+            var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.kind, id: definition.id)] ?? [:]
             if let schedule = definition.schedule {
                 // A row on a date the schedule no longer produces (it was edited) stays stored, as
                 // history, and produces nothing (issue 13).

@@ -35,9 +35,27 @@ public struct PlanItem: Hashable, Sendable {
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
         source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
-        detail: String? = nil, note: String? = nil, calendar: CalendarOccurrence? = nil
+        detail: String? = nil, note: String? = nil
     ) {
-        calendarBox = calendar.map(CalendarBox.init)
+        self.init(
+            kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
+            suppression: suppression, detail: detail, note: note, box: nil)
+    }
+
+    /// An external calendar's instance (DESIGN §8), as a `calendar` item.
+    public init(calendar occurrence: CalendarOccurrence) {
+        self.init(
+            kind: .calendar, definitionID: 0, date: occurrence.date, time: occurrence.time, title: occurrence.title, source: .virtual, offsets: [],
+            suppression: nil, detail: nil, note: nil, box: CalendarBox(occurrence))
+    }
+
+    // One made per occurrence planned: no calendar instance to take in and let go of for the
+    // many that have none.
+    private init(
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Source,
+        offsets: [ReminderOffset], suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
+    ) {
+        calendarBox = box
         self.kind = kind
         self.definitionID = definitionID
         self.date = date
@@ -358,19 +376,21 @@ public enum Planner {
                 }
                 continue
             }
+            // Taken out of its box once, for the few items that are external calendars'.
+            let calendar = item.isCalendar ? item.calendar : nil
             for offset in offsets {
                 let base = item.time ?? rules.morningDigest
                 // An external item's start is an instant (seconds, and which of a repeated hour,
                 // included); its wall time is only what it shows.
                 let (fireAt, utcOffset, gap) =
-                    item.calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
+                    calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
                     ?? fireInstant(base: base, date: item.date, offset: offset, days: days)
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
-                if let acknowledged = item.calendar?.acknowledged, fireAt <= acknowledged { continue }
+                if let acknowledged = calendar?.acknowledged, fireAt <= acknowledged { continue }
                 let inWindow = window.contains(fireAt)
                 guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
                 let key =
-                    (item.isCalendar ? item.calendar : nil).map { ReminderKey.calendar("\($0.key):\(offset)") }
+                    calendar.map { ReminderKey.calendar("\($0.key):\(offset)") }
                     ?? .item(item.kind, id: item.definitionID, date: item.date, offset: offset)
                 let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
                 var channels = channels

@@ -286,7 +286,7 @@ public struct PlanSource {
         for source in config.calendars {
             let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, zones: zones, budget: budget)
             items += read.occurrences.filter { occurrence in ours.map { !occurrence.uid.hasPrefix($0) } ?? true }.map {
-                PlanItem(kind: .calendar, definitionID: 0, date: $0.date, time: $0.time, title: $0.title, source: .virtual, calendar: $0)
+                PlanItem(calendar: $0)
             }
             problems += read.problems
         }
