@@ -173,20 +173,24 @@ public struct PlanSource {
             guard let from = start else { return nil }
             let end =
                 from.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? from.adding(seconds: sliceSeconds - 1) : window.upperBound
-            let first = max(whole.lowerBound, ISO8601.localDate(of: from, in: zone).date.adding(days: -1 - reach))
-            let last = min(whole.upperBound, ISO8601.localDate(of: end, in: zone).date.adding(days: lead + 1))
-            let stored = try store.items.storedOccurrences(in: first...last)
-            let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: first...last)
+            // Our own items' wall times are this zone's: one fires inside the slice only from a
+            // date of the slice's own (or as many after as the longest lead, or before as a snooze
+            // reaches). An external calendar's date is its own zone's: a day either side more.
+            let (firstDay, lastDay) = (ISO8601.localDate(of: from, in: zone).date, ISO8601.localDate(of: end, in: zone).date)
+            let own = max(whole.lowerBound, firstDay.adding(days: -reach))...min(whole.upperBound, lastDay.adding(days: lead))
+            let (first, last) = (max(whole.lowerBound, own.lowerBound.adding(days: -1)), min(whole.upperBound, own.upperBound.adding(days: 1)))
+            let stored = try store.items.storedOccurrences(in: own)
+            let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: own)
             if let phases {
                 phases.lap(\.read)
-                OccurrenceMerge.forEach(of: definitions, stored: stored, in: first...last, defaultAnchor: anchor) { _, _, _ in phases.occurrences += 1 }
+                OccurrenceMerge.forEach(of: definitions, stored: stored, in: own, defaultAnchor: anchor) { _, _, _ in phases.occurrences += 1 }
                 phases.lap(\.expansion)
             }
             start = end == window.upperBound ? nil : end.adding(seconds: 1)
             if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
             return Slice(
                 items: {
-                    let items = PlanSource.items(definitions, money: money, in: first...last, anchoredFrom: anchor, stored: stored, bills: bills)
+                    let items = PlanSource.items(definitions, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
                     // A calendar item's own alarms are instants, however long before its date: it
                     // comes into the slice its date reaches, or the one an alarm fires in.
                     return items
@@ -357,7 +361,12 @@ public struct PlanSource {
         anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
     ) -> [PlanItem] {
         var items: [PlanItem] = []
-        items.reserveCapacity(stored.count + definitions.count * 2)
+        // As many as the schedules make on these dates (a slice's are some thousands, however
+        // many definitions there are), not a guess from the definitions.
+        var expected = Double(stored.count)
+        let days = Double(range.upperBound.dayNumber - range.lowerBound.dayNumber + 1)
+        for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
+        items.reserveCapacity(Int(min(expected, Double(Int32.max))))
         // Worked out per definition, not per occurrence: its reminder kind and its duration text.
         var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?) = (-1, .todo, .todo, nil)
         OccurrenceMerge.forEach(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { d, date, row in
