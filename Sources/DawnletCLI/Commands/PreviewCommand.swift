@@ -178,7 +178,9 @@ enum PreviewCommand {
     /// The same from where the reminder is, read field by field without a copy of it.
     static func write(_ p: UnsafePointer<PlannedReminder>, to w: inout JSONWriter) {
         let title = p.pointee.item?.title ?? p.pointee.title
-        let isCalendar = p.pointee.item?.isCalendar == true
+        // Stored fields only, read in place: a computed one (`isCalendar`) would copy the item
+        // out first. A `calendar` item is an external calendar's.
+        let isCalendar = p.pointee.item?.kind == .calendar
         let key = p.pointee.key.isPlainASCII ? nil : p.pointee.key.description
         var room = 256 + ReminderKey.maximumPlainASCII + ISO8601.maximumASCII + 2 * CivilDate.maximumASCII + maximumDigits
         room += JSONWriter.room(title) + p.pointee.channels.count * 10 + ReminderOffset.maximumASCII
