@@ -17,7 +17,8 @@ enum OrganizerBench {
         print(String(format: "  populated in %.1f s (a year of stored rows, 12 money months loaded)", seconds(populated)))
 
         for (label, arguments) in [
-            ("today --date 2026-11-30 --json", ["today", "--date", "2026-11-30", "--json"]),
+            ("today --date 2026-11-30 --json, nothing kept (no XDG_RUNTIME_DIR)", ["today", "--date", "2026-11-30", "--json"]),
+            ("agenda --from 2026-11-30, nothing kept", ["agenda", "--from", "2026-11-30"]),
             ("money month 2026-11 --json", ["money", "month", "2026-11", "--json"]),
             ("money month 2027-11 --json (first load: materialises 1,250 rows)", ["money", "month", "2027-11", "--json"]),
             ("preview --days 30 --json", ["--tz", "Europe/Berlin", "preview", "--now", "2026-11-30T07:00", "--days", "30", "--json"]),
@@ -29,7 +30,7 @@ enum OrganizerBench {
             var times: [Double] = []
             for _ in 0..<15 { times.append(try timeProcess(binary, ["--db", path] + arguments)) }
             times.sort()
-            let target = label.hasPrefix("preview") ? 100 : label.hasPrefix("--help") ? 5 : 50
+            let target = label.hasPrefix("preview") ? "< 100 ms" : label.hasPrefix("--help") ? "< 5 ms" : "< 50 ms"
             if label.hasPrefix("preview") {
                 let output = folder.appendingPathComponent("preview.json").path
                 _ = try timeProcess(binary, ["--db", path] + arguments, stdout: output)
@@ -38,10 +39,35 @@ enum OrganizerBench {
             }
             print(
                 String(
-                    format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: < %d ms)",
-                    label, times[times.count / 2] * 1000, times[times.count - 1] * 1000, target))
+                    format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: %@)",
+                    label, times[times.count / 2] * 1000, times[times.count - 1] * 1000,
+                    label.contains("nothing kept") ? "< 50 ms; the 5 ms of issue 15 is the kept answer's, below" : target))
         }
+        try keptAnswers(binary: binary, database: path, in: folder)
         try nextWhileServing(binary: binary, database: path, in: folder)
+    }
+
+    /// `today --json` and `agenda` as a status bar or a shell prompt runs them: again and again,
+    /// with XDG_RUNTIME_DIR set, so each call after the first prints the answer the one before
+    /// kept while nothing it was read from has changed (`AnswerCache`, issue 15).
+    static func keptAnswers(binary: String, database: String, in folder: URL) throws {
+        let runtime = folder.appendingPathComponent("kept").path
+        mkdir(runtime, 0o700)
+        setenv("XDG_RUNTIME_DIR", runtime, 1)
+        defer { unsetenv("XDG_RUNTIME_DIR") }
+        for (label, arguments) in [
+            ("today --date 2026-11-30 --json", ["today", "--date", "2026-11-30", "--json"]),
+            ("agenda --from 2026-11-30 (7 days)", ["agenda", "--from", "2026-11-30"]),
+        ] {
+            let first = try timeProcess(binary, ["--db", database] + arguments)
+            var times: [Double] = []
+            for _ in 0..<15 { times.append(try timeProcess(binary, ["--db", database] + arguments)) }
+            times.sort()
+            print(
+                String(
+                    format: "  %@, answer kept in XDG_RUNTIME_DIR: median %.1f ms, worst %.1f ms per call, cold process included (target: ≤ 5 ms); the first call, which makes and keeps it, %.1f ms",
+                    label, times[times.count / 2] * 1000, times[times.count - 1] * 1000, first * 1000))
+        }
     }
 
     /// `next --format waybar` as a status bar runs it: every few seconds while `serve` runs on the

@@ -267,6 +267,18 @@ struct Output {
         endLine()
     }
 
+    /// Text already made of whole lines (each ending in a newline), as it is.
+    mutating func lines(_ text: String) {
+        writer.out.append(text)
+        if writer.out.count > 1 << 16 { flush() }
+    }
+
+    /// The same as bytes (UTF-8).
+    mutating func lines(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBytes { writer.out.append($0) }
+        if writer.out.count > 1 << 16 { flush() }
+    }
+
     mutating func line(_ json: JSON) {
         writer.value(json)
         endLine()

@@ -93,6 +93,82 @@ import Testing
         }
     }
 
+    @Test("today and agenda keep their answer in XDG_RUNTIME_DIR, and use it only while nothing it was read from has changed")
+    func keptAnswer() throws {
+        try populate()
+        let runtime = workspace.folder.path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let vdir = workspace.folder.path("work")
+        func run(_ arguments: String...) throws -> String { try run(arguments) }
+        func run(_ arguments: [String]) throws -> String {
+            let result = try CLIProcess.run(["--db", db] + workspace.globals + arguments, environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        /// Files written a minute ago: a write within the last moments would keep nothing.
+        func settle() throws {
+            for file in [db, db + "-wal", workspace.folder.path("config.json5"), vdir, vdir + "/review.ics"]
+            where FileManager.default.fileExists(atPath: file) {
+                try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: file)
+            }
+        }
+        let kept = { (command: String) in
+            ((try? FileManager.default.contentsOfDirectory(atPath: runtime + "/dawnlet-remind")) ?? []).first { $0.hasPrefix(command + "-") }
+                .map { runtime + "/dawnlet-remind/" + $0 }
+        }
+        let fresh = try cli("today", "--json").stdout
+        // Just written: nothing is kept, the answer is made each time.
+        #expect(try run("today", "--json") == fresh)
+        #expect(kept("today") == nil)
+        try settle()
+        #expect(try run("today", "--json") == fresh)
+        let file = try #require(kept("today"))
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: runtime + "/dawnlet-remind")[.posixPermissions] as? Int) == 0o700)
+        // What is kept is what the next call prints: changed by hand, the change shows.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try text.replacingOccurrences(of: "Water", with: "WATER").write(toFile: file, atomically: false, encoding: .utf8)
+        #expect(try run("today", "--json").contains("WATER"))
+        // Asked otherwise (as text, another day, in colour), it is made again.
+        #expect(try run("today") == (try cli("today").stdout))
+        #expect(try run("today", "--date", "2026-12-02", "--json") == (try cli("today", "--date", "2026-12-02", "--json").stdout))
+        #expect(try run("--color", "always", "today") == (try cli("--color", "always", "today").stdout))
+        // A write to the database, an edit of a calendar file in place, an edit of the config:
+        // each is seen at once.
+        try settle()
+        _ = try run("today", "--json")
+        try text.replacingOccurrences(of: "Water", with: "WATER").write(toFile: file, atomically: false, encoding: .utf8)
+        try cli("todo", "done", "2", "--on", "2026-12-01")
+        let done = try run("today", "--json")
+        let doneMade = try cli("today", "--json").stdout
+        #expect(!done.contains("WATER") && done == doneMade && done != fresh)
+        let tomorrow = ["today", "--date", "2026-12-02", "--json"]
+        let edits: [(String, (String) -> String)] = [
+            (vdir + "/review.ics", { $0.replacingOccurrences(of: "Review", with: "Rev1ew") }),  // the same size: its time tells
+            (workspace.folder.path("config.json5"), { _ in "{ timeZone: \"UTC\" }" }),
+        ]
+        for (edit, change) in edits {
+            try settle()
+            let before = try run(tomorrow)
+            let keptText = try String(contentsOfFile: file, encoding: .utf8)
+            try keptText.replacingOccurrences(of: "Water", with: "WATER").write(toFile: file, atomically: false, encoding: .utf8)
+            #expect(try run(tomorrow).contains("WATER"))
+            let old = try String(contentsOfFile: edit, encoding: .utf8)
+            try change(old).write(toFile: edit, atomically: false, encoding: .utf8)
+            let after = try run(tomorrow)
+            let made = try workspace.cli(tomorrow).stdout
+            #expect(!after.contains("WATER") && after == made && after != before, "\(edit)")
+        }
+        #expect(try run(tomorrow).contains("Review") == false)
+        // agenda keeps its own.
+        try settle()
+        let week = try cli("agenda").stdout
+        #expect(try run("agenda") == week)
+        #expect(kept("agenda") != nil)
+        #expect(try run("agenda") == week)
+    }
+
     @Test("today and agenda only read: the database file is byte for byte as before, months never laid out stay so")
     func onlyReads() throws {
         try populate()

@@ -1,6 +1,7 @@
 import DawnletCore
 import DawnletRunner
 import DawnletStore
+import DawnletSystem
 
 /// `today [--date D] [--json]` and `agenda [--from D] [--days N] [--json]`: the merged days across
 /// modules (DESIGN §3), from `Agenda` (Core): timed items in order, then the rest; overdue one-off
@@ -22,11 +23,10 @@ enum TodayCommand {
 
     static func today(_ invocation: inout Invocation) throws {
         let day = try invocation.optionalDate("date") ?? invocation.today()
-        guard let only = try days(day...day, &invocation).first else { return }
-        if invocation.json {
-            invocation.output.line(JSON.object(json(only)))
-        } else {
-            render(only, &invocation.output, empty: "nothing today")
+        let json = invocation.json
+        try answer("today", day...day, &invocation) { days, output in
+            guard let only = days.first else { return "" }
+            return json ? JSON.object(self.json(only)).text + "\n" : lines(only, output, empty: "nothing today")
         }
     }
 
@@ -43,19 +43,40 @@ enum TodayCommand {
         guard CivilDate.supportedYears.contains(last.year) else {
             throw CLIError.usage("the agenda would run past 9999-12-31", invocation.globals.usage)
         }
-        let agenda = try days(from...last, &invocation)
-        if invocation.json {
-            invocation.output.line(JSON.object([("days", .array(agenda.map { .object(json($0)) }))]))
-            return
-        }
-        for (index, day) in agenda.enumerated() {
-            if index > 0 { invocation.output.line("") }
-            render(day, &invocation.output, empty: "nothing")
+        let json = invocation.json
+        try answer("agenda", from...last, &invocation) { agenda, output in
+            if json { return JSON.object([("days", .array(agenda.map { .object(self.json($0)) }))]).text + "\n" }
+            return agenda.map { lines($0, output, empty: "nothing") }.joined(separator: "\n")
         }
     }
 
-    /// Reads what the days need and merges it (Agenda.days).
-    static func days(_ range: ClosedRange<CivilDate>, _ invocation: inout Invocation) throws -> [Agenda.Day] {
+    /// The days' answer, as `render` writes it: the one kept from the call before when it asked
+    /// the same and nothing it was read from has changed since (`AnswerCache`), else made now,
+    /// and kept unless a calendar could not be used.
+    static func answer(
+        _ command: String, _ range: ClosedRange<CivilDate>, _ invocation: inout Invocation, render: ([Agenda.Day], Output) -> String
+    ) throws {
+        let (zone, today, database) = (try invocation.timeZone(), try invocation.today(), invocation.databasePath())
+        let files =
+            RunnerState.files(
+                database: database, config: invocation.globals.configPath ?? ConfigFile.defaultPath(), calendars: invocation.config.calendars)
+            + [ZoneDatabase.system.file(of: zone.identifier)]
+        let request =
+            "\(command) \(range.lowerBound)...\(range.upperBound) today=\(today) zone=\(zone.identifier) json=\(invocation.json) color=\(invocation.output.colored)"
+        let cache = AnswerCache(command, database: database, request: request, files: files)
+        if let kept = cache?.read() { return invocation.output.lines(kept) }
+        // Stamped before anything is read: a write after this is seen by the next call.
+        let stamps = cache?.stamps()
+        let (days, problems) = try self.days(range, &invocation)
+        invocation.output.warn(problems)
+        let text = render(days, invocation.output)
+        invocation.output.lines(text)
+        if let cache, let stamps, problems.isEmpty { cache.keep(text, stamps: stamps) }
+    }
+
+    /// Reads what the days need and merges it (Agenda.days), and the calendar files that could
+    /// not be used.
+    static func days(_ range: ClosedRange<CivilDate>, _ invocation: inout Invocation) throws -> ([Agenda.Day], [CalendarProblem]) {
         let today = try invocation.today()
         let store = try invocation.readStore()
         let stored = try store.items.storedOccurrences(in: range) + (try store.items.oneOffTodoRows())
@@ -67,11 +88,11 @@ enum TodayCommand {
         let window =
             zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanSource(store: store, config: invocation.config, zone: zone).calendarItems(window)
-        invocation.output.warn(calendars.problems)
-        return Agenda.days(
+        let days = Agenda.days(
             range, today: today, definitions: try store.items.definitions(), stored: Array(Set(stored)),
             bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
             calendar: calendars.items.compactMap(\.calendar))
+        return (days, calendars.problems)
     }
 
     static func json(_ day: Agenda.Day) -> [(String, JSON)] {
@@ -97,9 +118,10 @@ enum TodayCommand {
         ]
     }
 
-    static func render(_ day: Agenda.Day, _ output: inout Output, empty: String) {
-        output.line(output.paint("\(day.date) \(day.date.weekday.fullName)", .bold))
-        if day.entries.isEmpty { output.line("  \(empty)") }
+    /// One day as text, each line ending in a newline, painted as `output` paints.
+    static func lines(_ day: Agenda.Day, _ output: Output, empty: String) -> String {
+        var text = output.paint("\(day.date) \(day.date.weekday.fullName)", .bold) + "\n"
+        if day.entries.isEmpty { text += "  \(empty)\n" }
         func source(_ entry: Agenda.Entry) -> String { entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-") }
         // Ids padded to the day's widest, so titles line up (`#1 ` beside `#11`).
         let width = day.entries.compactMap { $0.definitionID.map { "#\($0)".count } }.max() ?? 0
@@ -113,7 +135,8 @@ enum TodayCommand {
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
             if box != "[ ]" { line = output.paint(line, .dim) }
             if let due = entry.overdueSince { line += "  " + output.paint("OVERDUE since \(due)", .red) }
-            output.line(line)
+            text += line + "\n"
         }
+        return text
     }
 }
