@@ -142,6 +142,11 @@ enum ManPage {
             .I $XDG_RUNTIME_DIR/dawnlet\\-remind/next\\-*.json
             What a running \\fBserve\\fR says it sends next, one file per database, readable only by you;
             \\fBnext\\fR reads it while it still holds, else plans. Removed when \\fBserve\\fR stops.
+            .TP
+            .I $XDG_RUNTIME_DIR/dawnlet\\-remind/today\\-*.json, agenda\\-*.json
+            What \\fBtoday\\fR and \\fBagenda\\fR last printed, readable only by you: printed again for the same
+            question while the database, its WAL, the config, the calendar files and the zone's rules are as
+            they were (each stamped by device, inode, size and time); else made again.
             .SH ENVIRONMENT
             .TP
             .B XDG_CONFIG_HOME, XDG_DATA_HOME, HOME
@@ -155,8 +160,9 @@ enum ManPage {
             When set, output to a terminal has no colour (as \\fB\\-\\-color=never\\fR).
             .TP
             .B DBUS_SESSION_BUS_ADDRESS, XDG_RUNTIME_DIR
-            The session bus desktop notifications go through; the folder \\fBserve\\fR publishes the next reminder in
-            (none without it: \\fBnext\\fR then always plans).
+            The session bus desktop notifications go through; the folder \\fBserve\\fR publishes the next reminder in,
+            and \\fBtoday\\fR and \\fBagenda\\fR keep their last answer in (none without it: \\fBnext\\fR then always
+            plans, and the days are made each time).
             .TP
             .B NOTIFY_SOCKET, JOURNAL_STREAM
             Set by systemd: \\fBserve\\fR tells it READY and STOPPING, and logs structured journal entries.
