@@ -65,7 +65,8 @@ enum OrganizerBench {
             times.sort()
             print(
                 String(
-                    format: "  %@, answer kept in XDG_RUNTIME_DIR: median %.1f ms, worst %.1f ms per call, cold process included (target: ≤ 5 ms); the first call, which makes and keeps it, %.1f ms",
+                    format:
+                        "  %@, answer kept in XDG_RUNTIME_DIR: median %.1f ms, worst %.1f ms per call, cold process included (target: ≤ 5 ms); the first call, which makes and keeps it, %.1f ms",
                     label, times[times.count / 2] * 1000, times[times.count - 1] * 1000, first * 1000))
         }
     }
