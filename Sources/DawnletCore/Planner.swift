@@ -592,7 +592,7 @@ public enum Planner {
             // Seconds from the first and the index in one word: one sort of plain integers, all
             // different, so the order among equal instants is the reminders' own.
             var packed = reminders.indices.map { UInt64(reminders[$0].fireAt.secondsSinceEpoch - first) << 32 | UInt64($0) }
-            packed.sort()
+            radixSort(&packed, spanning: UInt64(last - first))
             order = packed.map { Int($0 & 0xFFFF_FFFF) }
             fires = packed.map { Int64($0 >> 32) }
         } else {
@@ -610,6 +610,35 @@ public enum Planner {
             run = end
         }
         return order
+    }
+
+    /// Sorts words by their upper halves, which are at most `span`, keeping the order of equal
+    /// ones (their lower halves are their indices, already in order): least significant digit
+    /// first, 11 bits a pass, as many passes as `span` has bits (two for a slice of days).
+    static func radixSort(_ keys: inout [UInt64], spanning span: UInt64) {
+        let bits = 64 - span.leadingZeroBitCount
+        guard bits > 0 && keys.count > 1 else { return }
+        var scratch = [UInt64](repeating: 0, count: keys.count)
+        var counts = [Int](repeating: 0, count: 2049)
+        var shift: UInt64 = 32
+        while shift < UInt64(32 + bits) {
+            keys.withUnsafeBufferPointer { from in
+                scratch.withUnsafeMutableBufferPointer { to in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for i in counts.indices { counts[i] = 0 }
+                        for key in from { counts[Int((key >> shift) & 2047) + 1] += 1 }
+                        for digit in 1..<counts.count { counts[digit] += counts[digit - 1] }
+                        for key in from {
+                            let digit = Int((key >> shift) & 2047)
+                            to[counts[digit]] = key
+                            counts[digit] += 1
+                        }
+                    }
+                }
+            }
+            swap(&keys, &scratch)
+            shift += 11
+        }
     }
 
     /// Buffers the key comparisons of one plan reuse from group to group.

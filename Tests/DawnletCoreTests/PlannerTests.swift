@@ -163,4 +163,17 @@ import Testing
             window: at("2026-03-24T00:00")...at("2026-03-25T00:00"), zone: PlannerTests.berlin)
         #expect(after.reminders.isEmpty)
     }
+
+    @Test("the fire order's radix sort puts instants in order and keeps the order of reminders at one instant")
+    func radixSortIsStable() {
+        var rng = SeededRandom(seed: 42)
+        for span in [0, 1, 59, 2_047, 2_048, 86_400 * 5, 1 << 22, (1 << 32) - 1] as [UInt64] {
+            for count in [0, 1, 2, 17, 5_000] {
+                var keys = (0..<count).map { UInt64.random(in: 0...span, using: &rng) << 32 | UInt64($0) }
+                let expected = keys.sorted()
+                Planner.radixSort(&keys, spanning: span)
+                #expect(keys == expected, "span \(span), \(count) keys")
+            }
+        }
+    }
 }
