@@ -267,7 +267,7 @@ extension Store.Items {
         let schedule = try row.decoded(4, schedules.parse, corrupt("schedule"))
         let date = try row.decoded(2, CivilDate.init, corrupt("date"))
         let time = try row.decoded(3, WallTime.init, corrupt("time"))
-        guard let reminders = ReminderOffset.list(row.text(6)) else { throw corrupt("reminder list") }
+        guard let reminders = schedules.offsets(row.text(6)) else { throw corrupt("reminder list") }
         return ItemDefinition(
             kind: kind, id: id, title: row.text(1), time: time, schedule: schedule, date: date,
             durationMinutes: row.isNull(5) ? nil : Int(row.int(5)), reminders: reminders)
@@ -555,14 +555,23 @@ extension Store.Money {
     }
 }
 
-/// Parsed schedules by their stored text, for one Store (one thread).
+/// Parsed schedules and reminder lists by their stored text, for one Store (one thread): the
+/// many definitions that say the same share one value (one list of offsets, not one each).
 final class ScheduleTexts {
     private var parsed: [String: Schedule] = [:]
+    private var lists: [String: [ReminderOffset]] = [:]
 
     func parse(_ text: String) -> Schedule? {
         if let known = parsed[text] { return known }
         guard let schedule = Schedule(text) else { return nil }
         parsed[text] = schedule
         return schedule
+    }
+
+    func offsets(_ text: String) -> [ReminderOffset]? {
+        if let known = lists[text] { return known }
+        guard let list = ReminderOffset.list(text) else { return nil }
+        lists[text] = list
+        return list
     }
 }

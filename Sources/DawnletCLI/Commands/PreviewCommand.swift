@@ -72,7 +72,8 @@ enum PreviewCommand {
                     problems = try source.forEachSlice(
                         now: now, window: window, includeSuppressed: all,
                         render: { plan in
-                            var slice = JSONWriter(capacity: 256 * plan.count)
+                            // About what a reminder takes, so the buffer seldom grows.
+                            var slice = JSONWriter(capacity: 240 * plan.count)
                             _ = plan.forEachInPlace { reminder in
                                 write(reminder, to: &slice)
                                 return true
