@@ -87,15 +87,29 @@ enum PlanBench {
         var peak: Int { peakKiB.max() ?? 0 }
     }
 
-    /// Five runs of a program, each timed alone and then once more under GNU time for its peak
-    /// memory; `count` is its number of reminders, from its output.
-    static func runs(_ binary: String, _ arguments: [String], output: String, in folder: URL, count: (String) -> Int) throws -> Runs {
-        var runs = Runs()
+    /// A program to run, with what it is run on and how its reminders are counted.
+    struct Program {
+        let binary: String
+        let arguments: [String]
+        let output: String
+        let count: (String) -> Int
+    }
+
+    /// Five rounds in which each program runs once, timed alone, and once more under GNU time
+    /// for its peak memory: taken in turns, so a slow moment of the machine falls on both. Each
+    /// run writes a new file (the last run's is removed first: freeing its blocks is not the run's
+    /// work); `count` is the reminders in it.
+    static func runs(_ programs: [Program], in folder: URL) throws -> [Runs] {
+        var runs = programs.map { _ in Runs() }
         for _ in 0..<5 {
-            runs.seconds.append(try OrganizerBench.measureProcess(binary, arguments, stdout: output))
-            runs.peakKiB.append(try OrganizerBench.peakMemory(binary, arguments, stdout: output, in: folder))
+            for (i, program) in programs.enumerated() {
+                unlink(program.output)
+                runs[i].seconds.append(try OrganizerBench.measureProcess(program.binary, program.arguments, stdout: program.output))
+                unlink(program.output)
+                runs[i].peakKiB.append(try OrganizerBench.peakMemory(program.binary, program.arguments, stdout: program.output, in: folder))
+            }
         }
-        runs.count = count((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+        for (i, program) in programs.enumerated() { runs[i].count = program.count((try? String(contentsOfFile: program.output, encoding: .utf8)) ?? "") }
         return runs
     }
 
@@ -153,7 +167,9 @@ enum PlanBench {
         }
         let config = folder.appendingPathComponent("config.json5").path
         try "{ timeZone: \"Europe/Berlin\", reminders: { todo: [\"0m\"] } }".write(toFile: config, atomically: true, encoding: .utf8)
-        print("plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each, cold processes")
+        print(
+            "plans: `dawnlet-remind preview --json` against `remind -s`, same schedules, release, static, five runs each in turns, cold processes, each writing a new file"
+        )
 
         /// With `months`, Remind runs the same plan (`remind -sN`); without, only dawnlet does.
         func pair(_ label: String, count: Int, window: (from: String, to: String), months: Int?, targetShare: Double = 0) throws {
@@ -161,7 +177,14 @@ enum PlanBench {
             let file = folder.appendingPathComponent("plan-\(count).rem").path
             if !FileManager.default.fileExists(atPath: db) { try write(definitions(count: count, seed: 15), database: db, remindFile: file) }
             let arguments = ["--db", db, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"]
-            let ours = try runs(binary, arguments, output: folder.appendingPathComponent("ours.json").path, in: folder, count: dawnletCount)
+            let dawnlet = Program(binary: binary, arguments: arguments, output: folder.appendingPathComponent("ours.json").path, count: dawnletCount)
+            let remindRun = months.map {
+                Program(
+                    binary: remind, arguments: ["-s\($0)", file, "1", "Jan", "2027"], output: folder.appendingPathComponent("remind.txt").path,
+                    count: remindCount)
+            }
+            let measured = try runs([dawnlet] + (remindRun.map { [$0] } ?? []), in: folder)
+            let ours = measured[0]
             let perReminder = String(
                 format: "%.2f µs and %.0f bytes of peak RSS per reminder", ours.median * 1e6 / Double(max(ours.count, 1)),
                 Double(ours.peak) * 1024 / Double(max(ours.count, 1)))
@@ -170,9 +193,7 @@ enum PlanBench {
                 print("    dawnlet-remind preview --from \(window.from) --to \(window.to) --json: \(ours.line); \(perReminder)")
                 return
             }
-            let theirs = try runs(
-                remind, ["-s\(months)", file, "1", "Jan", "2027"], output: folder.appendingPathComponent("remind.txt").path,
-                in: folder, count: remindCount)
+            let theirs = measured[1]
             let agree = ours.count == theirs.count ? "the counts agree" : "COUNTS DIFFER: \(ours.count) vs \(theirs.count)"
             print("  \(label), \(count.formatted()) repeating todos (\(ours.count.formatted()) reminders; \(agree)):")
             print("    dawnlet-remind preview --from \(window.from) --to \(window.to) --json: \(ours.line)")

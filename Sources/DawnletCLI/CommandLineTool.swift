@@ -246,7 +246,9 @@ struct Output {
     enum Color: String { case red = "31", yellow = "33", dim = "2", bold = "1" }
 
     /// `text` in `color` (SGR codes) when colouring, else as it is.
-    func paint(_ text: String, _ color: Color) -> String {
+    func paint(_ text: String, _ color: Color) -> String { Output.paint(text, color, colored: colored) }
+
+    static func paint(_ text: String, _ color: Color, colored: Bool) -> String {
         colored && !text.isEmpty ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 
@@ -274,8 +276,10 @@ struct Output {
     }
 
     /// The same as bytes (UTF-8).
-    mutating func lines(_ bytes: ArraySlice<UInt8>) {
-        bytes.withUnsafeBytes { writer.out.append($0) }
+    mutating func lines(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBytes { lines($0) } }
+
+    mutating func lines(_ bytes: UnsafeRawBufferPointer) {
+        writer.out.append(bytes)
         if writer.out.count > 1 << 16 { flush() }
     }
 

@@ -207,6 +207,16 @@ struct JSONCursor {
         count += 1
     }
 
+    /// Text as it is, unquoted and unescaped (a title in `preview`'s lines).
+    mutating func text(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes in
+            guard let source = bytes.baseAddress else { return }
+            (base + count).update(from: source, count: bytes.count)
+            count += bytes.count
+        }
+    }
+
     /// Digits, unquoted.
     mutating func int(_ n: Int) { count += writeDigits(n, 1, to: base + count) }
 

@@ -215,7 +215,46 @@ import Testing
         return "{\"reminders\":[" + plan.map(reminder).joined(separator: ",") + "]}\n"
     }
 
-    @Test("preview --json writes, byte for byte, the whole plan written out plainly: random databases and windows up to a year")
+    /// The oracle's text: day headings, and each reminder's lines as `preview` shows them, made
+    /// with strings from the reminder's own `why` and `body`.
+    static func plainText(_ plan: [PlannedReminder], zone: Zone) -> String {
+        var lines: [String] = []
+        var shown: CivilDate?
+        for r in plan {
+            let day = ISO8601.localDate(of: r.fireAt, in: zone).date
+            if day != shown {
+                if shown != nil { lines.append("") }
+                lines.append("\(day.weekday.fullName) \(day)")
+                shown = day
+            }
+            var words: [String] = []
+            switch r.status {
+            case .pending: if r.snoozed { words.append("snoozed") }
+            case .due: words.append("due: goes out now")
+            case .late: words.append("late: goes out now, marked late")
+            case .missed: words.append("missed: outside the grace window")
+            case .settled: break
+            case .suppressed(let reason): words.append("suppressed: \(reason.rawValue)")
+            }
+            for channel in r.channels {
+                guard let settled = r.settled[channel] else { continue }
+                var text = "\(settled.outcome.rawValue) on \(channel)"
+                if let at = settled.at { text += " at \(ISO8601.format(at, utcOffset: r.utcOffset).dropFirst(11).prefix(8))" }
+                if settled.outcome == .failed, let detail = settled.detail { text += ": \(detail)" }
+                words.append(text)
+            }
+            let what = r.definitionID.map { "\(r.kind) #\($0)" } ?? r.kind
+            let column = what.count >= 16 ? String(what.prefix(16)) : what + String(repeating: " ", count: 16 - what.count)
+            let time = ISO8601.format(r.fireAt, utcOffset: r.utcOffset).dropFirst(11).prefix(5)
+            let state = words.isEmpty ? "" : "  [\(words.joined(separator: "; "))]"
+            lines.append("  \(time)  \(column) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))\(state)")
+            if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
+            lines.append("           why: " + r.why.joined(separator: "; "))
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    @Test("preview, as JSON and as text, writes byte for byte the whole plan written out plainly: random databases and windows up to a year")
     func previewBytesEqualWholePlan() throws {
         try Repository.require(Self.binary, "the dawnlet-remind binary (swift build)")
         let seed = SeededRandom.fuzzSeed(1515)
@@ -252,7 +291,8 @@ import Testing
                 }
             }
             for all in [false, true] {
-                let expected = Self.plainJSON(try oracle(source, now: now, window: window, all: all))
+                let plan = try oracle(source, now: now, window: window, all: all)
+                let expected = Self.plainJSON(plan)
                 let iso = { (instant: Instant) in ISO8601.format(instant, in: berlin) }
                 let (status, bytes) = try preview(
                     [
@@ -270,6 +310,27 @@ import Testing
                     Issue.record("\(message)\ngot    \(around(a))\noracle \(around(b))")
                 }
                 compared += expected.utf8.count
+                // And as text, the same.
+                let (textStatus, textBytes) = try preview(
+                    [
+                        "--db", path, "--config", configPath, "preview", "--now", iso(now), "--from", iso(window.lowerBound), "--to", iso(window.upperBound),
+                    ] + (all ? ["--all"] : []), in: folder)
+                #expect(textStatus == 0, "round \(round), seed \(seed)")
+                if !plan.isEmpty {
+                    let text = String(decoding: textBytes, as: UTF8.self)
+                    let lines = (
+                        text.split(separator: "\n", omittingEmptySubsequences: false),
+                        Self.plainText(plan, zone: berlin).split(separator: "\n", omittingEmptySubsequences: false)
+                    )
+                    if let i = zip(lines.0, lines.1).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset
+                        ?? (lines.0.count == lines.1.count ? nil : min(lines.0.count, lines.1.count))
+                    {
+                        Issue.record(
+                            "round \(round), seed \(seed), all: \(all): text line \(i) differs:\ngot    \(i < lines.0.count ? lines.0[i] : "(end)")\noracle \(i < lines.1.count ? lines.1[i] : "(end)")"
+                        )
+                    }
+                    compared += text.utf8.count
+                }
             }
         }
         #expect(compared > 1_000_000, "the random databases plan too little to compare: \(compared) bytes")

@@ -93,15 +93,20 @@ enum PreviewCommand {
             }
             if let failure { throw failure }
         } else {
+            // As the JSON: each slice's text is made on the planning threads. A day's heading
+            // goes before its first reminder; here, where a slice goes on the day the last ended.
+            let colored = invocation.output.colored
             var shownDay: CivilDate?
-            problems = try source.forEachReminder(now: now, window: window, includeSuppressed: all, ahead: true) { r in
-                let day = ISO8601.localDate(of: r.fireAt, in: zone).date
-                if day != shownDay {
+            problems = try source.forEachSlice(
+                now: now, window: window, includeSuppressed: all, render: { plan in SliceText(plan, zone: zone, colored: colored) }
+            ) { slice in
+                guard let first = slice.firstDay else { return true }
+                if first != shownDay {
                     if shownDay != nil { invocation.output.line("") }
-                    invocation.output.line(invocation.output.paint("\(day.weekday.fullName) \(day)", .bold))
-                    shownDay = day
+                    invocation.output.line(heading(first, colored: colored))
                 }
-                for line in lines(r, invocation.output) { invocation.output.line(line) }
+                slice.bytes.withBytes { invocation.output.lines($0) }
+                shownDay = slice.lastDay
                 return true
             }
             if shownDay == nil {
@@ -114,8 +119,102 @@ enum PreviewCommand {
         invocation.output.warn(problems)
     }
 
+    /// A day's heading: `Friday 2027-01-01`, bold.
+    static func heading(_ day: CivilDate, colored: Bool) -> String { Output.paint("\(day.weekday.fullName) \(day)", .bold, colored: colored) }
+
+    /// One slice's reminders as text, their days' headings between them, made on a planning
+    /// thread and handed whole to the thread that writes them out.
+    final class SliceText: @unchecked Sendable {
+        let bytes: ByteBuffer
+        /// The days of its first and last reminders (nil: it has none); its first day's heading
+        /// is for the writer to give.
+        let firstDay: CivilDate?
+        let lastDay: CivilDate?
+
+        init(_ plan: Planner.Ordered, zone: Zone, colored: Bool) {
+            let out = ByteBuffer(capacity: 128 * plan.count)
+            var first: CivilDate?
+            var last: CivilDate?
+            _ = plan.forEachInPlace { p in
+                let day = ISO8601.localDate(of: p.pointee.fireAt, in: zone).date
+                if day != last {
+                    if last != nil {
+                        out.append(UInt8(ascii: "\n"))
+                        out.append(PreviewCommand.heading(day, colored: colored) + "\n")
+                    } else {
+                        first = day
+                    }
+                    last = day
+                }
+                PreviewCommand.writeLines(p, colored: colored, to: out)
+                return true
+            }
+            (bytes, firstDay, lastDay) = (out, first, last)
+        }
+    }
+
+    /// The lines of `lines`, each ended by a newline, into `out`. Most reminders (one of our
+    /// own items', pending, with no notes) are written as bytes from their fields in place; the
+    /// rest as `lines` makes them.
+    static func writeLines(_ p: UnsafePointer<PlannedReminder>, colored: Bool, to out: ByteBuffer) {
+        guard case .pending = p.pointee.status, !p.pointee.snoozed, p.pointee.settled.isEmpty, p.pointee.notes.isEmpty,
+            let kind = p.pointee.item?.kind, kind != .calendar, let id = p.pointee.item?.definitionID, let offset = p.pointee.offset
+        else {
+            for line in lines(p.pointee, colored: colored) {
+                out.append(line)
+                out.append(UInt8(ascii: "\n"))
+            }
+            return
+        }
+        let title = p.pointee.item?.title ?? ""
+        let timed = p.pointee.item?.time != nil
+        let source = p.pointee.item?.source.literal ?? "virtual"
+        let date = p.pointee.occurrenceDate
+        out.write(upTo: 256 + 4 * (maximumDigits + 16) + p.pointee.channels.count * 10 + title.utf8.count) { base in
+            var c = JSONCursor(base: base, count: 0)
+            c.raw("  ")
+            // HH:MM of the local time.
+            let local = p.pointee.fireAt.secondsSinceEpoch + Int64(p.pointee.utcOffset)
+            let seconds = Int(local - 86_400 * (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400))
+            let (hour, minute) = (UInt8(seconds / 3600), UInt8(seconds / 60 % 60))
+            for byte in [48 + hour / 10, 48 + hour % 10, UInt8(ascii: ":"), 48 + minute / 10, 48 + minute % 10] { c.byte(byte) }
+            c.raw("  ")
+            // What, in 16 columns: `todo #12` padded, or its first 16.
+            let start = c.count
+            c.raw(kind.literal)
+            c.raw(" #")
+            c.int(Int(id))
+            if c.count - start > 16 { c.count = start + 16 }
+            while c.count - start < 16 { c.byte(UInt8(ascii: " ")) }
+            c.byte(UInt8(ascii: " "))
+            c.text(title)
+            c.raw("  → ")
+            for (i, channel) in p.pointee.channels.enumerated() {
+                if i > 0 { c.raw(", ") }
+                c.raw(channel.literal)
+            }
+            c.raw("\n           why: ")
+            c.raw(kind.literal)
+            c.byte(UInt8(ascii: " "))
+            c.int(Int(id))
+            c.raw(", ")
+            c.raw(source)
+            c.raw(" occurrence on ")
+            c.count += date.writeASCII(to: c.base + c.count)
+            c.raw("; ")
+            if offset.isZero {
+                c.raw(timed ? "at its time" : "at the morning digest time")
+            } else {
+                c.count += offset.writeASCII(to: c.base + c.count)
+                c.raw(timed ? " before its time" : " before the morning digest")
+            }
+            c.byte(UInt8(ascii: "\n"))
+            return c.count
+        }
+    }
+
     /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
-    static func lines(_ r: PlannedReminder, _ output: Output) -> [String] {
+    static func lines(_ r: PlannedReminder, colored: Bool) -> [String] {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
@@ -124,7 +223,7 @@ enum PreviewCommand {
             // Failed and missed red, late yellow, what went out or will not dim.
             let word = String(describing: statusWord(r))
             let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "delivered": .dim, "suppressed": .dim][word]
-            first += "  " + (color.map { output.paint("[\(state)]", $0) } ?? "[\(state)]")
+            first += "  " + (color.map { Output.paint("[\(state)]", $0, colored: colored) } ?? "[\(state)]")
         }
         var lines = [first]
         if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
