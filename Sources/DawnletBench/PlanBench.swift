@@ -172,7 +172,8 @@ enum PlanBench {
         )
 
         /// With `months`, Remind runs the same plan (`remind -sN`); without, only dawnlet does.
-        func pair(_ label: String, count: Int, window: (from: String, to: String), months: Int?, targetShare: Double = 0) throws {
+        /// With `text`, dawnlet's text form (`preview` without --json) runs in the same turns.
+        func pair(_ label: String, count: Int, window: (from: String, to: String), months: Int?, targetShare: Double = 0, text: Bool = false) throws {
             let db = folder.appendingPathComponent("plan-\(count).sqlite").path
             let file = folder.appendingPathComponent("plan-\(count).rem").path
             if !FileManager.default.fileExists(atPath: db) { try write(definitions(count: count, seed: 15), database: db, remindFile: file) }
@@ -183,7 +184,10 @@ enum PlanBench {
                     binary: remind, arguments: ["-s\($0)", file, "1", "Jan", "2027"], output: folder.appendingPathComponent("remind.txt").path,
                     count: remindCount)
             }
-            let measured = try runs([dawnlet] + (remindRun.map { [$0] } ?? []), in: folder)
+            let textRun = Program(
+                binary: binary, arguments: Array(arguments.dropLast()), output: folder.appendingPathComponent("ours.txt").path,
+                count: { $0.components(separatedBy: "\n           why: ").count - 1 })
+            let measured = try runs([dawnlet] + (remindRun.map { [$0] } ?? []) + (text ? [textRun] : []), in: folder)
             let ours = measured[0]
             let perReminder = String(
                 format: "%.2f µs and %.0f bytes of peak RSS per reminder", ours.median * 1e6 / Double(max(ours.count, 1)),
@@ -202,11 +206,14 @@ enum PlanBench {
                 String(
                     format: "    dawnlet/Remind wall time %.3f (target ≤ %.2f), peak %.1f MiB (target ≤ 25 MiB); %@",
                     ours.median / theirs.median, targetShare, Double(ours.peak) / 1024, perReminder))
+            guard text, let shown = measured.last else { return }
+            print("    dawnlet-remind preview --from \(window.from) --to \(window.to) (as text, \(shown.count.formatted()) reminders): \(shown.line)")
+            print(String(format: "    as text, dawnlet/Remind wall time %.3f", shown.median / theirs.median))
         }
         let year = ("2027-01-01T00:00:00+01:00", "2028-01-01T00:00:00+01:00")
         defer { try? split(database: folder.appendingPathComponent("plan-2000.sqlite").path, window: year, binary: binary, config: config) }
         let january = ("2027-01-01T00:00:00+01:00", "2027-01-31T23:59:59+01:00")
-        try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.05)
+        try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.05, text: true)
         try pair("a month's plan", count: 10_000, window: january, months: 1, targetShare: 0.25)
         // Scaling: time and memory per reminder should stay flat from 1k to 100k definitions
         // (Remind takes minutes on 100k: not paired).
