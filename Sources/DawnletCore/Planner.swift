@@ -315,8 +315,10 @@ public enum Planner {
             self.now = now
             self.zone = zone
             days = ZoneDayCache(zone: zone)
-            routes = ReminderKind.allCases.map(rules.route)
-            defaults = ReminderKind.allCases.map { rules.defaults[$0] ?? [] }
+            // Copies of this plan's own: each reminder holds its channels, and a plan made on one
+            // thread does not count references on arrays a plan on another counts too.
+            routes = ReminderKind.allCases.map { rules.route($0).map { $0 } }
+            defaults = ReminderKind.allCases.map { (rules.defaults[$0] ?? []).map { $0 } }
         }
 
         /// What the log says of each channel, and the status that makes.

@@ -367,18 +367,23 @@ public struct PlanSource {
         let days = Double(range.upperBound.dayNumber - range.lowerBound.dayNumber + 1)
         for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
         items.reserveCapacity(Int(min(expected, Double(Int32.max))))
-        // Worked out per definition, not per occurrence: its reminder kind and its duration text.
-        var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?) = (-1, .todo, .todo, nil)
+        // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
+        // its offsets as this call's own copy (one per list of offsets: the items of a slice made
+        // on one thread count no references on arrays another thread's count too).
+        var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?, offsets: [ReminderOffset]) = (-1, .todo, .todo, nil, [])
+        var lists: [[ReminderOffset]: [ReminderOffset]] = [:]
         OccurrenceMerge.forEach(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { d, date, row in
             if current.id != d.id || current.kind != d.kind {
-                current = (d.id, d.kind, d.kind.reminderKind, d.durationMinutes.map { "\($0) min" })
+                let offsets = d.reminders.isEmpty ? [] : lists[d.reminders] ?? d.reminders.map { $0 }
+                if !offsets.isEmpty { lists[d.reminders] = offsets }
+                current = (d.id, d.kind, d.kind.reminderKind, d.durationMinutes.map { "\($0) min" }, offsets)
             }
             let status = row?.status ?? .open
             items.append(
                 PlanItem(
                     kind: current.reminderKind, definitionID: d.id, date: date,
                     time: row?.time ?? d.time, title: row?.title ?? d.title, source: row == nil ? .virtual : .stored,
-                    offsets: d.reminders, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
+                    offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     detail: current.detail, note: d.schedule.flatMap { clampNote($0, date) }))
         }
 

@@ -71,15 +71,7 @@ enum PreviewCommand {
                     // next days are planned; here they go out in order.
                     problems = try source.forEachSlice(
                         now: now, window: window, includeSuppressed: all,
-                        render: { plan in
-                            // About what a reminder takes, so the buffer seldom grows.
-                            var slice = JSONWriter(capacity: 240 * plan.count)
-                            _ = plan.forEachInPlace { reminder in
-                                write(reminder, to: &slice)
-                                return true
-                            }
-                            return SliceJSON(slice.out)
-                        }
+                        render: RenderedSlice.init(json:)
                     ) { slice in
                         w.elements(slice.bytes, send: Output.write)
                         return true
@@ -98,7 +90,7 @@ enum PreviewCommand {
             let colored = invocation.output.colored
             var shownDay: CivilDate?
             problems = try source.forEachSlice(
-                now: now, window: window, includeSuppressed: all, render: { plan in SliceText(plan, zone: zone, colored: colored) }
+                now: now, window: window, includeSuppressed: all, render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored) }
             ) { slice in
                 guard let first = slice.firstDay else { return true }
                 if first != shownDay {
@@ -122,16 +114,28 @@ enum PreviewCommand {
     /// A day's heading: `Friday 2027-01-01`, bold.
     static func heading(_ day: CivilDate, colored: Bool) -> String { Output.paint("\(day.weekday.fullName) \(day)", .bold, colored: colored) }
 
-    /// One slice's reminders as text, their days' headings between them, made on a planning
-    /// thread and handed whole to the thread that writes them out.
-    final class SliceText: @unchecked Sendable {
+    /// One slice's reminders written out on a planning thread and handed whole to the thread
+    /// that writes them to stdout (and no longer touched where they were made).
+    final class RenderedSlice: @unchecked Sendable {
         let bytes: ByteBuffer
-        /// The days of its first and last reminders (nil: it has none); its first day's heading
-        /// is for the writer to give.
+        /// The days of its first and last reminders (nil: it has none, or it is JSON); its first
+        /// day's heading is for the writer to give.
         let firstDay: CivilDate?
         let lastDay: CivilDate?
 
-        init(_ plan: Planner.Ordered, zone: Zone, colored: Bool) {
+        /// As JSON array elements, with no comma before the first.
+        init(json plan: Planner.Ordered) {
+            // About what a reminder takes, so the buffer seldom grows.
+            var w = JSONWriter(capacity: 240 * plan.count)
+            _ = plan.forEachInPlace { reminder in
+                PreviewCommand.write(reminder, to: &w)
+                return true
+            }
+            (bytes, firstDay, lastDay) = (w.out, nil, nil)
+        }
+
+        /// As text: each reminder's lines, their days' headings between them.
+        init(text plan: Planner.Ordered, zone: Zone, colored: Bool) {
             let out = ByteBuffer(capacity: 128 * plan.count)
             var first: CivilDate?
             var last: CivilDate?
@@ -360,13 +364,6 @@ enum PreviewCommand {
         }
         w.endObject()
     }
-}
-
-/// One slice's reminders written as JSON on a planning thread, handed whole to the thread that
-/// writes them out (and no longer touched where it was made).
-final class SliceJSON: @unchecked Sendable {
-    let bytes: ByteBuffer
-    init(_ bytes: ByteBuffer) { self.bytes = bytes }
 }
 
 extension ReminderKind {
