@@ -80,18 +80,11 @@ public struct PlanSource {
     ///
     /// With `phases`, what each part took is added there (the bench's split; the expansion is
     /// then made twice, once alone to be timed).
-    ///
-    /// With `ahead`, each slice is planned on another thread while `body` goes through the one
-    /// before (reading the store stays on this thread): what `preview` shows, it shows while the
-    /// next days are planned. One slice more is then made when `body` stops.
     @discardableResult
     public func forEachReminder(
-        now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false, ahead: Bool = false, phases: PlanPhases? = nil,
+        now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false, phases: PlanPhases? = nil,
         _ body: (PlannedReminder) throws -> Bool
     ) throws -> [CalendarProblem] {
-        if ahead && phases == nil {
-            return try forEachSlice(now: now, window: window, includeSuppressed: includeSuppressed, inFlight: 1, render: { $0 }) { try $0.forEach(body) }
-        }
         phases?.mark = .now
         let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 10_000, phases: phases)
         while let slice = try slices.next() {

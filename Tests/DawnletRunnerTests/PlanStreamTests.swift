@@ -103,13 +103,18 @@ import Testing
                 let expected = try oracle(source, now: now, window: window, all: all)
                 let streamed = try source.plan(now: now, window: window, includeSuppressed: all).reminders
                 // Stopped part-way (as the runner stops at its budget), the stream is a prefix of
-                // the plan, whether the next slice is planned ahead on another thread or not.
+                // the plan, whether its slices are planned on other threads (as preview's) or not.
                 let stop = Int.random(in: 0...max(0, expected.count), using: &rng)
                 var prefix: [PlannedReminder] = []
-                try source.forEachReminder(now: now, window: window, includeSuppressed: all, ahead: round % 2 == 0) { reminder in
+                func take(_ reminder: PlannedReminder) -> Bool {
                     guard prefix.count < stop else { return false }
                     prefix.append(reminder)
                     return true
+                }
+                if round % 2 == 0 {
+                    try source.forEachSlice(now: now, window: window, includeSuppressed: all, render: { $0 }) { $0.forEach(take) }
+                } else {
+                    try source.forEachReminder(now: now, window: window, includeSuppressed: all, take)
                 }
                 #expect(prefix == Array(expected.prefix(stop)), "round \(round), seed \(seed): stopped after \(stop)")
                 // Said briefly: what one has and the other lacks, then where the order parts.
