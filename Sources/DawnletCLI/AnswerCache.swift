@@ -82,13 +82,8 @@ struct AnswerCache {
             case .number(let version)? = root["version"], version == Double(AnswerCache.version),
             case .string(let request)? = root["request"], request == self.request,
             case .number(let length)? = root["length"], length == Double(bytes.count - end - 1),
-            case .array(let stamped)? = root["files"], stamped.count == files.count
+            RunnerStateFile.stampsHold(root["files"], for: files)
         else { return nil }
-        for (entry, file) in zip(stamped, files) {
-            guard case .array(let pair) = entry, pair.count == 2, case .string(file) = pair[0], case .string(let stamp) = pair[1],
-                stamp == FileStamp.text(of: file)
-            else { return nil }
-        }
         return bytes[(end + 1)...]
     }
 
@@ -102,10 +97,7 @@ struct AnswerCache {
         w.beginObject()
         w.field("version", AnswerCache.version)
         w.field("request", request)
-        w.key("files")
-        w.beginArray()
-        for (file, stamp) in zip(files, stamps) { w.value(.array([.string(file), .string(stamp)])) }
-        w.endArray()
+        RunnerStateFile.write(stamps: Array(zip(files, stamps)), to: &w)
         w.field("length", output.utf8.count)
         w.endObject()
         _ = RegularFile.replace(path, with: w.out.withBytes { Array($0) } + [UInt8(ascii: "\n")] + Array(output.utf8))

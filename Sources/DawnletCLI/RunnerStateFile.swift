@@ -46,10 +46,7 @@ struct RunnerStateFile {
         w.field("zone", state.zone)
         w.field("since", Int(state.since.secondsSinceEpoch))
         w.field("valid_until", Int(state.validUntil.secondsSinceEpoch))
-        w.key("files")
-        w.beginArray()
-        for file in state.files { w.value(.array([.string(file.path), .string(file.stamp)])) }
-        w.endArray()
+        RunnerStateFile.write(stamps: state.files.map { ($0.path, $0.stamp) }, to: &w)
         w.field("overdue", state.overdue)
         w.field("missed", state.missed)
         w.field("failed", state.failed)
@@ -89,11 +86,8 @@ struct RunnerStateFile {
             (since..<until).contains(now.secondsSinceEpoch),
             let pid = int(root["pid"]).flatMap({ Int32(exactly: $0) }), let started = string(root["started"]).flatMap({ UInt64($0) }),
             ProcessIdentity(pid: pid, started: started).isRunning,
-            case .array(let stamped)? = root["files"], stamped.count == files.count
+            RunnerStateFile.stampsHold(root["files"], for: files)
         else { return nil }
-        for (entry, file) in zip(stamped, files) {
-            guard case .array(let pair) = entry, pair.count == 2, string(pair[0]) == file, string(pair[1]) == FileStamp.text(of: file) else { return nil }
-        }
         guard let overdue = int(root["overdue"]), let missed = int(root["missed"]), let failed = int(root["failed"]) else { return nil }
         var answer = NextCommand.Answer(now: now)
         (answer.overdue, answer.missed, answer.failed, answer.from) = (Int(overdue), Int(missed), Int(failed), "serve")
@@ -107,5 +101,25 @@ struct RunnerStateFile {
         default: return nil
         }
         return answer
+    }
+
+    /// `"files": [[PATH, STAMP], …]`: what an answer follows from, as it stood when read.
+    static func write(stamps: [(path: String, stamp: String)], to w: inout JSONWriter) {
+        w.key("files")
+        w.beginArray()
+        for (path, stamp) in stamps { w.value(.array([.string(path), .string(stamp)])) }
+        w.endArray()
+    }
+
+    /// Whether `value`, as `write(stamps:to:)` wrote it, names `files` in order, each stamped as
+    /// it stands now.
+    static func stampsHold(_ value: ConfigValue?, for files: [String]) -> Bool {
+        guard case .array(let stamped)? = value, stamped.count == files.count else { return false }
+        for (entry, file) in zip(stamped, files) {
+            guard case .array(let pair) = entry, pair.count == 2, case .string(file) = pair[0], case .string(let stamp) = pair[1],
+                stamp == FileStamp.text(of: file)
+            else { return false }
+        }
+        return true
     }
 }
