@@ -134,6 +134,31 @@ extension CivilDate: CustomStringConvertible, LosslessStringConvertible {
         return 10
     }
 
+    /// The last date written and its text, for a writer of many dates that mostly repeat (a
+    /// plan's reminders, in fire order, fall on a few days at a time): each is worked out once.
+    public struct TextCache {
+        @usableFromInline var dayNumber = Int.min
+        @usableFromInline var text: (UInt64, UInt16) = (0, 0)
+
+        public init() {}
+
+        /// `date.writeASCII(to: p)`, from the last text when it is the same date.
+        @inlinable
+        public mutating func write(_ date: CivilDate, to p: UnsafeMutablePointer<UInt8>) -> Int {
+            let raw = UnsafeMutableRawPointer(p)
+            guard date.dayNumber == dayNumber else {
+                let n = date.writeASCII(to: p)
+                guard n == 10 else { return n }
+                dayNumber = date.dayNumber
+                text = (raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt16.self))
+                return 10
+            }
+            raw.storeBytes(of: text.0, as: UInt64.self)
+            raw.storeBytes(of: text.1, toByteOffset: 8, as: UInt16.self)
+            return 10
+        }
+    }
+
     /// Parses exactly `YYYY-MM-DD`; returns nil for any other text or a day that does not exist.
     public init?(_ text: String) {
         // Read straight from the UTF-8 bytes: stored rows are parsed by the thousand per command.

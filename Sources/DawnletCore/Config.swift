@@ -28,6 +28,33 @@ public enum ReminderKind: String, Hashable, Sendable, CaseIterable, Comparable {
     }
 }
 
+extension ReminderKind {
+    /// Its name as a literal, for JSON and keys written by the hundred thousand.
+    public var literal: StaticString {
+        switch self {
+        case .todo: "todo"
+        case .event: "event"
+        case .habit: "habit"
+        case .bill: "bill"
+        case .subscription: "subscription"
+        case .debt: "debt"
+        case .goal: "goal"
+        case .income: "income"
+        case .calendar: "calendar"
+        }
+    }
+}
+
+extension Channel {
+    public var literal: StaticString {
+        switch self {
+        case .command: "command"
+        case .desktop: "desktop"
+        case .email: "email"
+        }
+    }
+}
+
 extension ConfigValue {
     /// Deeper than this is refused as it is read: dawnlet's own settings are 4 deep.
     public static let deepest = 16

@@ -153,9 +153,16 @@ public enum ISO8601 {
     /// Writes the ISO 8601 text at `p` and returns its length: preview writes one per reminder.
     @inlinable
     public static func writeASCII(_ instant: Instant, utcOffset: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var dates = CivilDate.TextCache()
+        return writeASCII(instant, utcOffset: utcOffset, to: p, dates: &dates)
+    }
+
+    /// The same, its date written through `dates`.
+    @inlinable
+    public static func writeASCII(_ instant: Instant, utcOffset: Int, to p: UnsafeMutablePointer<UInt8>, dates: inout CivilDate.TextCache) -> Int {
         let (date, seconds) = split(local: instant.secondsSinceEpoch + Int64(utcOffset))
         let off = abs(utcOffset)
-        let b = p + date.writeASCII(to: p)
+        let b = p + dates.write(date, to: p)
         func two(_ value: Int, at i: Int) {
             b[i] = 48 + UInt8(value / 10 % 10)
             b[i + 1] = 48 + UInt8(value % 10)

@@ -129,28 +129,42 @@ public enum OccurrenceMerge {
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
         defaultAnchor: CivilDate? = nil, _ body: (ItemDefinition, CivilDate, StoredOccurrence?) -> Void
     ) {
+        forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: defaultAnchor) { body($1.pointee, $2, $3) }
+    }
+
+    /// The same, each definition lent to `body` where it is, with its index among
+    /// `definitions`; the pointer is good only while `body` runs. Plans made on two threads at
+    /// once, each copying definitions out per occurrence, would count references on the same
+    /// titles and lists of offsets.
+    public static func forEachInPlace(
+        of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
+        defaultAnchor: CivilDate? = nil, _ body: (Int, UnsafePointer<ItemDefinition>, CivilDate, StoredOccurrence?) -> Void
+    ) {
         var rows: [DefinitionKey: [CivilDate: StoredOccurrence]] = [:]
         for row in stored where range.contains(row.date) {
             rows[DefinitionKey(kind: row.kind, id: row.definitionID), default: [:]][row.date] = row
         }
-        for definition in definitions {
-            var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.kind, id: definition.id)] ?? [:]
-            if let schedule = definition.schedule {
-                // A row on a date the schedule no longer produces (it was edited) stays stored, as
-                // history, and produces nothing (issue 13).
-                schedule.forEachOccurrence(in: range, defaultAnchor: definition.date ?? defaultAnchor ?? range.lowerBound) { date in
-                    body(definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
-                    return true
+        definitions.withUnsafeBufferPointer { definitions in
+            for index in definitions.indices {
+                let definition = definitions.baseAddress! + index
+                var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.pointee.kind, id: definition.pointee.id)] ?? [:]
+                if let schedule = definition.pointee.schedule {
+                    // A row on a date the schedule no longer produces (it was edited) stays
+                    // stored, as history, and produces nothing (issue 13).
+                    schedule.forEachOccurrence(in: range, defaultAnchor: definition.pointee.date ?? defaultAnchor ?? range.lowerBound) { date in
+                        body(index, definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
+                        return true
+                    }
+                    continue
                 }
-                continue
+                // A dated one-off: its date's row only (rows a former series left are history).
+                if let date = definition.pointee.date {
+                    if range.contains(date) { body(index, definition, date, own.removeValue(forKey: date)) }
+                    continue
+                }
+                // An undated todo: its row is on the day it was marked.
+                for row in own.values.sorted(by: { $0.date < $1.date }) { body(index, definition, row.date, row) }
             }
-            // A dated one-off: its date's row only (rows a former series left are history).
-            if let date = definition.date {
-                if range.contains(date) { body(definition, date, own.removeValue(forKey: date)) }
-                continue
-            }
-            // An undated todo: its row is on the day it was marked.
-            for row in own.values.sorted(by: { $0.date < $1.date }) { body(definition, row.date, row) }
         }
     }
 
@@ -248,5 +262,14 @@ public struct TodoStanding: Hashable, Sendable {
         next =
             OccurrenceMerge.occurrences(of: [todo], stored: stored, in: today...today.adding(days: 366))
             .first { $0.status == .open }?.date
+    }
+}
+
+extension Occurrence.Source {
+    public var literal: StaticString {
+        switch self {
+        case .virtual: "virtual"
+        case .stored: "stored"
+        }
     }
 }

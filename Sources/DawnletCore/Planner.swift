@@ -85,7 +85,7 @@ public struct PlannedReminder: Hashable, Sendable {
         /// Produces no reminder: skipped, done or logged.
         case suppressed(PlanItem.Suppression)
 
-        init(_ timing: DeliveryPolicy.Timing) {
+        public init(_ timing: DeliveryPolicy.Timing) {
             switch timing {
             case .pending: self = .pending
             case .due: self = .due
@@ -249,53 +249,15 @@ public enum Planner {
         ).forEach(body)
     }
 
-    /// The same plan, made and put in order but not yet visited: a value one thread can make
-    /// and another go through (`preview` plans the next days while it writes these).
+    /// The same plan, made and put in order but not yet visited (see `Ordered`).
     public static func ordered(
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
     ) -> Ordered {
-        let result = unordered(
-            items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now, window: window,
-            scope: scope ?? window, zone: zone, includeSuppressed: includeSuppressed)
-        return Ordered(reminders: result, order: fireOrder(result))
-    }
-
-    /// A plan's reminders in the order they were made, and the order they fire in.
-    public struct Ordered: Sendable {
-        let reminders: [PlannedReminder]
-        let order: [Int]
-
-        public var count: Int { order.count }
-
-        /// Each reminder in fire order, lent to `body` from the array's storage, not copied out
-        /// of it; false when `body` stopped it.
-        public func forEach(_ body: (PlannedReminder) throws -> Bool) rethrows -> Bool {
-            try forEachInPlace { try body($0.pointee) }
-        }
-
-        /// The same, each reminder where it is: the pointer is good only while `body` runs.
-        /// What reads a field or two of each is spared a copy of every reminder.
-        public func forEachInPlace(_ body: (UnsafePointer<PlannedReminder>) throws -> Bool) rethrows -> Bool {
-            try reminders.withUnsafeBufferPointer { reminders in
-                guard let base = reminders.baseAddress else { return true }
-                for index in order {
-                    guard try body(base + index) else { return false }
-                }
-                return true
-            }
-        }
-    }
-
-    /// The plan's reminders in the order they are made: per item, then the digests.
-    static func unordered(
-        items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant],
-        now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>, zone: Zone, includeSuppressed: Bool
-    ) -> [PlannedReminder] {
         let context = Context(rules: rules, log: log, now: now, zone: zone)
-        var (result, digestItems) = timed(items, context, snoozed: snoozed, window: window, scope: scope, includeSuppressed: includeSuppressed)
-        result += digests(digestItems, overdue: overdue, context, window: window)
-        return result
+        var (made, digestItems) = timed(items, context, snoozed: snoozed, window: window, scope: scope ?? window, includeSuppressed: includeSuppressed)
+        for digest in digests(digestItems, overdue: overdue, context, window: window) { made.append(digest) }
+        return Ordered(items: items, made: made, routes: context.routes)
     }
 
     /// What every part of a plan looks up: the rules, the log, now and the zone.
@@ -338,90 +300,124 @@ public enum Planner {
     }
 
     /// The reminders of items with a time (and of calendar alarms), and the date-only items each
-    /// morning digest is to list, by the digest's day.
+    /// morning digest is to list, by the digest's day. Items are read where they are: a plain
+    /// reminder (see `Fire`) is kept without a copy of its item, and our own items are planned
+    /// without taking out an external calendar's instance.
     static func timed(
         _ items: [PlanItem], _ context: Context, snoozed: [DeliveryID: Instant], window: ClosedRange<Instant>,
         scope: ClosedRange<Instant>, includeSuppressed: Bool
-    ) -> (reminders: [PlannedReminder], digestItems: [CivilDate: [PlanItem]]) {
-        var result: [PlannedReminder] = []
-        result.reserveCapacity(items.count)
+    ) -> (reminders: Made, digestItems: [CivilDate: [PlanItem]]) {
+        var made = Made(capacity: items.count)
         var digests: [CivilDate: [PlanItem]] = [:]
         let (days, zone, rules) = (context.days, context.zone, context.rules)
-        func status(_ key: ReminderKey, _ fireAt: Instant, _ channels: [Channel]) -> (PlannedReminder.Status, [Channel: Settlement]) {
-            context.status(key, fireAt, channels)
-        }
         func timing(_ fireAt: Instant) -> PlannedReminder.Status { context.timing(fireAt) }
 
-        for item in items {
-            let offsets = item.offsets.isEmpty ? context.defaults[item.kind.ordinal] : item.offsets
-            let channels = context.channels(of: item)
-            if item.isCalendar, let calendar = item.calendar, let alarms = calendar.alarms {
-                // An external item's own VALARMs: exact instants, keyed by the instant (an alarm
-                // moved with its event reminds again; one re-read unchanged does not).
+        /// A reminder of `item` at `fireAt`, where a snooze, the log, a note or a suppression may
+        /// make it more than plain.
+        func plan(
+            _ index: Int, _ item: PlanItem, key: ReminderKey, fireAt: Instant, utcOffset: Int, offset: ReminderOffset, gap: String?, plain: Bool
+        ) {
+            let inWindow = window.contains(fireAt)
+            guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { return }
+            let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
+            var channels = context.channels(of: item)
+            var moved = false
+            if !snoozed.isEmpty && item.suppression == nil {
+                // A snoozed channel fires again at its new instant; the others keep this one.
+                for channel in channels {
+                    guard let until = snoozed[DeliveryID(key, channel)], window.contains(until) else { continue }
+                    let utc = zone.utcOffset(at: until)
+                    let note = "snoozed on \(channel) until \(ISO8601.format(until, utcOffset: utc).dropFirst(11).prefix(5))"
+                    made.append(
+                        PlannedReminder(
+                            key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until), settled: [:], snoozed: true,
+                            item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date))
+                }
+                let before = channels.count
+                channels.removeAll { snoozed[DeliveryID(key, $0)] != nil }
+                if channels.isEmpty { return }
+                moved = channels.count != before
+            }
+            guard inWindow else { return }
+            if item.suppression != nil && !includeSuppressed { return }
+            let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? context.status(key, fireAt, channels)
+            if plain && notes.isEmpty && !moved && settled.isEmpty {
+                return made.append(item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now))
+            }
+            made.append(
+                PlannedReminder(
+                    key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
+                    item: item, offset: offset, notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
+        }
+
+        /// A date-only item joins the morning digest of its day, or of the day a whole number of
+        /// days before it; a shorter offset (an all-day event's default 10m) means its day.
+        func list(_ item: PlanItem, _ offsets: [ReminderOffset]) {
+            let ahead = offsets.count == 1 ? [offsets[0].exactSeconds / 86_400] : Array(Set(offsets.map { $0.exactSeconds / 86_400 }))
+            for days in ahead { digests[item.date.adding(days: -days), default: []].append(item) }
+        }
+
+        /// An external calendar's item: its own VALARMs, or its calendar's offsets from its start.
+        func plan(_ index: Int, calendar item: PlanItem) {
+            guard let calendar = item.calendar else { return }
+            if let alarms = calendar.alarms {
+                // Exact instants, keyed by the instant (an alarm moved with its event reminds
+                // again; one re-read unchanged does not).
+                let channels = context.channels(of: item)
                 for alarm in alarms where window.contains(alarm) {
                     let utcOffset = days.utcOffset(at: alarm)
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
-                    let (state, settled) = status(key, alarm, channels)
-                    result.append(
+                    let (state, settled) = context.status(key, alarm, channels)
+                    made.append(
                         PlannedReminder(
-                            key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false, item: item,
-                            offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
+                            key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
+                            item: item, offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
                 }
-                continue
+                return
             }
-            if item.time == nil && item.suppression == nil {
-                // A date-only item joins the morning digest of its day, or of the day a whole number
-                // of days before it; a shorter offset (an all-day event's default 10m) means its day.
-                for days in Set(offsets.map { $0.exactSeconds / 86_400 }) {
-                    digests[item.date.adding(days: -days), default: []].append(item)
-                }
-                continue
-            }
-            // Taken out of its box once, for the few items that are external calendars'.
-            let calendar = item.isCalendar ? item.calendar : nil
+            let offsets = context.defaults[item.kind.ordinal]
+            if item.time == nil && item.suppression == nil { return list(item, offsets) }
             for offset in offsets {
-                let base = item.time ?? rules.morningDigest
-                // An external item's start is an instant (seconds, and which of a repeated hour,
-                // included); its wall time is only what it shows.
+                // Its start is an instant (seconds, and which of a repeated hour, included); its
+                // wall time is only what it shows.
                 let (fireAt, utcOffset, gap) =
-                    calendar?.start.map { fireInstant(start: $0, offset: offset, days: days) }
-                    ?? fireInstant(base: base, date: item.date, offset: offset, days: days)
+                    calendar.start.map { fireInstant(start: $0, offset: offset, days: days) }
+                    ?? fireInstant(base: item.time ?? rules.morningDigest, date: item.date, offset: offset, days: days)
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
-                if let acknowledged = calendar?.acknowledged, fireAt <= acknowledged { continue }
-                let inWindow = window.contains(fireAt)
-                guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { continue }
-                let key =
-                    calendar.map { ReminderKey.calendar("\($0.key):\(offset)") }
-                    ?? .item(item.kind, id: item.definitionID, date: item.date, offset: offset)
-                let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
-                var channels = channels
-                if !snoozed.isEmpty && item.suppression == nil {
-                    // A snoozed channel fires again at its new instant; the others keep this one.
-                    for channel in channels {
-                        guard let until = snoozed[DeliveryID(key, channel)], window.contains(until) else { continue }
-                        let utc = zone.utcOffset(at: until)
-                        let note = "snoozed on \(channel) until \(ISO8601.format(until, utcOffset: utc).dropFirst(11).prefix(5))"
-                        result.append(
-                            PlannedReminder(
-                                key: key, fireAt: until, utcOffset: utc, channels: [channel], status: timing(until), settled: [:], snoozed: true,
-                                item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date))
-                    }
-                    channels.removeAll { snoozed[DeliveryID(key, $0)] != nil }
-                    if channels.isEmpty { continue }
-                }
-                guard inWindow else { continue }
-                if item.suppression != nil && !includeSuppressed { continue }
-                let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? status(key, fireAt, channels)
-                result.append(
-                    PlannedReminder(
-                        key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
-                        item: item, offset: offset,
-                        notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
+                if let acknowledged = calendar.acknowledged, fireAt <= acknowledged { continue }
+                plan(index, item, key: .calendar("\(calendar.key):\(offset)"), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false)
             }
         }
 
-        return (result, digests)
+        items.withUnsafeBufferPointer { buffer in
+            for index in buffer.indices {
+                let p = buffer.baseAddress! + index
+                if p.pointee.isCalendar {
+                    plan(index, calendar: p.pointee)
+                    continue
+                }
+                let offsets = p.pointee.offsets.isEmpty ? context.defaults[p.pointee.kind.ordinal] : p.pointee.offsets
+                if p.pointee.time == nil && p.pointee.suppression == nil {
+                    list(p.pointee, offsets)
+                    continue
+                }
+                let plain = p.pointee.note == nil && p.pointee.suppression == nil
+                for offset in offsets {
+                    let (fireAt, utcOffset, gap) = fireInstant(base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: days)
+                    // Nothing snoozed or logged to look up: a plain one is kept as it is.
+                    if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty {
+                        if window.contains(fireAt) {
+                            made.append(item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now))
+                        }
+                        continue
+                    }
+                    let key = ReminderKey.item(p.pointee.kind, id: p.pointee.definitionID, date: p.pointee.date, offset: offset)
+                    plan(index, p.pointee, key: key, fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: plain)
+                }
+            }
+        }
+        return (made, digests)
     }
 
     /// One morning digest a day whose digest time falls in `window`: its date-only items and the
@@ -498,7 +494,8 @@ public enum Planner {
                 if isChanged(item) { overdueChanged = true } else { late[item.definitionID] = item }
             }
         }
-        var (inserted, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
+        let (made, fresh) = timed(items, context, snoozed: snoozed, window: window, scope: window, includeSuppressed: false)
+        var inserted = made.reminders(of: items, routes: context.routes)
         for (day, list) in fresh {
             due[day, default: []] += list
             touched.insert(day)
@@ -519,7 +516,7 @@ public enum Planner {
         // Overdue todos are listed by id, as the whole plan lists them.
         let overdueNow = (Array(late.values) + overdue).sorted { $0.definitionID < $1.definitionID }
         inserted += digests(due, overdue: overdueNow, context, window: window, only: remade)
-        inserted = fireOrder(inserted).map { inserted[$0] }
+        inserted = fireOrder(inserted.map(\.fireAt.secondsSinceEpoch)) { inserted[$0].key }.map { inserted[$0] }
         func precedes(_ a: PlannedReminder, _ b: PlannedReminder) -> Bool {
             a.fireAt < b.fireAt || (a.fireAt == b.fireAt && a.key.precedes(b.key))
         }
@@ -583,32 +580,33 @@ public enum Planner {
         return (whole == 0 ? start : instant.adding(seconds: Int64(local.secondsOfDay % 60)), utcOffset, gap)
     }
 
-    /// The reminders' indices by fire time, then key. Only (instant, index) pairs are sorted, and
-    /// keys are written out only for reminders that share their instant with another.
-    static func fireOrder(_ reminders: [PlannedReminder]) -> [Int] {
+    /// The indices of reminders firing at `fires` (seconds) by fire time, then `key`. Only
+    /// (instant, index) pairs are sorted, and keys are asked for only for reminders that share
+    /// their instant with another.
+    static func fireOrder(_ fires: [Int64], key: (Int) -> ReminderKey) -> [Int] {
         var order: [Int]
-        var fires: [Int64]
-        let first = reminders.lazy.map(\.fireAt.secondsSinceEpoch).min() ?? 0
-        let last = reminders.lazy.map(\.fireAt.secondsSinceEpoch).max() ?? 0
-        if last - first < 1 << 32 && reminders.count < 1 << 32 {
+        var sorted: [Int64]
+        let first = fires.min() ?? 0
+        let last = fires.max() ?? 0
+        if last - first < 1 << 32 && fires.count < 1 << 32 {
             // Seconds from the first and the index in one word: one sort of plain integers, all
             // different, so the order among equal instants is the reminders' own.
-            var packed = reminders.indices.map { UInt64(reminders[$0].fireAt.secondsSinceEpoch - first) << 32 | UInt64($0) }
+            var packed = fires.indices.map { UInt64(fires[$0] - first) << 32 | UInt64($0) }
             radixSort(&packed, spanning: UInt64(last - first))
             order = packed.map { Int($0 & 0xFFFF_FFFF) }
-            fires = packed.map { Int64($0 >> 32) }
+            sorted = packed.map { Int64($0 >> 32) }
         } else {
-            var pairs = reminders.indices.map { (fire: reminders[$0].fireAt.secondsSinceEpoch, index: $0) }
+            var pairs = fires.indices.map { (fire: fires[$0], index: $0) }
             pairs.sort { $0 < $1 }
             order = pairs.map(\.index)
-            fires = pairs.map(\.fire)
+            sorted = pairs.map(\.fire)
         }
         var scratch = KeyScratch()
         var run = 0
-        while run < fires.count {
+        while run < sorted.count {
             var end = run + 1
-            while end < fires.count && fires[end] == fires[run] { end += 1 }
-            if end - run > 1 { orderByKey(&order[run..<end], reminders, &scratch) }
+            while end < sorted.count && sorted[end] == sorted[run] { end += 1 }
+            if end - run > 1 { orderByKey(&order[run..<end], key, &scratch) }
             run = end
         }
         return order
@@ -653,14 +651,29 @@ public enum Planner {
     /// Orders reminders that share an instant by their keys' text. The keys' bytes go into one
     /// buffer and are compared there (for ASCII, byte order is String order); only a group with a
     /// non-ASCII key (a calendar UID) compares Strings, which order by normalised scalars.
-    static func orderByKey(_ group: inout ArraySlice<Int>, _ reminders: [PlannedReminder], _ scratch: inout KeyScratch) {
+    static func orderByKey(_ group: inout ArraySlice<Int>, _ key: (Int) -> ReminderKey, _ scratch: inout KeyScratch) {
+        // A few (most instants shared are shared by two or three): in place, by `precedes`,
+        // which compares our own keys by their parts.
+        if group.count <= 16 {
+            for i in group.indices.dropFirst() {
+                let member = group[i]
+                let memberKey = key(member)
+                var j = i
+                while j > group.startIndex && memberKey.precedes(key(group[j - 1])) {
+                    group[j] = group[j - 1]
+                    j -= 1
+                }
+                group[j] = member
+            }
+            return
+        }
         scratch.bytes.removeAll()
         scratch.spans.removeAll(keepingCapacity: true)
         scratch.members.removeAll(keepingCapacity: true)
         scratch.members.append(contentsOf: group)
         for index in group {
             let start = scratch.bytes.count
-            reminders[index].key.write(to: scratch.bytes)
+            key(index).write(to: scratch.bytes)
             scratch.spans.append(start..<scratch.bytes.count)
         }
         let members = scratch.members
@@ -669,7 +682,7 @@ public enum Planner {
             let bytes = scratch.bytes, spans = scratch.spans
             ranked = members.indices.sorted { bytes.slice(spans[$0]).lexicographicallyPrecedes(bytes.slice(spans[$1])) }
         } else {
-            let keys = members.map { reminders[$0].key.description }
+            let keys = members.map { key($0).description }
             ranked = members.indices.sorted { keys[$0] < keys[$1] }
         }
         for (position, rank) in zip(group.indices, ranked) { group[position] = members[rank] }

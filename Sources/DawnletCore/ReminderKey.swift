@@ -46,25 +46,29 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
     /// Writes an item's or a digest's key at `p` and returns its length (0 for a calendar's,
     /// whose text is its own).
     public func writePlainASCII(to p: UnsafeMutablePointer<UInt8>) -> Int {
+        var dates = CivilDate.TextCache()
+        return writePlainASCII(to: p, dates: &dates)
+    }
+
+    /// The same, its date written through `dates`.
+    public func writePlainASCII(to p: UnsafeMutablePointer<UInt8>, dates: inout CivilDate.TextCache) -> Int {
         switch self {
         case .calendar:
             return 0
         case .digest(let date):
             let prefix: StaticString = "digest:"
             p.update(from: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            return prefix.utf8CodeUnitCount + date.writeASCII(to: p + prefix.utf8CodeUnitCount)
+            return prefix.utf8CodeUnitCount + dates.write(date, to: p + prefix.utf8CodeUnitCount)
         case .item(let kind, let id, let date, let offset):
-            var n = 0
-            var name = kind.rawValue
-            name.withUTF8 {
-                p.update(from: $0.baseAddress!, count: $0.count); n = $0.count
-            }
+            let name = kind.literal
+            p.update(from: name.utf8Start, count: name.utf8CodeUnitCount)
+            var n = name.utf8CodeUnitCount
             p[n] = UInt8(ascii: ":")
             n += 1
             n += writeDigits(Int(id), 1, to: p + n)
             p[n] = UInt8(ascii: ":")
             n += 1
-            n += date.writeASCII(to: p + n)
+            n += dates.write(date, to: p + n)
             p[n] = UInt8(ascii: ":")
             return n + 1 + offset.writeASCII(to: p + n + 1)
         }
@@ -72,13 +76,51 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether this key's text orders before `other`'s, as the plan orders reminders of one
     /// instant: our own keys by their ASCII bytes, written on the stack; a calendar's as Strings.
+    /// Two of our own items' keys are compared by their parts, as their texts would compare.
     public func precedes(_ other: ReminderKey) -> Bool {
+        if case .item(let kind, let id, let date, let offset) = self, case .item(let otherKind, let otherID, let otherDate, let otherOffset) = other {
+            if kind != otherKind { return ReminderKey.precedes(kind.literal, otherKind.literal) }
+            if id != otherID, id >= 0, otherID >= 0 { return ReminderKey.digitsPrecede(id, otherID) }
+            // Dates of four-digit years are ten characters each: their text is in date order.
+            if date != otherDate, CivilDate.supportedYears.contains(date.year), CivilDate.supportedYears.contains(otherDate.year) {
+                return date < otherDate
+            }
+            if id == otherID && date == otherDate && offset == otherOffset { return false }
+        }
         guard isPlainASCII && other.isPlainASCII else { return description < other.description }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * ReminderKey.maximumPlainASCII) { buffer in
             let a = buffer.baseAddress!, b = a + ReminderKey.maximumPlainASCII
             let (m, n) = (writePlainASCII(to: a), other.writePlainASCII(to: b))
             return UnsafeBufferPointer(start: a, count: m).lexicographicallyPrecedes(UnsafeBufferPointer(start: b, count: n))
         }
+    }
+
+    /// Whether `a:` orders before `b:` (two kinds' names, each followed by the colon of a key).
+    static func precedes(_ a: StaticString, _ b: StaticString) -> Bool {
+        let (p, q, m, n) = (a.utf8Start, b.utf8Start, a.utf8CodeUnitCount, b.utf8CodeUnitCount)
+        for i in 0..<min(m, n) where p[i] != q[i] { return p[i] < q[i] }
+        // One is the other's start: the shorter goes on with its colon.
+        return m < n ? UInt8(ascii: ":") < q[m] : m > n && p[n] < UInt8(ascii: ":")
+    }
+
+    /// Whether the decimal digits of `a`, then a colon, order before those of `b` (two keys'
+    /// ids, not negative): by the digits both have; where one's are the other's start, the longer
+    /// first (a digit orders before the colon).
+    static func digitsPrecede(_ a: Int64, _ b: Int64) -> Bool {
+        func digits(_ n: Int64) -> Int {
+            var (count, rest) = (1, n / 10)
+            while rest > 0 { (count, rest) = (count + 1, rest / 10) }
+            return count
+        }
+        let (m, n) = (digits(a), digits(b))
+        func leading(_ value: Int64, _ count: Int, of all: Int) -> Int64 {
+            var value = value
+            for _ in count..<all { value /= 10 }
+            return value
+        }
+        let common = min(m, n)
+        let (x, y) = (leading(a, common, of: m), leading(b, common, of: n))
+        return x != y ? x < y : m > n
     }
 
     /// Appends the text form's bytes.

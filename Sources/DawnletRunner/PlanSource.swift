@@ -137,6 +137,7 @@ public struct PlanSource {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
         let definitions = try store.items.definitions()
+        let offsets = OffsetLists(definitions)
         let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions, money: money)
@@ -183,7 +184,8 @@ public struct PlanSource {
             if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
             return Slice(
                 items: {
-                    let items = PlanSource.items(definitions, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
+                    let items = PlanSource.items(
+                        definitions, offsets: offsets, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
                     // A calendar item's own alarms are instants, however long before its date: it
                     // comes into the slice its date reaches, or the one an alarm fires in.
                     return items
@@ -344,13 +346,35 @@ public struct PlanSource {
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
         PlanSource.items(
-            definitions, money: money, in: range, anchoredFrom: anchor, stored: try given ?? store.items.storedOccurrences(in: range),
+            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor, stored: try given ?? store.items.storedOccurrences(in: range),
             bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
+    }
+
+    /// The distinct lists of offsets of some definitions, and which list each has (by the
+    /// definitions' order): worked out once per plan, so that a slice finds a definition's by
+    /// index, not by hashing it.
+    struct OffsetLists: Sendable {
+        let lists: [[ReminderOffset]]
+        /// −1: none of its own.
+        let index: [Int32]
+
+        init(_ definitions: [ItemDefinition]) {
+            var found: [[ReminderOffset]: Int32] = [:]
+            var lists: [[ReminderOffset]] = []
+            index = definitions.map { definition in
+                guard !definition.reminders.isEmpty else { return -1 }
+                if let known = found[definition.reminders] { return known }
+                lists.append(definition.reminders)
+                found[definition.reminders] = Int32(lists.count - 1)
+                return Int32(lists.count - 1)
+            }
+            self.lists = lists
+        }
     }
 
     /// The same from what was read for `range`: its stored occurrences and bill transactions.
     static func items(
-        _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
+        _ definitions: [ItemDefinition], offsets: OffsetLists, money: MoneySources, in range: ClosedRange<CivilDate>,
         anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
     ) -> [PlanItem] {
         var items: [PlanItem] = []
@@ -363,21 +387,20 @@ public struct PlanSource {
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
-        var current: (id: Int64, kind: ItemKind, reminderKind: ReminderKind, detail: String?, offsets: [ReminderOffset]) = (-1, .todo, .todo, nil, [])
-        var lists: [[ReminderOffset]: [ReminderOffset]] = [:]
-        OccurrenceMerge.forEach(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { d, date, row in
-            if current.id != d.id || current.kind != d.kind {
-                let offsets = d.reminders.isEmpty ? [] : lists[d.reminders] ?? d.reminders.map { $0 }
-                if !offsets.isEmpty { lists[d.reminders] = offsets }
-                current = (d.id, d.kind, d.kind.reminderKind, d.durationMinutes.map { "\($0) min" }, offsets)
+        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: [ReminderOffset]) = (-1, .todo, nil, [])
+        let lists = offsets.lists.map { list in list.map { $0 } }
+        OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
+            if current.index != index {
+                let list = offsets.index[index]
+                current = (index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? [] : lists[Int(list)])
             }
             let status = row?.status ?? .open
             items.append(
                 PlanItem(
-                    kind: current.reminderKind, definitionID: d.id, date: date,
-                    time: row?.time ?? d.time, title: row?.title ?? d.title, source: row == nil ? .virtual : .stored,
+                    kind: current.reminderKind, definitionID: d.pointee.id, date: date,
+                    time: row?.time ?? d.pointee.time, title: row?.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
-                    detail: current.detail, note: d.schedule.flatMap { clampNote($0, date) }))
+                    detail: current.detail, note: d.pointee.schedule.flatMap { clampNote($0, date) }))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

@@ -176,4 +176,33 @@ import Testing
             }
         }
     }
+
+    @Test("keys compared by their parts order as their texts do: kinds, ids of any length, dates, offsets, digests and calendars")
+    func keysOrderAsTheirText() {
+        var rng = SeededRandom(seed: 7)
+        let kinds = ReminderKind.allCases.filter { $0 != .calendar }
+        let offsets: [ReminderOffset] = [.minutes(0), .minutes(10), .minutes(60), .hours(1), .hours(12), .days(1), .days(10), .weeks(2)]
+        let ids: [Int64] = [1, 2, 9, 10, 12, 19, 2_000, 123, 1_234_567, Int64.max, 0]
+        func key() -> ReminderKey {
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0: return .digest(CivilDate(dayNumber: Int.random(in: -800_000...2_000_000, using: &rng)))
+            case 1: return .calendar(["ics:home:ä:0m", "ics:home:a:0m", "ics:work:x:alarm:2027"].randomElement(using: &rng)!)
+            default:
+                let id = Bool.random(using: &rng) ? ids.randomElement(using: &rng)! : Int64.random(in: 1...99_999, using: &rng)
+                // Mostly near one another, so ids, dates and offsets are each compared; some out
+                // of the four-digit years.
+                let day = Int.random(in: 0..<20, using: &rng) == 0 ? Int.random(in: -800_000...3_000_000, using: &rng) : 20_800 + Int.random(in: 0...3, using: &rng)
+                return .item(
+                    kinds.randomElement(using: &rng)!, id: id, date: CivilDate(dayNumber: day), offset: offsets.randomElement(using: &rng)!)
+            }
+        }
+        var wrong: [String] = []
+        for _ in 0..<20_000 {
+            let (a, b) = (key(), key())
+            if a.precedes(b) != (a.description < b.description) { wrong.append("\(a) vs \(b)") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        // Ids whose digits start the same: the longer first, as "12:" orders before "1:".
+        #expect(ReminderKey.item(.todo, id: 12, date: CivilDate(dayNumber: 20_800), offset: .minutes(0)).precedes(.item(.todo, id: 1, date: CivilDate(dayNumber: 20_800), offset: .minutes(0))))
+    }
 }

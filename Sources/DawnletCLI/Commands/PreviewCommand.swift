@@ -127,8 +127,12 @@ enum PreviewCommand {
         init(json plan: Planner.Ordered) {
             // About what a reminder takes, so the buffer seldom grows.
             var w = JSONWriter(capacity: 240 * plan.count)
-            _ = plan.forEachInPlace { reminder in
-                PreviewCommand.write(reminder, to: &w)
+            var dates = CivilDate.TextCache()
+            _ = plan.forEachEntry { entry in
+                switch entry {
+                case .plain(let r): PreviewCommand.write(r, to: &w, dates: &dates)
+                case .whole(let p): PreviewCommand.write(p, to: &w, dates: &dates)
+                }
                 return true
             }
             (bytes, firstDay, lastDay) = (w.out, nil, nil)
@@ -139,8 +143,14 @@ enum PreviewCommand {
             let out = ByteBuffer(capacity: 128 * plan.count)
             var first: CivilDate?
             var last: CivilDate?
-            _ = plan.forEachInPlace { p in
-                let day = ISO8601.localDate(of: p.pointee.fireAt, in: zone).date
+            var dates = CivilDate.TextCache()
+            _ = plan.forEachEntry { entry in
+                let fireAt: Instant
+                switch entry {
+                case .plain(let r): fireAt = r.fireAt
+                case .whole(let p): fireAt = p.pointee.fireAt
+                }
+                let day = ISO8601.localDate(of: fireAt, in: zone).date
                 if day != last {
                     if last != nil {
                         out.append(UInt8(ascii: "\n"))
@@ -150,35 +160,36 @@ enum PreviewCommand {
                     }
                     last = day
                 }
-                PreviewCommand.writeLines(p, colored: colored, to: out)
+                switch entry {
+                case .plain(let r) where r.timing == .pending: PreviewCommand.writeLines(r, to: out, dates: &dates)
+                case .plain(let r): PreviewCommand.writeLines(r.reminder, colored: colored, to: out)
+                case .whole(let p): PreviewCommand.writeLines(p.pointee, colored: colored, to: out)
+                }
                 return true
             }
             (bytes, firstDay, lastDay) = (out, first, last)
         }
     }
 
-    /// The lines of `lines`, each ended by a newline, into `out`. Most reminders (one of our
-    /// own items', pending, with no notes) are written as bytes from their fields in place; the
-    /// rest as `lines` makes them.
-    static func writeLines(_ p: UnsafePointer<PlannedReminder>, colored: Bool, to out: ByteBuffer) {
-        guard case .pending = p.pointee.status, !p.pointee.snoozed, p.pointee.settled.isEmpty, p.pointee.notes.isEmpty,
-            let kind = p.pointee.item?.kind, kind != .calendar, let id = p.pointee.item?.definitionID, let offset = p.pointee.offset
-        else {
-            for line in lines(p.pointee, colored: colored) {
-                out.append(line)
-                out.append(UInt8(ascii: "\n"))
-            }
-            return
+    /// The lines of `lines`, each ended by a newline, into `out`.
+    static func writeLines(_ r: PlannedReminder, colored: Bool, to out: ByteBuffer) {
+        for line in lines(r, colored: colored) {
+            out.append(line)
+            out.append(UInt8(ascii: "\n"))
         }
-        let title = p.pointee.item?.title ?? ""
-        let timed = p.pointee.item?.time != nil
-        let source = p.pointee.item?.source.literal ?? "virtual"
-        let date = p.pointee.occurrenceDate
-        out.write(upTo: 256 + 4 * (maximumDigits + 16) + p.pointee.channels.count * 10 + title.utf8.count) { base in
+    }
+
+    /// The same for a plain reminder still to come (`Planner.PlainReminder`), written as bytes
+    /// from its parts where they are: what `lines` makes of it made whole.
+    static func writeLines(_ r: Planner.PlainReminder, to out: ByteBuffer, dates: inout CivilDate.TextCache) {
+        let item = r.item
+        let (kind, id, timed) = (item.pointee.kind, item.pointee.definitionID, item.pointee.time != nil)
+        let title = item.pointee.title
+        out.write(upTo: 256 + 4 * (maximumDigits + 16) + r.channels.count * 10 + title.utf8.count) { base in
             var c = JSONCursor(base: base, count: 0)
             c.raw("  ")
             // HH:MM of the local time.
-            let local = p.pointee.fireAt.secondsSinceEpoch + Int64(p.pointee.utcOffset)
+            let local = r.fireAt.secondsSinceEpoch + Int64(r.utcOffset)
             let seconds = Int(local - 86_400 * (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400))
             let (hour, minute) = (UInt8(seconds / 3600), UInt8(seconds / 60 % 60))
             for byte in [48 + hour / 10, 48 + hour % 10, UInt8(ascii: ":"), 48 + minute / 10, 48 + minute % 10] { c.byte(byte) }
@@ -193,7 +204,7 @@ enum PreviewCommand {
             c.byte(UInt8(ascii: " "))
             c.text(title)
             c.raw("  → ")
-            for (i, channel) in p.pointee.channels.enumerated() {
+            for (i, channel) in r.channels.enumerated() {
                 if i > 0 { c.raw(", ") }
                 c.raw(channel.literal)
             }
@@ -202,14 +213,14 @@ enum PreviewCommand {
             c.byte(UInt8(ascii: " "))
             c.int(Int(id))
             c.raw(", ")
-            c.raw(source)
+            c.raw(item.pointee.source.literal)
             c.raw(" occurrence on ")
-            c.count += date.writeASCII(to: c.base + c.count)
+            c.count += dates.write(item.pointee.date, to: c.base + c.count)
             c.raw("; ")
-            if offset.isZero {
+            if r.offset.isZero {
                 c.raw(timed ? "at its time" : "at the morning digest time")
             } else {
-                c.count += offset.writeASCII(to: c.base + c.count)
+                c.count += r.offset.writeASCII(to: c.base + c.count)
                 c.raw(timed ? " before its time" : " before the morning digest")
             }
             c.byte(UInt8(ascii: "\n"))
@@ -273,58 +284,84 @@ enum PreviewCommand {
     }
 
     /// One reminder with the keys of DESIGN §5, then its status, offset and notes. The members
-    /// every reminder has go in one piece (`JSONWriter.members`); the rest, which few have,
-    /// member by member.
+    /// every reminder has go in one piece (`members`); the rest, which few have, member by member.
     static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
-        withUnsafePointer(to: r) { write($0, to: &w) }
+        var dates = CivilDate.TextCache()
+        withUnsafePointer(to: r) { write($0, to: &w, dates: &dates) }
     }
 
-    /// The same from where the reminder is, read field by field without a copy of it.
-    static func write(_ p: UnsafePointer<PlannedReminder>, to w: inout JSONWriter) {
-        let title = p.pointee.item?.title ?? p.pointee.title
-        // Stored fields only, read in place: a computed one (`isCalendar`) would copy the item
-        // out first. A `calendar` item is an external calendar's.
-        let isCalendar = p.pointee.item?.kind == .calendar
-        let key = p.pointee.key.isPlainASCII ? nil : p.pointee.key.description
+    /// The members every reminder has, in one piece through one room check
+    /// (`JSONWriter.members`): a key, an external calendar's source and a title are the only
+    /// texts that may need escaping.
+    static func members(
+        _ w: inout JSONWriter, _ dates: inout CivilDate.TextCache, key: ReminderKey, fireAt: Instant, utcOffset: Int, kind: StaticString,
+        title: String, occurrenceDate: CivilDate, source: String?, literalSource: StaticString, definitionID: Int64?,
+        channels: UnsafeBufferPointer<Channel>, offset: ReminderOffset?, status: StaticString
+    ) {
+        let escapedKey = key.isPlainASCII ? nil : key.description
         var room = 256 + ReminderKey.maximumPlainASCII + ISO8601.maximumASCII + 2 * CivilDate.maximumASCII + maximumDigits
-        room += JSONWriter.room(title) + p.pointee.channels.count * 10 + ReminderOffset.maximumASCII
-        let source = isCalendar ? p.pointee.sourceName : nil
+        room += JSONWriter.room(title) + channels.count * 10 + ReminderOffset.maximumASCII
         if let source { room += JSONWriter.room(source) }
-        if let key { room += JSONWriter.room(key) }
+        if let escapedKey { room += JSONWriter.room(escapedKey) }
         w.members(upTo: room) { c in
             c.raw("{\"key\":")
-            if let key { c.string(key) } else { c.quoted { p.pointee.key.writePlainASCII(to: $0) } }
+            if let escapedKey { c.string(escapedKey) } else { c.quoted { key.writePlainASCII(to: $0, dates: &dates) } }
             c.raw(",\"fire_at\":")
-            c.quoted { ISO8601.writeASCII(p.pointee.fireAt, utcOffset: p.pointee.utcOffset, to: $0) }
+            c.quoted { ISO8601.writeASCII(fireAt, utcOffset: utcOffset, to: $0, dates: &dates) }
             c.raw(",\"kind\":\"")
             // Words of our own, of a few kinds, go out as literals: no string to build or scan.
-            c.raw(p.pointee.item?.kind.literal ?? "digest")
+            c.raw(kind)
             c.raw("\",\"title\":")
             c.string(title)
             c.raw(",\"occurrence_date\":")
-            c.quoted { p.pointee.occurrenceDate.writeASCII(to: $0) }
+            c.quoted { dates.write(occurrenceDate, to: $0) }
             c.raw(",\"source\":")
             if let source {
                 c.string(source)
             } else {
                 c.byte(UInt8(ascii: "\""))
-                c.raw(p.pointee.item?.source.literal ?? "virtual")
+                c.raw(literalSource)
                 c.byte(UInt8(ascii: "\""))
             }
             c.raw(",\"definition_id\":")
-            if !isCalendar, let id = p.pointee.item?.definitionID { c.int(Int(id)) } else { c.raw("null") }
+            if let definitionID { c.int(Int(definitionID)) } else { c.raw("null") }
             c.raw(",\"channels\":[")
-            for (i, channel) in p.pointee.channels.enumerated() {
+            for (i, channel) in channels.enumerated() {
                 if i > 0 { c.byte(UInt8(ascii: ",")) }
                 c.byte(UInt8(ascii: "\""))
                 c.raw(channel.literal)
                 c.byte(UInt8(ascii: "\""))
             }
             c.raw("],\"offset\":")
-            if let offset = p.pointee.offset { c.quoted { offset.writeASCII(to: $0) } } else { c.raw("null") }
+            if let offset { c.quoted { offset.writeASCII(to: $0) } } else { c.raw("null") }
             c.raw(",\"status\":\"")
-            c.raw(statusWord(p.pointee.status, p.pointee.settled))
+            c.raw(status)
             c.byte(UInt8(ascii: "\""))
+        }
+    }
+
+    /// A plain reminder (`Planner.PlainReminder`) from its parts where they are: it has the
+    /// members every reminder has and no others.
+    static func write(_ r: Planner.PlainReminder, to w: inout JSONWriter, dates: inout CivilDate.TextCache) {
+        let item = r.item
+        members(
+            &w, &dates, key: r.key, fireAt: r.fireAt, utcOffset: r.utcOffset, kind: item.pointee.kind.literal, title: item.pointee.title,
+            occurrenceDate: item.pointee.date, source: nil, literalSource: item.pointee.source.literal, definitionID: item.pointee.definitionID,
+            channels: r.channels, offset: r.offset, status: statusWord(PlannedReminder.Status(r.timing), [:]))
+        w.endObject()
+    }
+
+    /// Any reminder, read field by field where it is, without a copy of it.
+    static func write(_ p: UnsafePointer<PlannedReminder>, to w: inout JSONWriter, dates: inout CivilDate.TextCache) {
+        // Stored fields only, read in place: a computed one (`isCalendar`) would copy the item
+        // out first. A `calendar` item is an external calendar's.
+        let isCalendar = p.pointee.item?.kind == .calendar
+        p.pointee.channels.withUnsafeBufferPointer { channels in
+            members(
+                &w, &dates, key: p.pointee.key, fireAt: p.pointee.fireAt, utcOffset: p.pointee.utcOffset, kind: p.pointee.item?.kind.literal ?? "digest",
+                title: p.pointee.item?.title ?? p.pointee.title, occurrenceDate: p.pointee.occurrenceDate, source: isCalendar ? p.pointee.sourceName : nil,
+                literalSource: p.pointee.item?.source.literal ?? "virtual", definitionID: isCalendar ? nil : p.pointee.item?.definitionID,
+                channels: channels, offset: p.pointee.offset, status: statusWord(p.pointee.status, p.pointee.settled))
         }
         // What few reminders have: a reason, a snooze, deliveries, notes, a digest's items.
         if case .suppressed = p.pointee.status {
@@ -363,41 +400,5 @@ enum PreviewCommand {
             w.endArray()
         }
         w.endObject()
-    }
-}
-
-extension ReminderKind {
-    /// Its name as a literal, for JSON written by the hundred thousand.
-    var literal: StaticString {
-        switch self {
-        case .todo: "todo"
-        case .event: "event"
-        case .habit: "habit"
-        case .bill: "bill"
-        case .subscription: "subscription"
-        case .debt: "debt"
-        case .goal: "goal"
-        case .income: "income"
-        case .calendar: "calendar"
-        }
-    }
-}
-
-extension Channel {
-    var literal: StaticString {
-        switch self {
-        case .command: "command"
-        case .desktop: "desktop"
-        case .email: "email"
-        }
-    }
-}
-
-extension Occurrence.Source {
-    var literal: StaticString {
-        switch self {
-        case .virtual: "virtual"
-        case .stored: "stored"
-        }
     }
 }
