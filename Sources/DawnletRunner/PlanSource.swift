@@ -346,7 +346,8 @@ public struct PlanSource {
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
         PlanSource.items(
-            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor, stored: try given ?? store.items.storedOccurrences(in: range),
+            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor,
+            stored: try given ?? store.items.storedOccurrences(in: range),
             bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
     }
 

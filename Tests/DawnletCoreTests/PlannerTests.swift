@@ -191,7 +191,8 @@ import Testing
                 let id = Bool.random(using: &rng) ? ids.randomElement(using: &rng)! : Int64.random(in: 1...99_999, using: &rng)
                 // Mostly near one another, so ids, dates and offsets are each compared; some out
                 // of the four-digit years.
-                let day = Int.random(in: 0..<20, using: &rng) == 0 ? Int.random(in: -800_000...3_000_000, using: &rng) : 20_800 + Int.random(in: 0...3, using: &rng)
+                let day =
+                    Int.random(in: 0..<20, using: &rng) == 0 ? Int.random(in: -800_000...3_000_000, using: &rng) : 20_800 + Int.random(in: 0...3, using: &rng)
                 return .item(
                     kinds.randomElement(using: &rng)!, id: id, date: CivilDate(dayNumber: day), offset: offsets.randomElement(using: &rng)!)
             }
@@ -203,6 +204,8 @@ import Testing
         }
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
         // Ids whose digits start the same: the longer first, as "12:" orders before "1:".
-        #expect(ReminderKey.item(.todo, id: 12, date: CivilDate(dayNumber: 20_800), offset: .minutes(0)).precedes(.item(.todo, id: 1, date: CivilDate(dayNumber: 20_800), offset: .minutes(0))))
+        #expect(
+            ReminderKey.item(.todo, id: 12, date: CivilDate(dayNumber: 20_800), offset: .minutes(0)).precedes(
+                .item(.todo, id: 1, date: CivilDate(dayNumber: 20_800), offset: .minutes(0))))
     }
 }
