@@ -104,16 +104,28 @@ public struct Zone: Hashable, Sendable, ZoneOffsets {
 
 /// Remembers, per civil date, whether a zone keeps one offset all around that day, so that turning
 /// many wall times into instants asks the zone rules once per day instead of several times per
-/// time. Days near a transition fall back to `Zone.resolve`.
+/// time. Days near a transition fall back to `Zone.resolve`. One per thread: a plan's.
 public final class ZoneDayCache {
     public let zone: Zone
-    private var steady: [Int: Int?] = [:]
+    /// The last days asked about, each in the slot of its number modulo `slotCount` (a plan's
+    /// dates are a run of days): a day, and its offset or `changes`. Not an array, whose every
+    /// change a class would check for exclusive access at run time.
+    private let slots: UnsafeMutablePointer<(day: Int, offset: Int)>
+    private static let slotCount = 512
+    private static let changes = Int.min
 
-    public init(zone: Zone) { self.zone = zone }
+    public init(zone: Zone) {
+        self.zone = zone
+        slots = .allocate(capacity: ZoneDayCache.slotCount)
+        slots.initialize(repeating: (Int.min, 0), count: ZoneDayCache.slotCount)
+    }
+
+    deinit { slots.deallocate() }
 
     /// The offset in force through UTC day `day` and a day either side of it, or nil if it changes.
     private func steadyOffset(_ day: Int) -> Int? {
-        if let known = steady[day] { return known }
+        let slot = slots + (day & (ZoneDayCache.slotCount - 1))
+        if slot.pointee.day == day { return slot.pointee.offset == ZoneDayCache.changes ? nil : slot.pointee.offset }
         // The same offset a day before the day starts, at its middle, and a day after it ends: zones
         // do not change and change back within three days.
         let start = Int64(day) * 86_400
@@ -121,7 +133,7 @@ public final class ZoneDayCache {
         let after = zone.utcOffset(at: Instant(secondsSinceEpoch: start + 2 * 86_400))
         let middle = zone.utcOffset(at: Instant(secondsSinceEpoch: start + 43_200))
         let offset: Int? = before == after && middle == before ? before : nil
-        steady[day] = offset
+        slot.pointee = (day, offset ?? ZoneDayCache.changes)
         return offset
     }
 

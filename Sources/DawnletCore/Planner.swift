@@ -397,13 +397,16 @@ public enum Planner {
                     plan(index, calendar: p.pointee)
                     continue
                 }
-                let offsets = p.pointee.offsets.isEmpty ? context.defaults[p.pointee.kind.ordinal] : p.pointee.offsets
+                let kind = p.pointee.kind.ordinal
                 if p.pointee.time == nil && p.pointee.suppression == nil {
-                    list(p.pointee, offsets)
+                    list(p.pointee, p.pointee.offsets.isEmpty ? context.defaults[kind] : p.pointee.offsets)
                     continue
                 }
                 let plain = p.pointee.note == nil && p.pointee.suppression == nil
-                for offset in offsets {
+                // Its offsets read where they are, by index: no reference counted per item.
+                let own = p.pointee.offsets.count
+                for k in 0..<(own > 0 ? own : context.defaults[kind].count) {
+                    let offset = own > 0 ? p.pointee.offsets[k] : context.defaults[kind][k]
                     let (fireAt, utcOffset, gap) = fireInstant(base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: days)
                     // Nothing snoozed or logged to look up: a plain one is kept as it is.
                     if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty {

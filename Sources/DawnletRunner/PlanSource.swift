@@ -113,7 +113,7 @@ public struct PlanSource {
         render: @escaping @Sendable (Planner.Ordered) -> Rendered, emit: (Rendered) throws -> Bool
     ) throws -> [CalendarProblem] {
         // The slices in flight are held at once, and what is made of them: so much smaller each.
-        let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 5_000 / inFlight, phases: nil)
+        let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 8_000 / inFlight, phases: nil)
         let queue = DispatchQueue(label: "dawnlet-remind.plan", attributes: .concurrent)
         var pending: [Pending<Rendered>] = []
         defer { for slice in pending { _ = slice.value } }
