@@ -94,18 +94,27 @@ extension String {
 public func writeDigits(_ value: Int, _ width: Int, to p: UnsafeMutablePointer<UInt8>) -> Int {
     precondition(width <= 20, "writeDigits pads to at most 20 digits")
     var v = value.magnitude
+    // Counted by comparing, not dividing: 20 digits at most (10^19 still fits a UInt).
     var digits = 1
-    var rest = v / 10
-    while rest > 0 { digits += 1; rest /= 10 }
+    var bound: UInt = 10
+    while digits < 20 && v >= bound {
+        digits += 1
+        bound &*= 10
+    }
     let sign = value < 0 ? 1 : 0
     if sign == 1 { p[0] = UInt8(ascii: "-") }
     let length = max(digits, width)
+    // Two digits at a time, from the last.
+    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     var i = sign + length - 1
-    while i >= sign {
-        p[i] = UInt8(48 + v % 10)
-        v /= 10
-        i -= 1
+    while i > sign {
+        let pair = 2 * Int(v % 100)
+        v /= 100
+        p[i] = pairs.utf8Start[pair + 1]
+        p[i - 1] = pairs.utf8Start[pair]
+        i -= 2
     }
+    if i == sign { p[i] = UInt8(48 + v % 10) }
     return sign + length
 }
 

@@ -117,12 +117,18 @@ public struct PlanSource {
         let queue = DispatchQueue(label: "dawnlet-remind.plan", attributes: .concurrent)
         var pending: [Pending<Rendered>] = []
         defer { for slice in pending { _ = slice.value } }
-        while true {
+        func fill() throws {
             while pending.count < inFlight, let slice = try slices.next() {
                 pending.append(Pending(queue) { render(slice.plan(slice.items())) })
             }
-            guard !pending.isEmpty else { break }
-            guard try emit(pending.removeFirst().value) else { break }
+        }
+        try fill()
+        while !pending.isEmpty {
+            let made = pending.removeFirst().value
+            // The next slice goes to the planning thread now free before this one is written
+            // out: no planning thread waits while this one writes.
+            try fill()
+            guard try emit(made) else { break }
         }
         return slices.problems
     }

@@ -61,4 +61,32 @@ import Testing
             #expect(CivilDate(text)?.description == text)
         }
     }
+
+    @Test("digits and dates written as bytes are the text Swift gives: any integer, any padding; a date cached or not")
+    func digitsAndDatesAsBytes() {
+        var rng = SeededRandom(seed: 3)
+        let edges: [Int] = [0, 1, 9, 10, 99, 100, 999, 1_000, -1, -10, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var wrong: [String] = []
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumDigits) { buffer in
+            for n in edges + (0..<5_000).map({ _ in Int.random(in: Int.min...Int.max, using: &rng) >> Int.random(in: 0...63, using: &rng) }) {
+                for width in [0, 1, 2, 4, 7, 20] {
+                    let written = String(
+                        decoding: UnsafeBufferPointer(start: buffer.baseAddress!, count: writeDigits(n, width, to: buffer.baseAddress!)), as: UTF8.self)
+                    let digits = String(n.magnitude)
+                    let expected = (n < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - digits.count)) + digits
+                    if written != expected { wrong.append("\(n) width \(width): \(written)") }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+        // The cache gives each date its own text, whichever came before it.
+        var cache = CivilDate.TextCache()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: CivilDate.maximumASCII) { buffer in
+            for day in [20_000, 20_000, 20_001, 20_000, -719_468, 2_932_896, 2_932_896, 20_001] {
+                let date = CivilDate(dayNumber: day)
+                let text = String(decoding: UnsafeBufferPointer(start: buffer.baseAddress!, count: cache.write(date, to: buffer.baseAddress!)), as: UTF8.self)
+                #expect(text == date.description)
+            }
+        }
+    }
 }
