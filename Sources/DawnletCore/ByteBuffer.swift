@@ -105,13 +105,12 @@ public func writeDigits(_ value: Int, _ width: Int, to p: UnsafeMutablePointer<U
     if sign == 1 { p[0] = UInt8(ascii: "-") }
     let length = max(digits, width)
     // Two digits at a time, from the last.
-    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
     var i = sign + length - 1
     while i > sign {
-        let pair = 2 * Int(v % 100)
+        let pair = UInt8(v % 100)
         v /= 100
-        p[i] = pairs.utf8Start[pair + 1]
-        p[i - 1] = pairs.utf8Start[pair]
+        p[i] = 48 + pair % 10
+        p[i - 1] = 48 + pair / 10
         i -= 2
     }
     if i == sign { p[i] = UInt8(48 + v % 10) }
