@@ -115,6 +115,13 @@ extension Planner {
     public enum Entry {
         case plain(PlainReminder)
         case whole(UnsafePointer<PlannedReminder>)
+
+        public var fireAt: Instant {
+            switch self {
+            case .plain(let r): r.fireAt
+            case .whole(let p): p.pointee.fireAt
+            }
+        }
     }
 
     /// A plain reminder's parts (see `Fire`): made whole, it is the `PlannedReminder` with these,

@@ -145,12 +145,7 @@ enum PreviewCommand {
             var last: CivilDate?
             var dates = CivilDate.TextCache()
             _ = plan.forEachEntry { entry in
-                let fireAt: Instant
-                switch entry {
-                case .plain(let r): fireAt = r.fireAt
-                case .whole(let p): fireAt = p.pointee.fireAt
-                }
-                let day = ISO8601.localDate(of: fireAt, in: zone).date
+                let day = ISO8601.localDate(of: entry.fireAt, in: zone).date
                 if day != last {
                     if last != nil {
                         out.append(UInt8(ascii: "\n"))
