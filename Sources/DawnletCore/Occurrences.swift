@@ -129,41 +129,45 @@ public enum OccurrenceMerge {
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
         defaultAnchor: CivilDate? = nil, _ body: (ItemDefinition, CivilDate, StoredOccurrence?) -> Void
     ) {
-        forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: defaultAnchor) { body($1.pointee, $2, $3) }
+        forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: defaultAnchor) { body($1.pointee, $2, $3?.pointee) }
     }
 
-    /// The same, each definition lent to `body` where it is, with its index among
-    /// `definitions`; the pointer is good only while `body` runs. Plans made on two threads at
-    /// once, each copying definitions out per occurrence, would count references on the same
-    /// titles and lists of offsets.
+    /// The same, each definition (and the stored row that wins, if any) lent to `body` where it
+    /// is, with its index among `definitions`; the pointers are good only while `body` runs.
+    /// Plans made on two threads at once, each copying definitions out per occurrence, would
+    /// count references on the same titles and lists of offsets; and a row passed by value is
+    /// some 60 bytes made (nil, mostly) per occurrence.
     public static func forEachInPlace(
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
-        defaultAnchor: CivilDate? = nil, _ body: (Int, UnsafePointer<ItemDefinition>, CivilDate, StoredOccurrence?) -> Void
+        defaultAnchor: CivilDate? = nil, _ body: (Int, UnsafePointer<ItemDefinition>, CivilDate, UnsafePointer<StoredOccurrence>?) -> Void
     ) {
-        var rows: [DefinitionKey: [CivilDate: StoredOccurrence]] = [:]
-        for row in stored where range.contains(row.date) {
-            rows[DefinitionKey(kind: row.kind, id: row.definitionID), default: [:]][row.date] = row
-        }
-        definitions.withUnsafeBufferPointer { definitions in
-            for index in definitions.indices {
-                let definition = definitions.baseAddress! + index
-                var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.pointee.kind, id: definition.pointee.id)] ?? [:]
-                if let schedule = definition.pointee.schedule {
-                    // A row on a date the schedule no longer produces (it was edited) stays
-                    // stored, as history, and produces nothing (issue 13).
-                    schedule.forEachOccurrence(in: range, defaultAnchor: definition.pointee.date ?? defaultAnchor ?? range.lowerBound) { date in
-                        body(index, definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
-                        return true
+        stored.withUnsafeBufferPointer { stored in
+            // Each definition's rows in range, by date, as pointers into `stored`.
+            var rows: [DefinitionKey: [CivilDate: UnsafePointer<StoredOccurrence>]] = [:]
+            for i in stored.indices where range.contains(stored[i].date) {
+                rows[DefinitionKey(kind: stored[i].kind, id: stored[i].definitionID), default: [:]][stored[i].date] = stored.baseAddress! + i
+            }
+            definitions.withUnsafeBufferPointer { definitions in
+                for index in definitions.indices {
+                    let definition = definitions.baseAddress! + index
+                    var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.pointee.kind, id: definition.pointee.id)] ?? [:]
+                    if let schedule = definition.pointee.schedule {
+                        // A row on a date the schedule no longer produces (it was edited) stays
+                        // stored, as history, and produces nothing (issue 13).
+                        schedule.forEachOccurrence(in: range, defaultAnchor: definition.pointee.date ?? defaultAnchor ?? range.lowerBound) { date in
+                            body(index, definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
+                            return true
+                        }
+                        continue
                     }
-                    continue
+                    // A dated one-off: its date's row only (rows a former series left are history).
+                    if let date = definition.pointee.date {
+                        if range.contains(date) { body(index, definition, date, own.removeValue(forKey: date)) }
+                        continue
+                    }
+                    // An undated todo: its row is on the day it was marked.
+                    for row in own.values.sorted(by: { $0.pointee.date < $1.pointee.date }) { body(index, definition, row.pointee.date, row) }
                 }
-                // A dated one-off: its date's row only (rows a former series left are history).
-                if let date = definition.pointee.date {
-                    if range.contains(date) { body(index, definition, date, own.removeValue(forKey: date)) }
-                    continue
-                }
-                // An undated todo: its row is on the day it was marked.
-                for row in own.values.sorted(by: { $0.date < $1.date }) { body(index, definition, row.date, row) }
             }
         }
     }

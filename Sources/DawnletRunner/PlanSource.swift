@@ -394,20 +394,23 @@ public struct PlanSource {
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
-        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: [ReminderOffset]) = (-1, .todo, nil, [])
+        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: [ReminderOffset], mayClamp: Bool) = (-1, .todo, nil, [], false)
         let lists = offsets.lists.map { list in list.map { $0 } }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
-                current = (index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? [] : lists[Int(list)])
+                current = (
+                    index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? [] : lists[Int(list)],
+                    d.pointee.schedule.map(mayClamp) ?? false
+                )
             }
-            let status = row?.status ?? .open
+            let status = row?.pointee.status ?? .open
             items.append(
                 PlanItem(
                     kind: current.reminderKind, definitionID: d.pointee.id, date: date,
-                    time: row?.time ?? d.pointee.time, title: row?.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
+                    time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
-                    detail: current.detail, note: d.pointee.schedule.flatMap { clampNote($0, date) }))
+                    detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
@@ -459,5 +462,12 @@ public struct PlanSource {
         guard case .monthlyOnDay(_, let day) = schedule.rule else { return nil }
         let wanted = day ?? schedule.anchor?.day ?? date.day
         return wanted > date.day ? "day \(wanted) falls on \(date), the month's last day" : nil
+    }
+
+    /// Whether `clampNote` can say anything of a date of `schedule`: only a monthly day past the
+    /// 28th is ever clamped. Asked once per definition, not per occurrence.
+    static func mayClamp(_ schedule: Schedule) -> Bool {
+        guard case .monthlyOnDay(_, let day) = schedule.rule else { return false }
+        return (day ?? schedule.anchor?.day ?? 0) > 28
     }
 }

@@ -267,14 +267,24 @@ enum PreviewCommand {
 
     static func statusWord(_ status: PlannedReminder.Status, _ settled: [Channel: Settlement]) -> StaticString {
         switch status {
-        case .pending: return "pending"
-        case .due: return "due"
-        case .late: return "late"
-        case .missed: return "missed"
+        case .pending: return statusWord(.pending)
+        case .due: return statusWord(.due)
+        case .late: return statusWord(.late)
+        case .missed: return statusWord(.missed)
         case .suppressed: return "suppressed"
         case .settled:
             let outcomes = Set(settled.values.map(\.outcome))
             return outcomes.contains(.failed) ? "failed" : outcomes == [.missed] ? "missed" : "delivered"
+        }
+    }
+
+    /// A plain reminder's status: its timing's word (no deliveries to weigh).
+    static func statusWord(_ timing: DeliveryPolicy.Timing) -> StaticString {
+        switch timing {
+        case .pending: "pending"
+        case .due: "due"
+        case .late: "late"
+        case .missed: "missed"
         }
     }
 
@@ -342,7 +352,7 @@ enum PreviewCommand {
         members(
             &w, &dates, key: r.key, fireAt: r.fireAt, utcOffset: r.utcOffset, kind: item.pointee.kind.literal, title: item.pointee.title,
             occurrenceDate: item.pointee.date, source: nil, literalSource: item.pointee.source.literal, definitionID: item.pointee.definitionID,
-            channels: r.channels, offset: r.offset, status: statusWord(PlannedReminder.Status(r.timing), [:]))
+            channels: r.channels, offset: r.offset, status: statusWord(r.timing))
         w.endObject()
     }
 
