@@ -314,8 +314,11 @@ public enum Planner {
 
         /// A reminder of `item` at `fireAt`, where a snooze, the log, a note or a suppression may
         /// make it more than plain.
+        // What is made goes through `inout` parameters, not captures: a variable the nested
+        // functions captured would be checked for exclusive access at run time, per reminder.
         func plan(
-            _ index: Int, _ item: PlanItem, key: ReminderKey, fireAt: Instant, utcOffset: Int, offset: ReminderOffset, gap: String?, plain: Bool
+            _ index: Int, _ item: PlanItem, key: ReminderKey, fireAt: Instant, utcOffset: Int, offset: ReminderOffset, gap: String?, plain: Bool,
+            into made: inout Made
         ) {
             let inWindow = window.contains(fireAt)
             guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { return }
@@ -352,13 +355,13 @@ public enum Planner {
 
         /// A date-only item joins the morning digest of its day, or of the day a whole number of
         /// days before it; a shorter offset (an all-day event's default 10m) means its day.
-        func list(_ item: PlanItem, _ offsets: [ReminderOffset]) {
+        func list(_ item: PlanItem, _ offsets: [ReminderOffset], into digests: inout [CivilDate: [PlanItem]]) {
             let ahead = offsets.count == 1 ? [offsets[0].exactSeconds / 86_400] : Array(Set(offsets.map { $0.exactSeconds / 86_400 }))
             for days in ahead { digests[item.date.adding(days: -days), default: []].append(item) }
         }
 
         /// An external calendar's item: its own VALARMs, or its calendar's offsets from its start.
-        func plan(_ index: Int, calendar item: PlanItem) {
+        func plan(_ index: Int, calendar item: PlanItem, into made: inout Made, digests: inout [CivilDate: [PlanItem]]) {
             guard let calendar = item.calendar else { return }
             if let alarms = calendar.alarms {
                 // Exact instants, keyed by the instant (an alarm moved with its event reminds
@@ -377,7 +380,7 @@ public enum Planner {
                 return
             }
             let offsets = context.defaults[item.kind.ordinal]
-            if item.time == nil && item.suppression == nil { return list(item, offsets) }
+            if item.time == nil && item.suppression == nil { return list(item, offsets, into: &digests) }
             for offset in offsets {
                 // Its start is an instant (seconds, and which of a repeated hour, included); its
                 // wall time is only what it shows.
@@ -386,7 +389,9 @@ public enum Planner {
                     ?? fireInstant(base: item.time ?? rules.morningDigest, date: item.date, offset: offset, days: days)
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
                 if let acknowledged = calendar.acknowledged, fireAt <= acknowledged { continue }
-                plan(index, item, key: .calendar("\(calendar.key):\(offset)"), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false)
+                plan(
+                    index, item, key: .calendar("\(calendar.key):\(offset)"), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false,
+                    into: &made)
             }
         }
 
@@ -394,12 +399,12 @@ public enum Planner {
             for index in buffer.indices {
                 let p = buffer.baseAddress! + index
                 if p.pointee.isCalendar {
-                    plan(index, calendar: p.pointee)
+                    plan(index, calendar: p.pointee, into: &made, digests: &digests)
                     continue
                 }
                 let kind = p.pointee.kind.ordinal
                 if p.pointee.time == nil && p.pointee.suppression == nil {
-                    list(p.pointee, p.pointee.offsets.isEmpty ? context.defaults[kind] : p.pointee.offsets)
+                    list(p.pointee, p.pointee.offsets.isEmpty ? context.defaults[kind] : p.pointee.offsets, into: &digests)
                     continue
                 }
                 let plain = p.pointee.note == nil && p.pointee.suppression == nil
@@ -416,7 +421,7 @@ public enum Planner {
                         continue
                     }
                     let key = ReminderKey.item(p.pointee.kind, id: p.pointee.definitionID, date: p.pointee.date, offset: offset)
-                    plan(index, p.pointee, key: key, fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: plain)
+                    plan(index, p.pointee, key: key, fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: plain, into: &made)
                 }
             }
         }
