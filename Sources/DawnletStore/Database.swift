@@ -143,20 +143,34 @@ final class Connection {
     /// Statements run often (a claim per reminder due), prepared once for this connection's life.
     private var prepared: [String: Statement] = [:]
 
+    /// The statement of `sql` prepared once and kept; a new one while the kept one is stepping
+    /// (a query inside another's rows).
+    private func kept(_ sql: String) throws(StoreError) -> Statement {
+        if let known = prepared[sql] { return known.isBusy ? try prepare(sql) : known }
+        let statement = try prepare(sql)
+        prepared[sql] = statement
+        return statement
+    }
+
     /// `run`, with the statement prepared once and kept: for the runner's fire path.
     @discardableResult
     func runPrepared(_ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> Int {
-        let statement: Statement
-        if let known = prepared[sql] {
-            statement = known
-        } else {
-            statement = try prepare(sql)
-            prepared[sql] = statement
-        }
+        let statement = try kept(sql)
         defer { statement.reset() }
         try statement.bind(arguments)
         _ = try statement.step()
         return Int(sqlite3_changes(handle))
+    }
+
+    /// `query`, with the statement prepared once and kept: for what a plan reads per slice of
+    /// days (the same few texts, some dozens of times a plan). Only for SQL of fixed text.
+    func queryPrepared<T>(_ sql: String, _ arguments: [SQLValue], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
+        let statement = try kept(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var result: [T] = []
+        while try statement.step() { result.append(try row(statement)) }
+        return result
     }
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
@@ -239,4 +253,7 @@ final class Statement {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
+
+    /// Stepped and not yet done or reset.
+    var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
 }

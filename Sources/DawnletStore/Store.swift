@@ -277,9 +277,10 @@ extension Store.Items {
     public func storedOccurrences(_ kinds: [ItemKind] = ItemKind.allCases, in range: ClosedRange<CivilDate>) throws(StoreError) -> [StoredOccurrence] {
         var result: [StoredOccurrence] = []
         for kind in kinds {
+            // Read per slice of a plan's days: one kept statement per kind.
             result += try occurrenceRows(
                 kind, "SELECT id, definition_id, date, status, title, time FROM \(KindTables.of(kind).occurrences) WHERE date BETWEEN ? AND ?",
-                [.text(range.lowerBound.description), .text(range.upperBound.description)])
+                [.text(range.lowerBound.description), .text(range.upperBound.description)], kept: true)
         }
         return result
     }
@@ -313,14 +314,15 @@ extension Store.Items {
             """ + (ids.map { " AND t.id IN (\(sqlList($0)))" } ?? ""), [])
     }
 
-    private func occurrenceRows(_ kind: ItemKind, _ sql: String, _ arguments: [SQLValue]) throws(StoreError) -> [StoredOccurrence] {
-        try db.query(sql, arguments) { (row) throws(StoreError) in
+    private func occurrenceRows(_ kind: ItemKind, _ sql: String, _ arguments: [SQLValue], kept: Bool = false) throws(StoreError) -> [StoredOccurrence] {
+        let read = { (row: Statement) throws(StoreError) -> StoredOccurrence in
             let corrupt = StoreError(.corrupt, "\(KindTables.of(kind).noun) occurrence \(row.int(0)) cannot be read")
             guard let date = CivilDate(row.text(2)), let status = OccurrenceStatus(rawValue: row.text(3)) else { throw corrupt }
             return StoredOccurrence(
                 rowID: row.int(0), kind: kind, definitionID: row.int(1), date: date, status: status,
                 title: row.optionalText(4), time: try row.decoded(5, WallTime.init, corrupt))
         }
+        return kept ? try db.queryPrepared(sql, arguments, read) : try db.query(sql, arguments, read)
     }
 
     /// Records one instance: its status and/or edits. Creates the row if the instance was virtual;
@@ -481,7 +483,8 @@ extension Store.Money {
     }
 
     public func transactions(in range: ClosedRange<CivilDate>) throws(StoreError) -> [Transaction] {
-        try db.query(
+        // Read per slice of a plan's days: a kept statement.
+        try db.queryPrepared(
             """
             SELECT id, definition_id, date, name, amount_minor, status FROM transactions
             WHERE date BETWEEN ? AND ? ORDER BY date, id

@@ -224,4 +224,22 @@ import Testing
         #expect(read(wal) == nil)
         #expect(read(Array(wal.prefix(20))) == nil)
     }
+
+    @Test("a kept statement reads what is there now, with new arguments, and a query of it inside its own rows gets a statement of its own")
+    func keptStatements() throws {
+        let folder = try TemporaryFolder()
+        let store = try Store(path: folder.path("dawnlet.sqlite"))
+        try store.db.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1), (2), (3)")
+        let sql = "SELECT n FROM t WHERE n >= ? ORDER BY n"
+        #expect(try store.db.queryPrepared(sql, [.int(2)]) { $0.int(0) } == [2, 3])
+        try store.db.execute("INSERT INTO t VALUES (4)")
+        #expect(try store.db.queryPrepared(sql, [.int(3)]) { $0.int(0) } == [3, 4])
+        // While the kept one steps, the same text again: each row's own query sees every row from it.
+        let nested = try store.db.queryPrepared(sql, [.int(1)]) { (row) throws(StoreError) in
+            try store.db.queryPrepared(sql, [.int(row.int(0))]) { $0.int(0) }
+        }
+        #expect(nested == [[1, 2, 3, 4], [2, 3, 4], [3, 4], [4]])
+        // And the kept one is ready again afterwards.
+        #expect(try store.db.queryPrepared(sql, [.int(4)]) { $0.int(0) } == [4])
+    }
 }
