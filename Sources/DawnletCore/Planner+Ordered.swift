@@ -68,12 +68,15 @@ extension Planner {
             var spans: [Range<Int>] = []
             for route in routes { spans.append((spans.last?.upperBound ?? 0)..<((spans.last?.upperBound ?? 0) + route.count)) }
             routeSpans = spans
-            self.fires = Planner.fireOrder(fires.map(\.at)) { i in
-                let fire = fires[i]
-                guard fire.index >= 0 else { return whole[-1 - Int(fire.index)].key }
-                let item = items[Int(fire.index)]
-                return .item(item.kind, id: item.definitionID, date: item.date, offset: fire.offset)
-            }.map { fires[$0] }
+            self.fires = items.withUnsafeBufferPointer { items in
+                Planner.fireOrder(fires.map(\.at)) { i in
+                    let fire = fires[i]
+                    guard fire.index >= 0 else { return whole[-1 - Int(fire.index)].key }
+                    // Read where it is: a copy of the item would count references on its texts.
+                    let item = items.baseAddress! + Int(fire.index)
+                    return .item(item.pointee.kind, id: item.pointee.definitionID, date: item.pointee.date, offset: fire.offset)
+                }.map { fires[$0] }
+            }
         }
 
         public var count: Int { fires.count }

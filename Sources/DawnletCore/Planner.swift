@@ -12,7 +12,46 @@ public struct PlanItem: Hashable, Sendable {
     public let title: String
     public let source: Occurrence.Source
     /// The item's own offsets; empty means the kind's defaults.
-    public let offsets: [ReminderOffset]
+    public var offsets: [ReminderOffset] {
+        switch own {
+        case .none: []
+        case .one(let offset): [offset]
+        case .many(let offsets): offsets
+        }
+    }
+    /// How many of its own offsets it has, and each: read per item without an array.
+    var ownOffsetCount: Int {
+        switch own {
+        case .none: 0
+        case .one: 1
+        case .many(let offsets): offsets.count
+        }
+    }
+    func ownOffset(_ i: Int) -> ReminderOffset {
+        switch own {
+        case .none: preconditionFailure("no offsets of its own")
+        case .one(let offset): offset
+        case .many(let offsets): offsets[i]
+        }
+    }
+    private let own: Offsets
+    /// An item's own offsets as a plan keeps them: nearly every item has one or none, kept in
+    /// place, so the many items of a plan count no references on a shared list (two atomic
+    /// operations an item). Made with `init(_:)`, always the shortest case, so that equal lists
+    /// are equal.
+    public enum Offsets: Hashable, Sendable {
+        case none
+        case one(ReminderOffset)
+        case many([ReminderOffset])
+
+        public init(_ offsets: [ReminderOffset]) {
+            switch offsets.count {
+            case 0: self = .none
+            case 1: self = .one(offsets[0])
+            default: self = .many(offsets)
+            }
+        }
+    }
     public let suppression: Suppression?
     /// Extra words for the reminder (an amount, a duration).
     public let detail: String?
@@ -38,6 +77,17 @@ public struct PlanItem: Hashable, Sendable {
         detail: String? = nil, note: String? = nil
     ) {
         self.init(
+            kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: Offsets(offsets),
+            suppression: suppression, detail: detail, note: note, box: nil)
+    }
+
+    /// The same, its offsets as a plan keeps them: made per occurrence from what was worked out
+    /// once per definition.
+    public init(
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
+        source: Occurrence.Source, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
+    ) {
+        self.init(
             kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
             suppression: suppression, detail: detail, note: note, box: nil)
     }
@@ -45,7 +95,7 @@ public struct PlanItem: Hashable, Sendable {
     /// An external calendar's instance (DESIGN §8), as a `calendar` item.
     public init(calendar occurrence: CalendarOccurrence) {
         self.init(
-            kind: .calendar, definitionID: 0, date: occurrence.date, time: occurrence.time, title: occurrence.title, source: .virtual, offsets: [],
+            kind: .calendar, definitionID: 0, date: occurrence.date, time: occurrence.time, title: occurrence.title, source: .virtual, offsets: .none,
             suppression: nil, detail: nil, note: nil, box: CalendarBox(occurrence))
     }
 
@@ -53,7 +103,7 @@ public struct PlanItem: Hashable, Sendable {
     // many that have none.
     private init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Source,
-        offsets: [ReminderOffset], suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
+        offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
     ) {
         calendarBox = box
         self.kind = kind
@@ -62,7 +112,7 @@ public struct PlanItem: Hashable, Sendable {
         self.time = time
         self.title = title
         self.source = source
-        self.offsets = offsets
+        own = offsets
         self.suppression = suppression
         self.detail = detail
         self.note = note
@@ -409,9 +459,9 @@ public enum Planner {
                 }
                 let plain = p.pointee.note == nil && p.pointee.suppression == nil
                 // Its offsets read where they are, by index: no reference counted per item.
-                let own = p.pointee.offsets.count
+                let own = p.pointee.ownOffsetCount
                 for k in 0..<(own > 0 ? own : context.defaults[kind].count) {
-                    let offset = own > 0 ? p.pointee.offsets[k] : context.defaults[kind][k]
+                    let offset = own > 0 ? p.pointee.ownOffset(k) : context.defaults[kind][k]
                     let (fireAt, utcOffset, gap) = fireInstant(base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: days)
                     // Nothing snoozed or logged to look up: a plain one is kept as it is.
                     if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty {

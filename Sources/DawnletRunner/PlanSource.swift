@@ -394,13 +394,13 @@ public struct PlanSource {
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
-        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: [ReminderOffset], mayClamp: Bool) = (-1, .todo, nil, [], false)
-        let lists = offsets.lists.map { list in list.map { $0 } }
+        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool) = (-1, .todo, nil, .none, false)
+        let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (
-                    index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? [] : lists[Int(list)],
+                    index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
                     d.pointee.schedule.map(mayClamp) ?? false
                 )
             }

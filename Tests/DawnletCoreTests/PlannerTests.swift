@@ -208,4 +208,24 @@ import Testing
             ReminderKey.item(.todo, id: 12, date: CivilDate(dayNumber: 20_800), offset: .minutes(0)).precedes(
                 .item(.todo, id: 1, date: CivilDate(dayNumber: 20_800), offset: .minutes(0))))
     }
+
+    @Test("an item's own offsets read back as given, kept in their shortest form: items of equal lists are equal")
+    func itemOffsets() {
+        let date = CivilDate(year: 2026, month: 12, day: 1)!
+        func item(_ offsets: [ReminderOffset]) -> PlanItem {
+            PlanItem(kind: .todo, definitionID: 1, date: date, time: WallTime(hour: 9, minute: 0), title: "t", source: .virtual, offsets: offsets)
+        }
+        for list: [ReminderOffset] in [[], [.minutes(10)], [.days(1), .hours(2), .minutes(0)]] {
+            let a = item(list)
+            #expect(a.offsets == list)
+            #expect(a.ownOffsetCount == list.count)
+            #expect((0..<list.count).map(a.ownOffset) == list)
+            let b = PlanItem(
+                kind: .todo, definitionID: 1, date: date, time: WallTime(hour: 9, minute: 0), title: "t", source: .virtual,
+                offsets: PlanItem.Offsets(list), suppression: nil, detail: nil, note: nil)
+            #expect(a == b && a.hashValue == b.hashValue)
+        }
+        #expect(item([.minutes(10)]) != item([.minutes(5)]))
+        #expect(item([]) != item([.minutes(0)]))
+    }
 }
