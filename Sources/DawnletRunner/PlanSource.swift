@@ -368,12 +368,20 @@ public struct PlanSource {
         init(_ definitions: [ItemDefinition]) {
             var found: [[ReminderOffset]: Int32] = [:]
             var lists: [[ReminderOffset]] = []
+            var last: Int32 = -1
             index = definitions.map { definition in
                 guard !definition.reminders.isEmpty else { return -1 }
-                if let known = found[definition.reminders] { return known }
+                // The store gives one list to all definitions of one text: the same as the last
+                // one's is known without hashing it.
+                if last >= 0 && definition.reminders == lists[Int(last)] { return last }
+                if let known = found[definition.reminders] {
+                    last = known
+                    return known
+                }
                 lists.append(definition.reminders)
                 found[definition.reminders] = Int32(lists.count - 1)
-                return Int32(lists.count - 1)
+                last = Int32(lists.count - 1)
+                return last
             }
             self.lists = lists
         }
