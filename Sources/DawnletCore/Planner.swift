@@ -34,7 +34,7 @@ public struct PlanItem: Hashable, Sendable {
         case .many(let offsets): offsets[i]
         }
     }
-    private let own: Offsets
+    @usableFromInline let own: Offsets
     /// An item's own offsets as a plan keeps them: nearly every item has one or none, kept in
     /// place, so the many items of a plan count no references on a shared list (two atomic
     /// operations an item). Made with `init(_:)`, always the shortest case, so that equal lists
@@ -62,13 +62,13 @@ public struct PlanItem: Hashable, Sendable {
     public var calendar: CalendarOccurrence? { calendarBox?.occurrence }
     /// Whether it is an external calendar's: asked per reminder, without copying the instance.
     public var isCalendar: Bool { calendarBox != nil }
-    private let calendarBox: CalendarBox?
+    @usableFromInline let calendarBox: CalendarBox?
 
-    private final class CalendarBox: Hashable, Sendable {
+    @usableFromInline final class CalendarBox: Hashable, Sendable {
         let occurrence: CalendarOccurrence
         init(_ occurrence: CalendarOccurrence) { self.occurrence = occurrence }
-        static func == (a: CalendarBox, b: CalendarBox) -> Bool { a.occurrence == b.occurrence }
-        func hash(into hasher: inout Hasher) { hasher.combine(occurrence) }
+        @usableFromInline static func == (a: CalendarBox, b: CalendarBox) -> Bool { a.occurrence == b.occurrence }
+        @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(occurrence) }
     }
 
     public init(
@@ -82,14 +82,23 @@ public struct PlanItem: Hashable, Sendable {
     }
 
     /// The same, its offsets as a plan keeps them: made per occurrence from what was worked out
-    /// once per definition.
+    /// once per definition, in the caller's code (a call of ten arguments an occurrence, else).
+    @inlinable
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
         source: Occurrence.Source, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
     ) {
-        self.init(
-            kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
-            suppression: suppression, detail: detail, note: note, box: nil)
+        calendarBox = nil
+        self.kind = kind
+        self.definitionID = definitionID
+        self.date = date
+        self.time = time
+        self.title = title
+        self.source = source
+        own = offsets
+        self.suppression = suppression
+        self.detail = detail
+        self.note = note
     }
 
     /// An external calendar's instance (DESIGN §8), as a `calendar` item.
