@@ -13,7 +13,7 @@ public enum ReminderKind: String, Hashable, Sendable, CaseIterable, Comparable {
     public static func < (a: ReminderKind, b: ReminderKind) -> Bool { a.ordinal < b.ordinal }
 
     /// Its place in `allCases`: the planner's tables are indexed by it, not hashed.
-    var ordinal: Int {
+    @usableFromInline var ordinal: Int {
         switch self {
         case .todo: 0
         case .event: 1

@@ -3,14 +3,14 @@ extension Planner {
     /// its kind's channels, with nothing settled, snoozed, suppressed or noted — and are kept as
     /// their item's index, instant and offset, with no reminder made whole until one is asked
     /// for; any other is made whole (`PlannedReminder`) and kept by its index among those.
-    struct Fire {
-        let at: Int64
-        let utcOffset: Int32
+    @usableFromInline struct Fire: Sendable {
+        @usableFromInline let at: Int64
+        @usableFromInline let utcOffset: Int32
         /// The item's index among the plan's items (a plain reminder), or −1 less the index of
         /// the reminder made whole.
-        let index: Int32
-        let offset: ReminderOffset
-        let timing: DeliveryPolicy.Timing
+        @usableFromInline let index: Int32
+        @usableFromInline let offset: ReminderOffset
+        @usableFromInline let timing: DeliveryPolicy.Timing
     }
 
     /// A plan's reminders as they are made: the plain ones as `Fire`s of their items, the rest
@@ -49,15 +49,15 @@ extension Planner {
     /// A plan's reminders put in fire order but not yet visited: a value one thread can make and
     /// another go through (`preview` plans the next days while it writes these).
     public struct Ordered: Sendable {
-        let items: [PlanItem]
+        @usableFromInline let items: [PlanItem]
         /// In fire order.
-        let fires: [Fire]
-        let whole: [PlannedReminder]
+        @usableFromInline let fires: [Fire]
+        @usableFromInline let whole: [PlannedReminder]
         let routes: [[Channel]]
         /// The routes one after another, and where each kind's is among them: lent to a plain
         /// reminder without counting a reference per reminder.
-        let routeChannels: [Channel]
-        let routeSpans: [Range<Int>]
+        @usableFromInline let routeChannels: [Channel]
+        @usableFromInline let routeSpans: [Range<Int>]
 
         init(items: [PlanItem], made: Made, routes: [[Channel]]) {
             let (fires, whole) = (made.fires, made.whole)
@@ -91,7 +91,9 @@ extension Planner {
 
         /// The same, each as it is kept: a plain one as its parts, the others where they are. The
         /// pointers are good only while `body` runs. What writes a few fields of each is spared
-        /// a copy of every reminder, and of every item.
+        /// a copy of every reminder, and of every item. Inlinable: `preview` writes its
+        /// hundreds of thousands in one loop of its own, `body` in it.
+        @inlinable
         public func forEachEntry(_ body: (Entry) throws -> Bool) rethrows -> Bool {
             try items.withUnsafeBufferPointer { items in
                 try whole.withUnsafeBufferPointer { whole in
@@ -138,6 +140,15 @@ extension Planner {
         /// The kind's route.
         public let channels: UnsafeBufferPointer<Channel>
 
+        @usableFromInline
+        init(
+            item: UnsafePointer<PlanItem>, fireAt: Instant, utcOffset: Int, offset: ReminderOffset, timing: DeliveryPolicy.Timing,
+            channels: UnsafeBufferPointer<Channel>
+        ) {
+            (self.item, self.fireAt, self.utcOffset, self.offset, self.timing, self.channels) = (item, fireAt, utcOffset, offset, timing, channels)
+        }
+
+        @inlinable
         public var key: ReminderKey { .item(item.pointee.kind, id: item.pointee.definitionID, date: item.pointee.date, offset: offset) }
 
         /// Made whole, to be kept.
