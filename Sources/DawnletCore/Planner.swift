@@ -669,12 +669,16 @@ public enum Planner {
             sorted = pairs.map(\.fire)
         }
         var scratch = KeyScratch()
-        var run = 0
-        while run < sorted.count {
-            var end = run + 1
-            while end < sorted.count && sorted[end] == sorted[run] { end += 1 }
-            if end - run > 1 { orderByKey(&order[run..<end], key, &scratch) }
-            run = end
+        // Groups put in order where they are: a slice of the array per group would count a
+        // reference and check for a unique buffer each time.
+        order.withUnsafeMutableBufferPointer { order in
+            var run = 0
+            while run < sorted.count {
+                var end = run + 1
+                while end < sorted.count && sorted[end] == sorted[run] { end += 1 }
+                if end - run > 1 { orderByKey(UnsafeMutableBufferPointer(rebasing: order[run..<end]), key, &scratch) }
+                run = end
+            }
         }
         return order
     }
@@ -718,7 +722,7 @@ public enum Planner {
     /// Orders reminders that share an instant by their keys' text. The keys' bytes go into one
     /// buffer and are compared there (for ASCII, byte order is String order); only a group with a
     /// non-ASCII key (a calendar UID) compares Strings, which order by normalised scalars.
-    static func orderByKey(_ group: inout ArraySlice<Int>, _ key: (Int) -> ReminderKey, _ scratch: inout KeyScratch) {
+    static func orderByKey(_ group: UnsafeMutableBufferPointer<Int>, _ key: (Int) -> ReminderKey, _ scratch: inout KeyScratch) {
         // A few (most instants shared are shared by two or three): in place, by `precedes`,
         // which compares our own keys by their parts.
         if group.count <= 16 {
