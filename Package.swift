@@ -18,7 +18,7 @@ let package = Package(
         .systemLibrary(name: "CICal", providers: [.apt(["libical-dev"])]),
         .systemLibrary(name: "CLinux"),
 
-        .target(name: "DawnletCore"),
+        .target(name: "DawnletCore", dependencies: ["CLinux"]),
         .target(name: "DawnletStore", dependencies: ["DawnletCore", "CSQLite"]),
         .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal", "CLinux"]),
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
