@@ -183,7 +183,7 @@ public struct PlanSource {
             let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: own)
             if let phases {
                 phases.lap(\.read)
-                OccurrenceMerge.forEach(of: definitions, stored: stored, in: own, defaultAnchor: anchor) { _, _, _ in phases.occurrences += 1 }
+                OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: own, defaultAnchor: anchor) { _, _, _, _ in phases.occurrences += 1 }
                 phases.lap(\.expansion)
             }
             start = end == window.upperBound ? nil : end.adding(seconds: 1)
