@@ -11,7 +11,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Headers only, like CCurl: libsystemd is loaded with dlopen by `serve` (Sources/CSystemd/shim.h).
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         // Headers only: libcurl is loaded with dlopen when mail is first sent (Sources/CCurl/shim.h).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Headers only, like CCurl: libical is loaded with dlopen when a calendar is first read.

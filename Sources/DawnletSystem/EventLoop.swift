@@ -8,28 +8,29 @@ public final class EventLoop {
     let event: OpaquePointer
 
     public init() throws(SystemError) {
+        try Systemd.require("sd_event_new")
         var event: OpaquePointer?
-        try SystemError.check(sd_event_new(&event), "sd_event_new")
+        try SystemError.check(Systemd.f.sd_event_new!(&event), "sd_event_new")
         guard let event else { throw SystemError("sd_event_new", errno: ENOMEM) }
         self.event = event
     }
 
     deinit {
-        sd_event_unref(event)
+        _ = Systemd.f.sd_event_unref!(event)
     }
 
     /// Runs until `exit(_:)`; returns its code.
     public func run() throws(SystemError) -> Int32 {
-        try SystemError.check(sd_event_loop(event), "sd_event_loop")
+        try SystemError.check(Systemd.f.sd_event_loop!(event), "sd_event_loop")
     }
 
     public func exit(_ code: Int32) {
-        sd_event_exit(event, code)
+        _ = Systemd.f.sd_event_exit!(event, code)
     }
 
     /// Sends WATCHDOG=1 by itself when systemd set WATCHDOG_USEC (no-op otherwise).
     public func enableWatchdog() {
-        sd_event_set_watchdog(event, 1)
+        _ = Systemd.f.sd_event_set_watchdog!(event, 1)
     }
 
     /// A one-shot CLOCK_REALTIME timer (an instant of the wall clock), disarmed until `arm`. It
@@ -38,7 +39,7 @@ public final class EventLoop {
     public func timer(_ handler: @escaping () -> Void) throws(SystemError) -> Timer {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
-        let rc = sd_event_add_time(
+        let rc = Systemd.f.sd_event_add_time!(
             event, &source, CLOCK_REALTIME, UInt64.max, 1,
             { _, _, userdata in
                 Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
@@ -59,7 +60,7 @@ public final class EventLoop {
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
         var source: OpaquePointer?
-        let rc = sd_event_add_signal(
+        let rc = Systemd.f.sd_event_add_signal!(
             event, &source, signal,
             { _, _, userdata in
                 Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
@@ -88,7 +89,7 @@ public final class EventLoop {
     public func watch(_ fd: Int32, events: UInt32, _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> Source {
         let box = Unmanaged.passRetained(Handler(handler))
         var source: OpaquePointer?
-        let rc = sd_event_add_io(
+        let rc = Systemd.f.sd_event_add_io!(
             event, &source, fd, events,
             { _, _, revents, userdata in
                 Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(revents)
@@ -104,10 +105,10 @@ public final class EventLoop {
 
     /// The loop keeps the source ("floating"); the handler box is released when it is destroyed.
     private static func own(_ source: OpaquePointer, _ box: Unmanaged<Handler>) {
-        sd_event_source_set_destroy_callback(source) { userdata in
+        _ = Systemd.f.sd_event_source_set_destroy_callback!(source) { userdata in
             Unmanaged<Handler>.fromOpaque(userdata!).release()
         }
-        sd_event_source_set_floating(source, 1)
+        _ = Systemd.f.sd_event_source_set_floating!(source, 1)
     }
 
     /// A handler and the events that woke it (0 for timers and signals).
@@ -125,7 +126,7 @@ public final class EventLoop {
 
         /// Which events an io source waits for.
         public func setEvents(_ events: UInt32) throws(SystemError) {
-            try SystemError.check(sd_event_source_set_io_events(source, events), "sd_event_source_set_io_events")
+            try SystemError.check(Systemd.f.sd_event_source_set_io_events!(source, events), "sd_event_source_set_io_events")
         }
 
         /// Removes the source from the loop; its handler is released and never called again.
@@ -133,9 +134,9 @@ public final class EventLoop {
             guard !cancelled else { return }
             cancelled = true
             // The loop's reference becomes ours (floating off), and dropping it frees the source.
-            sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
-            sd_event_source_set_floating(source, 0)
-            sd_event_source_unref(source)
+            _ = Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_OFF))
+            _ = Systemd.f.sd_event_source_set_floating!(source, 0)
+            _ = Systemd.f.sd_event_source_unref!(source)
         }
     }
 
@@ -143,8 +144,8 @@ public final class EventLoop {
     public final class Timer: Source {
         /// Fires once at `microseconds` since the epoch, within 1 ms.
         public func arm(atMicroseconds microseconds: UInt64) throws(SystemError) {
-            try SystemError.check(sd_event_source_set_time(source, microseconds), "sd_event_source_set_time")
-            try SystemError.check(sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)), "sd_event_source_set_enabled")
+            try SystemError.check(Systemd.f.sd_event_source_set_time!(source, microseconds), "sd_event_source_set_time")
+            try SystemError.check(Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_ONESHOT)), "sd_event_source_set_enabled")
         }
 
         /// Fires once `microseconds` from now by the wall clock.
@@ -153,7 +154,7 @@ public final class EventLoop {
         }
 
         public func disarm() throws(SystemError) {
-            try SystemError.check(sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+            try SystemError.check(Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
         }
     }
 
@@ -232,9 +233,10 @@ public final class EventLoop {
     }
 }
 
-/// sd_notify(3): tells systemd (Type=notify) how the service is doing. A no-op outside systemd.
+/// Systemd.f.sd_notify!(3): tells systemd (Type=notify) how the service is doing. A no-op outside systemd.
 public enum ServiceNotify {
     public static func send(_ state: String) {
-        _ = sd_notify(0, state)
+        guard Systemd.isAvailable else { return }
+        _ = Systemd.f.sd_notify!(0, state)
     }
 }

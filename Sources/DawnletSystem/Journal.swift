@@ -5,8 +5,9 @@ import Glibc
 public enum Journal {
     /// True when systemd connected stderr to the journal: JOURNAL_STREAM names fd 2's device and
     /// inode. (sd_journal_sendv itself succeeds silently without journald, so it cannot tell.)
+    /// False, too, without libsystemd: then entries go to stderr as lines.
     public static func stderrIsJournal() -> Bool {
-        guard let raw = getenv("JOURNAL_STREAM") else { return false }
+        guard Systemd.isAvailable, let raw = getenv("JOURNAL_STREAM") else { return false }
         let parts = String(cString: raw).split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()
@@ -20,9 +21,10 @@ public enum Journal {
         let items =
             ["MESSAGE=\(message)", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=dawnlet-remind"]
             + fields.map { "\($0.0)=\($0.1)" }
+        guard Systemd.isAvailable else { return }
         let strings = items.map { strdup($0) }
         defer { strings.forEach { free($0) } }
         var vectors = strings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
-        _ = sd_journal_sendv(&vectors, Int32(vectors.count))
+        _ = Systemd.f.sd_journal_sendv!(&vectors, Int32(vectors.count))
     }
 }

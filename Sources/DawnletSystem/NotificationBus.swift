@@ -18,8 +18,9 @@ public final class NotificationBus {
 
     /// Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).
     public init() throws(SystemError) {
+        try Systemd.require("sd_bus_open_user")
         var bus: OpaquePointer?
-        let rc = sd_bus_open_user(&bus)
+        let rc = Systemd.f.sd_bus_open_user!(&bus)
         guard rc >= 0, let bus else {
             throw SystemError(
                 "no session bus", errno: -rc,
@@ -29,15 +30,15 @@ public final class NotificationBus {
     }
 
     deinit {
-        sd_bus_flush_close_unref(bus)
+        _ = Systemd.f.sd_bus_flush_close_unref!(bus)
     }
 
     /// False once the connection broke (the bus went away): open a new one.
-    public var isOpen: Bool { sd_bus_is_open(bus) > 0 }
+    public var isOpen: Bool { Systemd.f.sd_bus_is_open!(bus) > 0 }
 
     /// Dispatches the bus from `loop`: asynchronous replies and signals arrive on the loop's thread.
     public func attach(to loop: EventLoop) throws(SystemError) {
-        try SystemError.check(sd_bus_attach_event(bus, loop.event, 0), "sd_bus_attach_event")
+        try SystemError.check(Systemd.f.sd_bus_attach_event!(bus, loop.event, 0), "sd_bus_attach_event")
     }
 
     // MARK: - Calls
@@ -76,7 +77,7 @@ public final class NotificationBus {
             { () throws(SystemError) in
                 let m = try self.message("CloseNotification")
                 var builder = MessageBuilder(m)
-                do throws(SystemError) { try builder.basic("u", id) } catch { sd_bus_message_unref(m); throw error }
+                do throws(SystemError) { try builder.basic("u", id) } catch { _ = Systemd.f.sd_bus_message_unref!(m); throw error }
                 return m
             }, { _ throws(SystemError) in () }, { _ in })
     }
@@ -90,7 +91,7 @@ public final class NotificationBus {
         }
         try match("NotificationClosed") { [unowned self] m in
             var reason: UInt32 = 0
-            guard self.fromServer(m), let id = try? NotificationBus.readID(m), sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &reason) > 0
+            guard self.fromServer(m), let id = try? NotificationBus.readID(m), Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "u")), &reason) > 0
             else { return }
             closed(id, reason)
         }
@@ -100,7 +101,7 @@ public final class NotificationBus {
 
     private func message(_ member: String) throws(SystemError) -> OpaquePointer {
         var m: OpaquePointer?
-        let rc = sd_bus_message_new_method_call(bus, &m, NotificationBus.service, NotificationBus.path, NotificationBus.service, member)
+        let rc = Systemd.f.sd_bus_message_new_method_call!(bus, &m, NotificationBus.service, NotificationBus.path, NotificationBus.service, member)
         guard rc >= 0, let m else { throw SystemError("sd_bus_message_new_method_call", errno: -rc) }
         return m
     }
@@ -128,7 +129,7 @@ public final class NotificationBus {
             }
             try builder.basic("i", n.expireMilliseconds)
         } catch {
-            sd_bus_message_unref(m)
+            _ = Systemd.f.sd_bus_message_unref!(m)
             throw error
         }
         return m
@@ -140,21 +141,21 @@ public final class NotificationBus {
         init(_ m: OpaquePointer) { self.m = m }
 
         mutating func string(_ text: String) throws(SystemError) {
-            let rc = text.withCString { sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), $0) }
+            let rc = text.withCString { Systemd.f.sd_bus_message_append_basic!(m, CChar(UInt8(ascii: "s")), $0) }
             try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
         mutating func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(SystemError) {
             var value = value
-            let rc = withUnsafePointer(to: &value) { sd_bus_message_append_basic(m, CChar(type.value), $0) }
+            let rc = withUnsafePointer(to: &value) { Systemd.f.sd_bus_message_append_basic!(m, CChar(type.value), $0) }
             try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
         mutating func container(_ type: Unicode.Scalar, _ contents: String, _ body: (inout MessageBuilder) throws(SystemError) -> Void) throws(SystemError) {
-            let open = sd_bus_message_open_container(m, CChar(type.value), contents)
+            let open = Systemd.f.sd_bus_message_open_container!(m, CChar(type.value), contents)
             try SystemError.check(open, "sd_bus_message_open_container")
             try body(&self)
-            let close = sd_bus_message_close_container(m)
+            let close = Systemd.f.sd_bus_message_close_container!(m)
             try SystemError.check(close, "sd_bus_message_close_container")
         }
 
@@ -171,40 +172,40 @@ public final class NotificationBus {
 
     static func readID(_ m: OpaquePointer) throws(SystemError) -> UInt32 {
         var id: UInt32 = 0
-        let rc = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
+        let rc = Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "u")), &id)
         guard rc > 0 else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a notification id") }
         return id
     }
 
     static func readString(_ m: OpaquePointer) throws(SystemError) -> String {
         var text: UnsafePointer<CChar>?
-        let rc = sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text)
+        let rc = Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "s")), &text)
         guard rc > 0, let text else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a string") }
         return String(cString: text)
     }
 
     static func readStrings(_ m: OpaquePointer) throws(SystemError) -> Set<String> {
-        guard sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
+        guard Systemd.f.sd_bus_message_enter_container!(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
             throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a list of strings")
         }
         var result = Set<String>()
         var text: UnsafePointer<CChar>?
-        while sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text) > 0, let t = text { result.insert(String(cString: t)) }
-        sd_bus_message_exit_container(m)
+        while Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "s")), &text) > 0, let t = text { result.insert(String(cString: t)) }
+        _ = Systemd.f.sd_bus_message_exit_container!(m)
         return result
     }
 
     private func fromServer(_ m: OpaquePointer) -> Bool {
-        guard let sender = sd_bus_message_get_sender(m) else { return false }
+        guard let sender = Systemd.f.sd_bus_message_get_sender!(m) else { return false }
         return server == String(cString: sender)
     }
 
     private func noteServer(_ reply: OpaquePointer) {
-        if let sender = sd_bus_message_get_sender(reply) { server = String(cString: sender) }
+        if let sender = Systemd.f.sd_bus_message_get_sender!(reply) { server = String(cString: sender) }
     }
 
     static func error(of reply: OpaquePointer) -> SystemError? {
-        guard sd_bus_message_is_method_error(reply, nil) > 0, let e = sd_bus_message_get_error(reply) else { return nil }
+        guard Systemd.f.sd_bus_message_is_method_error!(reply, nil) > 0, let e = Systemd.f.sd_bus_message_get_error!(reply) else { return nil }
         return SystemError.bus(e)
     }
 
@@ -212,13 +213,13 @@ public final class NotificationBus {
 
     /// Sends `m` (consumed) and waits for the reply.
     private func call<T>(_ m: OpaquePointer, _ read: (OpaquePointer) throws(SystemError) -> T) throws(SystemError) -> T {
-        defer { sd_bus_message_unref(m) }
+        defer { _ = Systemd.f.sd_bus_message_unref!(m) }
         var error = sd_bus_error()
         var reply: OpaquePointer?
-        let rc = sd_bus_call(bus, m, NotificationBus.callTimeoutMicroseconds, &error, &reply)
+        let rc = Systemd.f.sd_bus_call!(bus, m, NotificationBus.callTimeoutMicroseconds, &error, &reply)
         defer {
-            sd_bus_error_free(&error)
-            if let reply { sd_bus_message_unref(reply) }
+            Systemd.f.sd_bus_error_free!(&error)
+            if let reply { _ = Systemd.f.sd_bus_message_unref!(reply) }
         }
         guard rc >= 0, let reply else {
             if error.name != nil { throw SystemError.bus(&error) }
@@ -235,14 +236,14 @@ public final class NotificationBus {
     ) {
         let m: OpaquePointer
         do { m = try make() } catch { return done(.failure(error)) }
-        defer { sd_bus_message_unref(m) }
+        defer { _ = Systemd.f.sd_bus_message_unref!(m) }
         let box = Unmanaged.passRetained(
             Callback { [unowned self] reply in
                 if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
                 self.noteServer(reply)
                 done(Result { () throws(SystemError) in try read(reply) })
             })
-        let rc = sd_bus_call_async(
+        let rc = Systemd.f.sd_bus_call_async!(
             bus, nil, m,
             { reply, userdata, _ in
                 let box = Unmanaged<Callback>.fromOpaque(userdata!)
@@ -259,7 +260,7 @@ public final class NotificationBus {
     private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Callback(handler))
         var slot: OpaquePointer?
-        let rc = sd_bus_match_signal(
+        let rc = Systemd.f.sd_bus_match_signal!(
             bus, &slot, nil, NotificationBus.path, NotificationBus.service, member,
             { m, userdata, _ in
                 if let m { Unmanaged<Callback>.fromOpaque(userdata!).takeUnretainedValue().call(m) }
@@ -270,8 +271,8 @@ public final class NotificationBus {
             throw SystemError("sd_bus_match_signal", errno: -rc)
         }
         // The bus keeps the slot; the handler is released with it.
-        sd_bus_slot_set_destroy_callback(slot) { userdata in Unmanaged<Callback>.fromOpaque(userdata!).release() }
-        sd_bus_slot_set_floating(slot, 1)
+        _ = Systemd.f.sd_bus_slot_set_destroy_callback!(slot) { userdata in Unmanaged<Callback>.fromOpaque(userdata!).release() }
+        _ = Systemd.f.sd_bus_slot_set_floating!(slot, 1)
     }
 
     private final class Callback {
@@ -284,7 +285,7 @@ extension SystemError {
     /// An sd-bus error (an error reply, or a call that failed with one): its name, message and errno.
     static func bus(_ error: UnsafePointer<sd_bus_error>) -> SystemError {
         SystemError(
-            "D-Bus call", errno: sd_bus_error_get_errno(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
+            "D-Bus call", errno: Systemd.f.sd_bus_error_get_errno!(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
             detail: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 }
