@@ -88,17 +88,9 @@ public struct PlanItem: Hashable, Sendable {
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
         source: Occurrence.Source, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
     ) {
-        calendarBox = nil
-        self.kind = kind
-        self.definitionID = definitionID
-        self.date = date
-        self.time = time
-        self.title = title
-        self.source = source
-        own = offsets
-        self.suppression = suppression
-        self.detail = detail
-        self.note = note
+        self.init(
+            kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
+            suppression: suppression, detail: detail, note: note, box: nil)
     }
 
     /// An external calendar's instance (DESIGN §8), as a `calendar` item.
@@ -110,7 +102,8 @@ public struct PlanItem: Hashable, Sendable {
 
     // One made per occurrence planned: no calendar instance to take in and let go of for the
     // many that have none.
-    private init(
+    @inlinable
+    init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Source,
         offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
     ) {
