@@ -18,10 +18,10 @@ public enum Journal {
     /// One entry: MESSAGE, PRIORITY (syslog levels: 3 error, 4 warning, 6 info) and extra fields
     /// (upper-case names, e.g. DAWNLET_KEY).
     public static func send(_ message: String, priority: Int, fields: [(String, String)]) {
+        guard Systemd.isAvailable else { return }
         let items =
             ["MESSAGE=\(message)", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=dawnlet-remind"]
             + fields.map { "\($0.0)=\($0.1)" }
-        guard Systemd.isAvailable else { return }
         let strings = items.map { strdup($0) }
         defer { strings.forEach { free($0) } }
         var vectors = strings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
