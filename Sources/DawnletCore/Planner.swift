@@ -456,7 +456,7 @@ public enum Planner {
                 }
                 let kind = p.pointee.kind.ordinal
                 if p.pointee.time == nil && p.pointee.suppression == nil {
-                    list(p.pointee, p.pointee.offsets.isEmpty ? context.defaults[kind] : p.pointee.offsets, into: &digests)
+                    list(p.pointee, p.pointee.ownOffsetCount == 0 ? context.defaults[kind] : p.pointee.offsets, into: &digests)
                     continue
                 }
                 let plain = p.pointee.note == nil && p.pointee.suppression == nil

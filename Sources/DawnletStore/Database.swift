@@ -124,7 +124,11 @@ final class Connection {
 
     /// Every row of `sql` with `arguments` bound, mapped by `row`.
     func query<T>(_ sql: String, _ arguments: [SQLValue] = [], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
-        let statement = try prepare(sql)
+        try rows(of: try prepare(sql), arguments, row)
+    }
+
+    /// Every row of `statement` with `arguments` bound, mapped by `row`.
+    private func rows<T>(of statement: Statement, _ arguments: [SQLValue], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
         try statement.bind(arguments)
         var result: [T] = []
         while try statement.step() { result.append(try row(statement)) }
@@ -167,10 +171,7 @@ final class Connection {
     func queryPrepared<T>(_ sql: String, _ arguments: [SQLValue], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
         let statement = try kept(sql)
         defer { statement.reset() }
-        try statement.bind(arguments)
-        var result: [T] = []
-        while try statement.step() { result.append(try row(statement)) }
-        return result
+        return try rows(of: statement, arguments, row)
     }
 
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
