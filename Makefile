@@ -9,9 +9,9 @@ PREFIX ?= $(HOME)/.local
 # openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python).
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db
-# Bench: Remind, the paired program of the plan figures (issue 15), and GNU time for peak memory.
+# Bench: Remind, the program the plan figures are paired with, and GNU time for peak memory.
 DEB_BENCH := remind time
-# The calendar oracles (issue 16): python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
+# The calendar oracles: python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
 # files; Radicale (a CalDAV server) and vdirsyncer for the two-home test.
 PYPI_TEST := aiosmtpd python-dateutil icalendar recurring-ical-events radicale vdirsyncer json5
 VENV := .build/venv

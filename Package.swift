@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layout: shared/DESIGN.md §1. Dependencies point one way: Core ← Store/System ← Runner ← CLI.
+// Layout: docs/ARCHITECTURE.md. Dependencies point one way: Core ← Store/System ← Runner ← CLI.
 // No package dependencies; each C library is one small system-library target.
 let package = Package(
     name: "dawnlet-remind",

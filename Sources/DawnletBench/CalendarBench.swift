@@ -4,7 +4,7 @@ import DawnletSystem
 import DawnletTestSupport
 import Foundation
 
-/// Issue 7's figure, first part: reading and expanding a vdir of 5,000 events (a quarter of them
+/// The calendar figure, first part: reading and expanding a vdir of 5,000 events (a quarter of them
 /// repeating, each file with its VTIMEZONE and a VALARM) for a 30-day window, in process.
 enum CalendarBench {
     static func run(binary: String) throws {

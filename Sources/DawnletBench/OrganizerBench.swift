@@ -26,7 +26,7 @@ enum OrganizerBench {
             ("money month 2026-11 --json", ["money", "month", "2026-11", "--json"]),
             ("money month 2027-11 --json (first load: materialises 1,250 rows)", ["money", "month", "2027-11", "--json"]),
             ("preview --days 30 --json", ["--tz", "Europe/Berlin", "preview", "--now", "2026-11-30T07:00", "--days", "30", "--json"]),
-            // A status bar runs it every few seconds (issue 17): here with no serve running, so it
+            // A status bar runs it every few seconds: here with no serve running, so it
             // plans (the status bar's case is `nextWhileServing`); `--help` opens no database: the floor.
             ("next --format waybar, no serve running (it plans)", ["--tz", "Europe/Berlin", "--now", "2026-11-30T07:00", "next", "--format", "waybar"]),
             ("--help (no database: the process's own floor)", ["--help"]),
@@ -45,7 +45,7 @@ enum OrganizerBench {
                 String(
                     format: "  %@: median %.1f ms, worst %.1f ms per call, cold process included (target: %@)",
                     label, times[times.count / 2] * 1000, times[times.count - 1] * 1000,
-                    label.contains("nothing kept") ? "< 50 ms; the 5 ms of issue 15 is the kept answer's, below" : target))
+                    label.contains("nothing kept") ? "< 50 ms; the 5 ms target is the kept answer's, below" : target))
         }
         try keptAnswers(binary: binary, database: path, in: folder)
         try nextWhileServing(binary: binary, database: path, in: folder)
@@ -53,7 +53,7 @@ enum OrganizerBench {
 
     /// `today --json` and `agenda` as a status bar or a shell prompt runs them: again and again,
     /// with XDG_RUNTIME_DIR set, so each call after the first prints the answer the one before
-    /// kept while nothing it was read from has changed (`AnswerCache`, issue 15).
+    /// kept while nothing it was read from has changed (`AnswerCache`).
     static func keptAnswers(binary: String, database: String, in folder: URL) throws {
         let runtime = folder.appendingPathComponent("kept").path
         mkdir(runtime, 0o700)
@@ -76,7 +76,7 @@ enum OrganizerBench {
     }
 
     /// `next --format waybar` as a status bar runs it: every few seconds while `serve` runs on the
-    /// database, reading what the runner published (issue 17). On the real clock, with a command
+    /// database, reading what the runner published. On the real clock, with a command
     /// channel that succeeds (`/bin/true`), so nothing waits for a retry.
     static func nextWhileServing(binary: String, database: String, in folder: URL) throws {
         let runtime = folder.appendingPathComponent("runtime").path

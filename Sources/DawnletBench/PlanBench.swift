@@ -5,7 +5,7 @@ import DawnletSystem
 import DawnletTestSupport
 import Foundation
 
-/// Issue 15's figures: whole plans as a person asks for them (`preview`, a fresh process each run),
+/// The plan figures: whole plans as a person asks for them (`preview`, a fresh process each run),
 /// paired with Remind on the same schedules where Remind can do the same job. The counts must
 /// agree exactly, or the figure is not a comparison.
 enum PlanBench {
@@ -113,7 +113,7 @@ enum PlanBench {
         return runs
     }
 
-    /// Where a plan's time goes (issue 15): the year of 2,000 todos streamed in this process as
+    /// Where a plan's time goes: the year of 2,000 todos streamed in this process as
     /// `preview` streams it, phase by phase (`PlanPhases`; best of five), and what the cold
     /// `preview --json` run spends beyond them: starting, and writing its JSON.
     static func split(database: String, window: (from: String, to: String), binary: String, config: String) throws {

@@ -3,7 +3,7 @@ import DawnletStore
 import DawnletTestSupport
 import Foundation
 
-/// The runner's figures (issues 5 and 11): wake-ups while idle before and after deliveries, fire
+/// The runner's figures: wake-ups while idle before and after deliveries, fire
 /// latency of reminders due together, idle memory, re-plan time.
 /// Each starts the release binary's `serve` as its own process.
 enum RunnerBench {
@@ -70,7 +70,7 @@ enum RunnerBench {
         try afterDeliveries(binary: binary, folder: folder, calendar: true)
     }
 
-    /// Issue 15: what a re-plan of `serve` costs, as its log says (`planned (…) (N reminders in X
+    /// What a re-plan of `serve` costs, as its log says (`planned (…) (N reminders in X
     /// ms)`, the debounce not included): after one CLI write on 10,000 definitions, and on 5,000
     /// daily todos with three reminders each and a 366-day horizon (with the runner's peak memory).
     static func replanCosts(binary: String, folder: URL) throws {
@@ -145,7 +145,7 @@ enum RunnerBench {
         try serve(daily, yearConfig, "5,000 daily todos × 3 reminders, horizon 366d (target ≤ 100 ms, ≤ 50 MiB)", writes: 5)
     }
 
-    /// A compiled recorder (issue 11): writes the instant it started to the file named by its
+    /// A compiled recorder (a script's start-up would be the figure): writes the instant it started to the file named by its
     /// argument. A shell or an interpreter would spend milliseconds starting; this is the figure.
     static func recorder(in folder: URL) throws -> String {
         let source = folder.appendingPathComponent("recorder.c").path
@@ -227,7 +227,7 @@ enum RunnerBench {
                 together, rounds, latencies.count, latencies[latencies.count / 2] * 1000, latencies[latencies.count - 1] * 1000))
     }
 
-    /// Idle after deliveries (issue 11): 67 reminders due at one instant on the command, desktop
+    /// Idle after deliveries: 67 reminders due at one instant on the command, desktop
     /// (dunst under Xvfb on a private bus) and email (aiosmtpd) channels, 201 deliveries; then 60 s
     /// of nothing due: wake-ups of every thread, and the memory it keeps.
     /// With `calendar`, a vdir of 200 events of 2025 (CalendarBench's, none repeating, so none due)
@@ -257,7 +257,7 @@ enum RunnerBench {
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let db = folder.appendingPathComponent("deliveries.sqlite").path
         // Due at the next minute that is at least 5 s away, on the real clock (sd-bus does not
-        // work under libfaketime, PLATFORM-NOTES).
+        // work under libfaketime: it shifts the monotonic timerfds sd-bus uses).
         let now = Int(Date().timeIntervalSince1970)
         let due = (now + 5 + 59) / 60 * 60
         let when = ISO8601.format(Instant(secondsSinceEpoch: Int64(due)), utcOffset: 0).prefix(16)

@@ -5,7 +5,7 @@ import FoundationEssentials
 import Glibc
 
 /// What `today` or `agenda` printed, kept for the next call that asks the same of the same files
-/// (issue 15: a status bar or shell prompt asks for today every few seconds, and reading 10,000
+/// (a status bar or shell prompt asks for today every few seconds, and reading 10,000
 /// definitions costs more than the answer). One file per command and database, in
 /// `$XDG_RUNTIME_DIR/dawnlet-remind/` (the user's own tmpfs, private, gone at logout); without
 /// XDG_RUNTIME_DIR nothing is kept.

@@ -3,7 +3,7 @@ import DawnletSystem
 import FoundationEssentials
 import Glibc
 
-/// Finding and reading the config file (DESIGN §7): `--config PATH`, else
+/// Finding and reading the config file (docs/config.md): `--config PATH`, else
 /// `$XDG_CONFIG_HOME/dawnlet/config.json5`, else `~/.config/dawnlet/config.json5`. A missing default
 /// file means the defaults; a file named with `--config` must exist. Any problem is exit 78 with the
 /// file, the key path and what is wrong.

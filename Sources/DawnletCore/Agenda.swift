@@ -1,4 +1,4 @@
-/// The days ahead, every kind on each (issue 13, part 4): todos, events and habits from the one
+/// The days ahead, every kind on each: todos, events and habits from the one
 /// merge, bills, the money calendar's subscription renewals, debt due dates, goal deadlines and
 /// income deposits, and external calendars' items, each with its status and source. `today` is
 /// the agenda of one day. Pure: the caller reads the store and the files.

@@ -36,8 +36,8 @@ extension Schedule.Ordinal {
     }
 }
 
-/// A Dawnlet todo or event as an iCalendar document (RFC 5545) another calendar program reads
-/// (DESIGN §8): DTSTART in the zone by its IANA name (or a date), the RRULE that means our
+/// A Dawnlet todo or event as an iCalendar document (RFC 5545) another calendar program reads:
+/// DTSTART in the zone by its IANA name (or a date), the RRULE that means our
 /// schedule, skipped instances as EXDATE, edited or completed ones as RECURRENCE-ID overrides, a
 /// VALARM per reminder offset, and the VTIMEZONE its TZID names. The same item gives the same
 /// bytes but for DTSTAMP, the time of export (`sameButStamps` tells the two apart).
@@ -104,7 +104,7 @@ public enum CalendarExport {
         return content(a) == content(b)
     }
 
-    /// The VTIMEZONE of `zone` from a year before `from` on, from the system's rules (issue 14):
+    /// The VTIMEZONE of `zone` from a year before `from` on, from the system's rules:
     /// each change in the zone's table as its own STANDARD or DAYLIGHT onset, then the yearly rule
     /// that follows the table (its POSIX TZ footer) as RRULEs; changes worked out one by one for 40
     /// years where that rule has no RRULE form. TZOFFSETFROM is the offset before each onset, the

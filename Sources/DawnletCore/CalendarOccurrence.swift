@@ -1,4 +1,4 @@
-/// One instance of an event or todo from an external calendar file (DESIGN §8): read at planning
+/// One instance of an event or todo from an external calendar file: read at planning
 /// time, never stored. Its key (`ics:NAME:UID:INSTANCE`) stays the same however often the file is
 /// read, so a reminder for it fires once.
 public struct CalendarOccurrence: Hashable, Sendable {

@@ -1,5 +1,5 @@
-/// What acting on a calendar item's notification writes back into that calendar's file (issue 16,
-/// RFC 9074 and what Thunderbird writes), so that a sync tool carries it to every other device.
+/// What acting on a calendar item's notification writes back into that calendar's file (RFC 9074
+/// and what Thunderbird writes), so that a sync tool carries it to every other device.
 /// Pure text in, text out; everything else in the file is kept byte for byte: other properties,
 /// their order, unknown X- properties, line folding and line ends.
 public enum CalendarWriteBack {

@@ -2,7 +2,8 @@
 ///
 /// Civil dates carry no zone: "2026-03-29" is the same day everywhere. All date arithmetic in the
 /// schedule engine is integer arithmetic on `dayNumber`; `Calendar` is never used in the hot path
-/// (it is slow and has traps with day 31 and negative ordinals, shared/PLATFORM-NOTES.md).
+/// (it is slow and has traps: `date(from:)` for Feb 31 gives Mar 3, and `nextDate` with a weekday
+/// ordinal of -1 gives nil).
 public struct CivilDate: Hashable, Comparable, Sendable {
     /// Days since 1970-01-01 (negative before it).
     public let dayNumber: Int

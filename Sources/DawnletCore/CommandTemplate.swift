@@ -1,4 +1,4 @@
-/// The argv template of the command channel (DESIGN §7): each argument may hold `{title}`,
+/// The argv template of the command channel: each argument may hold `{title}`,
 /// `{body}`, `{kind}`, `{key}`, `{when}` and `{late}`, replaced as plain text inside that one
 /// argument. Nothing is ever split or interpreted: the command runs without a shell.
 public enum CommandTemplate {

@@ -1,4 +1,4 @@
-/// Dates as people type them (issue 13): `2026-12-04`, `today`, `tomorrow`, `yesterday`, a
+/// Dates as people type them: `2026-12-04`, `today`, `tomorrow`, `yesterday`, a
 /// weekday (`fri`: the next Friday, never today), `next fri` (the same), `+3d`, `-1w`, `+2m`,
 /// `+1y`; each optionally followed by a time (`tomorrow 09:00`, `fri 18:30`, `2026-12-04T09:00`).
 /// Pure: "today" is an argument, the date of `--now` (or the clock) in the configured zone.

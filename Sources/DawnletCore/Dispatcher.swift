@@ -28,7 +28,7 @@ public struct Settlement: Hashable, Sendable {
     }
 }
 
-/// The runner's rules for what goes out when (DESIGN §6), one value for `serve` and `preview`.
+/// The runner's rules for what goes out when, one value for `serve` and `preview`.
 public struct DeliveryPolicy: Hashable, Sendable {
     /// How long after its instant a reminder may still go out (marked late), in seconds; older
     /// ones are recorded as missed.
@@ -117,7 +117,7 @@ public struct Decision: Sendable {
     public var nextWake: Instant
 }
 
-/// The runner's one decision (issue 11): a pure function of the plan, what the delivery log and
+/// The runner's one decision: a pure function of the plan, what the delivery log and
 /// the runner know, `now` and the policy. `serve` does what it returns and arms its one timer at
 /// `nextWake`; `preview --now` shows the same statuses through `DeliveryPolicy.timing`.
 public enum Dispatcher {

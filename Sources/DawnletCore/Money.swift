@@ -75,7 +75,7 @@ public struct Transaction: Hashable, Sendable {
     }
 }
 
-/// Money is eager (DESIGN §3): a month holds a real row for every date its recurring definitions
+/// Money is eager: a month holds a real row for every date its recurring definitions
 /// match, created when the month is loaded unless that (definition, date) pair already has one —
 /// a skipped one included, which is why skipping never comes back.
 public enum MoneyRules {
@@ -100,7 +100,7 @@ public enum MoneyRules {
 
     /// The sum of real rows, skipped ones excluded. Exact for any month a database can hold:
     /// each amount is at most `Amount.limit`, and the sum is kept in 128 bits (Int64 overflowed
-    /// with a few hundred of the largest daily amounts, issue 12).
+    /// with a few hundred of the largest daily amounts).
     public static func total(_ transactions: [Transaction]) -> Total {
         Total(minorUnits: transactions.reduce(Int128(0)) { $1.status == .skipped ? $0 : $0 + Int128($1.amount.minorUnits) })
     }

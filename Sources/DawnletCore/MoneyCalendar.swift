@@ -1,6 +1,6 @@
 /// A named amount on a Schedule, active or paused: a subscription (a charge) or an income source
-/// (a deposit) of seed 002. Income rows from before anchors existed have a schedule without one;
-/// such a source projects nothing and is skipped, not an error.
+/// (a deposit) of the money calendar. Income rows from before anchors existed have a schedule
+/// without one; such a source projects nothing and is skipped, not an error.
 public struct ScheduledAmount: Hashable, Sendable {
     public let id: Int64
     public var name: String
@@ -106,8 +106,8 @@ public struct CalendarEvent: Hashable, Sendable {
     public let payment: Payment?
 }
 
-/// The month of seed 002: four independent sources merged onto one calendar, with logged state
-/// persisted and period-bounded for subscriptions and debts alike (DESIGN §4).
+/// The money calendar's month: four independent sources merged onto one calendar, with logged
+/// state persisted and period-bounded for subscriptions and debts alike.
 public enum MoneyCalendar {
     /// Every event in `range`, ordered by date, then kind (subscription, debt, goal, income), then id.
     public static func events(

@@ -1,4 +1,4 @@
-/// The kinds of things people keep whose occurrences are merged (DESIGN §3).
+/// The kinds of things people keep whose occurrences are merged.
 public enum ItemKind: String, Hashable, Sendable, CaseIterable {
     case todo, event, habit
 
@@ -96,15 +96,15 @@ public struct Occurrence: Hashable, Sendable {
     public let status: OccurrenceStatus
     public let source: Source
     public let rowID: Int64?
-    /// A one-off todo past its date and not done (DESIGN §3).
+    /// A one-off todo past its date and not done.
     public var overdue: Bool
 
     public var kind: ItemKind { definition.kind }
 }
 
-/// The one merge of DESIGN §3, used by every module: occurrences generated for a range, united
-/// with the stored rows for that range, the stored row winning where both exist. Skipped
-/// occurrences stay in the result, marked, so views can show them; totals and reminders drop them.
+/// The one merge, used by every module: occurrences generated for a range, united with the stored
+/// rows for that range, the stored row winning where both exist. Skipped occurrences stay in the
+/// result, marked, so views can show them; totals and reminders drop them.
 public enum OccurrenceMerge {
     /// Merged occurrences of `definitions` in `range`, ordered by date, then time (untimed last),
     /// then kind and id. `stored` may hold rows outside the range or of other definitions; they are
@@ -153,7 +153,7 @@ public enum OccurrenceMerge {
                     var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.pointee.kind, id: definition.pointee.id)] ?? [:]
                     if let schedule = definition.pointee.schedule {
                         // A row on a date the schedule no longer produces (it was edited) stays
-                        // stored, as history, and produces nothing (issue 13).
+                        // stored, as history, and produces nothing.
                         schedule.forEachOccurrence(in: range, defaultAnchor: definition.pointee.date ?? defaultAnchor ?? range.lowerBound) { date in
                             body(index, definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
                             return true

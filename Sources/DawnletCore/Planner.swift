@@ -57,7 +57,7 @@ public struct PlanItem: Hashable, Sendable {
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
     public let note: String?
-    /// The external calendar instance behind a `calendar` item (DESIGN §8); boxed, so the many
+    /// The external calendar instance behind a `calendar` item; boxed, so the many
     /// items of a plan stay small.
     public var calendar: CalendarOccurrence? { calendarBox?.occurrence }
     /// Whether it is an external calendar's: asked per reminder, without copying the instance.
@@ -93,7 +93,7 @@ public struct PlanItem: Hashable, Sendable {
             suppression: suppression, detail: detail, note: note, box: nil)
     }
 
-    /// An external calendar's instance (DESIGN §8), as a `calendar` item.
+    /// An external calendar's instance, as a `calendar` item.
     public init(calendar occurrence: CalendarOccurrence) {
         self.init(
             kind: .calendar, definitionID: 0, date: occurrence.date, time: occurrence.time, title: occurrence.title, source: .virtual, offsets: .none,
@@ -259,7 +259,7 @@ public struct Plan: Sendable {
     }
 }
 
-/// The planner (DESIGN §5): a pure function of occurrences, rules, the delivery log, now and the
+/// The planner: a pure function of occurrences, rules, the delivery log, now and the
 /// zone. The runner and `preview` call this same function.
 public enum Planner {
     /// - Parameters:
@@ -521,8 +521,8 @@ public enum Planner {
         return result
     }
 
-    /// A plan made again for some of its items only: the runner's re-plan after a write (issue
-    /// 15). What `changed` says belongs to the changed definitions is taken out (its reminders,
+    /// A plan made again for some of its items only: the runner's re-plan after a write.
+    /// What `changed` says belongs to the changed definitions is taken out (its reminders,
     /// its lines in digests); `items`, their occurrences now, and `overdue`, those of them that are
     /// open one-off todos, are planned in; and each digest of the window is made again from what it
     /// listed and what changed. The result is the plan made whole over `window`, in its order,

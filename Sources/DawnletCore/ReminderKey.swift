@@ -1,4 +1,4 @@
-/// A reminder's identity (DESIGN §5): deterministic, so every plan gives a reminder the same key
+/// A reminder's identity: deterministic, so every plan gives a reminder the same key
 /// and the delivery log recognises it. Its text form is what the delivery log stores, commands
 /// get as `{key}`, and `preview` shows; `ReminderKey(text)` reads it back.
 public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
@@ -7,7 +7,7 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
     /// `digest:2026-12-01`: a day's morning digest.
     case digest(CivilDate)
     /// `ics:NAME:UID:INSTANCE:OFFSET` or `ics:NAME:UID:INSTANCE:alarm:INSTANT`: an external
-    /// calendar's item (DESIGN §8), whose parts (a UID) may hold any text; kept whole.
+    /// calendar's item, whose parts (a UID) may hold any text; kept whole.
     case calendar(String)
 
     public init?(_ text: String) {

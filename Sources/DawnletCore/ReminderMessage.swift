@@ -1,5 +1,5 @@
-/// What one delivery says, whatever the channel: the placeholders of the command template
-/// (DESIGN §7), the desktop notification, the email.
+/// What one delivery says, whatever the channel: the placeholders of the command
+/// channel's argv template, the desktop notification, the email.
 public struct ReminderMessage: Hashable, Sendable {
     public var title: String
     public var body: String
@@ -11,7 +11,7 @@ public struct ReminderMessage: Hashable, Sendable {
     public var late: Bool
     /// Raised urgency: an overdue todo, a bill due today.
     public var urgent: Bool
-    /// What can be paid from it (seed 002: "tapped to record that it happened"): a digest's
+    /// What can be logged as paid right from it: a digest's
     /// subscription renewals, debt due dates and bills not yet logged, or the reminder's own.
     public var payables: [Payable] = []
 

@@ -1,4 +1,4 @@
-/// How long before an occurrence a reminder fires (`--remind 10m`, `2h`, `1d`, `1w`; DESIGN §5).
+/// How long before an occurrence a reminder fires (`--remind 10m`, `2h`, `1d`, `1w`).
 ///
 /// As in RFC 5545, minutes and hours are exact durations before the occurrence's instant; days and
 /// weeks are nominal: `1d` before a 09:00 event is 09:00 the day before, whatever DST does between.

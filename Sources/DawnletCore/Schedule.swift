@@ -1,4 +1,4 @@
-/// The one recurrence shape of every repeating thing (shared/DESIGN.md §2): weekly with an interval
+/// The one recurrence shape of every repeating thing: weekly with an interval
 /// and weekdays, monthly by date (clamped), or monthly by nth/last weekday; an optional anchor the
 /// pattern counts from; an optional wall-clock time.
 ///

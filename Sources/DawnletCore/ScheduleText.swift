@@ -43,13 +43,13 @@ extension Schedule: CustomStringConvertible, LosslessStringConvertible {
         return text
     }
 
-    /// Parses the text form of DESIGN §2, or returns nil. Use `init(parsing:)` for the reason.
+    /// Parses a schedule's text form, or returns nil. Use `init(parsing:)` for the reason.
     public init?(_ text: String) {
         guard let parsed = try? Schedule(parsing: text) else { return nil }
         self = parsed
     }
 
-    /// Parses the text form of DESIGN §2, case-insensitively:
+    /// Parses a schedule's text form, case-insensitively:
     ///
     ///     weekly on tue,thu       every 2 weeks on mon       every other week on fri
     ///     monthly on day 31       every 3 months on day 15   yearly

@@ -345,7 +345,7 @@ extension ZoneOffsets {
         return Instant(secondsSinceEpoch: high)
     }
 
-    /// The instant a wall-clock time names on a date in this zone (shared/DESIGN.md §2).
+    /// The instant a wall-clock time names on a date in this zone.
     ///
     /// - A time that does not exist (spring-forward gap) is read with the offset in force before the
     ///   gap, so it lands as far after the gap as it was into it: 02:30 on 2026-03-29 in Europe/Berlin

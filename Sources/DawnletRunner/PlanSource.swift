@@ -27,7 +27,7 @@ public final class PlanPhases {
 }
 
 /// Everything the planner needs, read from the store for one window: the one code path `preview`
-/// and `serve` share (DESIGN §5).
+/// and `serve` share.
 public struct PlanSource {
     public let store: Store
     public let config: Config
@@ -280,7 +280,7 @@ public struct PlanSource {
     /// wall time (or digest) of it falls on a date that cannot be written.
     public static let latest = Instant(secondsSinceEpoch: Int64(CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 30)!.dayNumber) * 86_400)
 
-    /// The configured calendar files' instances around `window` (DESIGN §8), read now, never stored.
+    /// The configured calendar files' instances around `window`, read now, never stored.
     public func calendarItems(_ window: ClosedRange<Instant>) -> (items: [PlanItem], problems: [CalendarProblem]) {
         var items: [PlanItem] = []
         var problems: [CalendarProblem] = []

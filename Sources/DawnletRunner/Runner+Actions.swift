@@ -2,7 +2,7 @@ import DawnletCore
 import DawnletStore
 import DawnletSystem
 
-/// What the person does with a desktop notification (DESIGN §6): Done, Skip and Snooze write
+/// What the person does with a desktop notification: Done, Skip and Snooze write
 /// back to the store as the CLI would; a closed notification is recorded.
 extension Runner {
     /// ActionInvoked: the same store write as the CLI's `done` / `skip` (`money skip` for a bill),

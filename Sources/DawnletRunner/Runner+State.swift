@@ -4,7 +4,7 @@ import DawnletSystem
 
 /// What `next` shows, as the runner knows it: the next reminder it will send and the counts of
 /// what needs looking at. The runner publishes it after each decision, so a status bar that runs
-/// `next` every few seconds reads one small file instead of planning (issue 17).
+/// `next` every few seconds reads one small file instead of planning.
 ///
 /// It is the answer `next` would plan for any instant from `since` until `validUntil`, as long as
 /// every file in `files` keeps its stamp: the next reminder goes out at `validUntil` at the

@@ -25,7 +25,7 @@ public struct RunnerError: Error, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// `dawnlet-remind serve` (DESIGN §6): plans, sleeps on one CLOCK_REALTIME timer until the next
+/// `dawnlet-remind serve`: plans, sleeps on one CLOCK_REALTIME timer until the next
 /// reminder, delivers what is due exactly once through the delivery log, and re-plans when the
 /// database changes, on SIGHUP, when the clock or the zone changes, and when the horizon runs out.
 /// SIGTERM/SIGINT end it with 0.

@@ -5,7 +5,7 @@ enum Migrations {
     static let applicationID: Int32 = 0x4457_4E4C  // "DWNL"
 
     static let all: [String] = [
-        // 1: the day organizer — definitions apart from occurrences (DESIGN §3).
+        // 1: the day organizer — definitions apart from occurrences.
         """
         PRAGMA application_id = \(applicationID);
         CREATE TABLE todos (
@@ -82,7 +82,7 @@ enum Migrations {
         CREATE INDEX habit_entries_date ON habit_entries(date);
         CREATE INDEX transactions_date ON transactions(date);
         """,
-        // 2: the money calendar's four sources (DESIGN §4) and their period-bound payments.
+        // 2: the money calendar's four sources and their period-bound payments.
         """
         CREATE TABLE subscriptions (
             id INTEGER PRIMARY KEY,
@@ -125,7 +125,7 @@ enum Migrations {
             UNIQUE (kind, source_id, period_start)
         );
         """,
-        // 3: the delivery log (DESIGN §6): one row per reminder key and channel.
+        // 3: the delivery log: one row per reminder key and channel.
         """
         CREATE TABLE deliveries (
             key TEXT NOT NULL,
@@ -154,7 +154,7 @@ enum Migrations {
         """
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         """,
-        // 6: an id names one item for ever (DESIGN §3): every table whose ids a reminder key, a
+        // 6: an id names one item for ever: every table whose ids a reminder key, a
         // delivery row, an export UID or a person can name becomes AUTOINCREMENT, keeping its ids.
         // Its sequence starts past the highest id it has, and past the highest id the delivery
         // log has seen for its kind (an item deleted before this migration is not named again).
@@ -201,7 +201,7 @@ enum Migrations {
                     amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, UNIQUE (kind, source_id, period_start)
                     """),
         // 7: what a debt payment took off the balance (it stops at zero), so deleting the payment
-        // gives back exactly that (issue 13). NULL for older rows: their amount.
+        // gives back exactly that. NULL for older rows: their amount.
         """
         ALTER TABLE payments ADD COLUMN balance_taken_minor INTEGER;
         """,
@@ -227,7 +227,7 @@ enum Migrations {
         ALTER TABLE transactions_new RENAME TO transactions;
         CREATE INDEX transactions_date ON transactions(date);
         """,
-        // 10: what changed, for the runner to re-plan only that (issue 15): a row per write to a
+        // 10: what changed, for the runner to re-plan only that: a row per write to a
         // table a plan reads, naming the reminder kind and the definition or source it touches
         // (NULL: no one item, such as a transaction without a bill). The delivery log is not
         // in it: its writes that matter are the runner's own. At most 2,000 rows are kept.

@@ -23,14 +23,14 @@ public struct Delivery: Hashable, Sendable {
     public var id: DeliveryID { DeliveryID(key, channel) }
 }
 
-/// The delivery log (DESIGN §6): a reminder is claimed (committed) before it is handed to a
+/// The delivery log (docs/delivery.md): a reminder is claimed (committed) before it is handed to a
 /// channel, and recorded delivered, failed or missed after. The primary key (key, channel) is what
 /// makes a second send impossible, even from a second runner.
 extension Store.Log {
     /// Every delivery that is settled (delivered, failed or missed) for reminders due at or after
     /// `since`, and how: the planner's "already done". Claimed rows are not settled: after a crash
-    /// they are tried again (the one case DESIGN §6 allows to repeat). Snoozed rows are not settled
-    /// either: they fire again at their new instant (`snoozes()`).
+    /// they are tried again (the one case where a notification may go out twice). Snoozed rows are
+    /// not settled either: they fire again at their new instant (`snoozes()`).
     /// With `keysStarting`, only the rows whose keys start with one of those texts (`todo:12:`,
     /// `digest:`), each found through the key's index: a re-plan of a few items reads their rows.
     public func deliveryLog(since: Instant, keysStarting prefixes: [String]? = nil) throws(StoreError) -> [DeliveryID: Settlement] {

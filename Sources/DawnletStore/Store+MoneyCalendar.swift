@@ -1,6 +1,6 @@
 import DawnletCore
 
-/// Subscriptions, debts, goals, income sources and their payments (DESIGN §4).
+/// Subscriptions, debts, goals, income sources and their payments.
 extension Store.Sources {
     public func addSubscription(name: String, amount: Amount, schedule: Schedule, today: CivilDate) throws(StoreError) -> Int64 {
         var anchored = schedule
@@ -224,7 +224,7 @@ extension Store.Sources {
     }
 }
 
-/// The four sources of the money calendar (DESIGN §4), by their command's noun.
+/// The four sources of the money calendar, by their command's noun.
 public enum MoneySourceKind: String, CaseIterable, Sendable {
     case subscription, debt, goal, income
 

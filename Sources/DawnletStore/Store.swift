@@ -131,13 +131,13 @@ func whereID(_ ids: Set<Int64>?) -> String { ids.map { " WHERE id IN (\(sqlList(
 // MARK: - Repositories: one per module, over the one connection
 
 extension Store {
-    /// Todos, events and habits: definitions and their occurrence rows (DESIGN §3).
+    /// Todos, events and habits: definitions and their occurrence rows.
     public struct Items {
         let db: Connection
         let schedules: ScheduleTexts
     }
 
-    /// Recurring transactions and the months of rows they lay out (DESIGN §4).
+    /// Recurring transactions and the months of rows they lay out.
     public struct Money {
         let db: Connection
         let schedules: ScheduleTexts

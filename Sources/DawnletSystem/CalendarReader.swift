@@ -21,10 +21,10 @@ final class ICal: @unchecked Sendable {
 }
 
 /// Reads an iCalendar file, or a vdir (a folder of them), with libical and expands its events and
-/// todos for a window (DESIGN §8): DTSTART/DTEND/DURATION/DUE, all-day dates, TZID with embedded
-/// VTIMEZONEs, UTC and floating times, RRULE, RDATE, EXDATE, RECURRENCE-ID overrides, cancelled
-/// events and completed todos left out, VALARMs relative to start or end, or absolute. A file or
-/// item that cannot be used is reported and skipped; the rest is still read.
+/// todos for a window (docs/calendars.md): DTSTART/DTEND/DURATION/DUE, all-day dates, TZID with
+/// embedded VTIMEZONEs, UTC and floating times, RRULE, RDATE, EXDATE, RECURRENCE-ID overrides,
+/// cancelled events and completed todos left out, VALARMs relative to start or end, or absolute.
+/// A file or item that cannot be used is reported and skipped; the rest is still read.
 public enum CalendarReader {
     /// Larger files are reported and skipped unread.
     public static let maximumFileBytes = 16 << 20
@@ -420,7 +420,7 @@ public enum CalendarReader {
             func consider(_ t: icaltimetype, at: Instant?) {
                 let name = instanceName(t, at: at)
                 let first = name == firstName
-                // DTSTART's instance is kept for an absolute alarm inside the window (issue 16, 4).
+                // DTSTART's instance is kept for an absolute alarm inside the window.
                 guard let at, (at >= begin && at <= end) || (first && hasAbsoluteAlarm(item)) else { return }
                 guard !excluded.contains(name), !excludedDays.contains(date(t)), seen.insert(name).inserted else { return }
                 result.append(Instance(at: at, date: date(t), name: name, isFirst: first))
@@ -474,7 +474,7 @@ public enum CalendarReader {
         }
 
         /// An item's shape, and how long before and after its start an instance can remind: its
-        /// VALARMs' leads (an alarm weeks ahead of its event, issue 16), its length for those
+        /// VALARMs' leads (an alarm weeks ahead of its event), its length for those
         /// RELATED=END, and the eight days the kind's default reminders may reach; in seconds.
         struct Timing {
             let shape: Shape

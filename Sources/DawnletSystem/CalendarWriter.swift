@@ -2,7 +2,7 @@ import DawnletCore
 import FoundationEssentials
 import Glibc
 
-/// Writes what was done here back into a writable calendar (`readOnly: false`, issue 16): the one
+/// Writes what was done here back into a writable calendar (`readOnly: false`): the one
 /// file that holds the item, edited by a CalendarWriteBack function and replaced whole, so that a
 /// sync tool carries it on. A file changed by someone else meanwhile is read again first.
 public enum CalendarWriter {

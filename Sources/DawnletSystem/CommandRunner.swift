@@ -14,9 +14,9 @@ public struct CommandResult: Hashable, Sendable {
     public var succeeded: Bool { status == 0 && !timedOut }
 }
 
-/// Runs a program without a shell (DESIGN §6): `posix_spawnp` with an empty signal mask and default
-/// dispositions (a child started from a thread that blocks SIGTERM would otherwise inherit the
-/// block and be unkillable, shared/PLATFORM-NOTES.md), in its own process group, stdin on
+/// Runs a program without a shell: `posix_spawnp` with an empty signal mask and default
+/// dispositions (a signal mask is inherited: a child started from a thread that blocks SIGTERM,
+/// as the runner's does, would keep it blocked and be unkillable), in its own process group, stdin on
 /// /dev/null or fed `input`, stdout on /dev/null, stderr captured; killed with its group after
 /// `timeout` seconds.
 public enum CommandRunner {

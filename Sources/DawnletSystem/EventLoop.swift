@@ -142,7 +142,7 @@ public final class EventLoop {
 
     /// A re-armable one-shot timer on the wall clock.
     public final class Timer: Source {
-        /// Fires once at `microseconds` since the epoch, within 1 ms.
+        /// Fires once at `microseconds` since the epoch, with 1 µs accuracy (see `timer`).
         public func arm(atMicroseconds microseconds: UInt64) throws(SystemError) {
             try SystemError.check(Systemd.f.sd_event_source_set_time!(source, microseconds), "sd_event_source_set_time")
             try SystemError.check(Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_ONESHOT)), "sd_event_source_set_enabled")

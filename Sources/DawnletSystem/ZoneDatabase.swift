@@ -3,7 +3,7 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// The system's time zones, as glibc, Python's zoneinfo and systemd find them (issue 14): TZif
+/// The system's time zones, as glibc, Python's zoneinfo and systemd find them: TZif
 /// files under `$TZDIR`, else /usr/share/zoneinfo, by IANA name, each read once and kept; and the
 /// system zone from `TZ`, else /etc/localtime. When `apt upgrade` brings new tzdata, the next
 /// read of a zone has it, with no rebuild.

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// The days ahead (issue 13, part 4): every kind by day with status and source; `today` is the
+/// The days ahead: every kind by day with status and source; `today` is the
 /// agenda of one day, now with the money calendar's four sources.
 @Suite struct AgendaTests {
     let workspace: Workspace

@@ -56,7 +56,7 @@ enum CLIProcess {
         }
     }
 
-    /// Asserts a failure the way DESIGN §7 asks for: the exit code, one clear message line (plus
+    /// Asserts a failure as every command must fail: the exit code, one clear message line (plus
     /// the usage line for usage errors), and no crash or backtrace.
     static func expectFailure(
         _ result: CLIResult, status: Int32, mentioning words: [String],

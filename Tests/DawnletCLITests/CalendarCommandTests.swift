@@ -2,8 +2,9 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// External calendar files in `preview` and `today` (DESIGN §8): read at planning time, shown
-/// with their source, never written to the database; a broken file is a warning, not a failure.
+/// External calendar files in `preview` and `today` (docs/calendars.md): read at planning time,
+/// shown with their source, never written to the database; a broken file is a warning, not a
+/// failure.
 @Suite struct CalendarCommandTests {
     let folder: TemporaryFolder
     let db: String
@@ -65,7 +66,7 @@ import Testing
         #expect(reminders == ["ics:far:exam@example.org:alarm:2027-01-10T09:00:00 2027-01-10T09:00:00+00:00"])
     }
 
-    @Test("an item's start is an instant: the second 02:30 of a repeated hour, and seconds, stay what the file says (issue 16, 3 and 11)")
+    @Test("an item's start is an instant: the second 02:30 of a repeated hour, and seconds, stay what the file says")
     func startInstant() throws {
         let reminders = try previewCalendar(
             "exact", zone: "Europe/Berlin",

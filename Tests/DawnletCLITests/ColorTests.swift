@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Colour and layout (issue 17): overdue and failed red, late yellow, done and skipped dim, ids
+/// Colour and layout: overdue and failed red, late yellow, done and skipped dim, ids
 /// padded; `--color auto|always|never`, NO_COLOR and TERM=dumb honoured, never into a pipe or JSON.
 /// A terminal is made with script(1), so `auto` meets a real tty.
 @Suite struct ColorTests {

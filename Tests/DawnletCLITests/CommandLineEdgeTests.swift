@@ -3,7 +3,7 @@ import Foundation
 import Glibc
 import Testing
 
-/// Issue 12: the command line means what it says. `--` ends the options, and signals are blocked
+/// The command line means what it says. `--` ends the options, and signals are blocked
 /// only for `serve` itself, not for any command with the word "serve" in it.
 @Suite struct CommandLineEdgeTests {
     @Test("todo add -- --help adds a todo titled --help")
@@ -34,7 +34,7 @@ import Testing
             ])
         #expect(holder.firstLine() == "locked")
         // Started with an empty signal mask: Foundation's Process would hand the child the test
-        // thread's blocked SIGTERM (shared/PLATFORM-NOTES.md), and hide what is being tested.
+        // thread's blocked SIGTERM (an open Foundation bug), and hide what is being tested.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Shell completions generated from the command table (issue 17), run in the shells themselves:
+/// Shell completions generated from the command table, run in the shells themselves:
 /// bash's completion function with COMP_WORDS as bash sets them, fish's `complete -C`, zsh's
 /// function with its completion builtins recorded.
 @Suite struct CompletionsTests {

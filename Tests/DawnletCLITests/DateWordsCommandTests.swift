@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Dates as people type them, through the binary: resolved in the configured zone at `--now`,
-/// echoed when a word was read (issue 13, part 5).
+/// echoed when a word was read.
 @Suite struct DateWordsCommandTests {
     let workspace: Workspace
 

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Honest diagnostics (issue 17): `doctor` prints every check, pass or fail, one line each, with
+/// Honest diagnostics: `doctor` prints every check, pass or fail, one line each, with
 /// what to do about each failure.
 @Suite struct DiagnosticsTests {
     let workspace: Workspace

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Edit everything (issue 13, part 1): the series or one occurrence, lists showing the item as it
+/// Edit everything: the series or one occurrence, lists showing the item as it
 /// now is, and a changed schedule keeping the rows of dates it still produces.
 @Suite struct EditTests {
     let workspace: Workspace

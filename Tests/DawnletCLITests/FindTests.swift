@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Finding things (issue 13, part 6): where each todo stands, and `find` across every kind.
+/// Finding things: where each todo stands, and `find` across every kind.
 @Suite struct FindTests {
     let workspace: Workspace
     var db: String { workspace.db }

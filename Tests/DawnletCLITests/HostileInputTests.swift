@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// What a person or another program can put where dawnlet-remind reads: each case its file or
-/// command, its exit code and its one line, and files that are not ours left as they were (issue 12).
+/// command, its exit code and its one line, and files that are not ours left as they were.
 @Suite struct HostileInputTests {
     let folder: TemporaryFolder
 
@@ -66,7 +66,7 @@ import Testing
         var user: String?
         switch name {
         case "deep":
-            // 10 keys a level, 505 levels: 34 s before "unknown key" (issue 12).
+            // 10 keys a level, 505 levels: once 34 s before "unknown key".
             let level = (1..<10).map { "k\($0): 1" }.joined(separator: ", ")
             try (String(repeating: "{ \(level), x: ", count: 505) + "1" + String(repeating: " }", count: 505)).write(
                 toFile: config, atomically: false, encoding: .utf8)

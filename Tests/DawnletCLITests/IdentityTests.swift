@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Issue 11: an id is never reused, so a reminder of a new item can never be taken for one the
+/// An id is never reused, so a reminder of a new item can never be taken for one the
 /// delivery log already has. Through the binary, with `serve` running on the real clock.
 @Suite(.serialized) struct IdentityTests {
     @Test("delete and re-add while serve runs: the new todo, event and habit get new ids and fire too")

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// The manual pages (issue 17): made from the command table, they name every command and every
+/// The manual pages: made from the command table, they name every command and every
 /// config key the binary accepts, and groff renders them without a warning.
 @Suite struct ManPageTests {
     func page(_ section: String) throws -> String {

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// `next` (issue 17): the next reminder, how long until it, and what needs looking at, as text,
+/// `next`: the next reminder, how long until it, and what needs looking at, as text,
 /// JSON and waybar's `{"text","tooltip","class"}`.
 @Suite struct NextTests {
     let workspace: Workspace

@@ -38,7 +38,7 @@ import Testing
         #expect(p.terminationStatus == 0)
     }
 
-    @Test("the four-source month on the seed's cases")
+    @Test("the four-source month: a clamped debt day, a paid-off debt, paused and logged subscriptions, an income without an anchor")
     func calendar() throws {
         try cli("debt", "add", "Card", "--balance", "1000", "--minimum", "50", "--day", "31")
         try cli("debt", "add", "Loan", "--balance", "200", "--minimum", "20", "--day", "5")
@@ -164,7 +164,7 @@ import Testing
         #expect(text == (try snapshot("preview-berlin-spring.txt")))
     }
 
-    @Test("preview --all adds what is suppressed, with the reason; --json has the keys of DESIGN §5")
+    @Test("preview --all adds what is suppressed, with the reason; --json has every reminder's documented keys")
     func previewAll() throws {
         try populateBerlin()
         let result = try cli(

@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// `preview --now T` shows what `serve` would do at T, with what the delivery log says (issue 11):
+/// `preview --now T` shows what `serve` would do at T, with what the delivery log says:
 /// delivered (when, on which channel), failed (why), snoozed (until), late, due, missed, pending,
 /// suppressed with the reason.
 extension PlannerCommandTests {

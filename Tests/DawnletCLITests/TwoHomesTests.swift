@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// One reminder across a person's devices (issue 16): a CalDAV server (Radicale on 127.0.0.1)
+/// One reminder across a person's devices: a CalDAV server (Radicale on 127.0.0.1)
 /// and vdirsyncer syncing its one collection into two homes, each with its own database. Home A
 /// has `serve` with a desktop (dunst); what it does to a calendar alarm is written into the file,
 /// synced, and home B's plan and runner follow it. Both servers and every sync are started here.

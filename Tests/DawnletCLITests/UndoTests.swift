@@ -2,7 +2,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Undo of each kind restores exactly the state before (issue 13, part 2): the same `today`, the
+/// Undo of each kind restores exactly the state before: the same `today`, the
 /// same month total, the same balance, the same calendar.
 @Suite struct UndoTests {
     let workspace: Workspace

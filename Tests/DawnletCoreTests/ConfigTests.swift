@@ -92,7 +92,7 @@ import Testing
             ("{ channels: { email: { url: 'smtp://x', from: 'a@b\\r\\nBcc: x@y', to: ['c@d'] } } }", "channels.email", "line break"),
             ("{ channels: { email: { url: 'smtp://mail.example.org', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
             ("{ channels: { email: { url: 'smtps://127.0.0.1', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "smtps://"),
-            // Issue 12: names that only look like loopback addresses go to another host.
+            // Names that only look like loopback addresses go to another host.
             ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
             ("{ channels: { email: { url: 'smtp://127.0.0.1.evil.com:25', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
             ("{ channels: { email: { url: 'smtp://127.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// Dates as people type them, from a fixed today (issue 13, part 5).
+/// Dates as people type them, from a fixed today.
 @Suite struct DateWordsTests {
     /// Tuesday.
     let today = date("2026-12-01")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// The runner's one decision (issue 11), as tables of cases: what goes out now, late or not, as a
+/// The runner's one decision, as tables of cases: what goes out now, late or not, as a
 /// summary or alone; what is recorded missed; when the runner wakes next.
 @Suite struct DispatcherTests {
     let t0 = Instant(secondsSinceEpoch: 1_796_112_000)  // 2026-12-01T09:00:00+01:00

@@ -2,7 +2,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// Outside text shown in errors and logs: one line, inert, bounded (issue 12).
+/// Outside text shown in errors and logs: one line, inert, bounded.
 @Suite struct DisplayTextTests {
     @Test(
         "line breaks, tabs, backslashes, terminal escapes and bidi overrides are written as escapes",

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// The config's JSON5 reader (issue 17) against the json5 package, on random documents of every
+/// The config's JSON5 reader against the json5 package, on random documents of every
 /// form the spec allows and on the same documents with one character taken out; and the places
 /// it names for problems.
 @Suite struct JSON5Tests {

@@ -6,7 +6,7 @@ import Testing
 @testable import DawnletCore
 
 /// Our schedules written as RFC 5545 RRULEs and expanded by libical must give the same dates.
-/// This pins the exact meaning that calendar export (DESIGN §8) relies on.
+/// This pins the exact meaning that calendar export relies on.
 @Suite(.serialized) struct LibicalParityTests {
     /// The RRULE that means exactly this (resolved) schedule: the one export writes.
     static func rrule(_ rule: Schedule.Rule, anchor: CivilDate) -> String {
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test(
-        "the RRULEs of DESIGN §2",
+        "the RRULE of each schedule form",
         arguments: [
             ("weekly on tue,thu from 2026-01-01", "FREQ=WEEKLY;INTERVAL=1;BYDAY=TU,TH;WKST=MO"),
             ("every 2 weeks on mon from 2026-01-07", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO;WKST=MO"),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// Wall-clock times on transition days (DESIGN §2): a time in a gap fires as far after the gap as
+/// Wall-clock times on transition days: a time in a gap fires as far after the gap as
 /// it was into it; a repeated time fires at its first instance. Every case names its zone.
 @Suite struct LocalTimeTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// The four-source month of seed 002 on its own cases.
+/// The money calendar's four-source month (subscriptions, debts, goals, income) on its own cases.
 @Suite struct MoneyCalendarTests {
     static let card = Debt(id: 1, name: "Card", balance: Amount(minorUnits: 100_000), minimumPayment: Amount(minorUnits: 5_000), paymentDay: 31)
     static let paid = Debt(id: 2, name: "Paid off", balance: .zero, minimumPayment: Amount(minorUnits: 1_000), paymentDay: 5)

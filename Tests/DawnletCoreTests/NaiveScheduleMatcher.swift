@@ -2,7 +2,7 @@ import Foundation
 
 @testable import DawnletCore
 
-/// A deliberately naive second implementation of DESIGN §2: it walks every day of the range and
+/// A deliberately naive second implementation of the Schedule: it walks every day of the range and
 /// asks whether that one day matches, reading year, month, day and weekday from Foundation's
 /// Gregorian calendar instead of the engine's integer arithmetic. Slow, obvious, independent.
 struct NaiveScheduleMatcher {

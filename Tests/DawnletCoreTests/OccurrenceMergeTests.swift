@@ -3,7 +3,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// The seed's rules for definitions and occurrences (seed 000, DESIGN §3), on the pure merge.
+/// The rules of definitions and occurrences (virtual and stored, skipped, overdue), on the merge.
 @Suite struct OccurrenceMergeTests {
     static let bins = ItemDefinition(
         kind: .todo, id: 1, title: "Take out bins",
@@ -185,7 +185,7 @@ import Testing
     }
 }
 
-/// Issue 12: a month of the largest amounts a person may type sums exactly (Int64 overflowed and
+/// A month of the largest amounts a person may type sums exactly (Int64 overflowed and
 /// crashed every later `money month`).
 @Suite struct MoneyTotalTests {
     @Test("9,300 rows of the largest amount, in and out, sum exactly")

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// The RRULE expansion (issue 16) against python-dateutil, on random rules of every part the RFC
+/// The RRULE expansion against python-dateutil, on random rules of every part the RFC
 /// names, and on the RFC's own examples and the rules libical gets wrong.
 @Suite struct RecurrenceRuleTests {
     static let oracle = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/rrule_oracle.py").path

@@ -3,7 +3,7 @@ import Testing
 
 @testable import DawnletCore
 
-/// Named cases for each rule of DESIGN §2, with the dates a person can check on a wall calendar.
+/// Named cases for each rule of the Schedule, with the dates a person can check on a wall calendar.
 @Suite struct ScheduleRuleTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String

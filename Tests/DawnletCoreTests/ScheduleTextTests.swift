@@ -47,7 +47,7 @@ import Testing
         #expect(try Schedule(parsing: s.description) == s)
     }
 
-    @Test("the sugar means what DESIGN §2 says")
+    @Test("the sugar means its long form: daily, weekdays, yearly, every other week")
     func sugar() throws {
         #expect(try schedule("daily").rule == .weekly(interval: 1, days: .all))
         #expect(try schedule("weekdays").rule == .weekly(interval: 1, days: .workdays))

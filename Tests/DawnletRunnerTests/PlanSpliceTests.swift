@@ -6,7 +6,7 @@ import Testing
 
 @testable import DawnletRunner
 
-/// Issue 15: after a write, the runner re-plans only what changed (`PlanSource.splice`, over what
+/// After a write, the runner re-plans only what changed (`PlanSource.splice`, over what
 /// the change feed names). The oracle is the whole plan made again: on random databases and
 /// random writes of every sort a person makes (add, edit, done, skip, delete; dated, timed,
 /// date-only, repeating, one-off), the spliced plan is it, reminder for reminder and in order.

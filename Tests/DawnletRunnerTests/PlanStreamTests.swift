@@ -6,7 +6,7 @@ import Testing
 
 @testable import DawnletRunner
 
-/// Issue 15: a plan streamed in slices of days is the whole plan, reminder for reminder and in the
+/// A plan streamed in slices of days is the whole plan, reminder for reminder and in the
 /// same order. The oracle is the straightforward computation: every occurrence of the window
 /// (plus the longest lead) planned at once, sorted by fire time and then key text.
 @Suite struct PlanStreamTests {
@@ -155,7 +155,7 @@ import Testing
     }
 
     /// The oracle's JSON: each reminder of the whole plan written out plainly, field by field in
-    /// DESIGN §5's order, with strings escaped as JSON says.
+    /// the order of `preview --json`, with strings escaped as JSON says.
     static func plainJSON(_ plan: [PlannedReminder]) -> String {
         func string(_ s: String) -> String {
             var out = "\""

@@ -29,7 +29,7 @@ final class FakeChannels: DeliveryChannels {
     var keys: [String] { handed.map(\.message.key) }
 }
 
-/// The runner's loop without real time (issue 11): a manual clock, fake channels, a real database
+/// The runner's loop without real time: a manual clock, fake channels, a real database
 /// in a temporary folder. The test plays the event loop: it moves the clock to the instant the
 /// runner armed its timer for and fires it.
 @Suite struct RunnerLoopTests {
@@ -174,7 +174,7 @@ final class FakeChannels: DeliveryChannels {
         channels.end(4, DeliveryOutcome(state: .failed, detail: "exited 1", retry: true))
         #expect(try state("todo:1:2026-12-01:0m") == .missed)
         #expect(try store.log.deliveries(.missed).first?.detail == "exited 1; gave up after 5 attempts")
-        // The log counts them too (issue 12: it said 1 after 5).
+        // The log counts them too (it once said 1 after 5).
         #expect(try store.log.deliveries(.missed).first?.attempts == 5)
         #expect(runner.retries.isEmpty)
         #expect(runner.nextWake == at("2026-12-01T09:05"))

@@ -3,7 +3,7 @@ import DawnletStore
 import DawnletTestSupport
 import Testing
 
-/// The delivery log (DESIGN §6) with desktop notifications: claims, the server's id, snoozes.
+/// The delivery log with desktop notifications: claims, the server's id, snoozes.
 @Suite struct StoreDeliveryTests {
     let folder: TemporaryFolder
     let store: Store

@@ -5,7 +5,7 @@ import Testing
 @testable import DawnletCore
 @testable import DawnletStore
 
-/// Opening, creating, refusing and migrating real database files (DESIGN §7, issue 3).
+/// Opening, creating, refusing and migrating real database files.
 @Suite struct StoreFileTests {
     @Test("a new database is private, in WAL mode, at the latest schema")
     func creates() throws {
@@ -102,7 +102,7 @@ import Testing
         #expect(try store.items.storedOccurrences(in: CivilDate(dayNumber: 0)...CivilDate(dayNumber: 0)).isEmpty)
     }
 
-    // MARK: - Files that are not ours (issue 12)
+    // MARK: - Files that are not ours
 
     /// The bytes of a file and of its -wal and -journal (nil where absent).
     private func snapshot(_ path: String) -> [Data?] {

@@ -5,7 +5,7 @@ import Testing
 @testable import DawnletCore
 @testable import DawnletStore
 
-/// An id names one item for ever (DESIGN §3, issue 11): never reused after a delete, in every table
+/// An id names one item for ever: never reused after a delete, in every table
 /// a reminder key, a delivery row, an export UID or a person can name.
 @Suite struct StoreIdentityTests {
     let today = CivilDate(year: 2026, month: 12, day: 1)!

@@ -5,7 +5,7 @@ import Testing
 @testable import DawnletCore
 @testable import DawnletStore
 
-/// The seed's cases on a real database file: definitions apart from occurrences (seed 000).
+/// The organizer's cases on a real database file: definitions apart from occurrences.
 @Suite struct StoreModuleTests {
     let folder: TemporaryFolder
     let store: Store

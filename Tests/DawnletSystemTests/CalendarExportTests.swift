@@ -4,7 +4,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Export (DESIGN §8) checked by reading back with libical: the calendar file means what our own
+/// Export checked by reading back with libical: the calendar file means what our own
 /// Schedule means.
 @Suite struct CalendarExportTests {
     static let berlin = Zone.named("Europe/Berlin")

@@ -4,7 +4,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// The calendar reader against recurring-ical-events on icalendar (issue 16): the same event
+/// The calendar reader against recurring-ical-events on icalendar: the same event
 /// instances, by UID and start, on the corpus of other people's calendars, on the reproducers and
 /// on generated calendars of repeating events with zones, EXDATEs and overrides.
 @Suite struct CalendarOracleTests {
@@ -14,14 +14,14 @@ import Testing
     /// Files where the two differ on purpose, and why.
     static let differOnPurpose: [String: String] = [
         "rfc_7529.ics": "the Chinese, Ethiopic and Hebrew calendars (RSCALE) are not followed here: their DTSTART only",
-        "issue_722_missing_VTIMEZONE_custom.ics": "a TZID that no VTIMEZONE defines and no IANA zone names: reported and skipped, not read as UTC",
-        "issue_526_calendar_with_event_subset.ics": "Outlook's zone names (\"Western/Central Europe\") without a VTIMEZONE: reported and skipped",
-        "issue_526_calendar_with_events.ics": "the same", "issue_526_calendar_with_shuffeled_events.ics": "the same",
-        "issue_526_calendar_with_different_events.ics": "the same",
-        "issue_178_custom_component_contains_other.ics": "a VEVENT inside an unknown component, with no VCALENDAR: not read",
-        "issue_313_globally_unique_tzid.ics":
+        "missing_VTIMEZONE_custom.ics": "a TZID that no VTIMEZONE defines and no IANA zone names: reported and skipped, not read as UTC",
+        "calendar_with_event_subset.ics": "Outlook's zone names (\"Western/Central Europe\") without a VTIMEZONE: reported and skipped",
+        "calendar_with_events.ics": "the same", "calendar_with_shuffeled_events.ics": "the same",
+        "calendar_with_different_events.ics": "the same",
+        "custom_component_contains_other.ics": "a VEVENT inside an unknown component, with no VCALENDAR: not read",
+        "globally_unique_tzid.ics":
             "Mozilla's globally unique TZIDs (/mozilla.org/…/America/New_York) without a VTIMEZONE: reported, skipped (libical's own prefix is read)",
-        "issue_1633_rdate_with_dates_and_tzid.ics": "an RDATE PERIOD of two dates on a timed event (invalid): its day's start in the planning zone",
+        "rdate_with_dates_and_tzid.ics": "an RDATE PERIOD of two dates on a timed event (invalid): its day's start in the planning zone",
     ]
 
     func instances(_ path: String, from: Instant, to: Instant) -> [String] {

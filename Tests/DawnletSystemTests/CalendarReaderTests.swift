@@ -4,8 +4,8 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Calendar files read with libical (DESIGN §8), on the corpus of real and broken calendars in
-/// Corpus/ (copied from the workplace's shared/data/ics) and on files written here.
+/// Calendar files read with libical, on the corpus of real and broken calendars in Corpus/
+/// (other projects' test calendars, see Corpus/README.md) and on files written here.
 @Suite struct CalendarReaderTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Corpus")
     static let utc = Zone.named("UTC")
@@ -38,8 +38,8 @@ import Testing
         // RFC 7529's examples (the Chinese, Ethiopic and Hebrew calendars are not followed: their
         // DTSTART only, 3; the Gregorian Feb 29 with SKIP=FORWARD, 2012–2039: 28), a Google and
         // a Thunderbird event.
-        #expect(counts["issue_1081_event_with_rrule.ics"] == 10)
-        #expect(counts["issue_1050_calendar_with_events_and_todos.ics"] == 2)
+        #expect(counts["event_with_rrule.ics"] == 10)
+        #expect(counts["calendar_with_events_and_todos.ics"] == 2)
         #expect(counts["alarm_google_future.ics"] == 1 && counts["alarm_thunderbird_future.ics"] == 1)
         #expect(counts["rfc_7529.ics"] == 31)
     }
@@ -56,16 +56,16 @@ import Testing
                 "libical: Can't parse as DATE-TIME value in DTSTART property. Removing entire property: INVALID-DATE (that property is ignored)",
                 "test-123: no DTSTART or DUE: skipped",
             ])
-        let rule = read("\(calendars)/issue_1081_invalid_rrule_freq.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
+        let rule = read("\(calendars)/invalid_rrule_freq.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(rule.occurrences.count == 1, "the event is kept, without its rule")
         #expect(rule.problems.first?.message.contains("RRULE") == true)
-        let zone = read("\(calendars)/issue_722_missing_VTIMEZONE_custom.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
+        let zone = read("\(calendars)/missing_VTIMEZONE_custom.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(zone.occurrences.isEmpty)
         #expect(
             zone.problems.map(\.message) == [
-                "issue_722_missing_VTIMEZONE_custom.ics#0: unknown time zone \"CUSTOM_tzid\" (no VTIMEZONE of that name, not an IANA name): skipped"
+                "missing_VTIMEZONE_custom.ics#0: unknown time zone \"CUSTOM_tzid\" (no VTIMEZONE of that name, not an IANA name): skipped"
             ])
-        let builtin = read("\(calendars)/issue_722_missing_timezones.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
+        let builtin = read("\(calendars)/missing_timezones.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(builtin.occurrences.contains { $0.start == at("2014-08-29T12:00") }, "America/New_York without a VTIMEZONE: libical's own")
         let missing = read("/nonexistent/calendar.ics", from: "2026-01-01T00:00", to: "2026-02-01T00:00")
         #expect(missing.problems.map(\.description) == ["/nonexistent/calendar.ics: no such file or folder"])

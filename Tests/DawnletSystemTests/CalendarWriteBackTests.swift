@@ -4,7 +4,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Acknowledgements and snoozes written back into someone else's calendar file (issue 16, Build 3):
+/// Acknowledgements and snoozes written back into someone else's calendar file:
 /// only the lines it adds or replaces change; read back, the alarm no longer fires, the snooze does.
 @Suite struct CalendarWriteBackTests {
     /// A Thunderbird-like file: a VTIMEZONE, an unknown X- property, a folded DESCRIPTION, LF-free

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DawnletSystem
 
-/// Commands on the event loop (issue 11): many at once, each ended by its exit, its timeout or
+/// Commands on the event loop: many at once, each ended by its exit, its timeout or
 /// its input; nothing left on the loop or open afterwards.
 @Suite(.serialized) struct CommandRunnerTests {
     /// This process's open pidfds (only commands make them).

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Calendar files made to cost: each is read in bounded work, what exceeds a bound is reported
-/// once and skipped, and the rest is still planned (issue 12).
+/// once and skipped, and the rest is still planned.
 @Suite struct HostileCalendarTests {
     let folder: TemporaryFolder
     let zone = Zone.named("UTC")

@@ -229,7 +229,7 @@ final class LoopbackServer {
     }
 
     /// posix_spawn with an empty signal mask and default dispositions: a child started from a
-    /// test thread would otherwise inherit signals blocked there (PLATFORM-NOTES). Its stdout is
+    /// test thread would otherwise inherit signals blocked there. Its stdout is
     /// the returned pipe; stderr goes nowhere.
     private static func spawn(_ arguments: [String]) throws -> (pid_t, Int32) {
         var fds: [Int32] = [-1, -1]

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// Zones from the system's tzdata, by name, from $TZDIR or /usr/share/zoneinfo, and the system zone
-/// from TZ or /etc/localtime (issue 14).
+/// from TZ or /etc/localtime.
 @Suite struct ZoneDatabaseTests {
     let folder: TemporaryFolder
     let july2027 = Instant(secondsSinceEpoch: 1_814_443_200)  // 2027-07-01T12:00Z

@@ -4,9 +4,10 @@ import DawnletSystem
 import FoundationEssentials
 import Glibc
 
-/// `export --to DIR [--todos] [--events]` (DESIGN §8): one .ics per Dawnlet todo or event in a vdir
-/// folder, named by a stable UID, so exporting again rewrites the same files; each written to a
-/// private temporary file and renamed into place. Files of ours for items deleted since are removed.
+/// `export --to DIR [--todos] [--events]` (docs/calendars.md): one .ics per Dawnlet todo or event
+/// in a vdir folder, named by a stable UID, so exporting again rewrites the same files; each
+/// written to a private temporary file and renamed into place. Files of ours for items deleted
+/// since are removed.
 enum ExportCommand {
     static let command = Command(
         path: ["export"], usage: "export --to DIR [--todos] [--events]",

@@ -1,7 +1,7 @@
 import DawnletCore
 import DawnletStore
 
-/// `todo`, `event` and `habit`: one set of verbs over the definition/occurrence split (DESIGN §3, §9).
+/// `todo`, `event` and `habit`: one set of verbs over the definition/occurrence split.
 /// Definitions are listed by `KIND list`; their merged occurrences by `today`.
 enum ItemCommands {
     static var commands: [Command] {

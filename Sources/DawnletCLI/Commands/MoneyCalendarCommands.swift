@@ -1,8 +1,7 @@
 import DawnletCore
 import DawnletStore
 
-/// Subscriptions, debts, goals, income sources, and the forward-looking month that merges them
-/// (seed 002, DESIGN §4).
+/// Subscriptions, debts, goals, income sources, and the forward-looking month that merges them.
 enum MoneyCalendarCommands {
     static let commands: [Command] =
         [

@@ -2,7 +2,7 @@ import DawnletCore
 import FoundationEssentials
 
 /// `occurrences --schedule TEXT --from DATE --to DATE [--tz ZONE] [--json]`: the dates a schedule
-/// yields in an inclusive range and, when it has a time, the instants (DESIGN §2, §5).
+/// yields in an inclusive range and, when it has a time, the instants.
 enum OccurrencesCommand {
     /// The longest range one call may ask for: 100 years.
     static let maximumRangeDays = 36_525

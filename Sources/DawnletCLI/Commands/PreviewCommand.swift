@@ -4,7 +4,7 @@ import DawnletStore
 import FoundationEssentials
 
 /// `preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]`: what will fire when,
-/// on which channel, and why (DESIGN §5). The same plan the runner uses.
+/// on which channel, and why. The same plan the runner uses.
 enum PreviewCommand {
     static let command = Command(
         path: ["preview"], usage: "preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]",
@@ -241,7 +241,7 @@ enum PreviewCommand {
         return lines
     }
 
-    /// What `serve` does, or did, with it (issue 11): the planner's statuses and the delivery log's.
+    /// What `serve` does, or did, with it: the planner's statuses and the delivery log's.
     static func statusText(_ r: PlannedReminder) -> String? {
         var words: [String] = []
         switch r.status {
@@ -288,8 +288,9 @@ enum PreviewCommand {
         }
     }
 
-    /// One reminder with the keys of DESIGN §5, then its status, offset and notes. The members
-    /// every reminder has go in one piece (`members`); the rest, which few have, member by member.
+    /// One reminder with the keys `preview --json` documents, then its status, offset and notes.
+    /// The members every reminder has go in one piece (`members`); the rest, which few have,
+    /// member by member.
     static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
         var dates = CivilDate.TextCache()
         withUnsafePointer(to: r) { write($0, to: &w, dates: &dates) }

@@ -4,7 +4,7 @@ import DawnletStore
 import DawnletSystem
 
 /// `today [--date D] [--json]` and `agenda [--from D] [--days N] [--json]`: the merged days across
-/// modules (DESIGN §3), from `Agenda` (Core): timed items in order, then the rest; overdue one-off
+/// modules, from `Agenda` (Core): timed items in order, then the rest; overdue one-off
 /// todos kept on today and marked; done, skipped and logged items marked. `today` is the agenda
 /// of one day.
 enum TodayCommand {
@@ -83,7 +83,7 @@ enum TodayCommand {
         let money = MoneyCalendar.events(
             in: range, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
             goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
-        // External calendars' items of those days (DESIGN §8).
+        // External calendars' items of those days.
         let zone = try invocation.timeZone()
         let window =
             zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Zones follow the system's tzdata files, with no rebuild (issue 14). Runs inside a private mount
+# Zones follow the system's tzdata files, with no rebuild. Runs inside a private mount
 # namespace (as: unshare -m --propagation private zone-file.sh DIR BINARY): a folder of its own is
 # bind-mounted on /usr/share/zoneinfo, so the machine's zone files are never touched. Its
 # Europe/Berlin is first the real one, then replaced (as dpkg does: a new file renamed over it) by

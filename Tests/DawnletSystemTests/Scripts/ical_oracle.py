@@ -1,4 +1,4 @@
-"""recurring-ical-events on icalendar as the oracle for dawnlet's calendar reader (issue 16): reads
+"""recurring-ical-events on icalendar as the oracle for dawnlet's calendar reader: reads
 a JSON list of cases [{"file": PATH, "from": "20260101T000000Z", "to": "20270101T000000Z"}] from
 the file named by its argument and prints, for each, the VEVENT instances starting in [from, to)
 as sorted ["UID 20260302T080000Z", "UID 20260310" (a date), ...], or an error string where the
