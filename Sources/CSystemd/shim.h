@@ -1,14 +1,11 @@
 #ifndef DAWNLET_CSYSTEMD_SHIM_H
 #define DAWNLET_CSYSTEMD_SHIM_H
-/* Without this, sd_journal_send* are macros that add CODE_FILE/CODE_LINE fields. */
-#define SD_JOURNAL_SUPPRESS_LOCATION 1
 #include <dlfcn.h>
 #include <systemd/sd-bus.h>
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-event.h>
-#include <systemd/sd-journal.h>
 
-/* libsystemd is not linked: only `serve` uses it (its event loop, the user bus, the journal,
+/* libsystemd is not linked: only `serve` uses it (its event loop, the user bus,
    sd_notify), and loading it with the six libraries it needs (libgcrypt, liblzma, libzstd,
    liblz4, libcap, libgpg-error) cost every other command some 0.35 ms of its start, an eighth
    of `today`'s. The functions dawnlet-remind uses arrive through this table, filled once by
@@ -51,7 +48,6 @@
     X(sd_event_source_set_time) \
     X(sd_event_source_unref) \
     X(sd_event_unref) \
-    X(sd_journal_sendv) \
     X(sd_notify)
 
 #define DAWNLET_SYSTEMD_FIELD(name) __typeof__(&name) name;

@@ -1,4 +1,4 @@
-/// Exit codes of shared/DESIGN.md §7 (sysexits where one fits).
+/// The exit codes every command ends with (sysexits where one fits).
 public enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
@@ -6,6 +6,8 @@ public enum ExitCode: Int32, Sendable {
     case dataError = 65
     /// EX_NOINPUT: a command that only reads found no database to read.
     case noInput = 66
+    /// EX_TEMPFAIL: worth trying again later (`mail-send`).
+    case tempFail = 75
     case configError = 78
 }
 

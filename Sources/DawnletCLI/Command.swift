@@ -6,6 +6,10 @@ struct Command: Sendable {
     let summary: String
     let options: [OptionSpec]
     var positionals: ClosedRange<Int> = 0...0
+    /// A config file that cannot be read is handed to the command (`Invocation.configProblem`),
+    /// which goes on with the defaults, instead of failing it: `doctor` reports it among its
+    /// checks; `mail-send` needs none when `serve` gives it its settings.
+    var runsDespiteConfigProblem = false
     let run: @Sendable (inout Invocation) throws -> Void
 
     static let all: [Command] =

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Glibc
 
 /// The `dawnlet-remind` command line: global options, dispatch, and the mapping from errors to
-/// one line on stderr and an exit code (shared/DESIGN.md §7, §9).
+/// one line on stderr and an exit code (`ExitCode`).
 public enum CommandLineTool {
     static let name = "dawnlet-remind"
 
@@ -91,10 +91,9 @@ public enum CommandLineTool {
             throw CLIError.usage(problem, command.usage)
         }
         globals.usage = command.usage
-        // `doctor` reports a bad config among its checks, and checks the rest with the defaults.
         var config = Config(), configProblem: CLIError?
         do { config = try ConfigFile.load(explicitPath: globals.configPath) } catch {
-            guard command.path == ["doctor"] else { throw error }
+            guard command.runsDespiteConfigProblem else { throw error }
             configProblem = error
         }
         var invocation = Invocation(arguments: parsed, globals: globals, output: output, config: config, configProblem: configProblem)
@@ -120,7 +119,7 @@ public enum CommandLineTool {
     }
 }
 
-/// `--config`, `--db`, `--tz` and `--now` may stand before or after the command (DESIGN §7).
+/// `--config`, `--db`, `--tz` and `--now` may stand before or after the command.
 struct GlobalOptions {
     var configPath: String?
     var databasePath: String?

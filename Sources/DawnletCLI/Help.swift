@@ -250,6 +250,7 @@ enum Help {
             "completions": ["bash", "fish", "ids todo"],
             "man-page": ["", "5"],
             "doctor": ["", "--config ~/.config/dawnlet/work.json5"],
+            "mail-send": ["< message.eml", "--config ~/.config/dawnlet/work.json5 < message.eml"],
         ]
         for kind in ["todo", "event", "habit"] {
             if table["\(kind) list"] == nil { table["\(kind) list"] = ["", "--json"] }

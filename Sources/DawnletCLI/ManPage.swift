@@ -167,8 +167,13 @@ enum ManPage {
             .B NOTIFY_SOCKET, JOURNAL_STREAM
             Set by systemd: \\fBserve\\fR tells it READY and STOPPING, and logs structured journal entries.
             .TP
-            .B DAWNLET_REMINDER_KEY
-            Set for the command channel's program: the key of the reminder it is sent.
+            .B DAWNLET_REMINDER_KEY, DAWNLET_CHANNEL
+            Set for the command channel's program and the sendmail command: the key of the reminder it is
+            sent, and the channel (command or email).
+            .TP
+            .B DAWNLET_EMAIL
+            Set by \\fBserve\\fR for \\fBmail\\-send\\fR: the email settings it runs with, as a config
+            document; without it, \\fBmail\\-send\\fR reads channels.email from the config.
             .SH EXIT STATUS
             .TP
             .B 0
@@ -187,6 +192,9 @@ enum ManPage {
             .TP
             .B 66
             No database to read (a command that only reads never creates one).
+            .TP
+            .B 75
+            A temporary failure, worth another try (\\fBmail\\-send\\fR: no connection, a 4xx answer, a timeout).
             .TP
             .B 78
             A bad configuration: the file, line and column, key and problem are named.

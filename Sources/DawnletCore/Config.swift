@@ -1,5 +1,5 @@
-/// What a reminder is about (DESIGN §5). `calendar` is an item of an external calendar file (§8).
-/// Where a reminder goes (DESIGN §6). Ordered by name, as lists of them are shown.
+/// What a reminder is about. `calendar` is an item of an external calendar file.
+/// Where a reminder goes. Ordered by name, as lists of them are shown.
 public enum Channel: String, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
     case command, desktop, email
 
@@ -138,8 +138,8 @@ public enum DurationText {
     }
 }
 
-/// The configuration file's settings (DESIGN §7), typed and checked. Every key is optional; the
-/// defaults are those of DESIGN §5 and §7.
+/// The configuration file's settings (docs/config.md), typed and checked. Every key is optional;
+/// an absent key takes its default.
 public struct Config: Hashable, Sendable {
     /// An IANA zone name; nil means the system's zone.
     public var timeZone: String?
@@ -169,43 +169,6 @@ public struct Config: Hashable, Sendable {
     public struct Command: Hashable, Sendable {
         public var argv = ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"]
         public var timeout = 10
-    }
-
-    public struct Email: Hashable, Sendable {
-        public enum TLS: String, Hashable, Sendable { case starttls, none }
-        public var url: String?
-        public var tls: TLS = .starttls
-        public var from: String?
-        public var to: [String] = []
-        public var user: String?
-        public var passwordFile: String?
-        public var sendmail: [String]?
-        /// Seconds an SMTP exchange may take before it counts as a temporary failure.
-        public var timeout = 30
-        /// A PEM file of certificate authorities to trust instead of the system's (a private server).
-        public var caFile: String?
-
-        /// The host of `url` (`mail.example.org` in `smtp://mail.example.org:587`), brackets removed.
-        public var host: String? {
-            guard let url, let rest = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first else { return nil }
-            let authority = rest.split(separator: "@").last ?? rest
-            if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-                return String(authority[authority.index(after: authority.startIndex)..<close])
-            }
-            return String(authority.split(separator: ":").first ?? authority)
-        }
-
-        /// The host is this machine: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8 written
-        /// as four numbers. A name that merely starts with `127.` (`127.0.0.1.example.com`) is not.
-        public var hostIsLoopback: Bool {
-            guard let host else { return false }
-            if host.lowercased() == "localhost" || host == "::1" { return true }
-            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 4, parts[0] == "127" else { return false }
-            return parts.allSatisfy { part in
-                !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isASCII) && part.allSatisfy(\.isNumber) && (Int(part) ?? 256) <= 255
-            }
-        }
     }
 
     public struct CalendarSource: Hashable, Sendable {

@@ -27,11 +27,12 @@ public protocol DeliveryChannels: AnyObject {
     func deliver(_ message: ReminderMessage, through channel: Channel, replacing: UInt32?, done: @escaping (DeliveryOutcome) -> Void)
 }
 
-/// The real channels (DESIGN §6), every one on the runner's event loop: no thread, and nothing
+/// The real channels, every one on the runner's event loop: no thread, and nothing
 /// left armed once a delivery has ended. Desktop notifications go over sd-bus (the server answers,
 /// and later reports actions, to the connection that asked); a command is a child watched through
-/// its pidfd; mail goes through libcurl's multi interface or a sendmail child. A hanging program
-/// or server delays nothing else; each has its timeout.
+/// its pidfd, and so is each mail: a sendmail child, or the program's own `mail-send` child for
+/// SMTP (libcurl and TLS never enter the runner). A hanging program or server delays nothing
+/// else; each has its timeout.
 public final class LoopChannels: DeliveryChannels {
     let loop: EventLoop
     let settings: () -> Runner.Settings
@@ -44,8 +45,6 @@ public final class LoopChannels: DeliveryChannels {
     /// What the notification server said it can do, asked once per connection (many reminders
     /// at once would otherwise ask it as many times, and a slow server answers late).
     private var capabilities: Set<String>?
-    /// libcurl's multi handle on the loop, made at the first SMTP message.
-    private var mail: SMTPSender?
 
     public init(loop: EventLoop, settings: @escaping () -> Runner.Settings, log: @escaping (LogEntry) -> Void) {
         self.loop = loop
@@ -62,7 +61,7 @@ public final class LoopChannels: DeliveryChannels {
             outcome = $0
             loop.exit(0)
         }
-        // The channels (and the mail sender they made) must outlive the loop's run.
+        // The channels must outlive the loop's run.
         if outcome == nil { _ = try withExtendedLifetime(channels) { try loop.run() } }
         return outcome ?? DeliveryOutcome(state: .failed, detail: "the delivery did not end")
     }
@@ -112,18 +111,10 @@ public final class LoopChannels: DeliveryChannels {
         let now = Instant(Date())
         let utcOffset = settings.zone.utcOffset(at: now)
         let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset).rendered.utf8)
-        Mailer.send(
-            text, settings: email, environment: environment(message, .email), on: loop,
-            smtp: { () throws(MailError) in
-                if let mail { return mail }
-                let made = try SMTPSender(loop: loop)
-                mail = made
-                return made
-            },
-            done: { error in
-                if let error { return failed(error) }
-                done(DeliveryOutcome(state: .delivered, detail: nil))
-            })
+        Mailer.send(text, settings: email, environment: environment(message, .email), on: loop) { error in
+            if let error { return failed(error) }
+            done(DeliveryOutcome(state: .delivered, detail: nil))
+        }
     }
 
     // MARK: - Desktop

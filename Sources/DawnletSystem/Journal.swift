@@ -1,30 +1,72 @@
-internal import CSystemd
 import Glibc
 
-/// Structured logging to the systemd journal (sd_journal_sendv), used when stderr is the journal.
+/// The systemd journal's native protocol: one datagram per entry to journald's socket, each field
+/// as `NAME=value\n`, or, for a value with a line break, `NAME\n`, its length as 64-bit little
+/// endian, the value and `\n`. Sent without waiting: a journald that falls behind costs the entry,
+/// never the caller's time.
 public enum Journal {
     /// True when systemd connected stderr to the journal: JOURNAL_STREAM names fd 2's device and
-    /// inode. (sd_journal_sendv itself succeeds silently without journald, so it cannot tell.)
-    /// False, too, without libsystemd: then entries go to stderr as lines.
-    public static func stderrIsJournal() -> Bool {
-        guard Systemd.isAvailable, let raw = getenv("JOURNAL_STREAM") else { return false }
-        let parts = String(cString: raw).split(separator: ":")
+    /// inode. (A datagram to journald's socket succeeds whether or not anyone reads the journal
+    /// later, so where stderr goes is what tells.)
+    public static func stderrIsJournal(_ environment: [String: String]) -> Bool {
+        guard let stream = environment["JOURNAL_STREAM"] else { return false }
+        let parts = stream.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()
         guard fstat(2, &info) == 0 else { return false }
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 
-    /// One entry: MESSAGE, PRIORITY (syslog levels: 3 error, 4 warning, 6 info) and extra fields
-    /// (upper-case names, e.g. DAWNLET_KEY).
-    public static func send(_ message: String, priority: Int, fields: [(String, String)]) {
-        guard Systemd.isAvailable else { return }
-        let items =
-            ["MESSAGE=\(message)", "PRIORITY=\(priority)", "SYSLOG_IDENTIFIER=dawnlet-remind"]
-            + fields.map { "\($0.0)=\($0.1)" }
-        let strings = items.map { strdup($0) }
-        defer { strings.forEach { free($0) } }
-        var vectors = strings.map { iovec(iov_base: UnsafeMutableRawPointer($0), iov_len: strlen($0!)) }
-        _ = Systemd.f.sd_journal_sendv!(&vectors, Int32(vectors.count))
+    /// The most one entry's message may carry; longer messages are cut (an entry is one datagram).
+    static let messageLimit = 32 * 1024
+
+    /// One entry: MESSAGE, PRIORITY (syslog levels: 3 error, 4 warning, 6 info), our identifier
+    /// and the extra fields (upper-case names, e.g. DAWNLET_KEY), as one datagram.
+    static func entry(_ message: String, priority: Int, fields: [(String, String)]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        func field(_ name: String, _ value: some Collection<UInt8>) {
+            bytes += name.utf8
+            if value.contains(10) {
+                bytes.append(10)
+                withUnsafeBytes(of: UInt64(value.count).littleEndian) { bytes += $0 }
+            } else {
+                bytes.append(UInt8(ascii: "="))
+            }
+            bytes += value
+            bytes.append(10)
+        }
+        field("MESSAGE", message.utf8.prefix(messageLimit))
+        field("PRIORITY", "\(priority)".utf8)
+        field("SYSLOG_IDENTIFIER", "dawnlet-remind".utf8)
+        for (name, value) in fields { field(name, value.utf8) }
+        return bytes
+    }
+
+    /// Where journald takes entries.
+    public static let socketPath = "/run/systemd/journal/socket"
+
+    /// A datagram socket connected to journald (or a test's socket), non-blocking; nil when there
+    /// is none to connect to.
+    static func connect(_ path: String) -> Int32? {
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let fits = withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            guard bytes.count < raw.count else { return false }
+            raw.copyBytes(from: bytes)
+            return true
+        }
+        let connected =
+            fits
+            && withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            } == 0
+        guard connected else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 }

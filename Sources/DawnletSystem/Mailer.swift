@@ -16,32 +16,41 @@ public struct MailError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// The email channel (DESIGN §6): SMTP through libcurl, or a sendmail-compatible command.
+/// The email channel: SMTP through libcurl, or a sendmail-compatible command. Either way each
+/// message leaves through a child process: `serve` never loads libcurl or TLS itself, and a
+/// server that never answers holds up nothing but that child.
 public enum Mailer {
-    /// Sends `text` (a rendered message) as configured, on `loop`: a sendmail child fed the
-    /// message on stdin, or an SMTP exchange through `smtp` (made on first use). `done` is called
-    /// once, on the loop's thread, with nil on success. The password is read at each send and
-    /// never logged.
+    /// The program's own entry point that sends one message by SMTP (`dawnlet-remind mail-send`):
+    /// this very executable, as the kernel knows it (so a package upgrade that replaces the file
+    /// on disk does not change what runs).
+    public static let sendingEntryPoint = ["/proc/self/exe", "mail-send"]
+    /// Where `mail-send` finds the settings it is to send with: `Config.Email.document`.
+    public static let settingsVariable = "DAWNLET_EMAIL"
+    /// What a child adds to the exchange's own timeout before it is killed: start-up and exit.
+    static let childMargin = 5
+
+    /// Sends `text` (a rendered message) as configured, on `loop`: a sendmail child, or the
+    /// program's own `mail-send` child for SMTP, fed the message on stdin and watched on the
+    /// loop like the command channel. `done` is called once, on the loop's thread, with nil on
+    /// success. The password is read by the child at each send and never logged.
     public static func send(
-        _ text: [UInt8], settings: Config.Email, environment: [String: String], on loop: EventLoop,
-        smtp: () throws(MailError) -> SMTPSender, done: @escaping (MailError?) -> Void
+        _ text: [UInt8], settings: Config.Email, environment: [String: String], on loop: EventLoop, done: @escaping (MailError?) -> Void
     ) {
+        var argv = sendingEntryPoint
+        var environment = environment
         if let sendmail = settings.sendmail {
-            do {
-                try CommandRunner.start(sendmail, environment: environment, timeout: settings.timeout, input: text, on: loop) { result in
-                    done(sendmailError(result, sendmail, timeout: settings.timeout))
-                }
-            } catch {
-                done(MailError("\(error)", permanent: true))
-            }
-            return
+            argv = sendmail
+        } else {
+            environment[settingsVariable] = settings.document
         }
-        do throws(MailError) {
-            guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
-            let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
-            try smtp().send(url: url, settings: settings.expandingPaths(environment), password: password, message: text, done: done)
+        do {
+            // Our own child bounds its exchange by the timeout itself: it is killed only if that fails.
+            let timeout = settings.sendmail == nil ? settings.timeout + childMargin : settings.timeout
+            try CommandRunner.start(argv, environment: environment, timeout: timeout, input: text, on: loop) { result in
+                done(settings.sendmail.map { sendmailError(result, $0, timeout: settings.timeout) } ?? childError(result))
+            }
         } catch {
-            done(error)
+            done(MailError("\(error)", permanent: true))
         }
     }
 
@@ -52,6 +61,36 @@ public enum Mailer {
         let words = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
         // sysexits.h: EX_TEMPFAIL (75) asks to try again later.
         return MailError(why + words, permanent: !result.timedOut && result.status != 75)
+    }
+
+    /// How a `mail-send` child's end reads as a mail error: its own one line (what `sendOnce`
+    /// reported), temporary when it exited EX_TEMPFAIL or had to be killed; nil when it sent.
+    static func childError(_ result: CommandResult) -> MailError? {
+        guard !result.succeeded else { return nil }
+        let prefix = "dawnlet-remind: "
+        let line = result.stderr.split(separator: "\n").first.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : String($0) }
+        if result.timedOut { return MailError("the SMTP exchange did not end in time" + (line.map { ": \($0)" } ?? ""), permanent: false) }
+        return MailError(line ?? "mail-send exited \(result.status)", permanent: result.status != 75)
+    }
+
+    /// `mail-send`: one SMTP exchange that sends `text`, waited for; `finish` hears how it ended
+    /// while curl still holds the connection, and ends the process. Curl closes a connection with
+    /// QUIT and waits for the answer (outside its timeout), so a server that took the message and
+    /// never answers QUIT would otherwise make a sent message look lost, and be sent again.
+    public static func sendOnce(
+        _ text: [UInt8], settings: Config.Email, environment: [String: String], finish: (MailError?) -> Never
+    ) -> Never {
+        do throws(MailError) {
+            guard let url = settings.url else { throw MailError("no SMTP url and no sendmail command", permanent: true) }
+            let password = try settings.user == nil ? nil : Mailer.password(settings, environment: environment)
+            try SMTP.exchange(url: url, settings: settings.expandingPaths(environment), password: password, message: text, keepsConnection: true) {
+                finish($0)
+            }
+            // `finish` ends the process once the exchange has an outcome; without one, exchange throws.
+            finish(MailError("the SMTP exchange ended without a result", permanent: false))
+        } catch {
+            finish(error)
+        }
     }
 
     /// `doctor`: connects to the SMTP server as a send would (greeting, EHLO, STARTTLS, login)
@@ -191,14 +230,19 @@ enum SMTP {
     /// SMTP's connect phase: greeting, EHLO, STARTTLS, AUTH). The CLI's commands are not event
     /// driven, so the exchange runs on an SMTPSender with a loop of its own until it is done: one
     /// code path for a blocking send and for sends on a shared loop.
-    static func exchange(url: String, settings: Config.Email, password: String?, message: [UInt8]?) throws(MailError) {
+    /// With `keepsConnection`, curl keeps the connection when the exchange ends, and `before`
+    /// hears the outcome before the sender (and with it the connection) goes.
+    static func exchange(
+        url: String, settings: Config.Email, password: String?, message: [UInt8]?, keepsConnection: Bool = false,
+        before closing: (MailError?) -> Void = { _ in }
+    ) throws(MailError) {
         let loop: EventLoop
         do {
             loop = try EventLoop()
         } catch {
             throw MailError("cannot start an event loop for the SMTP exchange: \(error)", permanent: false)
         }
-        let sender = try SMTPSender(loop: loop)
+        let sender = try SMTPSender(loop: loop, closesConnections: !keepsConnection)
         var finished = false
         var outcome: MailError?
         sender.send(url: url, settings: settings, password: password, message: message) { error in
@@ -209,7 +253,11 @@ enum SMTP {
         // The sender must live until the loop is done with it: Swift may otherwise end its
         // lifetime right after its last use above, and a sender that goes away abandons its sends.
         do {
-            _ = try withExtendedLifetime(sender) { () throws(SystemError) -> Int32 in try loop.run() }
+            _ = try withExtendedLifetime(sender) { () throws(SystemError) -> Int32 in
+                let code = try loop.run()
+                if finished { closing(outcome) }
+                return code
+            }
         } catch {
             throw MailError("the SMTP exchange's event loop failed: \(error)", permanent: false)
         }

@@ -24,8 +24,10 @@ public final class SMTPSender {
     /// Sends that failed before they could start, waiting for the loop to report them.
     private var reports: [(error: MailError, done: (MailError?) -> Void)] = []
     private let reportTimer: EventLoop.RelativeTimer
+    /// Each exchange closes its connection at its end (false: curl keeps it until the sender goes).
+    private let closesConnections: Bool
 
-    public init(loop: EventLoop) throws(MailError) {
+    public init(loop: EventLoop, closesConnections: Bool = true) throws(MailError) {
         let curl: Curl
         switch Curl.shared {
         case .success(let loaded): curl = loaded
@@ -35,6 +37,7 @@ public final class SMTPSender {
         self.loop = loop
         self.curl = curl
         self.multi = multi
+        self.closesConnections = closesConnections
         watcher = Watcher(loop: loop)
         reportTimer = EventLoop.RelativeTimer(loop: loop)
         // From here on a failure still runs deinit, which cleans the multi handle up.
@@ -91,7 +94,8 @@ public final class SMTPSender {
         guard let transfer = Transfer(curl: curl, message: message, done: done) else {
             return report(MailError("curl_easy_init failed", permanent: false), to: done)
         }
-        if let failure = transfer.configure(url: url, settings: settings, password: password, connectOnly: message == nil) {
+        if let failure = transfer.configure(url: url, settings: settings, password: password, connectOnly: message == nil, closesConnection: closesConnections)
+        {
             transfer.close()
             return report(failure, to: done)
         }
@@ -308,7 +312,7 @@ private final class Transfer {
 
     /// Sets the options; returns the failure (curl's "failed initialization", as a blocking
     /// send would report it) when curl refuses one.
-    func configure(url: String, settings: Config.Email, password: String?, connectOnly: Bool) -> MailError? {
+    func configure(url: String, settings: Config.Email, password: String?, connectOnly: Bool, closesConnection: Bool) -> MailError? {
         for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
         let s = curl.setopt
         var failed = false
@@ -324,9 +328,10 @@ private final class Transfer {
         // CURLOPT_TIMEOUT); bound it by the same timeout instead of curl's default two minutes.
         // Every other response is already bound more tightly by CURLOPT_TIMEOUT.
         option(dawnlet_curl_setopt_long(s, handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, settings.timeout))
-        // One connection per exchange, closed at its end (as the blocking send did): no idle
-        // connection stays open between reminders, and no socket stays on the loop.
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_FORBID_REUSE, 1))
+        // One connection per exchange, closed at its end: no idle connection stays open between
+        // sends, and no socket stays on the loop. A process that sends one message and ends
+        // keeps it instead, so that it learns the outcome before curl's QUIT (see Mailer.sendOnce).
+        if closesConnection { option(dawnlet_curl_setopt_long(s, handle, CURLOPT_FORBID_REUSE, 1)) }
         if url.hasPrefix("smtp://") {
             option(dawnlet_curl_setopt_long(s, handle, CURLOPT_USE_SSL, Int(settings.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
         }

@@ -2,8 +2,8 @@ internal import CSystemd
 import Glibc
 
 /// libsystemd, loaded on first use (see Sources/CSystemd/shim.h for why it is not linked). What
-/// calls it first asks `require` (the event loop, the bus) or `isAvailable` (the journal,
-/// sd_notify), so that a machine without it gets a clear error from `serve`, not a crash.
+/// calls it first asks `require` (the event loop, the bus) or `isAvailable` (sd_notify), so that
+/// a machine without it gets a clear error from `serve`, not a crash.
 enum Systemd {
     private static let loaded: (table: dawnlet_systemd, problem: String?) = {
         var table = dawnlet_systemd()

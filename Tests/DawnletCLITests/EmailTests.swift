@@ -86,6 +86,36 @@ extension ServeTests {
         CLIProcess.expectFailure(test, status: 1, mentioning: ["email: failed: the server answered 550"])
     }
 
+    @Test(
+        "email: a server that takes each message and never answers QUIT: both recorded delivered at once, sent once; the command due with them is not held up; serve never loads libcurl"
+    )
+    func emailServerNeverAnswersQuit() throws {
+        let smtp = try SMTPServer(folder: folder, mode: "no-quit")
+        try writeConfig("route: { default: [\"email\", \"command\"] },", channels: emailChannel(smtp.port, "tls: \"none\", timeout: \"30s\""))
+        try cli("todo", "add", "Quiet server", "--due", "2026-12-01T09:00")
+        try cli("todo", "add", "Quiet server again", "--due", "2026-12-01T09:00")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
+        #expect(try smtp.waitForMessages(2, seconds: 10).count == 2)
+        var fired: [Substring] = []
+        for _ in 0..<100 where fired.count < 2 {
+            usleep(100_000)
+            fired = ((try? String(contentsOfFile: self.fired, encoding: .utf8)) ?? "").split(separator: "\n")
+        }
+        #expect(fired.count == 2, "\(fired)")
+        // The mail went out from children: the runner itself maps neither libcurl nor a TLS library.
+        let maps = try String(contentsOfFile: "/proc/\(try server.runnerPID())/maps", encoding: .utf8)
+        #expect(!maps.contains("libcurl") && !maps.contains("libgnutls") && !maps.contains("libssl"))
+        usleep(500_000)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        // Recorded within seconds of 09:00 (Berlin), not after the 30 s a QUIT would be waited for.
+        for id in 1...2 {
+            let line = log.split(separator: "\n").first { $0.contains("delivered todo:\(id):2026-12-01:0m@email") }
+            #expect(line?.hasPrefix("2026-12-01T09:00:0") == true, "\(log)")
+        }
+        #expect(try smtp.messages().count == 2)
+    }
+
     @Test("email: a server that is down is a temporary failure, said in one line")
     func emailServerDown() throws {
         try writeConfig("", channels: emailChannel(9))

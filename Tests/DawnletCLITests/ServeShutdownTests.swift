@@ -2,8 +2,8 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// A command that hangs delays nothing else, and SIGTERM does not wait for it past its bound
-/// (issue 11): the runner exits 0, the delivery stays claimed for the next start, and the command
+/// A command that hangs delays nothing else, and SIGTERM does not wait for it past its bound:
+/// the runner exits 0, the delivery stays claimed for the next start, and the command
 /// is not left running. On the real clock: two todos due two minutes ago go out (late) at start.
 extension ServeTests {
     @Test("a hanging command delays the other reminder nothing; SIGTERM exits 0 within its bound, killing it, its delivery left claimed")
@@ -37,6 +37,47 @@ extension ServeTests {
         let gone = Date().addingTimeInterval(3)
         while Date() < gone && kill(hanging, 0) == 0 && !isZombie(hanging) { usleep(50_000) }
         #expect(kill(hanging, 0) != 0 || isZombie(hanging), "the hanging command was left running")
+    }
+
+    @Test(
+        "a stderr pipe nobody reads: reminders still go out on time, SIGTERM still stops serve at once, and a restart sends nothing twice"
+    )
+    func unreadStderr() throws {
+        try writeConfig("route: { default: [\"command\"] },")
+        for i in 1...3 { try cli("todo", "add", "Unread \(i)", "--due", "2026-12-01T09:00") }
+        // Full before serve starts, through a description of the test's own: the one serve gets
+        // stays blocking, as a parent's pipe would be.
+        let pipe = Pipe()
+        let filling = open("/proc/self/fd/\(pipe.fileHandleForWriting.fileDescriptor)", O_WRONLY | O_NONBLOCK)
+        let block = [UInt8](repeating: UInt8(ascii: "."), count: 4096)
+        while write(filling, block, block.count) > 0 {}
+        close(filling)
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58", stderr: pipe)
+        let fired = waitForLines(3, seconds: 10)
+        #expect(fired.count == 3, "\(fired)")
+        // On time: each ran at 09:00 on the fake clock (the first second of it).
+        let due = berlin("2026-12-01T09:00:00+01:00")
+        for line in fired {
+            let ran = Double(line.split(separator: " ").first ?? "") ?? 0
+            #expect(ran >= due && ran < due + 1, "\(line)")
+        }
+
+        // SIGTERM with the pipe still full: serve ends within a second or two, not when someone reads.
+        kill(try server.runnerPID(), SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while server.wrapper.isRunning && Date() < deadline { usleep(50_000) }
+        let stoppedInTime = !server.wrapper.isRunning
+        let (status, log) = try server.stop()
+        #expect(stoppedInTime, "serve did not stop within 5 s with its stderr full")
+        #expect(status == 0)
+        #expect(log.allSatisfy { $0 == "." }, "every line was dropped while the pipe was full")
+        #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'delivered'") == 3)
+
+        let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
+        usleep(2_000_000)
+        let (statusAgain, logAgain) = try again.stop()
+        #expect(statusAgain == 0, "\(logAgain)")
+        #expect(lines().count == 3, "nothing was sent twice: \(lines())")
     }
 
     func isZombie(_ pid: pid_t) -> Bool {

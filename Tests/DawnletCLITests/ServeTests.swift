@@ -54,9 +54,13 @@ import Testing
     final class Server {
         let wrapper: Process
         let stderr: Pipe
+        /// What the runner logged, read as it comes (as journald would), unless the test gave a
+        /// pipe of its own to leave unread.
+        private let logged: CollectedBytes?
 
-        /// With `start`, under faketime from that instant; without, on the real clock.
-        init(db: String, config: String, start: String?, environment: [String: String] = [:]) throws {
+        /// With `start`, under faketime from that instant; without, on the real clock. With
+        /// `stderr`, the runner logs into that pipe and nothing reads it before `stop`.
+        init(db: String, config: String, start: String?, environment: [String: String] = [:], stderr: Pipe? = nil) throws {
             wrapper = Process()
             let command = [CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
             if let start {
@@ -71,9 +75,10 @@ import Testing
             }
             wrapper.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "HOME": "/nonexistent"]
                 .merging(environment) { $1 }
-            stderr = Pipe()
-            wrapper.standardError = stderr
+            self.stderr = stderr ?? Pipe()
+            wrapper.standardError = self.stderr
             try wrapper.run()
+            logged = stderr == nil ? CollectedBytes(reading: self.stderr.fileHandleForReading) : nil
             guard let runner = childRunning(CLIProcess.binary.path, under: wrapper.processIdentifier) else {
                 throw ServeTestError("the runner did not start")
             }
@@ -88,9 +93,31 @@ import Testing
         /// SIGTERM to the runner; its exit status and what it logged.
         func stop() throws -> (Int32, String) {
             kill(try runnerPID(), SIGTERM)
-            let log = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let log = String(decoding: logged?.untilEnd() ?? stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             wrapper.waitUntilExit()
             return (wrapper.terminationStatus, log)
+        }
+    }
+
+    /// Everything a file handle gives until its end, read on a thread of its own as it comes.
+    final class CollectedBytes: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes = Data()
+        private let ended = DispatchSemaphore(value: 0)
+
+        init(reading handle: FileHandle) {
+            Thread.detachNewThread { [self] in
+                while case let chunk = handle.availableData, !chunk.isEmpty {
+                    lock.withLock { bytes.append(chunk) }
+                }
+                ended.signal()
+            }
+        }
+
+        /// All of it, once the writer has closed its end.
+        func untilEnd() -> Data {
+            ended.wait()
+            return lock.withLock { bytes }
         }
     }
 
@@ -562,7 +589,7 @@ import Testing
         _ = try server.runnerPID()
         usleep(1_000_000)
         // Setting the clock to the value just read raises a real "clock was set" event without
-        // moving time (root only; shared/PLATFORM-NOTES.md).
+        // moving time (root only).
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         #expect(clock_settime(CLOCK_REALTIME, &now) == 0, "needs root")

@@ -3,6 +3,7 @@ import DawnletRunner
 import DawnletStore
 import DawnletSystem
 import FoundationEssentials
+import Glibc
 
 /// `notify-test` (one test reminder through a real channel) and `doctor` (is everything the
 /// runner needs in place?).
@@ -15,7 +16,12 @@ enum DeliveryCommands {
         Command(
             path: ["doctor"], usage: "doctor",
             summary: "Check the config, the database, the desktop notification server, email, calendar files and the user unit.",
-            options: [], run: doctor),
+            options: [], runsDespiteConfigProblem: true, run: doctor),
+        Command(
+            path: ["mail-send"], usage: "mail-send < MESSAGE",
+            summary: "Send one message (headers and body, read on stdin) as channels.email says; serve sends each email this way."
+                + " Exits 75 when the failure is worth another try.",
+            options: [], runsDespiteConfigProblem: true, run: mailSend),
     ]
 
     static func notifyTest(_ invocation: inout Invocation) throws {
@@ -58,6 +64,63 @@ enum DeliveryCommands {
         invocation.output.line("\(channel): delivered\(target)")
     }
 
+    /// The most `mail-send` reads from stdin: far more than any reminder's message.
+    static let mailLimit = 1 << 20
+
+    /// `mail-send`: one message from stdin, sent with the settings `serve` hands over in its
+    /// environment (`Mailer.settingsVariable`), or else the config's `channels.email`. One line on
+    /// stderr and the exit code say how it ended: 0 sent, 75 (EX_TEMPFAIL) a temporary failure,
+    /// 1 a permanent one. The process ends as soon as the outcome is known (`Mailer.sendOnce`).
+    static func mailSend(_ invocation: inout Invocation) throws {
+        let environment = ProcessInfo.processInfo.environment
+        let settings: Config.Email
+        if let document = environment[Mailer.settingsVariable] {
+            do {
+                settings = try Config.Email(document: document)
+            } catch {
+                throw CLIError(code: .configError, message: "\(Mailer.settingsVariable): \(error)")
+            }
+        } else {
+            if let problem = invocation.configProblem { throw problem }
+            guard let email = invocation.config.email else {
+                throw CLIError(code: .configError, message: "channels.email is not set up in the config")
+            }
+            settings = email
+        }
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(0, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw CLIError(code: .failure, message: "cannot read the message on stdin: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            text += chunk[0..<count]
+            guard text.count <= mailLimit else { throw CLIError.data("the message is larger than \(mailLimit / 1024) KiB") }
+        }
+        guard !text.isEmpty else { throw CLIError.data("no message on stdin") }
+        // SMTP lines end in CRLF: a message written with bare line feeds is sent with CRLF.
+        var lines: [UInt8] = []
+        lines.reserveCapacity(text.count + text.count / 32)
+        for (i, byte) in text.enumerated() {
+            if byte == 10, i == 0 || text[i - 1] != 13 { lines.append(13) }
+            lines.append(byte)
+        }
+        invocation.output.flush()
+        if let sendmail = settings.sendmail {
+            let result = try CommandRunner.run(sendmail, environment: environment, timeout: settings.timeout, input: lines)
+            if let error = Mailer.sendmailError(result, sendmail, timeout: settings.timeout) {
+                throw CLIError(code: error.permanent ? .failure : .tempFail, message: error.message)
+            }
+            return
+        }
+        Mailer.sendOnce(lines, settings: settings, environment: environment) { error in
+            // Ends here, before curl closes the connection: nothing after this may wait on the server.
+            guard let error else { _exit(ExitCode.success.rawValue) }
+            Output.write(DisplayText.escaped("\(CommandLineTool.name): \(error.message)") + "\n", to: 2)
+            _exit((error.permanent ? ExitCode.failure : ExitCode.tempFail).rawValue)
+        }
+    }
+
     static func doctor(_ invocation: inout Invocation) throws {
         // Every check is a line, passed or not; a failure says what to do about it.
         var failures = 0
@@ -81,7 +144,7 @@ enum DeliveryCommands {
             report(
                 true, "time zone",
                 zone.identifier + (invocation.globals.timeZoneName == nil && config.timeZone == nil ? " (the system's; followed when it changes)" : ""))
-            // The rules reminders follow: the system's tzdata (issue 14).
+            // The rules reminders follow: the system's tzdata.
             let zones = ZoneDatabase.system
             let change = zone.nextChange(after: try invocation.now(), within: 400 * 86_400)
             report(

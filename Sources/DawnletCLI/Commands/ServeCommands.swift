@@ -5,7 +5,7 @@ import DawnletSystem
 import FoundationEssentials
 import Glibc
 
-/// `serve` (the runner, DESIGN §6) and `missed` (what it could not deliver in time).
+/// `serve` (the runner) and `missed` (what it could not deliver in time).
 enum ServeCommands {
     static let commands: [Command] = [
         Command(
@@ -25,7 +25,7 @@ enum ServeCommands {
         // The runner takes SIGTERM, SIGINT and SIGHUP as sd-event sources, which needs them
         // blocked in every thread. Blocked here, once the command line is known to be `serve`
         // (any other command keeps the default: killed by them): the process is still one thread
-        // (the runner starts none; shared/PLATFORM-NOTES.md), and threads made later inherit it.
+        // (the runner starts none), and threads made later inherit it.
         var signals = sigset_t()
         sigemptyset(&signals)
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, signal) }
@@ -49,18 +49,16 @@ enum ServeCommands {
         }
         let runner: Runner
         do {
-            // Under systemd stderr is the journal: structured entries there, plain lines elsewhere.
-            let journal = Journal.stderrIsJournal()
-            runner = try Runner(settings) { [settings] entry in
+            // Under systemd stderr is the journal: structured entries there, plain lines elsewhere,
+            // stamped with the runner's zone of the moment (the system's, if it follows /etc/localtime).
+            // Neither is ever waited for (LogOutput).
+            let output = LogOutput(environment: settings.environment) { [settings] message in
+                let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
+                return "\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n"
+            }
+            runner = try Runner(settings) { entry in
                 // One line each, whatever a title or a file name holds.
-                let message = DisplayText.escaped(entry.message)
-                if journal {
-                    Journal.send(message, priority: entry.priority, fields: entry.fields)
-                } else {
-                    // The runner's zone of the moment: the system's, if it follows /etc/localtime.
-                    let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
-                    Output.write("\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n", to: 2)
-                }
+                output.write(DisplayText.escaped(entry.message), priority: entry.priority, fields: entry.fields)
             }
             let code = try runner.run()
             guard code == 0 else { throw CLIError(code: .failure, message: "the runner stopped with \(code)") }

@@ -4,9 +4,11 @@ usage: smtp-server.py MAILDIR MODE [CERT KEY USER PASSWORD]
   MODE accept         every message is written to MAILDIR
        tempfail-once  the first DATA is answered 451, later ones are accepted
        reject         every RCPT is answered 550
+       no-quit        every message is written to MAILDIR, and QUIT is never answered
   With CERT and KEY, STARTTLS is offered and required, and AUTH LOGIN/PLAIN checks USER/PASSWORD.
 Prints "ready PORT" once it listens; runs until killed.
 """
+import asyncio
 import mailbox
 import socket
 import ssl
@@ -35,6 +37,11 @@ class Handler:
             return "451 4.3.0 try again later"
         self.box.add(envelope.original_content)
         return "250 Message accepted for delivery"
+
+    async def handle_QUIT(self, server, session, envelope):
+        if self.mode == "no-quit":
+            await asyncio.sleep(3600)
+        return "221 Bye"
 
 
 def main():
