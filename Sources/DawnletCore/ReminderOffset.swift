@@ -79,3 +79,27 @@ extension ReminderOffset: CustomStringConvertible {
         return n + 1
     }
 }
+
+extension ReminderOffset {
+    /// Days for `Nd` and `Nw` (nominal), and 0 for `0m`/`0h`; nil for a non-zero exact duration.
+    public var wholeDays: Int? {
+        switch self {
+        case .days(let n): return n
+        case .weeks(let n): return 7 * n
+        case .minutes(0), .hours(0): return 0
+        default: return nil
+        }
+    }
+
+    /// Seconds for `Nm` and `Nh`.
+    public var exactSeconds: Int {
+        switch self {
+        case .minutes(let n): return 60 * n
+        case .hours(let n): return 3_600 * n
+        case .days(let n): return 86_400 * n
+        case .weeks(let n): return 604_800 * n
+        }
+    }
+
+    public var isZero: Bool { exactSeconds == 0 }
+}

@@ -1,0 +1,128 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+import FoundationEssentials
+
+extension PreviewCommand {
+    /// The lines of `lines`, each ended by a newline, into `out`.
+    static func writeLines(_ r: PlannedReminder, colored: Bool, to out: ByteBuffer) {
+        for line in lines(r, colored: colored) {
+            out.append(line)
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// The same for a plain reminder still to come (`Planner.PlainReminder`), written as bytes
+    /// from its parts where they are: what `lines` makes of it made whole.
+    static func writeLines(_ r: Planner.PlainReminder, to out: ByteBuffer, dates: inout CivilDate.TextCache) {
+        let item = r.item
+        let (kind, id, timed) = (item.pointee.kind, item.pointee.definitionID, item.pointee.time != nil)
+        let title = item.pointee.title
+        out.write(upTo: 256 + 4 * (maximumDigits + 16) + r.channels.count * 10 + title.utf8.count) { base in
+            var c = JSONCursor(base: base, count: 0)
+            c.raw("  ")
+            // HH:MM of the local time.
+            let local = r.fireAt.secondsSinceEpoch + Int64(r.utcOffset)
+            let seconds = Int(local - 86_400 * (local >= 0 ? local / 86_400 : (local - 86_399) / 86_400))
+            let (hour, minute) = (UInt8(seconds / 3600), UInt8(seconds / 60 % 60))
+            for byte in [48 + hour / 10, 48 + hour % 10, UInt8(ascii: ":"), 48 + minute / 10, 48 + minute % 10] { c.byte(byte) }
+            c.raw("  ")
+            // What, in 16 columns: `todo #12` padded, or its first 16.
+            let start = c.count
+            c.raw(kind.literal)
+            c.raw(" #")
+            c.int(Int(id))
+            if c.count - start > 16 { c.count = start + 16 }
+            while c.count - start < 16 { c.byte(UInt8(ascii: " ")) }
+            c.byte(UInt8(ascii: " "))
+            c.text(title)
+            c.raw("  → ")
+            for (i, channel) in r.channels.enumerated() {
+                if i > 0 { c.raw(", ") }
+                c.raw(channel.literal)
+            }
+            c.raw("\n           why: ")
+            c.raw(kind.literal)
+            c.byte(UInt8(ascii: " "))
+            c.int(Int(id))
+            c.raw(", ")
+            c.raw(item.pointee.source.literal)
+            c.raw(" occurrence on ")
+            c.count += dates.write(item.pointee.date, to: c.base + c.count)
+            c.raw("; ")
+            if r.offset.isZero {
+                c.raw(timed ? "at its time" : "at the morning digest time")
+            } else {
+                c.count += r.offset.writeASCII(to: c.base + c.count)
+                c.raw(timed ? " before its time" : " before the morning digest")
+            }
+            c.byte(UInt8(ascii: "\n"))
+            return c.count
+        }
+    }
+
+    /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
+    static func lines(_ r: PlannedReminder, colored: Bool) -> [String] {
+        let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
+        let kind = r.kind
+        let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
+        var first = "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
+        if let state = statusText(r) {
+            // Failed and missed red, late yellow, what went out or will not dim.
+            let word = String(describing: statusWord(r))
+            let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "delivered": .dim, "suppressed": .dim][word]
+            first += "  " + (color.map { Output.paint("[\(state)]", $0, colored: colored) } ?? "[\(state)]")
+        }
+        var lines = [first]
+        if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
+        lines.append("           why: " + r.why.joined(separator: "; "))
+        return lines
+    }
+
+    /// What `serve` does, or did, with it: the planner's statuses and the delivery log's.
+    static func statusText(_ r: PlannedReminder) -> String? {
+        var words: [String] = []
+        switch r.status {
+        case .pending: if r.snoozed { words.append("snoozed") }
+        case .due: words.append("due: goes out now")
+        case .late: words.append("late: goes out now, marked late")
+        case .missed: words.append("missed: outside the grace window")
+        case .settled: break
+        case .suppressed(let reason): words.append("suppressed: \(reason.rawValue)")
+        }
+        for channel in r.channels {
+            guard let settled = r.settled[channel] else { continue }
+            var text = "\(settled.outcome.rawValue) on \(channel)"
+            if let at = settled.at { text += " at \(ISO8601.format(at, utcOffset: r.utcOffset).dropFirst(11).prefix(8))" }
+            if settled.outcome == .failed, let detail = settled.detail { text += ": \(detail)" }
+            words.append(text)
+        }
+        return words.isEmpty ? nil : words.joined(separator: "; ")
+    }
+
+    /// The one word of `status` in JSON.
+    static func statusWord(_ r: PlannedReminder) -> StaticString { statusWord(r.status, r.settled) }
+
+    static func statusWord(_ status: PlannedReminder.Status, _ settled: [Channel: Settlement]) -> StaticString {
+        switch status {
+        case .pending: return statusWord(.pending)
+        case .due: return statusWord(.due)
+        case .late: return statusWord(.late)
+        case .missed: return statusWord(.missed)
+        case .suppressed: return "suppressed"
+        case .settled:
+            let outcomes = Set(settled.values.map(\.outcome))
+            return outcomes.contains(.failed) ? "failed" : outcomes == [.missed] ? "missed" : "delivered"
+        }
+    }
+
+    /// A plain reminder's status: its timing's word (no deliveries to weigh).
+    static func statusWord(_ timing: DeliveryPolicy.Timing) -> StaticString {
+        switch timing {
+        case .pending: "pending"
+        case .due: "due"
+        case .late: "late"
+        case .missed: "missed"
+        }
+    }
+}

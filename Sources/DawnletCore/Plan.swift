@@ -1,0 +1,156 @@
+import FoundationEssentials
+
+/// One planned reminder: when, what, where, and why.
+public struct PlannedReminder: Hashable, Sendable {
+    public enum Status: Hashable, Sendable {
+        /// Fires at `fireAt`, in the future.
+        case pending
+        /// Its instant has come (at most `DeliveryPolicy.lateAfter` ago): goes out now, on time.
+        case due
+        /// Was due and not delivered, still inside the grace window: goes out now, marked late.
+        case late
+        /// Was due longer ago than the grace window: recorded as missed, not sent.
+        case missed
+        /// The delivery log has settled every channel (`settled` says how).
+        case settled
+        /// Produces no reminder: skipped, done or logged.
+        case suppressed(PlanItem.Suppression)
+
+        public init(_ timing: DeliveryPolicy.Timing) {
+            switch timing {
+            case .pending: self = .pending
+            case .due: self = .due
+            case .late: self = .late
+            case .missed: self = .missed
+            }
+        }
+    }
+
+    /// Still to go out: pending, or due or late now (what `next` looks for).
+    public var isToGoOut: Bool {
+        switch status {
+        case .pending, .due, .late: return true
+        default: return false
+        }
+    }
+
+    /// Deterministic: `todo:3:2026-12-01:10m`, `digest:2026-12-01`, `ics:…`. A channel's
+    /// delivery is a `DeliveryID` (`key@channel`).
+    public let key: ReminderKey
+    public let fireAt: Instant
+    public let utcOffset: Int
+    public let channels: [Channel]
+    public let status: Status
+    /// How the delivery log says each channel's delivery ended (only the settled ones).
+    public let settled: [Channel: Settlement]
+    /// A snooze moved it to `fireAt`.
+    public let snoozed: Bool
+    /// What the reminder is about (nil for a digest) and how far ahead of it it fires.
+    public let item: PlanItem?
+    public let offset: ReminderOffset?
+    /// What is out of the ordinary about its time or date: a DST gap or repeat, a clamped day.
+    public let notes: [String]
+    /// The digest's contents (empty for other reminders): items of the day or ahead, then overdue.
+    public let items: [PlanItem]
+    /// How many of `items` are overdue one-off todos.
+    public let overdueCount: Int
+    /// The digest's day (for a digest), else the item's date.
+    public let occurrenceDate: CivilDate
+
+    /// A reminder kind, or "digest".
+    public var kind: String { item?.kind.rawValue ?? "digest" }
+    public var title: String {
+        item?.title ?? "\(occurrenceDate.weekday.fullName) \(occurrenceDate): \(Planner.count(items.count, "item"))"
+    }
+    public var source: Occurrence.Source { item?.source ?? .virtual }
+    /// Where it comes from, for `preview`: `virtual` or `stored` (generated or stored occurrence),
+    /// `ics:NAME` for an external calendar.
+    public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }
+    public var definitionID: Int64? { item.flatMap { $0.isCalendar ? nil : $0.definitionID } }
+
+    /// The notification text.
+    public var body: String {
+        guard let item, let offset else {
+            return items.enumerated().map { i, x in
+                i >= items.count - overdueCount
+                    ? "overdue since \(x.date): \(x.title)"
+                    : "\(x.kind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
+            }.joined(separator: "\n")
+        }
+        var text = item.kind.label
+        if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
+        if !offset.isZero { text += " (in \(offset))" }
+        if let detail = item.detail { text += ": \(detail)" }
+        return text
+    }
+
+    /// Why it fires when it does, for `preview`.
+    public var why: [String] {
+        guard let item, let offset else {
+            let due = items.count - overdueCount
+            let local = ISO8601.format(fireAt, utcOffset: utcOffset)
+            var why = ["morning digest at \(local.dropFirst(11).prefix(5))"]
+            if due > 0 { why.append("\(Planner.count(due, "item")) of the day or days ahead") }
+            if overdueCount > 0 { why.append("\(Planner.count(overdueCount, "overdue one-off todo")) still open") }
+            return why + notes
+        }
+        if let calendar = item.calendar {
+            let origin = "\(calendar.kind.rawValue) \(calendar.uid) from calendar \(calendar.calendar)" + (calendar.instance.map { ", instance \($0)" } ?? "")
+            return [origin, calendar.alarms == nil ? "\(offset) before its time (the calendar default)" : "its VALARM"] + notes
+        }
+        return [
+            "\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",
+            offset.isZero
+                ? (item.time == nil ? "at the morning digest time" : "at its time")
+                : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")",
+        ] + notes
+    }
+}
+
+/// The rules a plan follows: the config's reminder settings.
+public struct PlanRules: Sendable {
+    public var defaults: [ReminderKind: [ReminderOffset]]
+    public var morningDigest: WallTime
+    /// Grace window and the meaning of late: the statuses a plan gives are the runner's.
+    public var policy: DeliveryPolicy
+    public var route: @Sendable (ReminderKind) -> [Channel]
+    /// A calendar's own channels, by its name, where the config gives them.
+    public var calendarChannels: [String: [Channel]] = [:]
+
+    public init(config: Config) {
+        for source in config.calendars { calendarChannels[source.name] = source.channels }
+        defaults = config.reminders
+        morningDigest = config.morningDigest
+        policy = DeliveryPolicy(graceWindow: Int64(config.graceWindow))
+        route = { [config] kind in config.channels(for: kind) }
+    }
+}
+
+public struct Plan: Sendable {
+    /// Inside the window, by fire time then key; suppressed ones only when asked for.
+    public var reminders: [PlannedReminder]
+    /// Calendar files, or items in them, that could not be used (the rest was planned).
+    public var calendarProblems: [CalendarProblem] = []
+
+    public init(reminders: [PlannedReminder], calendarProblems: [CalendarProblem] = []) {
+        self.reminders = reminders
+        self.calendarProblems = calendarProblems
+    }
+}
+
+extension ReminderKind {
+    /// `Todo`, `Event`, …: the word that starts a reminder's body.
+    public var label: String {
+        switch self {
+        case .todo: return "Todo"
+        case .event: return "Event"
+        case .habit: return "Habit"
+        case .bill: return "Bill"
+        case .subscription: return "Subscription"
+        case .debt: return "Debt"
+        case .goal: return "Goal"
+        case .income: return "Income"
+        case .calendar: return "Calendar"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import FoundationEssentials
+
+/// Something a reminder can be about: one merged occurrence of any module or money source.
+public struct PlanItem: Hashable, Sendable {
+    public enum Suppression: String, Hashable, Sendable { case skipped, done, logged }
+
+    public let kind: ReminderKind
+    public let definitionID: Int64
+    public let date: CivilDate
+    /// Nil for a date-only item, which goes in the morning digest.
+    public let time: WallTime?
+    public let title: String
+    public let source: Occurrence.Source
+    /// The item's own offsets; empty means the kind's defaults.
+    public var offsets: [ReminderOffset] {
+        switch own {
+        case .none: []
+        case .one(let offset): [offset]
+        case .many(let offsets): offsets
+        }
+    }
+    /// How many of its own offsets it has, and each: read per item without an array.
+    var ownOffsetCount: Int {
+        switch own {
+        case .none: 0
+        case .one: 1
+        case .many(let offsets): offsets.count
+        }
+    }
+    func ownOffset(_ i: Int) -> ReminderOffset {
+        switch own {
+        case .none: preconditionFailure("no offsets of its own")
+        case .one(let offset): offset
+        case .many(let offsets): offsets[i]
+        }
+    }
+    @usableFromInline let own: Offsets
+    /// An item's own offsets as a plan keeps them: nearly every item has one or none, kept in
+    /// place, so the many items of a plan count no references on a shared list (two atomic
+    /// operations an item). Made with `init(_:)`, always the shortest case, so that equal lists
+    /// are equal.
+    public enum Offsets: Hashable, Sendable {
+        case none
+        case one(ReminderOffset)
+        case many([ReminderOffset])
+
+        public init(_ offsets: [ReminderOffset]) {
+            switch offsets.count {
+            case 0: self = .none
+            case 1: self = .one(offsets[0])
+            default: self = .many(offsets)
+            }
+        }
+    }
+    public let suppression: Suppression?
+    /// Extra words for the reminder (an amount, a duration).
+    public let detail: String?
+    /// Why this date (a clamped day of month), for `preview`.
+    public let note: String?
+    /// The external calendar instance behind a `calendar` item; boxed, so the many
+    /// items of a plan stay small.
+    public var calendar: CalendarOccurrence? { calendarBox?.occurrence }
+    /// Whether it is an external calendar's: asked per reminder, without copying the instance.
+    public var isCalendar: Bool { calendarBox != nil }
+    @usableFromInline let calendarBox: CalendarBox?
+
+    @usableFromInline final class CalendarBox: Hashable, Sendable {
+        let occurrence: CalendarOccurrence
+        init(_ occurrence: CalendarOccurrence) { self.occurrence = occurrence }
+        @usableFromInline static func == (a: CalendarBox, b: CalendarBox) -> Bool { a.occurrence == b.occurrence }
+        @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(occurrence) }
+    }
+
+    public init(
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
+        source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
+        detail: String? = nil, note: String? = nil
+    ) {
+        self.init(
+            kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: Offsets(offsets),
+            suppression: suppression, detail: detail, note: note, box: nil)
+    }
+
+    /// The same, its offsets as a plan keeps them: made per occurrence from what was worked out
+    /// once per definition, in the caller's code (a call of ten arguments an occurrence, else).
+    @inlinable
+    public init(
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
+        source: Occurrence.Source, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
+    ) {
+        self.init(
+            kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
+            suppression: suppression, detail: detail, note: note, box: nil)
+    }
+
+    /// An external calendar's instance, as a `calendar` item.
+    public init(calendar occurrence: CalendarOccurrence) {
+        self.init(
+            kind: .calendar, definitionID: 0, date: occurrence.date, time: occurrence.time, title: occurrence.title, source: .virtual, offsets: .none,
+            suppression: nil, detail: nil, note: nil, box: CalendarBox(occurrence))
+    }
+
+    // One made per occurrence planned: no calendar instance to take in and let go of for the
+    // many that have none.
+    @inlinable
+    init(
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Source,
+        offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
+    ) {
+        calendarBox = box
+        self.kind = kind
+        self.definitionID = definitionID
+        self.date = date
+        self.time = time
+        self.title = title
+        self.source = source
+        own = offsets
+        self.suppression = suppression
+        self.detail = detail
+        self.note = note
+    }
+}

@@ -1,0 +1,157 @@
+internal import CICal
+import DawnletCore
+import FoundationEssentials
+import Glibc
+
+/// An instance made an occurrence, with its alarms and what acknowledged or snoozed them.
+extension CalendarReader.FileReader {
+    func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool {
+        let f = ical.f
+        return children(item, ICAL_VALARM_COMPONENT).contains { alarm in
+            f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time!(f.icalproperty_get_trigger!($0).time) == 0 }
+                == true
+        }
+    }
+
+    /// An alarm's REPEAT and DURATION: how many more times it fires, and how far apart.
+    func repetition(_ alarm: OpaquePointer) -> (count: Int, every: icaldurationtype) {
+        let f = ical.f
+        guard let repeatProperty = f.icalcomponent_get_first_property!(alarm, ICAL_REPEAT_PROPERTY),
+            let durationProperty = f.icalcomponent_get_first_property!(alarm, ICAL_DURATION_PROPERTY)
+        else { return (0, icaldurationtype()) }
+        let every = f.icalproperty_get_duration!(durationProperty)
+        let count = Int(f.icalproperty_get_repeat!(repeatProperty))
+        // At most a hundred repetitions, and none of no length.
+        return f.icaldurationtype_as_int!(every) > 0 ? (min(max(count, 0), 100), every) : (0, every)
+    }
+
+    /// One instance, unless cancelled or completed. `start` is the instance's own start as
+    /// its master's rule gives it (nil: the item's own, for an override); a todo's reminder
+    /// time is its due, that far after. Absolute alarms of a repeating item go with the
+    /// instance of DTSTART only: RFC 5545 gives them one time, not one per instance.
+    mutating func add(
+        _ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
+        instance: String?, absoluteAlarms: Bool = true, timing: Timing? = nil
+    ) {
+        let f = ical.f
+        let status = f.icalcomponent_get_status!(item)
+        if status == ICAL_STATUS_CANCELLED || status == ICAL_STATUS_COMPLETED { return }
+        if kind == .todo, f.icalcomponent_get_first_property!(item, ICAL_COMPLETED_PROPERTY) != nil { return }
+        let base = baseTime(item)
+        guard f.icaltime_is_null_time!(base) == 0,
+            let ownDate = CivilDate(year: Int(base.year), month: Int(base.month), day: Int(base.day))
+        else { return }
+        let timing = timing ?? self.timing(item)
+        let shape = timing.shape
+        let title = f.icalcomponent_get_summary!(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
+        let isDate = base.is_date != 0
+        let from = isDate ? dayStart(date ?? ownDate) : (start ?? instant(base))
+        guard let from else { return }
+        let end = shape.nominalLength.map { shift(from, by: $0, like: base) } ?? from.adding(seconds: shape.lengthSeconds)
+        var at: Instant?
+        var time: WallTime?
+        var day = date ?? ownDate
+        if !isDate {
+            let due = from.adding(seconds: shape.dueSeconds)
+            at = due
+            let local = ISO8601.localDate(of: due, in: zone)
+            day = local.date
+            time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
+        }
+        let mozilla = mozilla(item, start: from, absolute: absoluteAlarms)
+        let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms, mozilla: mozilla)
+        let shown = at ?? from
+        let inWindow = shown >= window.lowerBound.adding(seconds: -timing.after) && shown <= window.upperBound.adding(seconds: timing.before)
+        guard inWindow || alarms?.contains(where: window.contains) == true else { return }
+        occurrences.append(
+            CalendarOccurrence(
+                calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
+                alarms: alarms, instance: instance, acknowledged: mozilla.lastAck))
+    }
+
+    /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included, less those
+    /// acknowledged on another device; nil when there are none. Relative triggers count from
+    /// the instance's start, or (RELATED=END) its end; absolute ones are left out of all but
+    /// one instance of a repeating item.
+    ///
+    /// Acknowledged (RFC 9074 and Thunderbird): an instant at or before its VALARM's
+    /// ACKNOWLEDGED, or the item's X-MOZ-LASTACK, does not fire. A snooze fires at its time and
+    /// acknowledges what it snoozed: an RFC 9074 snooze alarm (RELATED-TO;RELTYPE=SNOOZE naming
+    /// its parent VALARM's UID) acknowledges its parent up to it; Thunderbird's
+    /// X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a repeating item) comes with
+    /// an X-MOZ-LASTACK.
+    func alarms(
+        _ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool,
+        mozilla: (lastAck: Instant?, snoozes: [Instant])
+    ) -> [Instant]? {
+        let f = ical.f
+        let valarms = children(item, ICAL_VALARM_COMPONENT)
+        let (lastAck, snoozes) = mozilla
+        var fired: [(instant: Instant, acknowledged: Instant?, uid: String?)] = []
+        var snoozedParents: [String: Instant] = [:]
+        for alarm in valarms {
+            guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
+            let value = f.icalproperty_get_trigger!(trigger)
+            var first: Instant
+            if f.icaltime_is_null_time!(value.time) == 0 {
+                guard absolute, let at = instant(value.time) else { continue }
+                first = at
+            } else {
+                let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER)
+                let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
+                first = shift(base, by: value.duration, like: t)
+            }
+            let acknowledged = f.icalcomponent_get_first_property!(alarm, ICAL_ACKNOWLEDGED_PROPERTY).flatMap {
+                instant(f.icalproperty_get_acknowledged!($0))
+            }
+            if let parent = snoozedParent(alarm) { snoozedParents[parent] = max(snoozedParents[parent] ?? first, first) }
+            let uid = f.icalcomponent_get_uid!(alarm).map { String(cString: $0) }
+            fired.append((first, acknowledged, uid))
+            let (count, every) = repetition(alarm)
+            for _ in 0..<count {
+                first = shift(first, by: every, like: t)
+                fired.append((first, acknowledged, uid))
+            }
+        }
+        guard !valarms.isEmpty || !snoozes.isEmpty else { return nil }
+        var result = snoozes.filter { snooze in lastAck.map { snooze > $0 } ?? true }
+        for alarm in fired {
+            let until = [alarm.acknowledged, lastAck, alarm.uid.flatMap { snoozedParents[$0] }].compactMap { $0 }.max()
+            if until.map({ alarm.instant > $0 }) ?? true { result.append(alarm.instant) }
+        }
+        return Array(Set(result)).sorted()  // two alarms at one time are one reminder (one key)
+    }
+
+    /// Thunderbird's marks on an item: X-MOZ-LASTACK, and the X-MOZ-SNOOZE-TIME that applies to
+    /// the instance starting at `start` (its -µs form; the plain one for a single item).
+    func mozilla(_ item: OpaquePointer, start: Instant, absolute: Bool) -> (lastAck: Instant?, snoozes: [Instant]) {
+        let f = ical.f
+        var lastAck: Instant?
+        var snoozes: [Instant] = []
+        for property in properties(item, ICAL_X_PROPERTY) {
+            guard let name = f.icalproperty_get_x_name!(property).map({ String(cString: $0).uppercased() }),
+                let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
+                case .utc(let at)? = RecurrenceRule.until(value)
+            else { continue }
+            if name == "X-MOZ-LASTACK" {
+                lastAck = max(lastAck ?? at, at)
+            } else if name == "X-MOZ-SNOOZE-TIME" ? absolute : name == "X-MOZ-SNOOZE-TIME-\(start.secondsSinceEpoch * 1_000_000)" {
+                snoozes.append(at)
+            }
+        }
+        return (lastAck, snoozes)
+    }
+
+    /// The UID of the VALARM this one snoozes (RFC 9074: RELATED-TO;RELTYPE=SNOOZE), if any.
+    func snoozedParent(_ alarm: OpaquePointer) -> String? {
+        let f = ical.f
+        for property in properties(alarm, ICAL_RELATEDTO_PROPERTY) {
+            guard let type = f.icalproperty_get_first_parameter!(property, ICAL_RELTYPE_PARAMETER),
+                let text = f.icalparameter_as_ical_string!(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
+                let parent = f.icalproperty_get_relatedto!(property)
+            else { continue }
+            return String(cString: parent)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,164 @@
+internal import CICal
+import DawnletCore
+import FoundationEssentials
+import Glibc
+
+extension CalendarReader {
+    /// One file: parse, then each VEVENT and VTODO.
+    struct FileReader {
+        let ical: ICal
+        let calendar: String
+        let file: String
+        let window: ClosedRange<Instant>
+        let zone: Zone
+        var occurrences: [CalendarOccurrence] = []
+        var problems: [CalendarProblem] = []
+        /// The VCALENDAR being read: its VTIMEZONEs resolve TZIDs.
+        var calendarComponent: OpaquePointer?
+
+        let zones: Zones
+        let budget: Budget
+
+        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: Zone, zones: Zones, budget: Budget) {
+            self.zones = zones
+            self.budget = budget
+            self.ical = ical
+            self.calendar = calendar
+            self.file = file
+            self.window = window
+            self.zone = zone
+        }
+
+        mutating func problem(_ message: String) {
+            problems.append(CalendarProblem(file: file, message))
+        }
+
+        /// A component's subcomponents of a kind, collected first: libical's iteration state lives
+        /// in the parent, so nothing may iterate the same parent while these are used.
+        func children(_ component: OpaquePointer, _ kind: icalcomponent_kind) -> [OpaquePointer] {
+            var result: [OpaquePointer] = []
+            var c = ical.f.icalcomponent_get_first_component!(component, kind)
+            while let child = c {
+                result.append(child)
+                c = ical.f.icalcomponent_get_next_component!(component, kind)
+            }
+            return result
+        }
+
+        /// A component's properties of a kind, collected first (as for `children`).
+        func properties(_ component: OpaquePointer, _ kind: icalproperty_kind) -> [OpaquePointer] {
+            var result: [OpaquePointer] = []
+            var p = ical.f.icalcomponent_get_first_property!(component, kind)
+            while let property = p {
+                result.append(property)
+                p = ical.f.icalcomponent_get_next_property!(component, kind)
+            }
+            return result
+        }
+
+        mutating func read() {
+            let f = ical.f
+            // One stat, one open, one fstat, one read: a vdir is thousands of small files.
+            var bytes: [UInt8]
+            switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes) {
+            case .success(let read): bytes = read
+            case .failure(let failure):
+                switch failure {
+                case .notRegular, .tooLarge: return problem("\(failure): skipped")
+                case .cannotOpen, .changedWhileRead: return problem("\(failure)")
+                }
+            }
+            let bounded = ContentLines.bounded(bytes)
+            if !bounded.cut.isEmpty {
+                let names = bounded.cut.sorted { $0.key < $1.key }.map { "\(DisplayText.escaped($0.key))\($0.value > 1 ? " ×\($0.value)" : "")" }
+                problem("properties longer than \(ContentLines.longest >> 10) KiB: SUMMARY cut, others left out (\(names.joined(separator: ", ")))")
+            }
+            bytes = bounded.bytes
+            guard var text = String(validating: bytes, as: UTF8.self) ?? String(bytes: bytes, encoding: .isoLatin1) else {
+                return problem("not text")
+            }
+            if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            if let trailing = Self.afterCalendarEnd(bytes) {
+                problem("\(trailing) after END:VCALENDAR is outside the calendar: not read")
+            }
+            guard let root = text.withCString({ f.icalparser_parse_string!($0) }) else {
+                return problem("not an iCalendar file (libical found no calendar in it)")
+            }
+            defer { f.icalcomponent_free!(root) }
+            reportErrors(root)
+            // One VCALENDAR, several under an XROOT, or a bare VEVENT/VTODO as the root.
+            var calendars = f.icalcomponent_isa!(root) == ICAL_VCALENDAR_COMPONENT ? [root] : children(root, ICAL_VCALENDAR_COMPONENT)
+            if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa!(root)) { calendars = [root] }
+            for calendar in calendars {
+                calendarComponent = calendar
+                dropUnusableZones(calendar)
+                for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
+                    let items = f.icalcomponent_isa!(calendar) == kind ? [calendar] : children(calendar, kind)
+                    expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
+                }
+            }
+        }
+
+        /// The first `BEGIN:NAME` (with its line) after the last END:VCALENDAR, if any: libical
+        /// drops what follows the calendar without a word. Only line starts are looked at.
+        static func afterCalendarEnd(_ bytes: [UInt8]) -> String? {
+            func starts(_ word: StaticString, at i: Int) -> Bool {
+                let count = word.utf8CodeUnitCount
+                guard i + count <= bytes.count else { return false }
+                for k in 0..<count where bytes[i + k] | 0x20 != word.utf8Start[k] | 0x20 { return false }
+                return true
+            }
+            var (line, start, ended) = (1, 0, false)
+            var found: (line: Int, start: Int)?
+            while start < bytes.count {
+                if starts("END:VCALENDAR", at: start) {
+                    (ended, found) = (true, nil)
+                } else if ended, found == nil, starts("BEGIN:", at: start) {
+                    found = (line, start)
+                }
+                guard let newline = bytes[start...].firstIndex(of: 10) else { break }
+                (line, start) = (line + 1, newline + 1)
+            }
+            guard let found else { return nil }
+            let end = bytes[found.start...].prefix(40).firstIndex { $0 == 10 || $0 == 13 } ?? min(bytes.count, found.start + 40)
+            return "\(DisplayText.escaped(String(decoding: bytes[found.start..<end], as: UTF8.self))) at line \(found.line)"
+        }
+
+        /// A VTIMEZONE whose STANDARD or DAYLIGHT rule repeats other than yearly or monthly is no
+        /// zone anyone writes, and libical would expand it (every second, say) from its DTSTART to
+        /// today on first use: removed, so its TZID falls back to the IANA zone of that name, or
+        /// the items in it are reported and skipped.
+        mutating func dropUnusableZones(_ calendar: OpaquePointer) {
+            let f = ical.f
+            for zone in children(calendar, ICAL_VTIMEZONE_COMPONENT) {
+                let observances = children(zone, ICAL_XSTANDARD_COMPONENT) + children(zone, ICAL_XDAYLIGHT_COMPONENT)
+                let frequencies = observances.flatMap { properties($0, ICAL_RRULE_PROPERTY) }.map { f.icalproperty_get_rrule!($0).freq }
+                guard let bad = frequencies.first(where: { $0 != ICAL_YEARLY_RECURRENCE && $0 != ICAL_MONTHLY_RECURRENCE }) else { continue }
+                let tzid =
+                    f.icalcomponent_get_first_property!(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid!($0) }
+                    .map { String(cString: $0) } ?? "(no TZID)"
+                problem(
+                    "VTIMEZONE \"\(DisplayText.escaped(tzid))\": a rule repeating \(CalendarReader.frequency(bad)) is no time zone rule: that VTIMEZONE is not used"
+                )
+                f.icalcomponent_remove_component!(calendar, zone)
+                f.icalcomponent_free!(zone)
+            }
+        }
+
+        /// libical keeps going past what it cannot parse and leaves an X-LIC-ERROR behind: say so.
+        mutating func reportErrors(_ component: OpaquePointer) {
+            let f = ical.f
+            guard f.icalcomponent_count_errors!(component) > 0 else { return }
+            var reported = 0
+            func walk(_ c: OpaquePointer, _ reader: inout FileReader) {
+                for property in reader.properties(c, ICAL_XLICERROR_PROPERTY) where reported < 5 {
+                    let text = f.icalproperty_get_xlicerror!(property).map { String(cString: $0) } ?? "unreadable property"
+                    reader.problem("libical: \(text) (that property is ignored)")
+                    reported += 1
+                }
+                for sub in reader.children(c, ICAL_ANY_COMPONENT) { walk(sub, &reader) }
+            }
+            walk(component, &self)
+        }
+    }
+}
