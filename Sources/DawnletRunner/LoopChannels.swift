@@ -35,6 +35,8 @@ public protocol DeliveryChannels: AnyObject {
 /// else; each has its timeout.
 public final class LoopChannels: DeliveryChannels {
     let loop: EventLoop
+    /// The runner's clock (a mail's Date header).
+    let clock: () -> Instant
     let settings: () -> Runner.Settings
     let log: (LogEntry) -> Void
     /// What the person did with a notification: an action, or how it closed.
@@ -46,8 +48,9 @@ public final class LoopChannels: DeliveryChannels {
     /// at once would otherwise ask it as many times, and a slow server answers late).
     private var capabilities: Set<String>?
 
-    public init(loop: EventLoop, settings: @escaping () -> Runner.Settings, log: @escaping (LogEntry) -> Void) {
+    public init(loop: EventLoop, clock: @escaping () -> Instant, settings: @escaping () -> Runner.Settings, log: @escaping (LogEntry) -> Void) {
         self.loop = loop
+        self.clock = clock
         self.settings = settings
         self.log = log
     }
@@ -56,7 +59,7 @@ public final class LoopChannels: DeliveryChannels {
     public static func deliverOnce(_ message: ReminderMessage, through channel: Channel, settings: Runner.Settings) throws -> DeliveryOutcome {
         let loop = try EventLoop()
         var outcome: DeliveryOutcome?
-        let channels = LoopChannels(loop: loop, settings: { settings }, log: { _ in })
+        let channels = LoopChannels(loop: loop, clock: { Instant(Date()) }, settings: { settings }, log: { _ in })
         channels.deliver(message, through: channel, replacing: nil) {
             outcome = $0
             loop.exit(0)
@@ -108,7 +111,7 @@ public final class LoopChannels: DeliveryChannels {
         guard let email = settings.config.email, let from = email.from else {
             return done(DeliveryOutcome(state: .failed, detail: "channels.email is not set up"))
         }
-        let now = Instant(Date())
+        let now = clock()
         let utcOffset = settings.zone.utcOffset(at: now)
         let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset).rendered.utf8)
         Mailer.send(text, settings: email, environment: environment(message, .email), on: loop) { error in

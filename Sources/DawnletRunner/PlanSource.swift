@@ -71,180 +71,30 @@ public struct PlanSource {
         return perDay < Double(reminders) / 31 ? 31 : max(1, Int(Double(reminders) / perDay))
     }
 
-    /// The same plan as a stream, in fire-time order: made a slice of fire times at a time (the
-    /// first slices shorter), from the occurrences that can remind inside that slice (its dates,
-    /// and as many after it as the longest lead), so that memory is a slice's whatever the window. Each reminder falls in
-    /// exactly one slice and the slices follow each other, so the stream is the whole plan's
-    /// reminders in the whole plan's order. `body` returns false to stop there. Returns the
-    /// calendar problems met.
-    ///
-    /// With `phases`, what each part took is added there (the bench's split; the expansion is
-    /// then made twice, once alone to be timed).
-    @discardableResult
-    public func forEachReminder(
-        now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false, phases: PlanPhases? = nil,
-        _ body: (PlannedReminder) throws -> Bool
-    ) throws -> [CalendarProblem] {
-        phases?.mark = .now
-        let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 10_000, phases: phases)
-        while let slice = try slices.next() {
-            let items = slice.items()
-            phases?.lap(\.merge)
-            let plan = slice.plan(items)
-            phases?.lap(\.planning)
-            let going = try plan.forEach { reminder in
-                guard let phases else { return try body(reminder) }
-                defer { phases.lap(\.output) }
-                return try body(reminder)
-            }
-            guard going else { break }
-        }
-        return slices.problems
-    }
+    /// What a splice needs from the store: the changed items' definitions made plan items over
+    /// `window`, their overdue todos, the delivery log of their reminders and the digests, and the
+    /// snoozes. Nil when a change is one the feed cannot splice (a calendar's).
+    public struct SpliceInput: Sendable {
+        public let ids: [ReminderKind: Set<Int64>]
+        public let items: [PlanItem]
+        public let overdue: [PlanItem]
+        public let log: [DeliveryID: Settlement]
+        public let snoozed: [DeliveryID: Instant]
 
-    /// The same stream a slice at a time, each planned and then made into what `render` makes of
-    /// it on other threads, `inFlight` slices at once, while `emit` takes what was made, in order,
-    /// on this one: `preview --json` writes the JSON of some days while the next are planned and
-    /// written. Reading the store stays on this thread. `emit` returns false to stop there.
-    /// Returns the calendar problems met.
-    @discardableResult
-    public func forEachSlice<Rendered: Sendable>(
-        now: Instant, window: ClosedRange<Instant>, includeSuppressed: Bool = false, inFlight: Int = 2,
-        render: @escaping @Sendable (Planner.Ordered) -> Rendered, emit: (Rendered) throws -> Bool
-    ) throws -> [CalendarProblem] {
-        // The slices in flight are held at once, and what is made of them: so much smaller each.
-        let slices = try self.slices(now: now, window: window, includeSuppressed: includeSuppressed, reminders: 8_000 / inFlight, phases: nil)
-        let queue = DispatchQueue(label: "dawnlet-remind.plan", attributes: .concurrent)
-        var pending: [Pending<Rendered>] = []
-        defer { for slice in pending { _ = slice.value } }
-        func fill() throws {
-            while pending.count < inFlight, let slice = try slices.next() {
-                pending.append(Pending(queue) { render(slice.plan(slice.items())) })
-            }
-        }
-        try fill()
-        while !pending.isEmpty {
-            let made = pending.removeFirst().value
-            // The next slice goes to the planning thread now free before this one is written
-            // out: no planning thread waits while this one writes.
-            try fill()
-            guard try emit(made) else { break }
-        }
-        return slices.problems
-    }
-
-    /// Whatever the stream's slices need, read from the store: `next` gives each slice in turn
-    /// (reading its stored occurrences), sized to make some `reminders` at most. The first slice
-    /// is a day, and each next one twice as long up to the full slice: whoever stops early (the
-    /// runner at its budget) has not planned days it does not keep.
-    private func slices(
-        now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool, reminders: Int, phases: PlanPhases?
-    ) throws -> (next: () throws -> Slice?, problems: [CalendarProblem]) {
-        // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
-        let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
-        let definitions = try store.items.definitions()
-        let offsets = OffsetLists(definitions)
-        let money = try MoneySources(store)
-        // Occurrences up to the longest lead time after a slice can have reminders inside it.
-        let lead = longestLeadDays(definitions, money: money)
-        let rules = PlanRules(config: config)
-        let log = try store.log.deliveryLog(since: window.lowerBound)
-        let snoozed = try store.log.snoozes()
-        let overdue = try overdueTodos(definitions)
-        let calendars = calendarItems(window)
-        let whole = dates(window, lead: lead)
-        // A snooze moves a reminder later: a slice takes occurrences from as far back as any
-        // snooze inside the window reaches. A calendar item's key names no date: then one slice.
-        var reach = 0
-        let fullSlice = Int64(sliceDays(definitions, money: money, reminders: reminders)) * 86_400
-        var sliceSeconds = min(86_400, fullSlice)
-        var oneSlice = false
-        for (id, until) in snoozed where window.contains(until) {
-            guard let item = id.key.item else {
-                oneSlice = true
-                continue
-            }
-            reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
-        }
-        if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
-        let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
-        var start: Instant? = window.lowerBound
-        func next() throws -> Slice? {
-            guard let from = start else { return nil }
-            let end =
-                from.secondsSinceEpoch + sliceSeconds - 1 < window.upperBound.secondsSinceEpoch ? from.adding(seconds: sliceSeconds - 1) : window.upperBound
-            // Our own items' wall times are this zone's: one fires inside the slice only from a
-            // date of the slice's own (or as many after as the longest lead, or before as a snooze
-            // reaches). An external calendar's date is its own zone's: a day either side more.
-            let (firstDay, lastDay) = (ISO8601.localDate(of: from, in: zone).date, ISO8601.localDate(of: end, in: zone).date)
-            let own = max(whole.lowerBound, firstDay.adding(days: -reach))...min(whole.upperBound, lastDay.adding(days: lead))
-            let (first, last) = (max(whole.lowerBound, own.lowerBound.adding(days: -1)), min(whole.upperBound, own.upperBound.adding(days: 1)))
-            let stored = try store.items.storedOccurrences(in: own)
-            let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: own)
-            if let phases {
-                phases.lap(\.read)
-                OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: own, defaultAnchor: anchor) { _, _, _, _ in phases.occurrences += 1 }
-                phases.lap(\.expansion)
-            }
-            start = end == window.upperBound ? nil : end.adding(seconds: 1)
-            if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
-            return Slice(
-                items: {
-                    let items = PlanSource.items(
-                        definitions, offsets: offsets, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
-                    // A calendar item's own alarms are instants, however long before its date: it
-                    // comes into the slice its date reaches, or the one an alarm fires in.
-                    return items
-                        + calendarItems.filter { item in
-                            (first...last).contains(item.date) || item.calendar?.alarms?.contains { (from...end).contains($0) } == true
-                        }
-                },
-                plan: { items in
-                    Planner.ordered(
-                        items: items, overdue: overdue, rules: rules, log: log, snoozed: snoozed, now: now,
-                        window: from...end, scope: window, zone: zone, includeSuppressed: includeSuppressed)
-                })
-        }
-        return (next, calendars.problems)
-    }
-
-    /// The rest of a slice's plan once the store is read: its items, then their reminders in order.
-    private struct Slice: Sendable {
-        let items: @Sendable () -> [PlanItem]
-        let plan: @Sendable ([PlanItem]) -> Planner.Ordered
-    }
-
-    /// Work done on a queue; `value` waits for it to end.
-    private final class Pending<Value: Sendable>: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        /// Written once by the work, before the signal; read only after the wait.
-        private var result: Value?
-        private var waited = false
-
-        init(_ queue: DispatchQueue, _ work: @escaping @Sendable () -> Value) {
-            queue.async {
-                self.result = work()
-                self.done.signal()
-            }
-        }
-
-        var value: Value {
-            if !waited {
-                done.wait()
-                waited = true
-            }
-            return result!
+        /// `Planner.splice` of what was read: nothing here fails, and the plan is changed in place.
+        public func splice(into reminders: inout [PlannedReminder], rules: PlanRules, now: Instant, window: ClosedRange<Instant>, zone: Zone) {
+            Planner.splice(
+                &reminders, changed: { kind, id in ids[kind]?.contains(id) == true }, items: items, overdue: overdue, rules: rules, log: log,
+                snoozed: snoozed, now: now, window: window, zone: zone)
         }
     }
 
-    /// `plan`, made again after the changes the change feed names (`Store.changes(after:)`),
-    /// without planning anything else: the changed todos, events, habits and money sources are
-    /// read and planned over `window` and spliced in (`Planner.splice`). False, and `plan` as it
-    /// was, when the changes are not ones a splice can take.
-    public func splice(_ plan: inout Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Bool {
+    /// Reads what `Planner.splice` needs to make the plan again for `changes` only; nil when it
+    /// cannot (a whole plan is needed).
+    public func spliceInput(changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> SpliceInput? {
         var ids: [ReminderKind: Set<Int64>] = [:]
         for change in changes {
-            guard change.kind != .calendar else { return false }
+            guard change.kind != .calendar else { return nil }
             ids[change.kind, default: []].insert(change.id)
         }
         var definitions: [ItemDefinition] = []
@@ -256,14 +106,16 @@ public struct PlanSource {
         let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
         // The log of what is planned again: the changed items' reminders and the digests.
         let keys = ["digest:"] + changes.map { "\($0.kind.rawValue):\($0.id):" }
-        let (overdue, log, snoozed) = (
-            try overdueTodos(definitions, only: ids[.todo] ?? []),
-            try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), try store.log.snoozes()
-        )
-        // Everything is read: from here nothing fails, and the plan is changed in place.
-        Planner.splice(
-            &plan.reminders, changed: { kind, id in ids[kind]?.contains(id) == true }, items: items, overdue: overdue,
-            rules: PlanRules(config: config), log: log, snoozed: snoozed, now: now, window: window, zone: zone)
+        return SpliceInput(
+            ids: ids, items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []),
+            log: try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), snoozed: try store.log.snoozes())
+    }
+
+    /// The plan made again for `changes` only, in place (`spliceInput`, then `Planner.splice`);
+    /// false, and the plan untouched, when a whole plan is needed.
+    public func splice(_ plan: inout Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Bool {
+        guard let input = try spliceInput(changes: changes, now: now, window: window) else { return false }
+        input.splice(into: &plan.reminders, rules: PlanRules(config: config), now: now, window: window, zone: zone)
         return true
     }
 
@@ -315,139 +167,6 @@ public struct PlanSource {
         for (kind, present) in sources where present { kinds.insert(kind) }
         for kind in kinds { take(config.reminders[kind] ?? []) }
         return (seconds + 86_399) / 86_400
-    }
-
-    /// The money sources a plan reads once: their occurrences are worked out per slice.
-    public struct MoneySources: Sendable {
-        let bills: [RecurringTransaction]
-        let subscriptions: [Subscription]
-        let debts: [Debt]
-        let goals: [Goal]
-        let incomes: [IncomeSource]
-        let payments: [Payment]
-
-        /// None: for a plan of some organizer items only.
-        init() {
-            (bills, subscriptions, debts, goals, incomes, payments) = ([], [], [], [], [], [])
-        }
-
-        /// Every source; with `ids`, only the ones it names, by the kind of their reminders, and
-        /// their payments (a re-plan of what changed).
-        public init(_ store: Store, only ids: [ReminderKind: Set<Int64>]? = nil) throws {
-            func some(_ kind: ReminderKind) -> Set<Int64>? { ids.map { $0[kind] ?? [] } }
-            bills = try store.money.recurringTransactions(ids: some(.bill))
-            subscriptions = try store.sources.subscriptions(ids: some(.subscription))
-            debts = try store.sources.debts(ids: some(.debt))
-            goals = try store.sources.goals(ids: some(.goal))
-            incomes = try store.sources.incomeSources(ids: some(.income))
-            payments = try store.sources.payments(of: ids.map { ($0[.subscription] ?? [], $0[.debt] ?? []) })
-        }
-    }
-
-    /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
-    /// items. A schedule with no anchor of its own counts from `anchoredFrom` (the whole plan's
-    /// first date), so that a slice's items are the whole plan's on those dates.
-    public func items(
-        _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
-        anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
-    ) throws -> [PlanItem] {
-        PlanSource.items(
-            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor,
-            stored: try given ?? store.items.storedOccurrences(in: range),
-            bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
-    }
-
-    /// The distinct lists of offsets of some definitions, and which list each has (by the
-    /// definitions' order): worked out once per plan, so that a slice finds a definition's by
-    /// index, not by hashing it.
-    struct OffsetLists: Sendable {
-        let lists: [[ReminderOffset]]
-        /// −1: none of its own.
-        let index: [Int32]
-
-        init(_ definitions: [ItemDefinition]) {
-            var found: [[ReminderOffset]: Int32] = [:]
-            var lists: [[ReminderOffset]] = []
-            var last: Int32 = -1
-            index = definitions.map { definition in
-                guard !definition.reminders.isEmpty else { return -1 }
-                // The store gives one list to all definitions of one text: the same as the last
-                // one's is known without hashing it.
-                if last >= 0 && definition.reminders == lists[Int(last)] { return last }
-                if let known = found[definition.reminders] {
-                    last = known
-                    return known
-                }
-                lists.append(definition.reminders)
-                found[definition.reminders] = Int32(lists.count - 1)
-                last = Int32(lists.count - 1)
-                return last
-            }
-            self.lists = lists
-        }
-    }
-
-    /// The same from what was read for `range`: its stored occurrences and bill transactions.
-    static func items(
-        _ definitions: [ItemDefinition], offsets: OffsetLists, money: MoneySources, in range: ClosedRange<CivilDate>,
-        anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
-    ) -> [PlanItem] {
-        var items: [PlanItem] = []
-        // As many as the schedules make on these dates (a slice's are some thousands, however
-        // many definitions there are), not a guess from the definitions.
-        var expected = Double(stored.count)
-        let days = Double(range.upperBound.dayNumber - range.lowerBound.dayNumber + 1)
-        for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
-        items.reserveCapacity(Int(min(expected, Double(Int32.max))))
-        // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
-        // its offsets as this call's own copy (one per list of offsets: the items of a slice made
-        // on one thread count no references on arrays another thread's count too).
-        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool) = (-1, .todo, nil, .none, false)
-        let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
-        OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
-            if current.index != index {
-                let list = offsets.index[index]
-                current = (
-                    index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
-                    d.pointee.schedule.map(mayClamp) ?? false
-                )
-            }
-            let status = row?.pointee.status ?? .open
-            items.append(
-                PlanItem(
-                    kind: current.reminderKind, definitionID: d.pointee.id, date: date,
-                    time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
-                    offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
-                    detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil))
-        }
-
-        // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
-        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: rows, in: range) {
-            items.append(
-                PlanItem(
-                    kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
-                    source: row == nil ? .virtual : .stored,
-                    suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
-                    detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
-        }
-
-        var paymentDays: [Int64: Int] = [:]
-        for debt in money.debts { paymentDays[debt.id] = debt.paymentDay }
-        for event in MoneyCalendar.events(
-            in: range, subscriptions: money.subscriptions, debts: money.debts, goals: money.goals,
-            incomes: money.incomes, payments: money.payments)
-        {
-            var note: String?
-            if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
-                note = "payment day \(day) falls on \(event.date), the month's last day"
-            }
-            items.append(
-                PlanItem(
-                    kind: event.kind.reminderKind, definitionID: event.sourceID, date: event.date,
-                    time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
-                    suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
-        }
-        return items
     }
 
     /// The one-off todos that are not done: listed as overdue in the digests after their date.

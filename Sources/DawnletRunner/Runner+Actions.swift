@@ -29,7 +29,7 @@ extension Runner {
                 try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .skipped)
                 response = "skipped"
             case ("snooze", _, _):
-                let until = clock().adding(seconds: Int64(settings.config.desktop.snooze))
+                let until = scheduler.now.adding(seconds: Int64(settings.config.desktop.snooze))
                 response = "snoozed until \(ISO8601.format(until, in: settings.zone))"
                 try store.log.snooze(row.id, until: until, response: response)
             default:
@@ -37,8 +37,8 @@ extension Runner {
             }
             try store.log.respond(row.id, response: response)
             (channels as? LoopChannels)?.notifications?.close(id)
-            log(LogEntry("\(response): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
-            replan(reason: "notification action")
+            log(LogEntry("\(response): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, action)))
+            send(.replan(reason: "notification action"))
         } catch {
             log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: 3))
         }
@@ -68,15 +68,15 @@ extension Runner {
             log(LogEntry("cannot record \(action) from notification \(id): \(error)", priority: 4))
             let notice = ReminderMessage(
                 title: "Not recorded", body: error.message, kind: "notice", key: "notice:\(action)",
-                when: ISO8601.format(clock(), in: settings.zone), late: false)
+                when: ISO8601.format(scheduler.now, in: settings.zone), late: false)
             (channels as? LoopChannels)?.notifications?.close(id)
             channels?.deliver(notice, through: .desktop, replacing: nil) { _ in }
             return
         }
         do { try store.log.respond(row.id, response: response) } catch { log(LogEntry("cannot record the response: \(error)", priority: 3)) }
         (channels as? LoopChannels)?.notifications?.close(id)
-        log(LogEntry("\(response) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
-        replan(reason: "notification action")
+        log(LogEntry("\(response) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, action)))
+        send(.replan(reason: "notification action"))
     }
 
     /// Done, Skip, Snooze or a dismissal on a calendar item's notification: written into its
@@ -84,7 +84,7 @@ extension Runner {
     /// ACKNOWLEDGED and X-MOZ-LASTACK; a snooze as an RFC 9074 snooze alarm, which the next plan
     /// reads back and fires. A read-only calendar's item is snoozed here only.
     private func acknowledgeInCalendar(_ key: String, row: Delivery, notification id: UInt32, action: String) {
-        let now = clock()
+        let now = scheduler.now
         let calendars = settings.config.calendars
         let until = now.adding(seconds: Int64(settings.config.desktop.snooze))
         var response: String?
@@ -120,8 +120,8 @@ extension Runner {
             let response = response ?? action
             try store.log.respond(row.id, response: response)
             if action != "dismissed" { (channels as? LoopChannels)?.notifications?.close(id) }
-            log(LogEntry("\(response): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, action)))
-            replan(reason: "notification action")
+            log(LogEntry("\(response): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, action)))
+            send(.replan(reason: "notification action"))
         } catch {
             log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: 3))
         }
@@ -140,6 +140,6 @@ extension Runner {
         } catch {
             log(LogEntry("cannot record that notification \(id) was \(words): \(error)", priority: 3))
         }
-        log(LogEntry("\(words): \(row.key) (notification \(id))", fields: Runner.fields(row.key, row.kind, .desktop, words)))
+        log(LogEntry("\(words): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, words)))
     }
 }

@@ -60,7 +60,7 @@ extension Runner {
     /// (a write it has not planned yet, a delivery in flight or being tried again, a plan that
     /// ends before it could know the next reminder).
     func publishState(now: Instant) {
-        guard let publish = settings.publish, !stopping else { return }
+        guard let publish = settings.publish, !core.stopping else { return }
         // The database stamped before anything is read: a write after shows in its stamp, one
         // before in data_version (which the runner's own writes leave alone). The config and the
         // calendars as they stood when they were read.
@@ -82,7 +82,7 @@ extension Runner {
         guard let publish = settings.publish, publishedFile else { return }
         published = nil
         publishedFile = false
-        try? stateTimer?.disarm()
+        scheduler.cancel(.stateExpiry)
         noteFailure(publish(nil))
     }
 
@@ -94,12 +94,13 @@ extension Runner {
 
     /// The state at `now`, or nil when the plan cannot tell it.
     private func state(now: Instant, files: [RunnerState.File]) throws -> RunnerState? {
-        guard try store.dataVersion() == planVersion else { return nil }
+        let plan = core.plan, settled = core.settledSincePlan, inFlight = core.inFlight
+        guard try store.dataVersion() == core.planVersion else { return nil }
         let next = plan.reminders.first { reminder in
             reminder.isToGoOut
                 && reminder.channels.contains { channel in
                     let id = DeliveryID(reminder.key, channel)
-                    return !settledSincePlan.contains(id) && !inFlight.contains(id)
+                    return !settled.contains(id) && !inFlight.contains(id)
                 }
         }
         let zone = settings.zone
@@ -111,8 +112,8 @@ extension Runner {
             validUntil = min(validUntil, next.fireAt)
         } else {
             // Nothing in the plan: that says nothing for a year only if the plan reaches a year on.
-            guard planEnds.adding(seconds: -lookahead) > now else { return nil }
-            validUntil = min(validUntil, planEnds.adding(seconds: -lookahead))
+            guard core.planEnds.adding(seconds: -lookahead) > now else { return nil }
+            validUntil = min(validUntil, core.planEnds.adding(seconds: -lookahead))
         }
         if overdueCount?.date != today {
             let source = PlanSource(store: store, config: settings.config, zone: zone, zones: settings.zones)
@@ -126,10 +127,11 @@ extension Runner {
     /// Wakes to publish again when the state runs out before the runner would wake anyway
     /// (midnight, when todos become overdue).
     private func armStateTimer(_ state: RunnerState) {
-        if let wake = nextWake, wake <= state.validUntil {
-            try? stateTimer?.disarm()
+        if let wake = core.nextWake, wake <= state.validUntil {
+            scheduler.cancel(.stateExpiry)
         } else {
-            try? stateTimer?.arm(atMicroseconds: UInt64(max(0, state.validUntil.secondsSinceEpoch)) * 1_000_000)
+            // Not armed: the state is published again at the next decision instead.
+            try? scheduler.arm(.stateExpiry, at: state.validUntil)
         }
     }
 }

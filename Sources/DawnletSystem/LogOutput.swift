@@ -22,17 +22,13 @@ public final class LogOutput {
     public private(set) var dropped = 0
     /// The end of a line only partly taken by a stream, written before anything else.
     private var pending: [UInt8] = []
-    /// A message as the line stderr gets (a time stamp before it, a line break after it).
-    private let format: (String) -> String
 
     /// The most one stderr line carries (PIPE_BUF: a pipe takes a line this long whole or not at
     /// all); a longer one is cut and ends in "…".
     public static let lineLimit = Int(PIPE_BUF)
 
-    /// The journal when stderr is it (and journald's socket answers), else stderr (or `fd`), each
-    /// message there as `format` makes it a line.
-    public init(environment: [String: String], fd: Int32 = 2, journalSocket: String = Journal.socketPath, format: @escaping (String) -> String) {
-        self.format = format
+    /// The journal when stderr is it (and journald's socket answers), else stderr (or `fd`).
+    public init(environment: [String: String], fd: Int32 = 2, journalSocket: String = Journal.socketPath) {
         if fd == 2, Journal.stderrIsJournal(environment), let socket = Journal.connect(journalSocket) {
             target = .journal(socket)
             return
@@ -65,9 +61,9 @@ public final class LogOutput {
         return false
     }
 
-    /// One entry: to the journal with its priority and fields, or to stderr as a line. `message`
-    /// must already be on one line.
-    public func write(_ message: String, priority: Int, fields: [(String, String)]) {
+    /// One entry: to the journal with its priority and fields, or to stderr as a line, `prefix`
+    /// (a time stamp) before it. `message` must already be on one line.
+    public func write(_ message: String, priority: Int, fields: [(String, String)], prefix: String = "") {
         switch target {
         case .journal(let fd):
             if dropped > 0, journal(fd, Journal.entry("\(dropped) log lines dropped", priority: 4, fields: [])) { dropped = 0 }
@@ -77,8 +73,8 @@ public final class LogOutput {
                 dropped += 1
                 return
             }
-            if dropped > 0, stream(fd, socket, Self.bounded(format("\(dropped) log lines dropped"))) { dropped = 0 }
-            if !stream(fd, socket, Self.bounded(format(message))) { dropped += 1 }
+            if dropped > 0, stream(fd, socket, Self.bounded("\(prefix)\(dropped) log lines dropped\n")) { dropped = 0 }
+            if !stream(fd, socket, Self.bounded("\(prefix)\(message)\n")) { dropped += 1 }
         }
     }
 

@@ -29,21 +29,16 @@ final class FakeChannels: DeliveryChannels {
     var keys: [String] { handed.map(\.message.key) }
 }
 
-/// The runner's loop without real time: a manual clock, fake channels, a real database
-/// in a temporary folder. The test plays the event loop: it moves the clock to the instant the
-/// runner armed its timer for and fires it.
+/// The runner without real time: a test scheduler, fake channels, a real database in a temporary
+/// folder. The test moves time, and the scheduler fires the runner's timers as they fall due.
 @Suite struct RunnerLoopTests {
     let folder: TemporaryFolder
     let store: Store
     let channels = FakeChannels()
-    let clock = ManualClock()
+    let scheduler = TestScheduler(now: Instant(secondsSinceEpoch: 0))
     let runner: Runner
     let berlin = Zone.named("Europe/Berlin")
     let today = date("2026-12-01")
-
-    final class ManualClock: @unchecked Sendable {
-        var now = Instant(secondsSinceEpoch: 0)
-    }
 
     init() throws {
         folder = try TemporaryFolder()
@@ -54,7 +49,7 @@ final class FakeChannels: DeliveryChannels {
         var config = Config()
         config.graceWindow = 12 * 3_600
         runner = try Runner(
-            Runner.Settings(databasePath: path, config: config, zone: berlin), clock: { [clock] in clock.now },
+            Runner.Settings(databasePath: path, config: config, zone: berlin), scheduler: scheduler,
             channels: channels, log: { _ in })
     }
 
@@ -65,10 +60,9 @@ final class FakeChannels: DeliveryChannels {
         try store.items.addItem(kind: .todo, title: title, date: date(day), time: WallTime(time), schedule: nil, today: today)
     }
 
-    /// Moves the clock to the armed instant and fires the timer, as sd-event would.
+    /// Moves time to the instant the wake timer is armed for, firing what falls due on the way.
     func fireTimer() {
-        clock.now = runner.nextWake!
-        runner.timerFired()
+        scheduler.advance(to: runner.nextWake!)
     }
 
     func state(_ key: String) throws -> Delivery.State? {
@@ -83,7 +77,7 @@ final class FakeChannels: DeliveryChannels {
     func fires() throws {
         try todo("Call", "09:00")
         try todo("Walk", "09:30")
-        clock.now = at("2026-12-01T08:59:30")
+        scheduler.setWallClock(to: at("2026-12-01T08:59:30"))
         runner.start()
         #expect(channels.handed.isEmpty)
         #expect(runner.nextWake == at("2026-12-01T09:00"))
@@ -105,17 +99,16 @@ final class FakeChannels: DeliveryChannels {
         config.graceWindow = 12 * 3_600
         var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
         settings.planBudget = 2
-        let budgeted = try Runner(settings, clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+        let budgeted = try Runner(settings, scheduler: scheduler, channels: channels, log: { _ in })
         // Events (a todo left open would join the next morning's digest as overdue): 10 minutes ahead.
         for day in ["2026-12-03", "2026-12-04", "2026-12-05"] {
             try store.items.addItem(kind: .event, title: "On \(day)", date: date(day), time: WallTime("09:00"), schedule: nil, today: today)
         }
-        clock.now = at("2026-12-01T08:00:30")
+        scheduler.setWallClock(to: at("2026-12-01T08:00:30"))
         budgeted.start()
         #expect(budgeted.nextWake == at("2026-12-03T08:50"))
         func fire() {
-            clock.now = budgeted.nextWake!
-            budgeted.timerFired()
+            scheduler.advance(to: budgeted.nextWake!)
         }
         fire()
         channels.end(0)
@@ -135,7 +128,7 @@ final class FakeChannels: DeliveryChannels {
     func simultaneous() throws {
         try todo("A", "09:00")
         try todo("B", "09:00")
-        clock.now = at("2026-12-01T08:00:30")
+        scheduler.setWallClock(to: at("2026-12-01T08:00:30"))
         runner.start()
         _ = channels.handed.count  // the 08:00 digest holds nothing: these have times
         fireTimer()
@@ -146,7 +139,7 @@ final class FakeChannels: DeliveryChannels {
     func lateAndSummary() throws {
         for minute in 0..<5 { try todo("Task \(minute)", "08:0\(minute)") }
         try todo("Later", "10:00")
-        clock.now = at("2026-12-01T08:30")
+        scheduler.setWallClock(to: at("2026-12-01T08:30"))
         runner.start()
         #expect(channels.keys == ["summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m,todo:3:2026-12-01:0m,todo:4:2026-12-01:0m,todo:5:2026-12-01:0m"])
         #expect(channels.handed[0].message.late)
@@ -160,7 +153,7 @@ final class FakeChannels: DeliveryChannels {
     func retries() throws {
         try todo("Flaky", "09:00")
         try todo("Broken", "09:05")
-        clock.now = at("2026-12-01T09:00")
+        scheduler.setWallClock(to: at("2026-12-01T09:00"))
         runner.start()
         var expected = at("2026-12-01T09:00")
         for (attempt, wait) in [1, 2, 4, 8].enumerated() {
@@ -187,7 +180,7 @@ final class FakeChannels: DeliveryChannels {
     @Test("a snooze fires the reminder again at its new instant, once")
     func snooze() throws {
         try todo("Call", "09:00")
-        clock.now = at("2026-12-01T09:00")
+        scheduler.setWallClock(to: at("2026-12-01T09:00"))
         runner.start()
         channels.end(0)
         let id = DeliveryID(ReminderKey("todo:1:2026-12-01:0m")!, .desktop)
@@ -206,7 +199,7 @@ final class FakeChannels: DeliveryChannels {
     @Test("done, skipped or deleted while pending: nothing goes out", arguments: ["done", "skip", "delete"])
     func changedWhilePending(change: String) throws {
         let id = try todo("Call", "09:00")
-        clock.now = at("2026-12-01T08:59")
+        scheduler.setWallClock(to: at("2026-12-01T08:59"))
         runner.start()
         #expect(runner.nextWake == at("2026-12-01T09:00"))
         switch change {
@@ -217,17 +210,16 @@ final class FakeChannels: DeliveryChannels {
         // The runner's own connection sees another connection's write as a new data version.
         let other = try Store(path: folder.path("dawnlet.sqlite"))
         _ = try other.items.addItem(kind: .todo, title: "Unrelated", date: nil, time: nil, schedule: nil, today: today)
-        clock.now = at("2026-12-01T09:00")
-        runner.timerFired()
+        scheduler.advance(to: at("2026-12-01T09:00"))
         #expect(channels.handed.isEmpty)
     }
 
     @Test("the clock jumps past the grace window: what it skipped is recorded missed, never sent")
     func clockJump() throws {
         try todo("Call", "09:00")
-        clock.now = at("2026-12-01T08:00:30")
+        scheduler.setWallClock(to: at("2026-12-01T08:00:30"))
         runner.start()
-        clock.now = at("2026-12-02T09:00:30")
+        scheduler.setWallClock(to: at("2026-12-02T09:00:30"))
         runner.replan(reason: "the clock was set")
         // (The day's digest, listing the overdue todo, is inside the grace window: it goes out.)
         #expect(channels.keys == ["digest:2026-12-02"])
@@ -243,11 +235,11 @@ final class FakeChannels: DeliveryChannels {
                 config: {
                     var c = Config(); c.graceWindow = 3_600; return c
                 }(),
-                zone: berlin), clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+                zone: berlin), scheduler: scheduler, channels: channels, log: { _ in })
         _ = try store.items.addItem(
             kind: .todo, title: "Water", date: nil, time: WallTime("09:00"), schedule: Schedule(parsing: "daily from 2026-11-27 at 09:00"),
             today: CivilDate(year: 2026, month: 11, day: 27)!)
-        clock.now = at("2026-12-02T08:00")
+        scheduler.setWallClock(to: at("2026-12-02T08:00"))
         late.start()
         #expect(try store.log.deliveries(.missed).map(\.key.description) == ["todo:1:2026-12-01:0m"])
     }
@@ -255,7 +247,7 @@ final class FakeChannels: DeliveryChannels {
     @Test("the zone changes: the wall time is re-read in the new zone")
     func zoneChange() throws {
         try todo("Call", "09:00")
-        clock.now = at("2026-12-01T08:00:30")
+        scheduler.setWallClock(to: at("2026-12-01T08:00:30"))
         runner.start()
         #expect(runner.nextWake == at("2026-12-01T09:00"))
         runner.zoneChanged(to: Zone.named("America/New_York"))
@@ -266,7 +258,7 @@ final class FakeChannels: DeliveryChannels {
     func hangingChannel() throws {
         try todo("Hangs", "09:00")
         try todo("Next", "09:10")
-        clock.now = at("2026-12-01T09:00")
+        scheduler.setWallClock(to: at("2026-12-01T09:00"))
         runner.start()
         #expect(runner.inFlight.count == 1)
         #expect(runner.nextWake == at("2026-12-01T09:10"))
@@ -291,30 +283,29 @@ final class FakeChannels: DeliveryChannels {
             published.states.append(state)
             return nil
         }
-        let runner = try Runner(settings, clock: { [clock] in clock.now }, channels: channels, log: { _ in })
+        let runner = try Runner(settings, scheduler: scheduler, channels: channels, log: { _ in })
         try todo("Tonight", "22:00")
         try store.items.addItem(kind: .todo, title: "Yesterday's", date: date("2026-11-30"), time: nil, schedule: nil, today: today)
         try todo("Tomorrow", "09:00", on: "2026-12-02")
-        clock.now = at("2026-12-01T21:00")
+        scheduler.setWallClock(to: at("2026-12-01T21:00"))
         runner.start()
         let first = try #require(published.states.last ?? nil)
         #expect(first.next?.title == "Tonight" && first.validUntil == at("2026-12-01T22:00") && first.overdue == 1, "\(first)")
         #expect(first.files.map(\.path) == [folder.path("dawnlet.sqlite"), folder.path("dawnlet.sqlite") + "-wal"])
         // The same answer a second later is not published again.
-        clock.now = at("2026-12-01T21:00:01")
+        scheduler.setWallClock(to: at("2026-12-01T21:00:01"))
         runner.replan(reason: "test")
         #expect(published.states.count == 1)
 
-        clock.now = runner.nextWake!
-        runner.timerFired()
+        scheduler.advance(to: runner.nextWake!)
         // In flight: not the next any more, and not delivered yet.
         #expect(channels.keys == ["todo:1:2026-12-01:0m"])
         channels.end(0)
         let after = try #require(published.states.last ?? nil)
         // The morning digest at 08:00 is next, but midnight comes first: then Tonight is overdue.
         #expect(after.next?.kind == "digest" && after.validUntil == at("2026-12-02T00:00") && after.overdue == 1, "\(after)")
-        clock.now = at("2026-12-02T00:00")
-        runner.timerFired()
+        // Midnight: the state runs out, and is published again.
+        scheduler.advance(to: at("2026-12-02T00:00"))
         let midnight = try #require(published.states.last ?? nil)
         #expect(midnight.overdue == 2 && midnight.validUntil == at("2026-12-02T08:00"), "\(midnight)")
     }

@@ -46,16 +46,16 @@ struct LogOutputTests {
         }
         fill(writer)
         #expect(fcntl(writer, F_GETFL) & O_NONBLOCK == 0, "the shared description stays blocking")
-        let output = LogOutput(environment: [:], fd: writer) { "T \($0)\n" }
+        let output = LogOutput(environment: [:], fd: writer)
         let started = ContinuousClock.now
-        for i in 0..<500 { output.write("line \(i)", priority: 6, fields: []) }
+        for i in 0..<500 { output.write("line \(i)", priority: 6, fields: [], prefix: "T ") }
         #expect(ContinuousClock.now - started < .seconds(5), "writes to a full pipe returned at once")
         #expect(output.dropped == 500)
         #expect(fcntl(writer, F_GETFL) & O_NONBLOCK == 0, "nor did writing make it non-blocking")
         let filler = drain(reader)
         #expect(!filler.isEmpty && filler.allSatisfy { $0 == UInt8(ascii: ".") })
 
-        output.write("after", priority: 6, fields: [])
+        output.write("after", priority: 6, fields: [], prefix: "T ")
         #expect(String(decoding: drain(reader), as: UTF8.self) == "T 500 log lines dropped\nT after\n")
         #expect(output.dropped == 0)
     }
@@ -67,7 +67,7 @@ struct LogOutputTests {
             close(reader)
             close(writer)
         }
-        let output = LogOutput(environment: [:], fd: writer) { "\($0)\n" }
+        let output = LogOutput(environment: [:], fd: writer)
         output.write(String(repeating: "ü", count: 5_000), priority: 6, fields: [])
         let got = drain(reader)
         #expect(got.count <= Int(PIPE_BUF))
@@ -87,7 +87,7 @@ struct LogOutputTests {
         var size: Int32 = 4096
         _ = setsockopt(pair[1], SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         _ = setsockopt(pair[0], SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        let output = LogOutput(environment: [:], fd: pair[1]) { "\($0)\n" }
+        let output = LogOutput(environment: [:], fd: pair[1])
         let line = String(repeating: "x", count: 3_000)
         for _ in 0..<20 { output.write(line, priority: 6, fields: []) }
         #expect(output.dropped > 0)

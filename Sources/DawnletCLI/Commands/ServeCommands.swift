@@ -50,15 +50,15 @@ enum ServeCommands {
         let runner: Runner
         do {
             // Under systemd stderr is the journal: structured entries there, plain lines elsewhere,
-            // stamped with the runner's zone of the moment (the system's, if it follows /etc/localtime).
-            // Neither is ever waited for (LogOutput).
-            let output = LogOutput(environment: settings.environment) { [settings] message in
+            // stamped with the runner's clock in its zone of the moment (the system's, if it
+            // follows /etc/localtime). Neither is ever waited for (LogOutput).
+            let output = LogOutput(environment: settings.environment)
+            runner = try Runner(settings) { [settings] entry in
                 let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
-                return "\(ISO8601.format(Instant(Date()), in: zone)) \(message)\n"
-            }
-            runner = try Runner(settings) { entry in
                 // One line each, whatever a title or a file name holds.
-                output.write(DisplayText.escaped(entry.message), priority: entry.priority, fields: entry.fields)
+                output.write(
+                    DisplayText.escaped(entry.message), priority: entry.priority, fields: entry.fields,
+                    prefix: entry.at.map { ISO8601.format($0, in: zone) + " " } ?? "")
             }
             let code = try runner.run()
             guard code == 0 else { throw CLIError(code: .failure, message: "the runner stopped with \(code)") }

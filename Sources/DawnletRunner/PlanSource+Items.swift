@@ -1,0 +1,140 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import Dispatch
+import FoundationEssentials
+
+extension PlanSource {
+    /// The money sources a plan reads once: their occurrences are worked out per slice.
+    public struct MoneySources: Sendable {
+        let bills: [RecurringTransaction]
+        let subscriptions: [Subscription]
+        let debts: [Debt]
+        let goals: [Goal]
+        let incomes: [IncomeSource]
+        let payments: [Payment]
+
+        /// None: for a plan of some organizer items only.
+        init() {
+            (bills, subscriptions, debts, goals, incomes, payments) = ([], [], [], [], [], [])
+        }
+
+        /// Every source; with `ids`, only the ones it names, by the kind of their reminders, and
+        /// their payments (a re-plan of what changed).
+        public init(_ store: Store, only ids: [ReminderKind: Set<Int64>]? = nil) throws {
+            func some(_ kind: ReminderKind) -> Set<Int64>? { ids.map { $0[kind] ?? [] } }
+            bills = try store.money.recurringTransactions(ids: some(.bill))
+            subscriptions = try store.sources.subscriptions(ids: some(.subscription))
+            debts = try store.sources.debts(ids: some(.debt))
+            goals = try store.sources.goals(ids: some(.goal))
+            incomes = try store.sources.incomeSources(ids: some(.income))
+            payments = try store.sources.payments(of: ids.map { ($0[.subscription] ?? [], $0[.debt] ?? []) })
+        }
+    }
+
+    /// Merged, skip-honouring occurrences of every module and money source in `range`, as plan
+    /// items. A schedule with no anchor of its own counts from `anchoredFrom` (the whole plan's
+    /// first date), so that a slice's items are the whole plan's on those dates.
+    public func items(
+        _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
+        anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
+    ) throws -> [PlanItem] {
+        PlanSource.items(
+            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor,
+            stored: try given ?? store.items.storedOccurrences(in: range),
+            bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
+    }
+
+    /// The distinct lists of offsets of some definitions, and which list each has (by the
+    /// definitions' order): worked out once per plan, so that a slice finds a definition's by
+    /// index, not by hashing it.
+    struct OffsetLists: Sendable {
+        let lists: [[ReminderOffset]]
+        /// −1: none of its own.
+        let index: [Int32]
+
+        init(_ definitions: [ItemDefinition]) {
+            var found: [[ReminderOffset]: Int32] = [:]
+            var lists: [[ReminderOffset]] = []
+            var last: Int32 = -1
+            index = definitions.map { definition in
+                guard !definition.reminders.isEmpty else { return -1 }
+                // The store gives one list to all definitions of one text: the same as the last
+                // one's is known without hashing it.
+                if last >= 0 && definition.reminders == lists[Int(last)] { return last }
+                if let known = found[definition.reminders] {
+                    last = known
+                    return known
+                }
+                lists.append(definition.reminders)
+                found[definition.reminders] = Int32(lists.count - 1)
+                last = Int32(lists.count - 1)
+                return last
+            }
+            self.lists = lists
+        }
+    }
+
+    /// The same from what was read for `range`: its stored occurrences and bill transactions.
+    static func items(
+        _ definitions: [ItemDefinition], offsets: OffsetLists, money: MoneySources, in range: ClosedRange<CivilDate>,
+        anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
+    ) -> [PlanItem] {
+        var items: [PlanItem] = []
+        // As many as the schedules make on these dates (a slice's are some thousands, however
+        // many definitions there are), not a guess from the definitions.
+        var expected = Double(stored.count)
+        let days = Double(range.upperBound.dayNumber - range.lowerBound.dayNumber + 1)
+        for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
+        items.reserveCapacity(Int(min(expected, Double(Int32.max))))
+        // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
+        // its offsets as this call's own copy (one per list of offsets: the items of a slice made
+        // on one thread count no references on arrays another thread's count too).
+        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool) = (-1, .todo, nil, .none, false)
+        let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
+        OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
+            if current.index != index {
+                let list = offsets.index[index]
+                current = (
+                    index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
+                    d.pointee.schedule.map(mayClamp) ?? false
+                )
+            }
+            let status = row?.pointee.status ?? .open
+            items.append(
+                PlanItem(
+                    kind: current.reminderKind, definitionID: d.pointee.id, date: date,
+                    time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
+                    offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
+                    detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil))
+        }
+
+        // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
+        for (bill, date, row) in OccurrenceMerge.bills(money.bills, rows: rows, in: range) {
+            items.append(
+                PlanItem(
+                    kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
+                    source: row == nil ? .virtual : .stored,
+                    suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
+                    detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
+        }
+
+        var paymentDays: [Int64: Int] = [:]
+        for debt in money.debts { paymentDays[debt.id] = debt.paymentDay }
+        for event in MoneyCalendar.events(
+            in: range, subscriptions: money.subscriptions, debts: money.debts, goals: money.goals,
+            incomes: money.incomes, payments: money.payments)
+        {
+            var note: String?
+            if event.kind == .debt, let day = paymentDays[event.sourceID], day > event.date.day {
+                note = "payment day \(day) falls on \(event.date), the month's last day"
+            }
+            items.append(
+                PlanItem(
+                    kind: event.kind.reminderKind, definitionID: event.sourceID, date: event.date,
+                    time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
+                    suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
+        }
+        return items
+    }
+}

@@ -1,0 +1,123 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+
+/// The shell carrying out what the core decided: each request answered at once with the event
+/// that says how it went, before the next effect.
+extension Runner {
+    func perform(_ effect: RunnerEffect) {
+        switch effect {
+        case .plan(let request): makePlan(request)
+        case .readChanges(let request): send(.changesRead(request, readChanges(request)))
+        case .recordMissed(let missed, let now):
+            var failures: [DeliveryID: String] = [:]
+            for item in missed {
+                let id = DeliveryID(item.reminder.key, item.channel)
+                do {
+                    try store.log.recordMissed(id, kind: item.reminder.kind, title: item.reminder.title, fireAt: item.reminder.fireAt, now: now)
+                } catch {
+                    failures[id] = "\(error)"
+                }
+            }
+            send(.missedRecorded(failures: failures))
+        case .claim(let claims, let now):
+            do {
+                send(.claimed(.success(try store.log.claim(claims, now: now))))
+            } catch {
+                send(.claimed(.failure(RunnerFailure("\(error)"))))
+            }
+        case .finish(let id, let state, let detail, let notificationID, let now):
+            do {
+                try store.log.finish(id, state: state, detail: detail, notificationID: notificationID, now: now)
+                send(.finishWritten(id, failure: nil))
+            } catch {
+                send(.finishWritten(id, failure: "\(error)"))
+            }
+        case .resume: send(.resumed)
+        case .deliver(let ticket): deliver(ticket)
+        case .arm(let timer, let instant):
+            do { try scheduler.arm(timer, at: instant) } catch { send(.armFailed(timer, "\(error)")) }
+        case .armAfter(let timer, let span):
+            do { try scheduler.arm(timer, after: span) } catch { send(.armFailed(timer, "\(error)")) }
+        case .cancel(let timer): scheduler.cancel(timer)
+        case .notify(let state): ServiceNotify.send(state)
+        case .publish(let now): publishState(now: now)
+        case .withdraw: withdrawState()
+        case .log(let entry): log(entry)
+        case .killChildren: CommandRunner.killAll()
+        case .exit(let code): loop.exit(code)
+        }
+    }
+
+    /// A whole plan: the horizon streamed in time order, kept until it holds the budget's
+    /// reminders (a digest counts what it lists) and reaches a day ahead; then it ends just before
+    /// the first reminder it leaves out. One pass, whatever the database.
+    private func makePlan(_ request: PlanRequest) {
+        let started = scheduler.elapsed
+        let result: PlanResult
+        do {
+            let version = try store.dataVersion()
+            let position = try store.changePosition()
+            let config = settings.config
+            let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
+            // The calendars are read by this plan (and not by a splice): stamped first.
+            for path in RunnerState.calendarFiles(config.calendars) {
+                readStamps[path] = FileStamp.text(of: path)
+            }
+            var reminders: [PlannedReminder] = []
+            // Room for the budget at once: an array that grows by doubling holds two copies at
+            // each step (pages never written are never resident).
+            reminders.reserveCapacity(Int(min(request.budget, 1 << 20)) + 1)
+            var size: Int64 = 0
+            var ends = request.window.upperBound
+            let problems = try source.forEachReminder(now: request.now, window: request.window) { reminder in
+                if size >= request.budget, reminder.fireAt > request.dayAhead, let last = reminders.last, reminder.fireAt > last.fireAt {
+                    ends = reminder.fireAt.adding(seconds: -1)
+                    return false
+                }
+                reminders.append(reminder)
+                size += 1 + Int64(reminder.items.count)
+                return true
+            }
+            overdueCount = nil
+            result = PlanResult(
+                request: request, plan: Plan(reminders: reminders, calendarProblems: problems), ends: ends, version: version,
+                position: position, took: scheduler.elapsed - started)
+        } catch {
+            // The database may be locked by a long write: the core tries again shortly.
+            return send(.planFailed(request, "\(error)"))
+        }
+        send(.planned(result))
+    }
+
+    /// What another process wrote since the plan read the change feed, read for the core to
+    /// splice in; a whole plan when the feed cannot say, or a read fails.
+    private func readChanges(_ request: ChangeRequest) -> ChangeResult {
+        let started = scheduler.elapsed
+        do {
+            let version = try store.dataVersion()
+            let changes = try store.changes(after: request.position)
+            if changes.wholePlan { return .wholePlan }
+            var input: PlanSource.SpliceInput?
+            if !changes.sources.isEmpty {
+                let source = PlanSource(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
+                guard let read = try source.spliceInput(changes: changes.sources, now: request.now, window: request.window) else { return .wholePlan }
+                input = read
+            }
+            overdueCount = nil
+            return .spliced(input, version: version, position: changes.position, changed: changes.sources.count, took: scheduler.elapsed - started)
+        } catch {
+            return .wholePlan
+        }
+    }
+
+    /// Hands a message to its channel; a repeat of one desktop notification replaces it.
+    private func deliver(_ ticket: Ticket) {
+        guard let channels else { return }
+        let channel = ticket.send.channel
+        let replacing = ticket.ids.count == 1 && channel == .desktop ? (try? store.log.notificationID(ticket.ids[0])) ?? nil : nil
+        channels.deliver(ticket.message, through: channel, replacing: replacing) { [unowned self] outcome in
+            self.send(.deliveryFinished(ticket, outcome))
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import FoundationEssentials
+
+/// What the runner watches, each turned into an event: the database's folder, the calendars'
+/// folders, the zone's files, the clock being set, and the config read again on SIGHUP. A burst
+/// of writes is waited out (a settle timer re-armed by each) before anything is read.
+extension Runner {
+    /// inotify on the database's folder: a write by the CLI (to the database or its WAL) wakes the
+    /// loop; changes are gathered for 100 ms, then checked against `PRAGMA data_version`.
+    func watchDatabaseFolder() throws {
+        let watch = try FolderWatch(FolderWatch.parts(of: settings.databasePath).folder)
+        watches.append(watch)
+        try loop.onReadable(watch.fd) { [unowned self] in
+            _ = watch.changedNames()
+            self.settle(.databaseSettle, after: .milliseconds(100))
+        }
+    }
+
+    /// SIGHUP (`systemctl --user reload`): the config read again. A config that cannot be used is
+    /// logged with its error and the one in use is kept; a good one replaces it, calendars and
+    /// zone included.
+    func reloadConfig() {
+        guard let reload = settings.reload else { return }
+        let configStamp = settings.configPath.map { FileStamp.text(of: ConfigPath.absolute($0)) }
+        do {
+            let (config, zone, follows) = try reload()
+            if let path = settings.configPath { readStamps[ConfigPath.absolute(path)] = configStamp }
+            let calendarsChanged = config.calendars != settings.config.calendars
+            if zone.identifier != settings.zone.identifier {
+                log(LogEntry("time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
+            }
+            change {
+                $0.config = config
+                $0.followsSystemZone = follows
+                $0.zone = zone
+            }
+            watchZone()
+            if calendarsChanged {
+                for source in calendarSources { source.cancel() }
+                calendarSources = []
+                calendarWatches = []
+                watchCalendars()
+            }
+            log(LogEntry("config read again"))
+        } catch {
+            log(LogEntry("config not read again: \(error); keeping the one in use", priority: 3))
+        }
+    }
+
+    /// inotify on each calendar's folder (a vdir, or the folder of one file): a sync tool's
+    /// write re-plans after 200 ms of quiet. A calendar whose folder is missing is not watched
+    /// (each plan reports it).
+    func watchCalendars() {
+        for source in settings.config.calendars {
+            let path = ConfigPath.expand(source.path)
+            var isFolder = false
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let folder = isFolder ? path : FolderWatch.parts(of: path).folder
+            let file = isFolder ? nil : FolderWatch.parts(of: path).name
+            do {
+                let watch = try FolderWatch(folder)
+                calendarWatches.append(watch)
+                calendarSources.append(
+                    try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                        let names = watch.changedNames()
+                        guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
+                        // `next` cannot stamp every file of a folder: the state goes until the plan is made again.
+                        self.withdrawState()
+                        self.settle(.calendarSettle, after: .milliseconds(200))
+                    })
+            } catch {
+                log(LogEntry("calendar \(source.name): cannot watch \(folder): \(error); changes are seen at the next plan", priority: 4))
+            }
+        }
+    }
+
+    /// The clock being set re-plans at once (the timer's instant may now be past, or far off).
+    func watchClock() throws {
+        let watch = try ClockChangeWatch()
+        watches.append(watch)
+        let retry = EventLoop.RelativeTimer(loop: loop)
+        watches.append(retry)
+        func rearm() {
+            do {
+                try watch.arm()
+            } catch {
+                log(LogEntry("cannot watch the clock again: \(error); trying again in 1 s", priority: 3))
+                do { try retry.arm(afterMicroseconds: 1_000_000) } catch { log(LogEntry("cannot watch the clock again: \(error)", priority: 3)) }
+            }
+        }
+        retry.handler = rearm
+        try loop.onReadable(watch.fd) { [unowned self] in
+            guard watch.clockWasSet() else { return }
+            rearm()
+            self.send(.replan(reason: "the clock was set"))
+        }
+    }
+
+    /// The files the zone's rules come from: /etc/localtime (and /etc/timezone) when the zone is
+    /// the system's, and the zone's own file (`apt upgrade` of tzdata replaces it). Either changed:
+    /// `zoneFilesChanged`, after 200 ms (a package writes several files).
+    func watchZone() {
+        for source in zoneSources { source.cancel() }
+        zoneSources = []
+        zoneWatches = []
+        var wanted: [String: Set<String>] = [:]
+        if settings.followsSystemZone { wanted["/etc", default: []].formUnion(["localtime", "timezone"]) }
+        let file = FolderWatch.parts(of: settings.zones.file(of: settings.zone.identifier))
+        wanted[file.folder, default: []].insert(file.name)
+        for (folder, names) in wanted.sorted(by: { $0.key < $1.key }) {
+            do {
+                let watch = try FolderWatch(folder)
+                zoneWatches.append(watch)
+                zoneSources.append(
+                    try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                        guard !watch.changedNames().isDisjoint(with: names) else { return }
+                        self.withdrawState()
+                        self.settle(.zoneSettle, after: .milliseconds(200))
+                    })
+            } catch {
+                log(LogEntry("cannot watch \(folder) for time zone changes: \(error)", priority: 4))
+            }
+        }
+    }
+
+    /// The zone's files changed: read the zone again (the system's, or the one named) and re-plan
+    /// when its name or rules differ. A file that cannot be read keeps the rules in use.
+    func zoneFilesChanged() {
+        settings.zones.forget()
+        let zone: Zone
+        do {
+            zone =
+                settings.followsSystemZone
+                ? try settings.zones.systemZone(environment: settings.environment)
+                : try settings.zones.zone(named: settings.zone.identifier)
+        } catch {
+            log(LogEntry("time zone \(settings.zone.identifier) cannot be read again: \(error); keeping the rules in use", priority: 4))
+            return
+        }
+        guard zone != settings.zone else { return }
+        log(
+            LogEntry(
+                zone.identifier == settings.zone.identifier
+                    ? "time zone \(zone.identifier): its rules changed on disk"
+                    : "time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
+        zoneChanged(to: zone)
+    }
+
+    /// (Re-)arms a settle timer; a failure is logged (the next write re-arms it).
+    func settle(_ timer: TimerName, after span: Duration) {
+        do { try scheduler.arm(timer, after: span) } catch { log(LogEntry("cannot arm the \(timer) timer: \(error)", priority: 3)) }
+    }
+
+    /// Why the database (or the lock that keeps a second runner off it) is no longer this
+    /// runner's, or nil: deleted, or replaced by another file (a restore, a move).
+    func databaseLost() -> String? {
+        guard let opened = databaseIdentity else { return nil }
+        switch FileIdentity(path: settings.databasePath) {
+        case nil: return "was deleted or moved away"
+        case opened?: break
+        default: return "was replaced by another file"
+        }
+        if let lock, !lock.isStillAtPath { return "lost its lock file \(DisplayText.escaped(lock.path))" }
+        return nil
+    }
+}

@@ -1,0 +1,198 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+
+/// The runner's decisions, as a pure state machine: `handle(event, now)` changes its state and
+/// says what to do (`RunnerEffect`), and does none of it. It reads no clock, no file and no
+/// database: what it needs from them comes in events, and what it asks of them (a plan, a claim)
+/// is answered by the next event it is handed. The shell (`Runner`) owns the loop, the watches,
+/// the store and the channels, and carries the effects out in order.
+public struct RunnerCore: Sendable {
+    public internal(set) var settings: Runner.Settings
+    /// When the database began: nothing due before it is recorded missed.
+    let databaseBegan: Instant?
+
+    /// The last plan, where its window ends, and the database version and change feed position
+    /// it read.
+    public internal(set) var plan = Plan(reminders: [])
+    public internal(set) var planEnds = Instant(secondsSinceEpoch: 0)
+    public internal(set) var planVersion: Int64 = -1
+    var changePosition: Int64?
+    /// The `now` of the last plan made: the next looks back to its grace window, no further.
+    var lastPlanNow: Instant?
+    /// Why the last plan could not be made: the next wake plans again.
+    var planOwed: String?
+    /// Deliveries handed to a channel and not yet ended; and those ended (or claimed elsewhere)
+    /// since the last whole plan, which still shows them unsettled.
+    public internal(set) var inFlight: Set<DeliveryID> = []
+    public internal(set) var settledSincePlan: Set<DeliveryID> = []
+    /// Temporary failures waiting for their next try.
+    public internal(set) var retries: [DeliveryID: Retry] = [:]
+    /// Outcomes that could not be written: settled here, and written again at the next decision,
+    /// so a reminder that went out is never claimed (and sent) again.
+    public internal(set) var unwritten: [DeliveryID: Unwritten] = [:]
+    /// The instant the wake timer is armed for.
+    public internal(set) var nextWake: Instant?
+    public internal(set) var status = ""
+    var lastCalendarProblems: [CalendarProblem] = []
+    public internal(set) var stopping = false
+    var exitCode: Int32 = 0
+    /// The decision under way: open from its first effect until its end (see `RunnerCore+Round`).
+    var round: Round?
+
+    public struct Unwritten: Sendable, Equatable {
+        let state: Delivery.State
+        let detail: String?
+        let notificationID: UInt32?
+        let at: Instant
+        var failedWrites = 0
+    }
+
+    public init(settings: Runner.Settings, databaseBegan: Instant?) {
+        self.settings = settings
+        self.databaseBegan = databaseBegan
+    }
+
+    /// How far before the grace window a start looks for missed reminders: a week.
+    static let missedLookback: Int64 = 7 * 86_400
+    /// How far ahead a plan always reaches, however much it holds: a day.
+    static let planAhead: Int64 = 86_400
+    /// How soon a failed plan, claim or timer is tried again.
+    static let planRetry: Int64 = 5
+    static let claimRetry: Int64 = 1
+
+    public mutating func handle(_ event: RunnerEvent, now: Instant) -> [RunnerEffect] {
+        switch event {
+        case .start: return replan("start", now: now)
+        case .replan(let reason): return stopping ? [] : replan(reason, now: now)
+        case .wake(let version):
+            if stopping { return [] }
+            if let owed = planOwed { return replan(owed, now: now) }
+            if now >= planEnds { return replan("timer", now: now) }
+            if version != planVersion { return update("database changed", now: now) }
+            return beginRound(now: now, announce: true, origin: nil)
+        case .databaseSettled(let lost, let version):
+            if stopping { return [] }
+            if let lost {
+                let entry = LogEntry(
+                    "database \(DisplayText.escaped(settings.databasePath)) \(lost) while serve ran; stopping, so that it starts again on the file now there",
+                    priority: 3)
+                return [.log(entry)] + stop(because: "the database \(lost)", exitCode: 1)
+            }
+            return version == planVersion ? [] : update("database changed", now: now)
+        case .settingsChanged(let new):
+            settings = new
+            return []
+        case .stop(let reason, let code): return stopping ? [] : stop(because: reason, exitCode: code)
+        case .shutdownBoundExpired:
+            return [
+                .log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4)),
+                .killChildren, .exit(exitCode),
+            ]
+        case .deliveryFinished(let ticket, let outcome): return finished(ticket, outcome, now: now)
+        case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
+        case .planned(let result): return planned(result)
+        case .planFailed(let request, let error):
+            planOwed = request.reason
+            let retry = request.now.adding(seconds: Self.planRetry)
+            nextWake = retry
+            return [.log(LogEntry("plan failed (\(request.reason)): \(error); retrying in 5 s", priority: 3)), .arm(.wake, at: retry)]
+        case .changesRead(let request, let result): return changesRead(request, result)
+        case .missedRecorded(let failures): return missedRecorded(failures, now: now)
+        case .claimed(let result): return claimed(result, now: now)
+        case .finishWritten(let id, let failure): return finishWritten(id, failure)
+        case .resumed: return resumed()
+        }
+    }
+
+    /// Where a plan made at `now` starts: the last plan's grace window back (what came due before
+    /// was decided then), or a week past it for the first, so what was missed is recorded.
+    func planStart(now: Instant) -> Instant {
+        min(lastPlanNow ?? now.adding(seconds: -Self.missedLookback), now).adding(seconds: -Int64(settings.config.graceWindow))
+    }
+
+    /// A whole plan from the last one's grace window back (a week back at the start: what was
+    /// missed while the machine was off is recorded, not dropped) to the horizon, ended where the
+    /// budget is spent and a day is covered; the wake timer plans again there.
+    mutating func replan(_ reason: String, now: Instant) -> [RunnerEffect] {
+        let window = planStart(now: now)...now.adding(seconds: Int64(settings.config.horizon))
+        return [
+            .plan(
+                PlanRequest(
+                    reason: reason, now: now, window: window, budget: settings.planBudget, dayAhead: now.adding(seconds: Self.planAhead)))
+        ]
+    }
+
+    mutating func planned(_ result: PlanResult) -> [RunnerEffect] {
+        plan = result.plan
+        planEnds = result.ends
+        planVersion = result.version
+        changePosition = result.position
+        lastPlanNow = result.request.now
+        settledSincePlan = Set(unwritten.keys)
+        planOwed = nil
+        var effects: [RunnerEffect] = []
+        if plan.calendarProblems != lastCalendarProblems {
+            effects += plan.calendarProblems.map { .log(LogEntry("calendar \($0)", priority: 4)) }
+            lastCalendarProblems = plan.calendarProblems
+        }
+        let origin = Round.Origin.plan(reason: result.request.reason, cost: Self.cost(plan, result.took), statusBefore: status)
+        return effects + beginRound(now: result.request.now, announce: false, origin: origin)
+    }
+
+    /// After another process wrote: the change feed read and spliced in (a whole plan when it
+    /// cannot say what changed, or the plan ran out).
+    mutating func update(_ reason: String, now: Instant) -> [RunnerEffect] {
+        guard let position = changePosition, now < planEnds else { return replan(reason, now: now) }
+        return [.readChanges(ChangeRequest(reason: reason, now: now, position: position, window: planStart(now: now)...planEnds))]
+    }
+
+    mutating func changesRead(_ request: ChangeRequest, _ result: ChangeResult) -> [RunnerEffect] {
+        guard case .spliced(let input, let version, let position, let changed, let took) = result else {
+            return replan(request.reason, now: request.now)
+        }
+        input?.splice(into: &plan.reminders, rules: PlanRules(config: settings.config), now: request.now, window: request.window, zone: settings.zone)
+        // Splices that added more than the budget again: a whole plan, which ends where it fits.
+        if Int64(plan.reminders.count) > 2 * settings.planBudget { return replan(request.reason, now: request.now) }
+        planVersion = version
+        changePosition = position
+        lastPlanNow = request.now
+        let what = changed == 1 ? "1 item" : "\(changed) items"
+        return beginRound(
+            now: request.now, announce: false, origin: .splice(reason: request.reason, what: what, cost: Self.cost(plan, took)))
+    }
+
+    /// SIGTERM/SIGINT (or the database lost): says STOPPING, starts nothing new, gives deliveries
+    /// in flight a bounded time. A delivery abandoned here stays claimed and is tried again at the
+    /// next start.
+    mutating func stop(because reason: String, exitCode code: Int32) -> [RunnerEffect] {
+        stopping = true
+        exitCode = code
+        nextWake = nil
+        let effects: [RunnerEffect] = [
+            .log(LogEntry("stopping: \(reason)" + (inFlight.isEmpty ? "" : "; \(inFlight.count) deliveries in flight"))),
+            .notify("STOPPING=1"), .withdraw, .cancel(.wake),
+        ]
+        if inFlight.isEmpty { return effects + [.exit(exitCode)] }
+        return effects + [.armAfter(.shutdownBound, settings.shutdownBound)]
+    }
+
+    mutating func armFailed(_ timer: TimerName, _ error: String, now: Instant) -> [RunnerEffect] {
+        switch timer {
+        case .wake:
+            // Without its timer the runner would sleep for ever: say so, and wake in a second on
+            // a timer of another kind, which decides (and arms the wake timer) again.
+            return [.log(LogEntry("cannot arm the wake timer: \(error); trying again in 1 s", priority: 3)), .armAfter(.wakeRetry, .seconds(1))]
+        case .shutdownBound:
+            return [.log(LogEntry("cannot bound the shutdown: \(error)", priority: 3)), .exit(exitCode)]
+        default:
+            return [.log(LogEntry("cannot arm the \(timer) timer: \(error)", priority: 3))]
+        }
+    }
+
+    /// "1234 reminders in 3.2 ms": what a plan holds and what making it cost.
+    static func cost(_ plan: Plan, _ took: Duration) -> String {
+        let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
+        return "\(plan.reminders.count) reminder\(plan.reminders.count == 1 ? "" : "s") in \((milliseconds * 10).rounded() / 10) ms"
+    }
+}

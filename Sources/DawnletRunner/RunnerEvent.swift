@@ -1,0 +1,143 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+
+/// What happens to the runner, as `RunnerCore.handle` takes it: what the world did (a timer, a
+/// write, a signal, a channel's answer), or the answer to a request the core made (`RunnerEffect`
+/// marks which effects are requests; the shell answers each at once, before the next effect).
+public enum RunnerEvent: Sendable {
+    /// The first plan.
+    case start
+    /// Plan again from now: a notification action, SIGHUP, calendar files changed, the clock set,
+    /// the zone changed.
+    case replan(reason: String)
+    /// The wake timer fired; `dataVersion` is the database's as the shell read it (nil: unreadable).
+    case wake(dataVersion: Int64?)
+    /// The database folder was written and went quiet: whether the database is still ours (nil)
+    /// or why not, and its data version now.
+    case databaseSettled(lost: String?, dataVersion: Int64?)
+    /// The settings changed (the config read again, the zone changed); a `.replan` follows.
+    case settingsChanged(Runner.Settings)
+    /// SIGTERM, SIGINT, or the database lost: stop, with this exit code once nothing is in flight.
+    case stop(reason: String, exitCode: Int32)
+    /// The shutdown bound ran out with deliveries still in flight.
+    case shutdownBoundExpired
+    /// A channel ended a delivery (possibly at once, while the shell carries out `.deliver`).
+    case deliveryFinished(Ticket, DeliveryOutcome)
+    /// A timer could not be armed.
+    case armFailed(TimerName, String)
+
+    // Answers to requests.
+    case planned(PlanResult)
+    case planFailed(PlanRequest, String)
+    case changesRead(ChangeRequest, ChangeResult)
+    /// `.recordMissed`: the ones that could not be written, with why.
+    case missedRecorded(failures: [DeliveryID: String])
+    /// `.claim`: which claims are this runner's, or why none could be written.
+    case claimed(Result<[Bool], RunnerFailure>)
+    /// `.finish`: why the outcome could not be written (nil: written).
+    case finishWritten(DeliveryID, failure: String?)
+    /// `.resume`: every effect before it has been carried out.
+    case resumed
+}
+
+/// What the core asks the shell to do, in order. A request (marked so) is answered by exactly one
+/// event, fed back before the shell goes on to the next effect.
+public enum RunnerEffect: Sendable {
+    /// Request → `.planned` or `.planFailed`.
+    case plan(PlanRequest)
+    /// Request → `.changesRead`.
+    case readChanges(ChangeRequest)
+    /// Request → `.missedRecorded`.
+    case recordMissed([Decision.Missed], now: Instant)
+    /// Request → `.claimed`.
+    case claim([Store.Log.Claim], now: Instant)
+    /// Request → `.finishWritten`.
+    case finish(DeliveryID, Delivery.State, detail: String?, notificationID: UInt32?, now: Instant)
+    /// Request → `.resumed`: a point after the deliveries just handed over (a channel may end one
+    /// at once) from which the decision goes on.
+    case resume
+    /// Hands a message to its channel; its end comes later as `.deliveryFinished`.
+    case deliver(Ticket)
+    case arm(TimerName, at: Instant)
+    case armAfter(TimerName, Duration)
+    case cancel(TimerName)
+    /// A line for systemd (`STATUS=…`, `STOPPING=1`).
+    case notify(String)
+    /// Publish what `next` shows (the shell reads the counts it needs), or withdraw it.
+    case publish(now: Instant)
+    case withdraw
+    case log(LogEntry)
+    /// Kill every command still running (the shutdown bound ran out).
+    case killChildren
+    case exit(Int32)
+}
+
+/// A request's failure, in words.
+public struct RunnerFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// The timers the runner arms.
+extension TimerName {
+    /// The next reminder (or plan, or retry) is due.
+    public static let wake = TimerName("wake")
+    /// The wake timer could not be armed: a second's real time, then the runner wakes as it would have.
+    public static let wakeRetry = TimerName("wake retry", monotonic: true)
+    /// The database folder has been quiet for 100 ms after a write.
+    public static let databaseSettle = TimerName("database settle")
+    /// A calendar's folder has been quiet for 200 ms.
+    public static let calendarSettle = TimerName("calendar settle")
+    /// The zone's files have been quiet for 200 ms.
+    public static let zoneSettle = TimerName("zone settle")
+    /// What `next` shows runs out (midnight): publish it again.
+    public static let stateExpiry = TimerName("state expiry")
+    /// How long SIGTERM waits for deliveries in flight: real time, whatever the clock does.
+    public static let shutdownBound = TimerName("shutdown bound", monotonic: true)
+}
+
+/// One message handed to a channel, and what its end is recorded against.
+public struct Ticket: Sendable {
+    public let ids: [DeliveryID]
+    public let reminders: [PlannedReminder]
+    public let send: Decision.Send
+    public let message: ReminderMessage
+}
+
+/// A whole plan to make: from `window`'s start to its end, streamed in time order and kept until
+/// it holds `budget` reminders and reaches `dayAhead`.
+public struct PlanRequest: Sendable {
+    public let reason: String
+    public let now: Instant
+    public let window: ClosedRange<Instant>
+    public let budget: Int64
+    public let dayAhead: Instant
+}
+
+public struct PlanResult: Sendable {
+    public let request: PlanRequest
+    public var plan: Plan
+    /// Where the plan ends: the window's end, or just before the first reminder the budget left out.
+    public let ends: Instant
+    /// The database's data version and change feed position the plan read.
+    public let version: Int64
+    public let position: Int64
+    public let took: Duration
+}
+
+/// What another process wrote, to splice in after `position`.
+public struct ChangeRequest: Sendable {
+    public let reason: String
+    public let now: Instant
+    public let position: Int64
+    public let window: ClosedRange<Instant>
+}
+
+public enum ChangeResult: Sendable {
+    /// The feed cannot say (a setting, a stretch it dropped, many rows, a calendar) or a read failed.
+    case wholePlan
+    /// What the changed items plan to now (nil: nothing the plan reads changed), with the
+    /// version and position read, how many items changed and what reading them cost.
+    case spliced(PlanSource.SpliceInput?, version: Int64, position: Int64, changed: Int, took: Duration)
+}
