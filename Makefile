@@ -65,6 +65,10 @@ run: deps
 test: deps
 	@# The tree as the checked-in .swift-format writes it (`swift format -i -r Sources Tests Package.swift`).
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
+	@# One path for C calls: no loaded library's function unwrapped at a call site, no EINTR loop of its own.
+	@if grep -rnE '\.(sd|ical)[a-z_]+!\(' Sources; then echo "a libsystemd or libical call unwrapped at its call site: the tables are non-null"; exit 1; fi
+	@if grep -rn 'errno == EINTR' Sources/DawnletCore Sources/DawnletStore Sources/DawnletSystem Sources/DawnletRunner Sources/DawnletCLI; then \
+	    echo "an EINTR loop of its own: use CCall.posix"; exit 1; fi
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind

@@ -20,18 +20,22 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         .target(name: "DawnletCore", dependencies: ["CLinux"]),
-        .target(name: "DawnletStore", dependencies: ["DawnletCore", "CSQLite"]),
-        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "CSystemd", "CCurl", "CICal", "CLinux"]),
+        // The one path of the C calls whose failures are handled, and (in debug builds) the table
+        // a test uses to make the Nth call of a named function fail.
+        .target(name: "DawnletCCall", swiftSettings: [.define("DAWNLET_FAILURE_INJECTION", .when(configuration: .debug))]),
+        .target(name: "DawnletStore", dependencies: ["DawnletCore", "DawnletCCall", "CSQLite"]),
+        .target(name: "DawnletSystem", dependencies: ["DawnletCore", "DawnletCCall", "CSystemd", "CCurl", "CICal", "CLinux"]),
         .target(name: "DawnletRunner", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem"]),
-        .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
+        .target(name: "DawnletCLI", dependencies: ["DawnletCore", "DawnletCCall", "DawnletStore", "DawnletSystem", "DawnletRunner", "CLinux"]),
         .executableTarget(name: "dawnlet-remind", dependencies: ["DawnletCLI"]),
         .executableTarget(name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletRunner", "DawnletTestSupport"]),
 
         // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
-        .target(name: "DawnletTestSupport", dependencies: ["DawnletCore", "DawnletSystem"], path: "Tests/DawnletTestSupport"),
+        .target(name: "DawnletTestSupport", dependencies: ["DawnletCore", "DawnletCCall", "DawnletSystem"], path: "Tests/DawnletTestSupport"),
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"], exclude: ["Scripts"]),
         .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
-        .testTarget(name: "DawnletRunnerTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletRunner", "DawnletTestSupport"]),
+        .testTarget(
+            name: "DawnletRunnerTests", dependencies: ["DawnletCore", "DawnletCCall", "DawnletStore", "DawnletSystem", "DawnletRunner", "DawnletTestSupport"]),
         .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus", "Scripts"]),
         .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts"]),
     ],

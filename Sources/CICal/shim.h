@@ -61,20 +61,29 @@
     X(icaltimezone_get_utc_timezone) \
     X(icaldurationtype_as_int)
 
-#define DAWNLET_ICAL_FIELD(name) __typeof__(&name) name;
+/* Non-null: once loaded, every field holds its function, so no call site unwraps one. */
+#define DAWNLET_ICAL_FIELD(name) __typeof__(&name) _Nonnull name;
 struct dawnlet_ical {
     DAWNLET_ICAL_FUNCTIONS(DAWNLET_ICAL_FIELD)
 };
 #undef DAWNLET_ICAL_FIELD
 
-/* Fills `table`; returns NULL on success, else the name of what is missing (or dlerror()). */
-static inline const char *dawnlet_ical_load(struct dawnlet_ical *table) {
+/* The table, filled once; NULL when libical or one of its functions is missing, with `*problem`
+   naming what (or dlerror()'s words). */
+static inline const struct dawnlet_ical *_Nullable dawnlet_ical_load(const char *_Nullable *_Nonnull problem) {
+    static struct dawnlet_ical table;
     void *library = dlopen("libical.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return dlerror();
+    if (!library) {
+        *problem = dlerror();
+        return 0;
+    }
 #define DAWNLET_ICAL_LOAD(name) \
-    if (!(table->name = (__typeof__(&name))dlsym(library, #name))) return #name;
+    if (!(table.name = (__typeof__(&name))dlsym(library, #name))) { \
+        *problem = #name; \
+        return 0; \
+    }
     DAWNLET_ICAL_FUNCTIONS(DAWNLET_ICAL_LOAD)
 #undef DAWNLET_ICAL_LOAD
-    return 0;
+    return &table;
 }
 #endif

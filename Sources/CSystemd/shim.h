@@ -50,20 +50,29 @@
     X(sd_event_unref) \
     X(sd_notify)
 
-#define DAWNLET_SYSTEMD_FIELD(name) __typeof__(&name) name;
+/* Non-null: once loaded, every field holds its function, so no call site unwraps one. */
+#define DAWNLET_SYSTEMD_FIELD(name) __typeof__(&name) _Nonnull name;
 struct dawnlet_systemd {
     DAWNLET_SYSTEMD_FUNCTIONS(DAWNLET_SYSTEMD_FIELD)
 };
 #undef DAWNLET_SYSTEMD_FIELD
 
-/* Fills `table`; returns NULL on success, else the name of what is missing (or dlerror()). */
-static inline const char *dawnlet_systemd_load(struct dawnlet_systemd *table) {
+/* The table, filled once; NULL when libsystemd or one of its functions is missing, with
+   `*problem` naming what (or dlerror()'s words). */
+static inline const struct dawnlet_systemd *_Nullable dawnlet_systemd_load(const char *_Nullable *_Nonnull problem) {
+    static struct dawnlet_systemd table;
     void *library = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!library) return dlerror();
+    if (!library) {
+        *problem = dlerror();
+        return 0;
+    }
 #define DAWNLET_SYSTEMD_LOAD(name) \
-    if (!(table->name = (__typeof__(&name))dlsym(library, #name))) return #name;
+    if (!(table.name = (__typeof__(&name))dlsym(library, #name))) { \
+        *problem = #name; \
+        return 0; \
+    }
     DAWNLET_SYSTEMD_FUNCTIONS(DAWNLET_SYSTEMD_LOAD)
 #undef DAWNLET_SYSTEMD_LOAD
-    return 0;
+    return &table;
 }
 #endif

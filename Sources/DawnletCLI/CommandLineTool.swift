@@ -1,4 +1,5 @@
 internal import CLinux
+import DawnletCCall
 import DawnletCore
 import DawnletStore
 import DawnletSystem
@@ -321,11 +322,9 @@ struct Output {
     static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32 = 1) {
         var offset = 0
         while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // stdout closed (a pipe to `head`): nothing more can be said
-            }
+            let written = CCall.posix("write") { Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset) }
+            // stdout closed (a pipe to `head`): nothing more can be said.
+            if written < 0 { return }
             offset += written
         }
     }

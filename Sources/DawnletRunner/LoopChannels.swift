@@ -78,7 +78,8 @@ public final class LoopChannels: DeliveryChannels {
     }
 
     /// Our environment, read once (the runner never changes its own): not rebuilt on the fire path.
-    private let baseEnvironment = ProcessInfo.processInfo.environment
+    /// Failures a test asked of this process are its own, not its children's.
+    private let baseEnvironment = ProcessInfo.processInfo.environment.filter { $0.key != "DAWNLET_FAIL" }
 
     /// The environment a command or sendmail child gets: ours, and which reminder it carries.
     private func environment(_ message: ReminderMessage, _ channel: Channel) -> [String: String] {
@@ -189,7 +190,9 @@ public final class LoopChannels: DeliveryChannels {
     private func desktopFailed(_ message: ReminderMessage, _ error: Error, done: @escaping (DeliveryOutcome) -> Void) {
         let reason = "desktop: \(error)"
         guard let fallback = settings().config.desktop.fallback else {
-            return done(DeliveryOutcome(state: .failed, detail: reason + "; no fallback configured"))
+            // A connection that broke or a server that did not answer in time may well take the
+            // next try; no bus or no server at all will not.
+            return done(DeliveryOutcome(state: .failed, detail: reason + "; no fallback configured", retry: (error as? SystemError)?.isTransient == true))
         }
         log(
             LogEntry(

@@ -1,4 +1,5 @@
 internal import CSQLite
+import DawnletCCall
 import Glibc
 
 /// A failure of the database, with a code a caller can match and a message a person can act on.
@@ -93,7 +94,8 @@ final class Connection {
     }
 
     func error(_ rc: Int32, _ context: String) -> StoreError {
-        let message = String(cString: sqlite3_errmsg(handle))
+        // The connection's own words, when they are about this code (an injected failure's are not).
+        let message = String(cString: sqlite3_extended_errcode(handle) == rc ? sqlite3_errmsg(handle) : sqlite3_errstr(rc))
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED:
             let seconds = Double(busyTimeoutMilliseconds) / 1000
@@ -112,12 +114,12 @@ final class Connection {
     /// Runs SQL without results (several statements allowed).
     func execute(_ sql: String) throws(StoreError) {
         // The SQL itself stays out of the message: a person gets the file and SQLite's words.
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), "executing a statement")
+        try check(CCall.resultCode("sqlite3_exec", context: sql) { sqlite3_exec(handle, sql, nil, nil, nil) }, "executing a statement")
     }
 
     func prepare(_ sql: String) throws(StoreError) -> Statement {
         var statement: OpaquePointer?
-        let rc = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        let rc = CCall.resultCode("sqlite3_prepare_v2", context: sql) { sqlite3_prepare_v2(handle, sql, -1, &statement, nil) }
         guard rc == SQLITE_OK, let statement else { throw error(rc, "prepare") }
         return Statement(statement, connection: self)
     }
@@ -223,7 +225,7 @@ final class Statement {
 
     /// Advances; true when a row is available.
     func step() throws(StoreError) -> Bool {
-        let rc = sqlite3_step(handle)
+        let rc = CCall.resultCode("sqlite3_step", context: String(cString: sqlite3_sql(handle))) { sqlite3_step(handle) }
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
         throw connection.error(rc, "step")

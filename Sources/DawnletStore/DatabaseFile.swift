@@ -1,3 +1,4 @@
+import DawnletCCall
 import Glibc
 
 /// What an existing file at the database path is, decided from its bytes alone, before SQLite
@@ -150,8 +151,7 @@ final class ReadOnlyFile {
         var bytes = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) }
-            if n < 0 && errno == EINTR { continue }
+            let n = CCall.posix("pread") { bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset + done)) } }
             if n <= 0 { return nil }
             done += n
         }

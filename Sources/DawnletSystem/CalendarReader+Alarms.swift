@@ -8,7 +8,7 @@ extension CalendarReader.FileReader {
     func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool {
         let f = ical.f
         return children(item, ICAL_VALARM_COMPONENT).contains { alarm in
-            f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time!(f.icalproperty_get_trigger!($0).time) == 0 }
+            f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time(f.icalproperty_get_trigger($0).time) == 0 }
                 == true
         }
     }
@@ -16,13 +16,13 @@ extension CalendarReader.FileReader {
     /// An alarm's REPEAT and DURATION: how many more times it fires, and how far apart.
     func repetition(_ alarm: OpaquePointer) -> (count: Int, every: icaldurationtype) {
         let f = ical.f
-        guard let repeatProperty = f.icalcomponent_get_first_property!(alarm, ICAL_REPEAT_PROPERTY),
-            let durationProperty = f.icalcomponent_get_first_property!(alarm, ICAL_DURATION_PROPERTY)
+        guard let repeatProperty = f.icalcomponent_get_first_property(alarm, ICAL_REPEAT_PROPERTY),
+            let durationProperty = f.icalcomponent_get_first_property(alarm, ICAL_DURATION_PROPERTY)
         else { return (0, icaldurationtype()) }
-        let every = f.icalproperty_get_duration!(durationProperty)
-        let count = Int(f.icalproperty_get_repeat!(repeatProperty))
+        let every = f.icalproperty_get_duration(durationProperty)
+        let count = Int(f.icalproperty_get_repeat(repeatProperty))
         // At most a hundred repetitions, and none of no length.
-        return f.icaldurationtype_as_int!(every) > 0 ? (min(max(count, 0), 100), every) : (0, every)
+        return f.icaldurationtype_as_int(every) > 0 ? (min(max(count, 0), 100), every) : (0, every)
     }
 
     /// One instance, unless cancelled or completed. `start` is the instance's own start as
@@ -34,16 +34,16 @@ extension CalendarReader.FileReader {
         instance: String?, absoluteAlarms: Bool = true, timing: Timing? = nil
     ) {
         let f = ical.f
-        let status = f.icalcomponent_get_status!(item)
+        let status = f.icalcomponent_get_status(item)
         if status == ICAL_STATUS_CANCELLED || status == ICAL_STATUS_COMPLETED { return }
-        if kind == .todo, f.icalcomponent_get_first_property!(item, ICAL_COMPLETED_PROPERTY) != nil { return }
+        if kind == .todo, f.icalcomponent_get_first_property(item, ICAL_COMPLETED_PROPERTY) != nil { return }
         let base = baseTime(item)
-        guard f.icaltime_is_null_time!(base) == 0,
+        guard f.icaltime_is_null_time(base) == 0,
             let ownDate = CivilDate(year: Int(base.year), month: Int(base.month), day: Int(base.day))
         else { return }
         let timing = timing ?? self.timing(item)
         let shape = timing.shape
-        let title = f.icalcomponent_get_summary!(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
+        let title = f.icalcomponent_get_summary(item).map { DisplayText.bounded(String(cString: $0), to: CalendarReader.longestTitle) } ?? "(untitled)"
         let isDate = base.is_date != 0
         let from = isDate ? dayStart(date ?? ownDate) : (start ?? instant(base))
         guard let from else { return }
@@ -90,22 +90,22 @@ extension CalendarReader.FileReader {
         var fired: [(instant: Instant, acknowledged: Instant?, uid: String?)] = []
         var snoozedParents: [String: Instant] = [:]
         for alarm in valarms {
-            guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
-            let value = f.icalproperty_get_trigger!(trigger)
+            guard let trigger = f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
+            let value = f.icalproperty_get_trigger(trigger)
             var first: Instant
-            if f.icaltime_is_null_time!(value.time) == 0 {
+            if f.icaltime_is_null_time(value.time) == 0 {
                 guard absolute, let at = instant(value.time) else { continue }
                 first = at
             } else {
-                let related = f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER)
-                let base = related.map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true ? end : start
+                let related = f.icalproperty_get_first_parameter(trigger, ICAL_RELATED_PARAMETER)
+                let base = related.map { f.icalparameter_get_related($0) == ICAL_RELATED_END } == true ? end : start
                 first = shift(base, by: value.duration, like: t)
             }
-            let acknowledged = f.icalcomponent_get_first_property!(alarm, ICAL_ACKNOWLEDGED_PROPERTY).flatMap {
-                instant(f.icalproperty_get_acknowledged!($0))
+            let acknowledged = f.icalcomponent_get_first_property(alarm, ICAL_ACKNOWLEDGED_PROPERTY).flatMap {
+                instant(f.icalproperty_get_acknowledged($0))
             }
             if let parent = snoozedParent(alarm) { snoozedParents[parent] = max(snoozedParents[parent] ?? first, first) }
-            let uid = f.icalcomponent_get_uid!(alarm).map { String(cString: $0) }
+            let uid = f.icalcomponent_get_uid(alarm).map { String(cString: $0) }
             fired.append((first, acknowledged, uid))
             let (count, every) = repetition(alarm)
             for _ in 0..<count {
@@ -129,8 +129,8 @@ extension CalendarReader.FileReader {
         var lastAck: Instant?
         var snoozes: [Instant] = []
         for property in properties(item, ICAL_X_PROPERTY) {
-            guard let name = f.icalproperty_get_x_name!(property).map({ String(cString: $0).uppercased() }),
-                let value = f.icalproperty_get_x!(property).map({ String(cString: $0) }),
+            guard let name = f.icalproperty_get_x_name(property).map({ String(cString: $0).uppercased() }),
+                let value = f.icalproperty_get_x(property).map({ String(cString: $0) }),
                 case .utc(let at)? = RecurrenceRule.until(value)
             else { continue }
             if name == "X-MOZ-LASTACK" {
@@ -146,9 +146,9 @@ extension CalendarReader.FileReader {
     func snoozedParent(_ alarm: OpaquePointer) -> String? {
         let f = ical.f
         for property in properties(alarm, ICAL_RELATEDTO_PROPERTY) {
-            guard let type = f.icalproperty_get_first_parameter!(property, ICAL_RELTYPE_PARAMETER),
-                let text = f.icalparameter_as_ical_string!(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
-                let parent = f.icalproperty_get_relatedto!(property)
+            guard let type = f.icalproperty_get_first_parameter(property, ICAL_RELTYPE_PARAMETER),
+                let text = f.icalparameter_as_ical_string(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
+                let parent = f.icalproperty_get_relatedto(property)
             else { continue }
             return String(cString: parent)
         }

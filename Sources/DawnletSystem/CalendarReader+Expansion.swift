@@ -16,17 +16,17 @@ extension CalendarReader.FileReader {
         var masters: [(String, OpaquePointer)] = []
         var masterIndex: [String: Int] = [:]
         for (index, item) in items.enumerated() {
-            let uid = f.icalcomponent_get_uid!(item).map { String(cString: $0) } ?? "\(file.split(separator: "/").last ?? "")#\(index)"
-            if let property = f.icalcomponent_get_first_property!(item, ICAL_RECURRENCEID_PROPERTY) {
-                let rid = zoned(f.icalproperty_get_recurrenceid!(property), property)
-                if let range = f.icalproperty_get_first_parameter!(property, ICAL_RANGE_PARAMETER),
-                    f.icalparameter_get_range!(range) == ICAL_RANGE_THISANDFUTURE, let at = instant(rid)
+            let uid = f.icalcomponent_get_uid(item).map { String(cString: $0) } ?? "\(file.split(separator: "/").last ?? "")#\(index)"
+            if let property = f.icalcomponent_get_first_property(item, ICAL_RECURRENCEID_PROPERTY) {
+                let rid = zoned(f.icalproperty_get_recurrenceid(property), property)
+                if let range = f.icalproperty_get_first_parameter(property, ICAL_RANGE_PARAMETER),
+                    f.icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE, let at = instant(rid)
                 {
                     ranges[uid, default: []].append((at, item))
                 }
                 overrides[uid, default: [:]][instanceName(rid)] = item
             } else if let earlier = masterIndex[uid] {
-                let (kept, other) = (f.icalcomponent_get_sequence!(masters[earlier].1), f.icalcomponent_get_sequence!(item))
+                let (kept, other) = (f.icalcomponent_get_sequence(masters[earlier].1), f.icalcomponent_get_sequence(item))
                 problem("\(uid): the same UID twice without RECURRENCE-ID: the one of SEQUENCE \(max(kept, other)) is used")
                 if other >= kept { masters[earlier].1 = item }
             } else {
@@ -76,7 +76,7 @@ extension CalendarReader.FileReader {
     mutating func instances(of item: OpaquePointer, uid: String, timing: Timing) -> [Instance] {
         let f = ical.f
         let start = baseTime(item)
-        guard f.icaltime_is_null_time!(start) == 0 else {
+        guard f.icaltime_is_null_time(start) == 0 else {
             problem("\(uid): no DTSTART or DUE: skipped")
             return []
         }
@@ -88,10 +88,10 @@ extension CalendarReader.FileReader {
         let date = { (t: icaltimetype) in CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)) ?? CivilDate(dayNumber: 0) }
         let rules = properties(item, ICAL_RRULE_PROPERTY)
         let extra = properties(item, ICAL_RDATE_PROPERTY).map { property in
-            let rdate = f.icalproperty_get_rdate!(property)
-            return zoned(f.icaltime_is_null_time!(rdate.time) == 0 ? rdate.time : rdate.period.start, property)
+            let rdate = f.icalproperty_get_rdate(property)
+            return zoned(f.icaltime_is_null_time(rdate.time) == 0 ? rdate.time : rdate.period.start, property)
         }
-        let exdates = properties(item, ICAL_EXDATE_PROPERTY).map { zoned(f.icalproperty_get_exdate!($0), $0) }
+        let exdates = properties(item, ICAL_EXDATE_PROPERTY).map { zoned(f.icalproperty_get_exdate($0), $0) }
         let excluded = Set(exdates.map { instanceName($0) })
         // An EXDATE;VALUE=DATE on a rule of date-times takes out every instance of that day.
         let excludedDays = start.is_date != 0 ? [] : Set(exdates.filter { $0.is_date != 0 }.map(date))
@@ -119,7 +119,7 @@ extension CalendarReader.FileReader {
         let from = LocalDateTime(localSeconds: begin.secondsSinceEpoch - 2 * 86_400)
         let through = LocalDateTime(localSeconds: end.secondsSinceEpoch + 2 * 86_400)
         for property in rules {
-            let text = f.icalproperty_get_value_as_string!(property).map { String(cString: $0) } ?? ""
+            let text = f.icalproperty_get_value_as_string(property).map { String(cString: $0) } ?? ""
             let rule: RecurrenceRule
             do {
                 rule = try RecurrenceRule(parsing: text)
@@ -176,14 +176,14 @@ extension CalendarReader.FileReader {
         let length = max(0, shape.lengthSeconds)
         var (before, after) = (Int64(8 * 86_400), Int64(8 * 86_400))
         for alarm in children(item, ICAL_VALARM_COMPONENT) {
-            guard let trigger = f.icalcomponent_get_first_property!(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
-            let value = f.icalproperty_get_trigger!(trigger)
-            guard f.icaltime_is_null_time!(value.time) != 0 else { continue }
+            guard let trigger = f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
+            let value = f.icalproperty_get_trigger(trigger)
+            guard f.icaltime_is_null_time(value.time) != 0 else { continue }
             let related =
-                f.icalproperty_get_first_parameter!(trigger, ICAL_RELATED_PARAMETER).map { f.icalparameter_get_related!($0) == ICAL_RELATED_END } == true
-            let offset = Int64(f.icaldurationtype_as_int!(value.duration)) + (related ? length : 0)
+                f.icalproperty_get_first_parameter(trigger, ICAL_RELATED_PARAMETER).map { f.icalparameter_get_related($0) == ICAL_RELATED_END } == true
+            let offset = Int64(f.icaldurationtype_as_int(value.duration)) + (related ? length : 0)
             let repeats = repetition(alarm)
-            let last = offset + Int64(repeats.count) * Int64(f.icaldurationtype_as_int!(repeats.every))
+            let last = offset + Int64(repeats.count) * Int64(f.icaldurationtype_as_int(repeats.every))
             before = max(before, -min(offset, last) + 86_400)
             after = max(after, max(offset, last) + 86_400)
         }
@@ -205,23 +205,23 @@ extension CalendarReader.FileReader {
         var shape = Shape()
         let start = baseTime(item)
         guard let from = instant(start) else { return shape }
-        if f.icalcomponent_isa!(item) == ICAL_VTODO_COMPONENT {
-            let due = f.icalcomponent_get_due!(item)
-            if f.icaltime_is_null_time!(due) == 0, let at = instant(due) {
+        if f.icalcomponent_isa(item) == ICAL_VTODO_COMPONENT {
+            let due = f.icalcomponent_get_due(item)
+            if f.icaltime_is_null_time(due) == 0, let at = instant(due) {
                 shape.dueSeconds = at.secondsSinceEpoch - from.secondsSinceEpoch
                 shape.exactLength = shape.dueSeconds
                 return shape
             }
-        } else if f.icalcomponent_get_first_property!(item, ICAL_DTEND_PROPERTY) != nil,
-            let end = instant(f.icalcomponent_get_dtend!(item))
+        } else if f.icalcomponent_get_first_property(item, ICAL_DTEND_PROPERTY) != nil,
+            let end = instant(f.icalcomponent_get_dtend(item))
         {
             shape.exactLength = end.secondsSinceEpoch - from.secondsSinceEpoch
             return shape
         }
-        if let property = f.icalcomponent_get_first_property!(item, ICAL_DURATION_PROPERTY) {
-            let duration = f.icalproperty_get_duration!(property)
+        if let property = f.icalcomponent_get_first_property(item, ICAL_DURATION_PROPERTY) {
+            let duration = f.icalproperty_get_duration(property)
             shape.nominalLength = duration
-            shape.exactLength = Int64(f.icaldurationtype_as_int!(duration))
+            shape.exactLength = Int64(f.icaldurationtype_as_int(duration))
         }
         return shape
     }

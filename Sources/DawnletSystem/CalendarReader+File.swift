@@ -37,10 +37,10 @@ extension CalendarReader {
         /// in the parent, so nothing may iterate the same parent while these are used.
         func children(_ component: OpaquePointer, _ kind: icalcomponent_kind) -> [OpaquePointer] {
             var result: [OpaquePointer] = []
-            var c = ical.f.icalcomponent_get_first_component!(component, kind)
+            var c = ical.f.icalcomponent_get_first_component(component, kind)
             while let child = c {
                 result.append(child)
-                c = ical.f.icalcomponent_get_next_component!(component, kind)
+                c = ical.f.icalcomponent_get_next_component(component, kind)
             }
             return result
         }
@@ -48,10 +48,10 @@ extension CalendarReader {
         /// A component's properties of a kind, collected first (as for `children`).
         func properties(_ component: OpaquePointer, _ kind: icalproperty_kind) -> [OpaquePointer] {
             var result: [OpaquePointer] = []
-            var p = ical.f.icalcomponent_get_first_property!(component, kind)
+            var p = ical.f.icalcomponent_get_first_property(component, kind)
             while let property = p {
                 result.append(property)
-                p = ical.f.icalcomponent_get_next_property!(component, kind)
+                p = ical.f.icalcomponent_get_next_property(component, kind)
             }
             return result
         }
@@ -81,19 +81,19 @@ extension CalendarReader {
             if let trailing = Self.afterCalendarEnd(bytes) {
                 problem("\(trailing) after END:VCALENDAR is outside the calendar: not read")
             }
-            guard let root = text.withCString({ f.icalparser_parse_string!($0) }) else {
+            guard let root = text.withCString({ f.icalparser_parse_string($0) }) else {
                 return problem("not an iCalendar file (libical found no calendar in it)")
             }
-            defer { f.icalcomponent_free!(root) }
+            defer { f.icalcomponent_free(root) }
             reportErrors(root)
             // One VCALENDAR, several under an XROOT, or a bare VEVENT/VTODO as the root.
-            var calendars = f.icalcomponent_isa!(root) == ICAL_VCALENDAR_COMPONENT ? [root] : children(root, ICAL_VCALENDAR_COMPONENT)
-            if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa!(root)) { calendars = [root] }
+            var calendars = f.icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT ? [root] : children(root, ICAL_VCALENDAR_COMPONENT)
+            if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa(root)) { calendars = [root] }
             for calendar in calendars {
                 calendarComponent = calendar
                 dropUnusableZones(calendar)
                 for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
-                    let items = f.icalcomponent_isa!(calendar) == kind ? [calendar] : children(calendar, kind)
+                    let items = f.icalcomponent_isa(calendar) == kind ? [calendar] : children(calendar, kind)
                     expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
                 }
             }
@@ -132,27 +132,27 @@ extension CalendarReader {
             let f = ical.f
             for zone in children(calendar, ICAL_VTIMEZONE_COMPONENT) {
                 let observances = children(zone, ICAL_XSTANDARD_COMPONENT) + children(zone, ICAL_XDAYLIGHT_COMPONENT)
-                let frequencies = observances.flatMap { properties($0, ICAL_RRULE_PROPERTY) }.map { f.icalproperty_get_rrule!($0).freq }
+                let frequencies = observances.flatMap { properties($0, ICAL_RRULE_PROPERTY) }.map { f.icalproperty_get_rrule($0).freq }
                 guard let bad = frequencies.first(where: { $0 != ICAL_YEARLY_RECURRENCE && $0 != ICAL_MONTHLY_RECURRENCE }) else { continue }
                 let tzid =
-                    f.icalcomponent_get_first_property!(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid!($0) }
+                    f.icalcomponent_get_first_property(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid($0) }
                     .map { String(cString: $0) } ?? "(no TZID)"
                 problem(
                     "VTIMEZONE \"\(DisplayText.escaped(tzid))\": a rule repeating \(CalendarReader.frequency(bad)) is no time zone rule: that VTIMEZONE is not used"
                 )
-                f.icalcomponent_remove_component!(calendar, zone)
-                f.icalcomponent_free!(zone)
+                f.icalcomponent_remove_component(calendar, zone)
+                f.icalcomponent_free(zone)
             }
         }
 
         /// libical keeps going past what it cannot parse and leaves an X-LIC-ERROR behind: say so.
         mutating func reportErrors(_ component: OpaquePointer) {
             let f = ical.f
-            guard f.icalcomponent_count_errors!(component) > 0 else { return }
+            guard f.icalcomponent_count_errors(component) > 0 else { return }
             var reported = 0
             func walk(_ c: OpaquePointer, _ reader: inout FileReader) {
                 for property in reader.properties(c, ICAL_XLICERROR_PROPERTY) where reported < 5 {
-                    let text = f.icalproperty_get_xlicerror!(property).map { String(cString: $0) } ?? "unreadable property"
+                    let text = f.icalproperty_get_xlicerror(property).map { String(cString: $0) } ?? "unreadable property"
                     reader.problem("libical: \(text) (that property is ignored)")
                     reported += 1
                 }

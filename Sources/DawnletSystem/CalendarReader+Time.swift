@@ -11,7 +11,7 @@ extension CalendarReader.FileReader {
     func dayZone(_ t: icaltimetype) -> ZoneDayCache? {
         guard t.is_date == 0, let zone = t.zone else { return zones.planning }
         // A VTIMEZONE's TZID, or a built-in zone's location (its TZID carries a libical prefix).
-        for name in [ical.f.icaltimezone_get_tzid!(zone), ical.f.icaltimezone_get_location!(zone)] {
+        for name in [ical.f.icaltimezone_get_tzid(zone), ical.f.icaltimezone_get_location(zone)] {
             if let name, let named = zones.named(String(cString: name)) { return named }
         }
         return nil
@@ -23,9 +23,9 @@ extension CalendarReader.FileReader {
         let f = ical.f
         guard start.is_date == 0, start.zone == nil else { return nil }
         for kind in [ICAL_DUE_PROPERTY, ICAL_DTSTART_PROPERTY] {
-            if let property = f.icalcomponent_get_first_property!(item, kind),
-                let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
-                let tzid = f.icalparameter_get_tzid!(parameter)
+            if let property = f.icalcomponent_get_first_property(item, kind),
+                let parameter = f.icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER),
+                let tzid = f.icalparameter_get_tzid(parameter)
             {
                 let name = String(cString: tzid)
                 return zones.named(name) == nil ? name : nil
@@ -37,9 +37,9 @@ extension CalendarReader.FileReader {
     /// What an item's instances are counted from: DTSTART, else (a todo) DUE.
     func baseTime(_ item: OpaquePointer) -> icaltimetype {
         let f = ical.f
-        let start = f.icalcomponent_get_dtstart!(item)
-        if f.icaltime_is_null_time!(start) == 0 || f.icalcomponent_isa!(item) != ICAL_VTODO_COMPONENT { return start }
-        return f.icalcomponent_get_due!(item)
+        let start = f.icalcomponent_get_dtstart(item)
+        if f.icaltime_is_null_time(start) == 0 || f.icalcomponent_isa(item) != ICAL_VTODO_COMPONENT { return start }
+        return f.icalcomponent_get_due(item)
     }
 
     /// A property's date-time with the zone its TZID names (libical attaches it for DTSTART,
@@ -47,11 +47,11 @@ extension CalendarReader.FileReader {
     /// that name, else libical's built-in zone. An unknown TZID leaves it floating.
     func zoned(_ t: icaltimetype, _ property: OpaquePointer) -> icaltimetype {
         let f = ical.f
-        guard t.is_date == 0, t.zone == nil, let parameter = f.icalproperty_get_first_parameter!(property, ICAL_TZID_PARAMETER),
-            let tzid = f.icalparameter_get_tzid!(parameter)
+        guard t.is_date == 0, t.zone == nil, let parameter = f.icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER),
+            let tzid = f.icalparameter_get_tzid(parameter)
         else { return t }
         var zoned = t
-        zoned.zone = calendarComponent.flatMap { f.icalcomponent_get_timezone!($0, tzid) } ?? f.icaltimezone_get_builtin_timezone!(tzid)
+        zoned.zone = calendarComponent.flatMap { f.icalcomponent_get_timezone($0, tzid) } ?? f.icaltimezone_get_builtin_timezone(tzid)
         return zoned
     }
 
@@ -65,7 +65,7 @@ extension CalendarReader.FileReader {
             let wall = WallTime(hour: Int(t.hour), minute: Int(t.minute))
         else { return nil }
         if let named = dayZone(t) { return named.resolve(wall, on: date).instant.adding(seconds: Int64(t.second)) }
-        return t.zone.map { Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone!(t, $0))) }
+        return t.zone.map { Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone(t, $0))) }
     }
 
     func dayStart(_ date: CivilDate) -> Instant {

@@ -8,13 +8,14 @@ final class ICal: @unchecked Sendable {
     let f: dawnlet_ical
 
     static let shared: Result<ICal, CalendarProblem> = {
-        var table = dawnlet_ical()
-        if let missing = dawnlet_ical_load(&table) {
-            return .failure(CalendarProblem(file: "libical.so.3", "cannot be loaded (install libical3): \(String(cString: missing))"))
+        var problem: UnsafePointer<CChar>?
+        guard let table = dawnlet_ical_load(&problem) else {
+            let why = problem.map { String(cString: $0) } ?? "unknown"
+            return .failure(CalendarProblem(file: "libical.so.3", "cannot be loaded (install libical3): \(why)"))
         }
         // A malformed file must be reported, never abort the process.
-        table.icalerror_set_errors_are_fatal!(0)
-        return .success(ICal(table))
+        table.pointee.icalerror_set_errors_are_fatal(0)
+        return .success(ICal(table.pointee))
     }()
 
     private init(_ f: dawnlet_ical) { self.f = f }

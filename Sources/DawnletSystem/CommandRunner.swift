@@ -1,4 +1,5 @@
 internal import CLinux
+import DawnletCCall
 import Glibc
 import Synchronization
 
@@ -63,7 +64,7 @@ public enum CommandRunner {
         } catch {
             kill(-child.pid, SIGKILL)
             run.abandon()
-            while waitpid(child.pid, nil, 0) == -1 && errno == EINTR {}
+            _ = CCall.posix("waitpid") { waitpid(child.pid, nil, 0) }
             running.withLock { _ = $0.remove(child.pid) }
             throw error
         }
@@ -124,12 +125,12 @@ public enum CommandRunner {
 
         func readStderr() {
             var chunk = [UInt8](repeating: 0, count: 1024)
-            let n = read(child.stderrFD, &chunk, chunk.count)
+            let n = CCall.posix("read") { read(child.stderrFD, &chunk, chunk.count) }
             if n > 0 {
                 if captured.count < CommandRunner.stderrLimit { captured += chunk[0..<min(n, CommandRunner.stderrLimit - captured.count)] }
                 return
             }
-            if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
+            if n < 0 && errno == EAGAIN { return }
             closeStderr()
             finishIfOver()
         }
@@ -161,7 +162,7 @@ public enum CommandRunner {
             guard !finished, exited, child.stderrFD < 0 || timedOut else { return }
             finished = true
             var status: Int32 = 0
-            while waitpid(child.pid, &status, 0) == -1 && errno == EINTR {}
+            _ = CCall.posix("waitpid") { waitpid(child.pid, &status, 0) }
             CommandRunner.running.withLock { _ = $0.remove(child.pid) }
             abandon()
             let code: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
@@ -237,7 +238,7 @@ public enum CommandRunner {
         guard exitFD >= 0 else {
             let error = SystemError("pidfd_open", errno: errno)
             kill(-pid, SIGKILL)
-            while waitpid(pid, nil, 0) == -1 && errno == EINTR {}
+            _ = CCall.posix("waitpid") { waitpid(pid, nil, 0) }
             close(pipe[0])
             if inputPipe[1] >= 0 { close(inputPipe[1]) }
             throw error

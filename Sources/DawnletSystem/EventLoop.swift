@@ -9,28 +9,25 @@ public final class EventLoop {
 
     public init() throws(SystemError) {
         try Systemd.require("sd_event_new")
-        var event: OpaquePointer?
-        try SystemError.check(Systemd.f.sd_event_new!(&event), "sd_event_new")
-        guard let event else { throw SystemError("sd_event_new", errno: ENOMEM) }
-        self.event = event
+        event = try Systemd.make("sd_event_new") { $0.sd_event_new(&$1) }
     }
 
     deinit {
-        _ = Systemd.f.sd_event_unref!(event)
+        _ = Systemd.f.sd_event_unref(event)
     }
 
     /// Runs until `exit(_:)`; returns its code.
     public func run() throws(SystemError) -> Int32 {
-        try SystemError.check(Systemd.f.sd_event_loop!(event), "sd_event_loop")
+        try Systemd.call("sd_event_loop") { $0.sd_event_loop(event) }
     }
 
     public func exit(_ code: Int32) {
-        _ = Systemd.f.sd_event_exit!(event, code)
+        _ = Systemd.f.sd_event_exit(event, code)
     }
 
     /// Sends WATCHDOG=1 by itself when systemd set WATCHDOG_USEC (no-op otherwise).
     public func enableWatchdog() {
-        _ = Systemd.f.sd_event_set_watchdog!(event, 1)
+        _ = Systemd.f.sd_event_set_watchdog(event, 1)
     }
 
     /// A one-shot CLOCK_REALTIME timer (an instant of the wall clock), disarmed until `arm`. It
@@ -38,16 +35,19 @@ public final class EventLoop {
     /// then). For a timeout, `RelativeTimer`.
     public func timer(_ handler: @escaping () -> Void) throws(SystemError) -> Timer {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
-        var source: OpaquePointer?
-        let rc = Systemd.f.sd_event_add_time!(
-            event, &source, CLOCK_REALTIME, UInt64.max, 1,
-            { _, _, userdata in
-                Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
-                return 0
-            }, box.toOpaque())
-        guard rc >= 0, let source else {
+        let source: OpaquePointer
+        do {
+            source = try Systemd.make("sd_event_add_time") {
+                $0.sd_event_add_time(
+                    event, &$1, CLOCK_REALTIME, UInt64.max, 1,
+                    { _, _, userdata in
+                        userdata.map { Unmanaged<Handler>.fromOpaque($0).takeUnretainedValue().call(0) }
+                        return 0
+                    }, box.toOpaque())
+            }
+        } catch {
             box.release()
-            throw SystemError("sd_event_add_time", errno: -rc)
+            throw error
         }
         EventLoop.own(source, box)
         let timer = Timer(source)
@@ -59,16 +59,19 @@ public final class EventLoop {
     /// (block it first thing in main).
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
-        var source: OpaquePointer?
-        let rc = Systemd.f.sd_event_add_signal!(
-            event, &source, signal,
-            { _, _, userdata in
-                Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(0)
-                return 0
-            }, box.toOpaque())
-        guard rc >= 0, let source else {
+        let source: OpaquePointer
+        do {
+            source = try Systemd.make("sd_event_add_signal") {
+                $0.sd_event_add_signal(
+                    event, &$1, signal,
+                    { _, _, userdata in
+                        userdata.map { Unmanaged<Handler>.fromOpaque($0).takeUnretainedValue().call(0) }
+                        return 0
+                    }, box.toOpaque())
+            }
+        } catch {
             box.release()
-            throw SystemError("sd_event_add_signal(\(signal))", errno: -rc)
+            throw error
         }
         EventLoop.own(source, box)
     }
@@ -88,16 +91,19 @@ public final class EventLoop {
     /// for `events`, until the source is cancelled. The caller keeps the descriptor open until then.
     public func watch(_ fd: Int32, events: UInt32, _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> Source {
         let box = Unmanaged.passRetained(Handler(handler))
-        var source: OpaquePointer?
-        let rc = Systemd.f.sd_event_add_io!(
-            event, &source, fd, events,
-            { _, _, revents, userdata in
-                Unmanaged<Handler>.fromOpaque(userdata!).takeUnretainedValue().call(revents)
-                return 0
-            }, box.toOpaque())
-        guard rc >= 0, let source else {
+        let source: OpaquePointer
+        do {
+            source = try Systemd.make("sd_event_add_io") {
+                $0.sd_event_add_io(
+                    event, &$1, fd, events,
+                    { _, _, revents, userdata in
+                        userdata.map { Unmanaged<Handler>.fromOpaque($0).takeUnretainedValue().call(revents) }
+                        return 0
+                    }, box.toOpaque())
+            }
+        } catch {
             box.release()
-            throw SystemError("sd_event_add_io", errno: -rc)
+            throw error
         }
         EventLoop.own(source, box)
         return Source(source)
@@ -105,10 +111,10 @@ public final class EventLoop {
 
     /// The loop keeps the source ("floating"); the handler box is released when it is destroyed.
     private static func own(_ source: OpaquePointer, _ box: Unmanaged<Handler>) {
-        _ = Systemd.f.sd_event_source_set_destroy_callback!(source) { userdata in
-            Unmanaged<Handler>.fromOpaque(userdata!).release()
+        _ = Systemd.f.sd_event_source_set_destroy_callback(source) { userdata in
+            userdata.map { Unmanaged<Handler>.fromOpaque($0).release() }
         }
-        _ = Systemd.f.sd_event_source_set_floating!(source, 1)
+        _ = Systemd.f.sd_event_source_set_floating(source, 1)
     }
 
     /// A handler and the events that woke it (0 for timers and signals).
@@ -126,7 +132,7 @@ public final class EventLoop {
 
         /// Which events an io source waits for.
         public func setEvents(_ events: UInt32) throws(SystemError) {
-            try SystemError.check(Systemd.f.sd_event_source_set_io_events!(source, events), "sd_event_source_set_io_events")
+            try Systemd.call("sd_event_source_set_io_events") { $0.sd_event_source_set_io_events(source, events) }
         }
 
         /// Removes the source from the loop; its handler is released and never called again.
@@ -134,9 +140,9 @@ public final class EventLoop {
             guard !cancelled else { return }
             cancelled = true
             // The loop's reference becomes ours (floating off), and dropping it frees the source.
-            _ = Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_OFF))
-            _ = Systemd.f.sd_event_source_set_floating!(source, 0)
-            _ = Systemd.f.sd_event_source_unref!(source)
+            _ = Systemd.f.sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
+            _ = Systemd.f.sd_event_source_set_floating(source, 0)
+            _ = Systemd.f.sd_event_source_unref(source)
         }
     }
 
@@ -144,8 +150,8 @@ public final class EventLoop {
     public final class Timer: Source {
         /// Fires once at `microseconds` since the epoch, with 1 µs accuracy (see `timer`).
         public func arm(atMicroseconds microseconds: UInt64) throws(SystemError) {
-            try SystemError.check(Systemd.f.sd_event_source_set_time!(source, microseconds), "sd_event_source_set_time")
-            try SystemError.check(Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_ONESHOT)), "sd_event_source_set_enabled")
+            try Systemd.call("sd_event_source_set_time") { $0.sd_event_source_set_time(source, microseconds) }
+            try Systemd.call("sd_event_source_set_enabled") { $0.sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
         }
 
         /// Fires once `microseconds` from now by the wall clock.
@@ -154,7 +160,7 @@ public final class EventLoop {
         }
 
         public func disarm() throws(SystemError) {
-            try SystemError.check(Systemd.f.sd_event_source_set_enabled!(source, Int32(SD_EVENT_OFF)), "sd_event_source_set_enabled")
+            try Systemd.call("sd_event_source_set_enabled") { $0.sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)) }
         }
     }
 
@@ -233,10 +239,10 @@ public final class EventLoop {
     }
 }
 
-/// Systemd.f.sd_notify!(3): tells systemd (Type=notify) how the service is doing. A no-op outside systemd.
+/// sd_notify(3): tells systemd (Type=notify) how the service is doing. A no-op outside systemd.
 public enum ServiceNotify {
     public static func send(_ state: String) {
         guard Systemd.isAvailable else { return }
-        _ = Systemd.f.sd_notify!(0, state)
+        _ = Systemd.f.sd_notify(0, state)
     }
 }

@@ -1,3 +1,4 @@
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -114,12 +115,11 @@ public final class LogOutput {
 
     /// One non-blocking write: the bytes written, 0 when none could be (full, closed, or an error).
     private func put(_ fd: Int32, _ socket: Bool, _ bytes: ArraySlice<UInt8>) -> Int {
-        while true {
-            let written = bytes.withUnsafeBytes { raw in
+        let written = CCall.posix("write") {
+            bytes.withUnsafeBytes { raw in
                 socket ? send(fd, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) : Glibc.write(fd, raw.baseAddress, raw.count)
             }
-            if written < 0 && errno == EINTR { continue }
-            return max(written, 0)
         }
+        return max(written, 0)
     }
 }

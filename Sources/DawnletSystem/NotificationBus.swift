@@ -1,4 +1,5 @@
 internal import CSystemd
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -19,26 +20,25 @@ public final class NotificationBus {
     /// Connects to the session bus (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus).
     public init() throws(SystemError) {
         try Systemd.require("sd_bus_open_user")
-        var bus: OpaquePointer?
-        let rc = Systemd.f.sd_bus_open_user!(&bus)
-        guard rc >= 0, let bus else {
+        do {
+            bus = try Systemd.make("sd_bus_open_user") { $0.sd_bus_open_user(&$1) }
+        } catch {
             throw SystemError(
-                "no session bus", errno: -rc,
-                detail: rc == -ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : nil)
+                "no session bus", errno: error.errno,
+                detail: error.errno == ENOMEDIUM ? "DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are not set" : nil)
         }
-        self.bus = bus
     }
 
     deinit {
-        _ = Systemd.f.sd_bus_flush_close_unref!(bus)
+        _ = Systemd.f.sd_bus_flush_close_unref(bus)
     }
 
     /// False once the connection broke (the bus went away): open a new one.
-    public var isOpen: Bool { Systemd.f.sd_bus_is_open!(bus) > 0 }
+    public var isOpen: Bool { Systemd.f.sd_bus_is_open(bus) > 0 }
 
     /// Dispatches the bus from `loop`: asynchronous replies and signals arrive on the loop's thread.
     public func attach(to loop: EventLoop) throws(SystemError) {
-        try SystemError.check(Systemd.f.sd_bus_attach_event!(bus, loop.event, 0), "sd_bus_attach_event")
+        try Systemd.call("sd_bus_attach_event") { $0.sd_bus_attach_event(bus, loop.event, 0) }
     }
 
     // MARK: - Calls
@@ -77,7 +77,7 @@ public final class NotificationBus {
             { () throws(SystemError) in
                 let m = try self.message("CloseNotification")
                 var builder = MessageBuilder(m)
-                do throws(SystemError) { try builder.basic("u", id) } catch { _ = Systemd.f.sd_bus_message_unref!(m); throw error }
+                do throws(SystemError) { try builder.basic("u", id) } catch { _ = Systemd.f.sd_bus_message_unref(m); throw error }
                 return m
             }, { _ throws(SystemError) in () }, { _ in })
     }
@@ -91,7 +91,7 @@ public final class NotificationBus {
         }
         try match("NotificationClosed") { [unowned self] m in
             var reason: UInt32 = 0
-            guard self.fromServer(m), let id = try? NotificationBus.readID(m), Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "u")), &reason) > 0
+            guard self.fromServer(m), let id = try? NotificationBus.readID(m), Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &reason) > 0
             else { return }
             closed(id, reason)
         }
@@ -100,10 +100,9 @@ public final class NotificationBus {
     // MARK: - Messages
 
     private func message(_ member: String) throws(SystemError) -> OpaquePointer {
-        var m: OpaquePointer?
-        let rc = Systemd.f.sd_bus_message_new_method_call!(bus, &m, NotificationBus.service, NotificationBus.path, NotificationBus.service, member)
-        guard rc >= 0, let m else { throw SystemError("sd_bus_message_new_method_call", errno: -rc) }
-        return m
+        try Systemd.make("sd_bus_message_new_method_call") {
+            $0.sd_bus_message_new_method_call(bus, &$1, NotificationBus.service, NotificationBus.path, NotificationBus.service, member)
+        }
     }
 
     /// Notify(s app_name, u replaces_id, s app_icon, s summary, s body, as actions, a{sv} hints, i expire_timeout).
@@ -129,7 +128,7 @@ public final class NotificationBus {
             }
             try builder.basic("i", n.expireMilliseconds)
         } catch {
-            _ = Systemd.f.sd_bus_message_unref!(m)
+            _ = Systemd.f.sd_bus_message_unref(m)
             throw error
         }
         return m
@@ -141,22 +140,24 @@ public final class NotificationBus {
         init(_ m: OpaquePointer) { self.m = m }
 
         mutating func string(_ text: String) throws(SystemError) {
-            let rc = text.withCString { Systemd.f.sd_bus_message_append_basic!(m, CChar(UInt8(ascii: "s")), $0) }
+            let rc = text.withCString { text in
+                CCall.negativeErrno("sd_bus_message_append_basic") { Systemd.f.sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), text) }
+            }
             try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
         mutating func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(SystemError) {
             var value = value
-            let rc = withUnsafePointer(to: &value) { Systemd.f.sd_bus_message_append_basic!(m, CChar(type.value), $0) }
+            let rc = withUnsafePointer(to: &value) { value in
+                CCall.negativeErrno("sd_bus_message_append_basic") { Systemd.f.sd_bus_message_append_basic(m, CChar(type.value), value) }
+            }
             try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
         mutating func container(_ type: Unicode.Scalar, _ contents: String, _ body: (inout MessageBuilder) throws(SystemError) -> Void) throws(SystemError) {
-            let open = Systemd.f.sd_bus_message_open_container!(m, CChar(type.value), contents)
-            try SystemError.check(open, "sd_bus_message_open_container")
+            try Systemd.call("sd_bus_message_open_container") { $0.sd_bus_message_open_container(m, CChar(type.value), contents) }
             try body(&self)
-            let close = Systemd.f.sd_bus_message_close_container!(m)
-            try SystemError.check(close, "sd_bus_message_close_container")
+            try Systemd.call("sd_bus_message_close_container") { $0.sd_bus_message_close_container(m) }
         }
 
         /// One `{sv}` entry of the hints dictionary.
@@ -172,40 +173,40 @@ public final class NotificationBus {
 
     static func readID(_ m: OpaquePointer) throws(SystemError) -> UInt32 {
         var id: UInt32 = 0
-        let rc = Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "u")), &id)
+        let rc = Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
         guard rc > 0 else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a notification id") }
         return id
     }
 
     static func readString(_ m: OpaquePointer) throws(SystemError) -> String {
         var text: UnsafePointer<CChar>?
-        let rc = Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "s")), &text)
+        let rc = Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text)
         guard rc > 0, let text else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a string") }
         return String(cString: text)
     }
 
     static func readStrings(_ m: OpaquePointer) throws(SystemError) -> Set<String> {
-        guard Systemd.f.sd_bus_message_enter_container!(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
+        guard Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
             throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a list of strings")
         }
         var result = Set<String>()
         var text: UnsafePointer<CChar>?
-        while Systemd.f.sd_bus_message_read_basic!(m, CChar(UInt8(ascii: "s")), &text) > 0, let t = text { result.insert(String(cString: t)) }
-        _ = Systemd.f.sd_bus_message_exit_container!(m)
+        while Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text) > 0, let t = text { result.insert(String(cString: t)) }
+        _ = Systemd.f.sd_bus_message_exit_container(m)
         return result
     }
 
     private func fromServer(_ m: OpaquePointer) -> Bool {
-        guard let sender = Systemd.f.sd_bus_message_get_sender!(m) else { return false }
+        guard let sender = Systemd.f.sd_bus_message_get_sender(m) else { return false }
         return server == String(cString: sender)
     }
 
     private func noteServer(_ reply: OpaquePointer) {
-        if let sender = Systemd.f.sd_bus_message_get_sender!(reply) { server = String(cString: sender) }
+        if let sender = Systemd.f.sd_bus_message_get_sender(reply) { server = String(cString: sender) }
     }
 
     static func error(of reply: OpaquePointer) -> SystemError? {
-        guard Systemd.f.sd_bus_message_is_method_error!(reply, nil) > 0, let e = Systemd.f.sd_bus_message_get_error!(reply) else { return nil }
+        guard Systemd.f.sd_bus_message_is_method_error(reply, nil) > 0, let e = Systemd.f.sd_bus_message_get_error(reply) else { return nil }
         return SystemError.bus(e)
     }
 
@@ -213,13 +214,13 @@ public final class NotificationBus {
 
     /// Sends `m` (consumed) and waits for the reply.
     private func call<T>(_ m: OpaquePointer, _ read: (OpaquePointer) throws(SystemError) -> T) throws(SystemError) -> T {
-        defer { _ = Systemd.f.sd_bus_message_unref!(m) }
+        defer { _ = Systemd.f.sd_bus_message_unref(m) }
         var error = sd_bus_error()
         var reply: OpaquePointer?
-        let rc = Systemd.f.sd_bus_call!(bus, m, NotificationBus.callTimeoutMicroseconds, &error, &reply)
+        let rc = CCall.negativeErrno("sd_bus_call") { Systemd.f.sd_bus_call(bus, m, NotificationBus.callTimeoutMicroseconds, &error, &reply) }
         defer {
-            Systemd.f.sd_bus_error_free!(&error)
-            if let reply { _ = Systemd.f.sd_bus_message_unref!(reply) }
+            Systemd.f.sd_bus_error_free(&error)
+            if let reply { _ = Systemd.f.sd_bus_message_unref(reply) }
         }
         guard rc >= 0, let reply else {
             if error.name != nil { throw SystemError.bus(&error) }
@@ -236,43 +237,50 @@ public final class NotificationBus {
     ) {
         let m: OpaquePointer
         do { m = try make() } catch { return done(.failure(error)) }
-        defer { _ = Systemd.f.sd_bus_message_unref!(m) }
+        defer { _ = Systemd.f.sd_bus_message_unref(m) }
         let box = Unmanaged.passRetained(
             Callback { [unowned self] reply in
                 if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
                 self.noteServer(reply)
                 done(Result { () throws(SystemError) in try read(reply) })
             })
-        let rc = Systemd.f.sd_bus_call_async!(
-            bus, nil, m,
-            { reply, userdata, _ in
-                let box = Unmanaged<Callback>.fromOpaque(userdata!)
-                if let reply { box.takeUnretainedValue().call(reply) }
-                box.release()
-                return 0
-            }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
-        if rc < 0 {
+        do {
+            try Systemd.call("sd_bus_call_async") {
+                $0.sd_bus_call_async(
+                    bus, nil, m,
+                    { reply, userdata, _ in
+                        guard let userdata else { return 0 }
+                        let box = Unmanaged<Callback>.fromOpaque(userdata)
+                        if let reply { box.takeUnretainedValue().call(reply) }
+                        box.release()
+                        return 0
+                    }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
+            }
+        } catch {
             box.release()
-            done(.failure(SystemError("sd_bus_call_async", errno: -rc)))
+            done(.failure(error))
         }
     }
 
     private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Callback(handler))
-        var slot: OpaquePointer?
-        let rc = Systemd.f.sd_bus_match_signal!(
-            bus, &slot, nil, NotificationBus.path, NotificationBus.service, member,
-            { m, userdata, _ in
-                if let m { Unmanaged<Callback>.fromOpaque(userdata!).takeUnretainedValue().call(m) }
-                return 0
-            }, box.toOpaque())
-        guard rc >= 0, let slot else {
+        let slot: OpaquePointer
+        do {
+            slot = try Systemd.make("sd_bus_match_signal") {
+                $0.sd_bus_match_signal(
+                    bus, &$1, nil, NotificationBus.path, NotificationBus.service, member,
+                    { m, userdata, _ in
+                        if let m, let userdata { Unmanaged<Callback>.fromOpaque(userdata).takeUnretainedValue().call(m) }
+                        return 0
+                    }, box.toOpaque())
+            }
+        } catch {
             box.release()
-            throw SystemError("sd_bus_match_signal", errno: -rc)
+            throw error
         }
         // The bus keeps the slot; the handler is released with it.
-        _ = Systemd.f.sd_bus_slot_set_destroy_callback!(slot) { userdata in Unmanaged<Callback>.fromOpaque(userdata!).release() }
-        _ = Systemd.f.sd_bus_slot_set_floating!(slot, 1)
+        _ = Systemd.f.sd_bus_slot_set_destroy_callback(slot) { userdata in userdata.map { Unmanaged<Callback>.fromOpaque($0).release() } }
+        _ = Systemd.f.sd_bus_slot_set_floating(slot, 1)
     }
 
     private final class Callback {
@@ -285,7 +293,7 @@ extension SystemError {
     /// An sd-bus error (an error reply, or a call that failed with one): its name, message and errno.
     static func bus(_ error: UnsafePointer<sd_bus_error>) -> SystemError {
         SystemError(
-            "D-Bus call", errno: Systemd.f.sd_bus_error_get_errno!(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
+            "D-Bus call", errno: Systemd.f.sd_bus_error_get_errno(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
             detail: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 }

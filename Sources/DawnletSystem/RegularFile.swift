@@ -1,3 +1,4 @@
+import DawnletCCall
 import Glibc
 
 /// A regular file's whole bytes, as the config, zone and calendar readers take them: only a regular
@@ -35,8 +36,7 @@ public enum RegularFile {
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var filled = 0
         while filled < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if n < 0 && errno == EINTR { continue }
+            let n = CCall.posix("read") { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) } }
             guard n > 0 else { break }
             filled += n
         }
@@ -59,8 +59,7 @@ public enum RegularFile {
         guard fd >= 0 else { return errno }
         var written = 0
         while written < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
+            let n = CCall.posix("write") { bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, $0.count - written) } }
             guard n > 0 else { break }
             written += n
         }

@@ -37,4 +37,14 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         guard result != -1 else { throw SystemError(operation(), errno: Glibc.errno) }
         return result
     }
+
+    /// A failure the same call may well not meet again: a connection reset or closed, a reply
+    /// that did not come in time, a shortage of the moment. Not: no bus, no server, refused.
+    public var isTransient: Bool {
+        if let busError {
+            return ["org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.Disconnected"]
+                .contains(busError)
+        }
+        return [ECONNRESET, EPIPE, ENOTCONN, ETIMEDOUT, EAGAIN, ENOBUFS, ENOMEM, EINTR].contains(errno)
+    }
 }

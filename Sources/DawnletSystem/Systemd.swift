@@ -1,24 +1,58 @@
 internal import CSystemd
+import DawnletCCall
 import Glibc
 
 /// libsystemd, loaded on first use (see Sources/CSystemd/shim.h for why it is not linked). What
 /// calls it first asks `require` (the event loop, the bus) or `isAvailable` (sd_notify), so that
 /// a machine without it gets a clear error from `serve`, not a crash.
 enum Systemd {
-    private static let loaded: (table: dawnlet_systemd, problem: String?) = {
-        var table = dawnlet_systemd()
-        let missing = dawnlet_systemd_load(&table).map { String(cString: $0) }
-        return (table, missing)
+    private struct Table: @unchecked Sendable {
+        let functions: dawnlet_systemd
+    }
+
+    private static let loaded: Result<Table, SystemError> = {
+        var problem: UnsafePointer<CChar>?
+        guard let table = dawnlet_systemd_load(&problem) else {
+            let why = problem.map { String(cString: $0) } ?? "unknown"
+            return .failure(SystemError("dlopen", errno: ENOSYS, detail: "libsystemd.so.0 cannot be loaded (install libsystemd0): \(why)"))
+        }
+        return .success(Table(functions: table.pointee))
     }()
 
-    /// Its functions: every field is there once `require` has not thrown.
-    static var f: dawnlet_systemd { loaded.table }
+    /// Its functions. Asking for them without `require` (or `isAvailable`) first is a programmer's
+    /// error, and traps.
+    static var f: dawnlet_systemd {
+        switch loaded {
+        case .success(let table): return table.functions
+        case .failure(let error): preconditionFailure("libsystemd used without Systemd.require: \(error)")
+        }
+    }
 
-    static var isAvailable: Bool { loaded.problem == nil }
+    static var isAvailable: Bool {
+        if case .success = loaded { return true }
+        return false
+    }
 
     /// Throws, for `operation`, when libsystemd cannot be loaded.
     static func require(_ operation: String) throws(SystemError) {
-        guard let problem = loaded.problem else { return }
-        throw SystemError(operation, errno: ENOSYS, detail: "libsystemd.so.0 cannot be loaded (install libsystemd0): \(problem)")
+        guard case .failure(let error) = loaded else { return }
+        throw SystemError(operation, errno: ENOSYS, detail: error.detail)
+    }
+
+    /// The one path of a libsystemd call whose failure is handled: the failure a test asked for
+    /// (`FailureInjection`), else the call; a negative errno becomes a thrown `SystemError`
+    /// naming `function`. Returns the (non-negative) result.
+    @discardableResult
+    static func call(_ function: StaticString, _ body: (dawnlet_systemd) -> Int32) throws(SystemError) -> Int32 {
+        let table = f
+        return try SystemError.check(CCall.negativeErrno(function) { body(table) }, "\(function)")
+    }
+
+    /// `call` for a function that makes an object and hands it back through its second argument.
+    static func make(_ function: StaticString, _ body: (dawnlet_systemd, inout OpaquePointer?) -> Int32) throws(SystemError) -> OpaquePointer {
+        var made: OpaquePointer?
+        try call(function) { body($0, &made) }
+        guard let made else { throw SystemError("\(function)", errno: ENOMEM) }
+        return made
     }
 }

@@ -1,4 +1,5 @@
 internal import CLinux
+import DawnletCCall
 import Glibc
 
 /// A timerfd on CLOCK_REALTIME that never expires but is cancelled when the wall clock is set
@@ -44,10 +45,10 @@ public final class FolderWatch {
 
     public init(_ folder: String) throws(SystemError) {
         self.folder = folder
-        fd = try SystemError.checkPOSIX(inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)), "inotify_init1")
+        fd = try SystemError.checkPOSIX(CCall.posix("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }, "inotify_init1")
         // The folder itself deleted or moved too: the runner then finds its database gone.
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
-        if inotify_add_watch(fd, folder, mask) < 0 {
+        if CCall.posix("inotify_add_watch", context: folder, { inotify_add_watch(fd, folder, mask) }) < 0 {
             let error = SystemError("watch \(folder)", errno: errno)
             close(fd)
             throw error
@@ -182,8 +183,7 @@ public struct ProcessIdentity: Hashable, Sendable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes = [UInt8](repeating: 0, count: 4096)
-        var n = 0
-        repeat { n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } } while n < 0 && errno == EINTR
+        let n = CCall.posix("read") { bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } }
         guard n > 0 else { return nil }
         bytes.removeSubrange(n...)
         // After the command's ")" (which may itself hold spaces and parentheses), field 3 is the

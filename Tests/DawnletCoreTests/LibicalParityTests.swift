@@ -19,16 +19,16 @@ import Testing
     /// again (a 5th Sunday in February of odd years only) makes libical search for centuries.
     /// libical through the same loader the program uses (it is not linked: Sources/CICal/shim.h).
     nonisolated(unsafe) static let ical: dawnlet_ical = {
-        var table = dawnlet_ical()
-        if let missing = dawnlet_ical_load(&table) { fatalError("libical: \(String(cString: missing)) (run `make deps`)") }
-        return table
+        var problem: UnsafePointer<CChar>?
+        guard let table = dawnlet_ical_load(&problem) else { fatalError("libical: \(problem.map { String(cString: $0) } ?? "") (run `make deps`)") }
+        return table.pointee
     }()
 
     static func libicalDates(_ rrule: String, anchor: CivilDate, range: ClosedRange<CivilDate>, anchorMatches: Bool) -> [CivilDate] {
         let ical = Self.ical
         let until = range.upperBound.description.replacingOccurrences(of: "-", with: "")
-        // ical.icaltime_null_date!() leaves hour at -1, which libical's iterator misreads: set it all.
-        var start = ical.icaltime_null_date!()
+        // ical.icaltime_null_date() leaves hour at -1, which libical's iterator misreads: set it all.
+        var start = ical.icaltime_null_date()
         start.hour = 0
         start.minute = 0
         start.second = 0
@@ -36,13 +36,13 @@ import Testing
         start.month = Int32(anchor.month)
         start.day = Int32(anchor.day)
         start.is_date = 1
-        let recurrence = ical.icalrecurrencetype_from_string!(rrule + ";UNTIL=" + until)
-        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = ical.icalrecur_iterator_new!(recurrence, start) else { return [] }
-        defer { ical.icalrecur_iterator_free!(iterator) }
+        let recurrence = ical.icalrecurrencetype_from_string(rrule + ";UNTIL=" + until)
+        guard recurrence.freq != ICAL_NO_RECURRENCE, let iterator = ical.icalrecur_iterator_new(recurrence, start) else { return [] }
+        defer { ical.icalrecur_iterator_free(iterator) }
         var result: [CivilDate] = []
         for _ in 0..<100_000 {
-            let t = ical.icalrecur_iterator_next!(iterator)
-            if ical.icaltime_is_null_time!(t) != 0 { break }
+            let t = ical.icalrecur_iterator_next(iterator)
+            if ical.icaltime_is_null_time(t) != 0 { break }
             guard let d = CivilDate(year: Int(t.year), month: Int(t.month), day: Int(t.day)) else { break }
             if d > range.upperBound { break }
             if d == anchor && !anchorMatches { continue }

@@ -15,9 +15,12 @@ final class FakeChannels: DeliveryChannels {
     }
     private(set) var handed: [Handed] = []
     private var ended = Set<Int>()
+    /// Called after each hand-over.
+    var onHand: () -> Void = {}
 
     func deliver(_ message: ReminderMessage, through channel: Channel, replacing: UInt32?, done: @escaping (DeliveryOutcome) -> Void) {
         handed.append(Handed(message: message, channel: channel, done: done))
+        onHand()
     }
 
     /// Ends delivery `index` (once).

@@ -1,3 +1,4 @@
+import DawnletCCall
 import DawnletCore
 import DawnletRunner
 import DawnletStore
@@ -90,8 +91,7 @@ enum DeliveryCommands {
         var text: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = read(0, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
+            let count = CCall.posix("read") { read(0, &chunk, chunk.count) }
             guard count >= 0 else { throw CLIError(code: .failure, message: "cannot read the message on stdin: \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             text += chunk[0..<count]
