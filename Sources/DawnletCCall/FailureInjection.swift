@@ -89,9 +89,17 @@ public enum FailureInjection {
         "ECONNRESET": ECONNRESET, "ETIMEDOUT": ETIMEDOUT, "EPIPE": EPIPE, "EBUSY": EBUSY, "EACCES": EACCES,
     ]
 
+    /// Whether failures can be injected in this build (a debug build): tests that need them ask.
     #if DAWNLET_FAILURE_INJECTION
-        /// The plan of the task running now (an in-process test's).
-        @TaskLocal public static var plan: Plan?
+        public static let isCompiledIn = true
+    #else
+        public static let isCompiledIn = false
+    #endif
+
+    /// The plan of the task running now (an in-process test's); read only where `isCompiledIn`.
+    @TaskLocal public static var plan: Plan?
+
+    #if DAWNLET_FAILURE_INJECTION
         /// The plan this process was started with (`DAWNLET_FAIL`).
         static let environmentPlan: Plan? = getenv("DAWNLET_FAIL").flatMap { Plan(parsing: String(cString: $0)) }
     #endif

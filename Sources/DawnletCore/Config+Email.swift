@@ -9,7 +9,7 @@ extension Config {
         public var passwordFile: String?
         public var sendmail: [String]?
         /// Seconds an SMTP exchange may take before it counts as a temporary failure.
-        public var timeout = 30
+        public var timeout: Duration = .seconds(30)
         /// A PEM file of certificate authorities to trust instead of the system's (a private server).
         public var caFile: String?
 
@@ -52,7 +52,7 @@ extension Config.Email {
         add("user", user)
         add("passwordFile", passwordFile)
         if let sendmail { members.append("\(quoted("sendmail")):[\(sendmail.map(quoted).joined(separator: ","))]") }
-        add("timeout", "\(timeout)s")
+        add("timeout", DurationText.format(timeout))
         add("caFile", caFile)
         return "{\"channels\":{\"email\":{\(members.joined(separator: ","))}}}"
     }

@@ -95,49 +95,6 @@ public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { keyPath.isEmpty ? problem : "\(keyPath): \(problem)" }
 }
 
-/// Durations in the config: `30s`, `10m`, `12h`, `14d`, `1h30m`. Whole seconds.
-public enum DurationText {
-    public static func seconds(_ text: String) -> Int? {
-        var total = 0
-        var digits = 0
-        var count = 0
-        var sawUnit = false
-        for byte in text.utf8 {
-            if byte >= 48 && byte <= 57 {
-                guard count < 7 else { return nil }
-                digits = digits * 10 + Int(byte - 48)
-                count += 1
-                continue
-            }
-            guard count > 0 else { return nil }
-            switch byte {
-            case UInt8(ascii: "d"): total += digits * 86_400
-            case UInt8(ascii: "h"): total += digits * 3_600
-            case UInt8(ascii: "m"): total += digits * 60
-            case UInt8(ascii: "s"): total += digits
-            default: return nil
-            }
-            digits = 0
-            count = 0
-            sawUnit = true
-        }
-        guard sawUnit, count == 0 else { return nil }
-        return total
-    }
-
-    /// The shortest text `seconds(_:)` reads back: 600 → `10m`, 5400 → `1h30m`, 0 → `0s`.
-    public static func format(_ seconds: Int) -> String {
-        guard seconds > 0 else { return "0s" }
-        var rest = seconds
-        var text = ""
-        for (unit, size) in [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)] where rest >= size {
-            text += "\(rest / size)\(unit)"
-            rest %= size
-        }
-        return text
-    }
-}
-
 /// The configuration file's settings (docs/config.md), typed and checked. Every key is optional;
 /// an absent key takes its default.
 public struct Config: Hashable, Sendable {
@@ -145,9 +102,9 @@ public struct Config: Hashable, Sendable {
     public var timeZone: String?
     public var morningDigest = WallTime(checkedHour: 8, minute: 0)
     /// How far ahead the runner plans, in seconds.
-    public var horizon = 14 * 86_400
+    public var horizon: Duration = .seconds(14 * 86_400)
     /// How late a missed reminder may still go out, in seconds.
-    public var graceWindow = 12 * 3_600
+    public var graceWindow: Duration = .seconds(12 * 3_600)
     /// Default offsets per kind, for items without their own.
     public var reminders: [ReminderKind: [ReminderOffset]] = Config.defaultReminders
     /// Channels per kind; `nil` key is the default route.
@@ -160,15 +117,15 @@ public struct Config: Hashable, Sendable {
 
     public struct Desktop: Hashable, Sendable {
         /// Seconds a notification stays; 0 means until dismissed.
-        public var expire = 0
-        public var snooze = 600
+        public var expire: Duration = .zero
+        public var snooze: Duration = .seconds(600)
         /// The channel a desktop notification falls back to when no server answers; nil for none.
         public var fallback: Channel? = .command
     }
 
     public struct Command: Hashable, Sendable {
         public var argv = ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"]
-        public var timeout = 10
+        public var timeout: Duration = .seconds(10)
     }
 
     public struct CalendarSource: Hashable, Sendable {
@@ -202,11 +159,13 @@ public struct Config: Hashable, Sendable {
         }
         if let v = root["horizon"] {
             horizon = try Config.duration(v, "horizon")
-            guard (3_600...(366 * 86_400)).contains(horizon) else { throw ConfigError("horizon", "must be between 1h and 366d") }
+            guard (Duration.seconds(3_600)...Duration.seconds(366 * 86_400)).contains(horizon) else {
+                throw ConfigError("horizon", "must be between 1h and 366d")
+            }
         }
         if let v = root["graceWindow"] {
             graceWindow = try Config.duration(v, "graceWindow")
-            guard graceWindow <= 7 * 86_400 else { throw ConfigError("graceWindow", "must be at most 7d") }
+            guard graceWindow <= .seconds(7 * 86_400) else { throw ConfigError("graceWindow", "must be at most 7d") }
         }
         if let v = root["reminders"] {
             let map = try Config.object(v, "reminders")
@@ -268,7 +227,7 @@ public struct Config: Hashable, Sendable {
             if let e = d["expire"] { desktop.expire = try Config.duration(e, "channels.desktop.expire") }
             if let s = d["snooze"] {
                 desktop.snooze = try Config.duration(s, "channels.desktop.snooze")
-                guard desktop.snooze >= 5 else { throw ConfigError("channels.desktop.snooze", "must be at least 5s") }
+                guard desktop.snooze >= .seconds(5) else { throw ConfigError("channels.desktop.snooze", "must be at least 5s") }
             }
             if let f = d["fallback"] {
                 if case .null = f {
@@ -293,7 +252,9 @@ public struct Config: Hashable, Sendable {
             }
             if let t = c["timeout"] {
                 command.timeout = try Config.duration(t, "channels.command.timeout")
-                guard (1...3_600).contains(command.timeout) else { throw ConfigError("channels.command.timeout", "must be between 1s and 1h") }
+                guard (Duration.seconds(1)...Duration.seconds(3_600)).contains(command.timeout) else {
+                    throw ConfigError("channels.command.timeout", "must be between 1s and 1h")
+                }
             }
         }
         if let v = channels["email"] {
@@ -325,7 +286,9 @@ public struct Config: Hashable, Sendable {
             }
             if let t = e["timeout"] {
                 email.timeout = try Config.duration(t, "channels.email.timeout")
-                guard (1...600).contains(email.timeout) else { throw ConfigError("channels.email.timeout", "must be between 1s and 10m") }
+                guard (Duration.seconds(1)...Duration.seconds(600)).contains(email.timeout) else {
+                    throw ConfigError("channels.email.timeout", "must be between 1s and 10m")
+                }
             }
             if let c = e["caFile"] { email.caFile = try Config.string(c, "channels.email.caFile") }
             if email.tls == .none, email.url != nil {
@@ -377,12 +340,12 @@ public struct Config: Hashable, Sendable {
         try array(v, path).enumerated().map { (i, item) throws(ConfigError) in try string(item, "\(path)[\(i)]") }
     }
 
-    static func duration(_ v: ConfigValue, _ path: String) throws(ConfigError) -> Int {
+    static func duration(_ v: ConfigValue, _ path: String) throws(ConfigError) -> Duration {
         let text = try string(v, path)
-        guard let seconds = DurationText.seconds(text) else {
+        guard let duration = DurationText.parse(text) else {
             throw ConfigError(path, "\"\(text)\" is not a duration such as 30s, 10m, 12h or 14d")
         }
-        return seconds
+        return duration
     }
 
     static func channelList(_ v: ConfigValue, _ path: String) throws(ConfigError) -> [Channel] {

@@ -30,23 +30,32 @@ public struct Settlement: Hashable, Sendable {
 
 /// The runner's rules for what goes out when, one value for `serve` and `preview`.
 public struct DeliveryPolicy: Hashable, Sendable {
-    /// How long after its instant a reminder may still go out (marked late), in seconds; older
-    /// ones are recorded as missed.
-    public var graceWindow: Int64
-    /// **Late**, the one meaning: a reminder goes out more than this many seconds after its
-    /// instant (the machine was off or asleep, the clock jumped, a retry). Within it, it is on time.
-    public var lateAfter: Int64 = 60
+    /// How long after its instant a reminder may still go out (marked late); older ones are
+    /// recorded as missed.
+    public var graceWindow: Duration {
+        get { .seconds(graceSeconds) }
+        set { graceSeconds = newValue.wholeSeconds }
+    }
+    /// **Late**, the one meaning: a reminder goes out more than this after its instant (the
+    /// machine was off or asleep, the clock jumped, a retry). Within it, it is on time.
+    public var lateAfter: Duration {
+        get { .seconds(lateSeconds) }
+        set { lateSeconds = newValue.wholeSeconds }
+    }
+    /// The two in whole seconds, as instants count: `timing` runs once per planned reminder.
+    private var graceSeconds: Int64
+    private var lateSeconds: Int64 = 60
     /// More late reminders than this on one channel at once go out as one summary.
     public var summaryThreshold = 3
-    /// Seconds to wait after the 1st, 2nd, … temporary failure before trying again; after the
+    /// How long to wait after the 1st, 2nd, … temporary failure before trying again; after the
     /// last, or when the next try would fall outside the grace window, the delivery is failed.
-    public var retryDelays: [Int64] = [1, 2, 4, 8]
+    public var retryDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8)]
     /// At most this many deliveries in flight on one channel (a summary counts once): thousands
     /// due at once go out as earlier ones end, not as thousands of children and connections.
     public var concurrency = 32
 
-    public init(graceWindow: Int64) {
-        self.graceWindow = graceWindow
+    public init(graceWindow: Duration) {
+        graceSeconds = graceWindow.wholeSeconds
     }
 
     public enum Timing: Hashable, Sendable {
@@ -64,15 +73,15 @@ public struct DeliveryPolicy: Hashable, Sendable {
     public func timing(_ fireAt: Instant, now: Instant) -> Timing {
         let age = now.secondsSinceEpoch - fireAt.secondsSinceEpoch
         if age < 0 { return .pending }
-        if age <= lateAfter { return .due }
-        return age <= graceWindow ? .late : .missed
+        if age <= lateSeconds { return .due }
+        return age <= graceSeconds ? .late : .missed
     }
 
     /// After `failures` temporary failures in a row: when to try again, or nil to record it failed
     /// (no delays left, or the try would come after `deadline`).
     public func retry(after failures: Int, deadline: Instant, now: Instant) -> Instant? {
         guard failures >= 1, failures <= retryDelays.count else { return nil }
-        let at = now.adding(seconds: retryDelays[failures - 1])
+        let at = now.adding(retryDelays[failures - 1])
         return at < deadline ? at : nil
     }
 }
@@ -170,13 +179,13 @@ public enum Dispatcher {
                     Decision.Send(
                         channel: channel, reminders: summarised.map(\.reminder), late: true,
                         failures: summarised.map(\.failures).max() ?? 0,
-                        deadline: earliest.adding(seconds: policy.graceWindow)))
+                        deadline: earliest.adding(policy.graceWindow)))
             }
             for entry in entries where summarised.isEmpty || entry.timing == .due {
                 decision.sends.append(
                     Decision.Send(
                         channel: channel, reminders: [entry.reminder], late: entry.timing != .due,
-                        failures: entry.failures, deadline: entry.reminder.fireAt.adding(seconds: policy.graceWindow)))
+                        failures: entry.failures, deadline: entry.reminder.fireAt.adding(policy.graceWindow)))
             }
             // The rest waits for a free place: an ending delivery makes the runner decide again.
             let room = max(0, policy.concurrency - (busy[channel] ?? 0))

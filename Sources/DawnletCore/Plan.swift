@@ -121,7 +121,7 @@ public struct PlanRules: Sendable {
         for source in config.calendars { calendarChannels[source.name] = source.channels }
         defaults = config.reminders
         morningDigest = config.morningDigest
-        policy = DeliveryPolicy(graceWindow: Int64(config.graceWindow))
+        policy = DeliveryPolicy(graceWindow: config.graceWindow)
         route = { [config] kind in config.channels(for: kind) }
     }
 }

@@ -78,9 +78,9 @@ public struct ReminderMessage: Hashable, Sendable {
     /// Skip where it has `skip` (and bills), Log payment for a subscription renewal or a debt due
     /// date and Paid for a bill (a digest's too), Done (acknowledged) on a calendar item's, Snooze
     /// on every single reminder. A summary of several has none.
-    public func actions(snoozeSeconds: Int) -> [ReminderAction] {
+    public func actions(snooze: Duration) -> [ReminderAction] {
         let paying = payables.map { $0.kind == .bill ? ReminderAction.paid($0) : .logPayment($0) }
-        if case .calendar? = ReminderKey(key) { return [.done, .snooze(seconds: snoozeSeconds)] }
+        if case .calendar? = ReminderKey(key) { return [.done, .snooze(snooze)] }
         guard let target = ReminderKey(key)?.item else { return kind == "digest" ? paying : [] }
         var actions: [ReminderAction] = []
         switch target.kind {
@@ -88,13 +88,13 @@ public struct ReminderMessage: Hashable, Sendable {
         case .event, .bill: actions = [.skip]
         default: break
         }
-        return paying + actions + [.snooze(seconds: snoozeSeconds)]
+        return paying + actions + [.snooze(snooze)]
     }
 }
 
 /// An action button on a desktop notification.
 public enum ReminderAction: Hashable, Sendable {
-    case done, skip, snooze(seconds: Int)
+    case done, skip, snooze(Duration)
     /// Records the payment of a subscription's renewal or a debt's month, as `log` does.
     case logPayment(ReminderMessage.Payable)
     /// Marks a bill's row paid.
@@ -116,20 +116,10 @@ public enum ReminderAction: Hashable, Sendable {
         switch self {
         case .done: "Done"
         case .skip: "Skip"
-        case .snooze(let seconds): "Snooze \(DurationText.format(seconds))"
+        case .snooze(let span): "Snooze \(DurationText.format(span))"
         case .logPayment(let p): "Log payment: \(DisplayText.bounded(p.title, to: 40))"
         case .paid(let p): "Paid: \(DisplayText.bounded(p.title, to: 40))"
         }
-    }
-
-    /// What a `log:` or `paid:` key asks to record: the kind, the source's id and the date; nil
-    /// for any other key.
-    public static func payment(_ key: String) -> (paid: Bool, kind: ReminderKind, id: Int64, date: CivilDate)? {
-        let parts = key.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "log" || parts[0] == "paid", let kind = ReminderKind(rawValue: String(parts[1])),
-            let id = Int64(parts[2]), id > 0, let date = CivilDate(String(parts[3]))
-        else { return nil }
-        return (parts[0] == "paid", kind, id, date)
     }
 }
 
@@ -150,13 +140,13 @@ public struct DesktopNotification: Hashable, Sendable {
 
     /// - Parameter capabilities: the server's GetCapabilities answer: `body-markup` makes the body
     ///   escaped markup; without `actions` no buttons are offered.
-    public init(_ message: ReminderMessage, capabilities: Set<String>, expireSeconds: Int, snoozeSeconds: Int) {
+    public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: Duration) {
         summary = message.late ? "\(message.title) (late)" : message.title
         body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(message.body) : message.body
         urgency = message.urgent ? 2 : 1
         category = "x-dawnlet.\(message.kind)"
-        expireMilliseconds = Int32(clamping: expireSeconds * 1_000)
-        actions = capabilities.contains("actions") ? message.actions(snoozeSeconds: snoozeSeconds) : []
+        expireMilliseconds = Int32(clamping: expire.wholeSeconds * 1_000)
+        actions = capabilities.contains("actions") ? message.actions(snooze: snooze) : []
     }
 
     /// Text made inert for a server that reads the body as markup: `&`, `<` and `>` as entities.

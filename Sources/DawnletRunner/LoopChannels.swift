@@ -40,8 +40,7 @@ public final class LoopChannels: DeliveryChannels {
     let settings: () -> Runner.Settings
     let log: (LogEntry) -> Void
     /// What the person did with a notification: an action, or how it closed.
-    var onAction: (UInt32, String) -> Void = { _, _ in }
-    var onClosed: (UInt32, UInt32) -> Void = { _, _ in }
+    var onResponse: (UInt32, NotificationResponse) -> Void = { _, _ in }
     /// The session bus connection, opened at the first desktop reminder.
     var notifications: NotificationBus?
     /// What the notification server said it can do, asked once per connection (many reminders
@@ -97,7 +96,7 @@ public final class LoopChannels: DeliveryChannels {
                 timeout: command.timeout, on: loop
             ) { result in
                 if result.succeeded { return done(DeliveryOutcome(state: .delivered, detail: nil)) }
-                let why = result.timedOut ? "timed out after \(command.timeout) s" : "exited \(result.status)"
+                let why = result.timedOut ? "timed out after \(DurationText.format(command.timeout))" : "exited \(result.status)"
                 let stderr = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
                 done(DeliveryOutcome(state: .failed, detail: "\(why)\(stderr)", retry: true))
             }
@@ -139,7 +138,7 @@ public final class LoopChannels: DeliveryChannels {
             case .success(let answer): capabilities = answer
             }
             let desktop = settings().config.desktop
-            let notification = DesktopNotification(message, capabilities: capabilities, expireSeconds: desktop.expire, snoozeSeconds: desktop.snooze)
+            let notification = DesktopNotification(message, capabilities: capabilities, expire: desktop.expire, snooze: desktop.snooze)
             bus.notify(notification, replacing: replacing) { [self] result in
                 switch result {
                 case .failure(let error):
@@ -178,9 +177,7 @@ public final class LoopChannels: DeliveryChannels {
         capabilities = nil
         let bus = try NotificationBus()
         try bus.attach(to: loop)
-        try bus.onSignals(
-            action: { [unowned self] id, action in self.onAction(id, action) },
-            closed: { [unowned self] id, reason in self.onClosed(id, reason) })
+        try bus.onResponses { [unowned self] id, response in self.onResponse(id, response) }
         notifications = bus
         return bus
     }

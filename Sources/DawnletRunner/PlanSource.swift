@@ -105,10 +105,9 @@ public struct PlanSource {
         for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { stored += try store.items.storedOccurrences(kind, ids: some, in: range) } }
         let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
         // The log of what is planned again: the changed items' reminders and the digests.
-        let keys = ["digest:"] + changes.map { "\($0.kind.rawValue):\($0.id):" }
         return SpliceInput(
             ids: ids, items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []),
-            log: try store.log.deliveryLog(since: window.lowerBound, keysStarting: keys), snoozed: try store.log.snoozes())
+            log: try store.log.deliveryLog(since: window.lowerBound, items: ids), snoozed: try store.log.snoozes())
     }
 
     /// The plan made again for `changes` only, in place (`spliceInput`, then `Planner.splice`);

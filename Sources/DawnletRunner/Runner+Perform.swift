@@ -113,7 +113,9 @@ extension Runner {
 
     /// Hands a message to its channel; a repeat of one desktop notification replaces it.
     private func deliver(_ ticket: Ticket) {
-        guard let channels else { return }
+        guard let channels else {
+            return send(.deliveryFinished(ticket, DeliveryOutcome(state: .failed, detail: "no channels to deliver through", retry: true)))
+        }
         let channel = ticket.send.channel
         let replacing = ticket.ids.count == 1 && channel == .desktop ? (try? store.log.notificationID(ticket.ids[0])) ?? nil : nil
         channels.deliver(ticket.message, through: channel, replacing: replacing) { [unowned self] outcome in

@@ -87,14 +87,14 @@ extension Runner {
                 try watch.arm()
             } catch {
                 log(LogEntry("cannot watch the clock again: \(error); trying again in 1 s", priority: 3))
-                do { try retry.arm(afterMicroseconds: 1_000_000) } catch { log(LogEntry("cannot watch the clock again: \(error)", priority: 3)) }
+                do { try retry.arm(after: .seconds(1)) } catch { log(LogEntry("cannot watch the clock again: \(error)", priority: 3)) }
             }
         }
         retry.handler = rearm
         try loop.onReadable(watch.fd) { [unowned self] in
             guard watch.clockWasSet() else { return }
             rearm()
-            self.send(.replan(reason: "the clock was set"))
+            self.send(.replan(reason: .clockSet))
         }
     }
 

@@ -71,7 +71,7 @@ public final class Runner {
             self.zone = zone
         }
 
-        public var policy: DeliveryPolicy { DeliveryPolicy(graceWindow: Int64(config.graceWindow)) }
+        public var policy: DeliveryPolicy { DeliveryPolicy(graceWindow: config.graceWindow) }
     }
 
     /// The decisions, and everything they are made from.
@@ -125,8 +125,7 @@ public final class Runner {
             let real = LoopChannels(
                 loop: loop, clock: { [unowned self] in self.scheduler.now }, settings: { [unowned self] in self.settings },
                 log: { [unowned self] in self.log($0) })
-            real.onAction = { [unowned self] id, action in self.act(on: id, action) }
-            real.onClosed = { [unowned self] id, reason in self.closed(id, reason: reason) }
+            real.onResponse = { [unowned self] id, response in self.respond(to: id, response) }
             self.channels = real
         }
     }
@@ -139,9 +138,10 @@ public final class Runner {
         }
         running = true
         try loop.onSignal(SIGHUP) { [unowned self] in
+            guard !self.core.stopping else { return }
             ServiceNotify.send("RELOADING=1")
             self.reloadConfig()
-            self.send(.replan(reason: "SIGHUP"))
+            self.send(.replan(reason: .sighup))
             ServiceNotify.send("READY=1")
         }
         for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
@@ -164,7 +164,7 @@ public final class Runner {
     public func start() { send(.start) }
 
     /// Plans from now and does what the plan makes due.
-    public func replan(reason: String) { send(.replan(reason: reason)) }
+    public func replan(reason: PlanReason) { send(.replan(reason: reason)) }
 
     /// The wake timer: decide again on the plan as it is, unless the database changed since it
     /// was made or its window ran out (then plan first).
@@ -187,7 +187,7 @@ public final class Runner {
         switch timer {
         case .wake, .wakeRetry: timerFired()
         case .databaseSettle: send(.databaseSettled(lost: databaseLost(), dataVersion: (try? store.dataVersion()) ?? -1))
-        case .calendarSettle: send(.replan(reason: "calendar files changed"))
+        case .calendarSettle: send(.replan(reason: .calendarFilesChanged))
         case .zoneSettle: zoneFilesChanged()
         case .stateExpiry:
             overdueCount = nil
@@ -209,6 +209,6 @@ public final class Runner {
         let moved = zone.identifier != settings.zone.identifier
         change { $0.zone = zone }
         if moved && running { watchZone() }
-        send(.replan(reason: "the time zone changed"))
+        send(.replan(reason: .zoneChanged))
     }
 }

@@ -11,8 +11,8 @@ extension RunnerCore {
     struct Round: Sendable {
         /// What made the round, and what it says once done: a plan's or a splice's "planned" line.
         enum Origin: Sendable {
-            case plan(reason: String, cost: String, statusBefore: String)
-            case splice(reason: String, what: String, cost: String)
+            case plan(reason: PlanReason, cost: String, statusBefore: String)
+            case splice(reason: PlanReason, what: String, cost: String)
         }
 
         let now: Instant
@@ -29,10 +29,8 @@ extension RunnerCore {
     mutating func beginRound(now: Instant, announce: Bool, origin: Round.Origin?) -> [RunnerEffect] {
         guard !stopping else { return [] }
         // Outcomes whose write failed: written again first (each answer comes back before the
-        // decision goes on). One whose first write is still to be carried out is left to it.
-        var effects: [RunnerEffect] = unwritten.filter { $0.value.failedWrites > 0 }.sorted { $0.key.description < $1.key.description }.map {
-            id, outcome in .finish(id, outcome.state, detail: outcome.detail, notificationID: outcome.notificationID, now: outcome.at)
-        }
+        // decision goes on).
+        var effects = rewrites()
         let decision = Dispatcher.decide(
             plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds)
         var round = Round(now: now, announce: announce, origin: origin, decision: decision, wake: decision.nextWake)
@@ -119,8 +117,13 @@ extension RunnerCore {
     }
 
     /// Every hand-over is done: decide again if a delivery ended meanwhile, else end the round.
+    /// Outside a round: a delivery's outcome has been written (or not), so decide.
     mutating func resumed() -> [RunnerEffect] {
-        guard let round else { return [] }
+        guard let round else {
+            guard let now = decisionAfterWrites else { return [] }
+            decisionAfterWrites = nil
+            return beginRound(now: now, announce: true, origin: nil)
+        }
         guard round.again, !stopping else { return endRound() }
         self.round = nil
         return beginRound(now: round.now, announce: round.announce, origin: round.origin)
@@ -131,8 +134,12 @@ extension RunnerCore {
     mutating func endRound() -> [RunnerEffect] {
         guard let round else { return [] }
         self.round = nil
-        nextWake = round.wake
-        var effects: [RunnerEffect] = [.arm(.wake, at: round.wake)]
+        var wake = round.wake
+        // A plan still owed, or outcomes still unwritten, are tried again soon whatever is next.
+        if let owed = planOwed { wake = min(wake, max(owed.at, round.now)) }
+        if unwritten.values.contains(where: { $0.failedWrites > 0 }) { wake = min(wake, round.now.adding(seconds: Self.claimRetry)) }
+        nextWake = wake
+        var effects: [RunnerEffect] = [.arm(.wake, at: wake)]
         let when = ISO8601.format(round.decision.nextWake, in: settings.zone)
         let next = plan.reminders.first { $0.fireAt == round.decision.nextWake && $0.fireAt > round.now }
         let new = next.map { "next: \($0.title) (\($0.key)) at \(when)" } ?? "nothing due before \(when)"
@@ -146,7 +153,7 @@ extension RunnerCore {
             // Every plan says where it stands, changed or not: systemd shows it, and a watcher can
             // tell the plan was made. What it holds and cost is logged (a timer's: when it changed).
             effects.append(.notify("STATUS=" + status))
-            if reason != "timer" {
+            if reason != .timer {
                 effects.append(.log(LogEntry("planned (\(reason)): \(status) (\(cost))")))
             } else if status != before {
                 effects.append(.log(LogEntry(status)))
@@ -207,12 +214,22 @@ extension RunnerCore {
                 ]
             }
         }
-        if stopping { return inFlight.isEmpty ? effects + [.exit(exitCode)] : effects }
+        if stopping { return inFlight.isEmpty ? effects + rewrites() + [.exit(exitCode)] : effects }
         if round != nil {
             round?.again = true
             return effects
         }
-        return effects + beginRound(now: now, announce: true, origin: nil)
+        // Decided once the writes are answered: one that failed brings the next wake close.
+        decisionAfterWrites = now
+        return effects + [.resume]
+    }
+
+    /// The outcomes whose write failed, written again (oldest key first). One whose first write
+    /// is still to be carried out is left to it.
+    func rewrites() -> [RunnerEffect] {
+        unwritten.filter { $0.value.failedWrites > 0 }.sorted { $0.key.description < $1.key.description }.map { id, outcome in
+            .finish(id, outcome.state, detail: outcome.detail, notificationID: outcome.notificationID, now: outcome.at)
+        }
     }
 
     /// An outcome written, or not: one that could not be is kept (and settled) and written again

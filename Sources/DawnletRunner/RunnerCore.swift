@@ -20,8 +20,9 @@ public struct RunnerCore: Sendable {
     var changePosition: Int64?
     /// The `now` of the last plan made: the next looks back to its grace window, no further.
     var lastPlanNow: Instant?
-    /// Why the last plan could not be made: the next wake plans again.
-    var planOwed: String?
+    /// Why the last plan could not be made, and when it is tried again: the wake comes no later,
+    /// and a write meanwhile plans whole instead of splicing into the old plan.
+    var planOwed: (reason: PlanReason, at: Instant)?
     /// Deliveries handed to a channel and not yet ended; and those ended (or claimed elsewhere)
     /// since the last whole plan, which still shows them unsettled.
     public internal(set) var inFlight: Set<DeliveryID> = []
@@ -39,6 +40,8 @@ public struct RunnerCore: Sendable {
     var exitCode: Int32 = 0
     /// The decision under way: open from its first effect until its end (see `RunnerCore+Round`).
     var round: Round?
+    /// A delivery ended outside a round: decide at this instant once its outcome is written.
+    var decisionAfterWrites: Instant?
 
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State
@@ -63,13 +66,13 @@ public struct RunnerCore: Sendable {
 
     public mutating func handle(_ event: RunnerEvent, now: Instant) -> [RunnerEffect] {
         switch event {
-        case .start: return replan("start", now: now)
+        case .start: return replan(.start, now: now)
         case .replan(let reason): return stopping ? [] : replan(reason, now: now)
         case .wake(let version):
             if stopping { return [] }
-            if let owed = planOwed { return replan(owed, now: now) }
-            if now >= planEnds { return replan("timer", now: now) }
-            if version != planVersion { return update("database changed", now: now) }
+            if let owed = planOwed { return replan(owed.reason, now: now) }
+            if now >= planEnds { return replan(.timer, now: now) }
+            if version != planVersion { return update(.databaseChanged, now: now) }
             return beginRound(now: now, announce: true, origin: nil)
         case .databaseSettled(let lost, let version):
             if stopping { return [] }
@@ -79,7 +82,7 @@ public struct RunnerCore: Sendable {
                     priority: 3)
                 return [.log(entry)] + stop(because: "the database \(lost)", exitCode: 1)
             }
-            return version == planVersion ? [] : update("database changed", now: now)
+            return version == planVersion ? [] : update(.databaseChanged, now: now)
         case .settingsChanged(let new):
             settings = new
             return []
@@ -87,14 +90,14 @@ public struct RunnerCore: Sendable {
         case .shutdownBoundExpired:
             return [
                 .log(LogEntry("stopping with deliveries in flight: they stay claimed and are retried at the next start", priority: 4)),
-                .killChildren, .exit(exitCode),
-            ]
+                .killChildren,
+            ] + rewrites() + [.exit(exitCode)]
         case .deliveryFinished(let ticket, let outcome): return finished(ticket, outcome, now: now)
         case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
         case .planned(let result): return planned(result)
         case .planFailed(let request, let error):
-            planOwed = request.reason
             let retry = request.now.adding(seconds: Self.planRetry)
+            planOwed = (request.reason, retry)
             nextWake = retry
             return [.log(LogEntry("plan failed (\(request.reason)): \(error); retrying in 5 s", priority: 3)), .arm(.wake, at: retry)]
         case .changesRead(let request, let result): return changesRead(request, result)
@@ -108,14 +111,14 @@ public struct RunnerCore: Sendable {
     /// Where a plan made at `now` starts: the last plan's grace window back (what came due before
     /// was decided then), or a week past it for the first, so what was missed is recorded.
     func planStart(now: Instant) -> Instant {
-        min(lastPlanNow ?? now.adding(seconds: -Self.missedLookback), now).adding(seconds: -Int64(settings.config.graceWindow))
+        min(lastPlanNow ?? now.adding(seconds: -Self.missedLookback), now).adding(.zero - settings.config.graceWindow)
     }
 
     /// A whole plan from the last one's grace window back (a week back at the start: what was
     /// missed while the machine was off is recorded, not dropped) to the horizon, ended where the
     /// budget is spent and a day is covered; the wake timer plans again there.
-    mutating func replan(_ reason: String, now: Instant) -> [RunnerEffect] {
-        let window = planStart(now: now)...now.adding(seconds: Int64(settings.config.horizon))
+    mutating func replan(_ reason: PlanReason, now: Instant) -> [RunnerEffect] {
+        let window = planStart(now: now)...now.adding(settings.config.horizon)
         return [
             .plan(
                 PlanRequest(
@@ -142,7 +145,8 @@ public struct RunnerCore: Sendable {
 
     /// After another process wrote: the change feed read and spliced in (a whole plan when it
     /// cannot say what changed, or the plan ran out).
-    mutating func update(_ reason: String, now: Instant) -> [RunnerEffect] {
+    mutating func update(_ reason: PlanReason, now: Instant) -> [RunnerEffect] {
+        if let owed = planOwed { return replan(owed.reason, now: now) }
         guard let position = changePosition, now < planEnds else { return replan(reason, now: now) }
         return [.readChanges(ChangeRequest(reason: reason, now: now, position: position, window: planStart(now: now)...planEnds))]
     }
@@ -173,7 +177,7 @@ public struct RunnerCore: Sendable {
             .log(LogEntry("stopping: \(reason)" + (inFlight.isEmpty ? "" : "; \(inFlight.count) deliveries in flight"))),
             .notify("STOPPING=1"), .withdraw, .cancel(.wake),
         ]
-        if inFlight.isEmpty { return effects + [.exit(exitCode)] }
+        if inFlight.isEmpty { return effects + rewrites() + [.exit(exitCode)] }
         return effects + [.armAfter(.shutdownBound, settings.shutdownBound)]
     }
 
@@ -184,7 +188,13 @@ public struct RunnerCore: Sendable {
             // a timer of another kind, which decides (and arms the wake timer) again.
             return [.log(LogEntry("cannot arm the wake timer: \(error); trying again in 1 s", priority: 3)), .armAfter(.wakeRetry, .seconds(1))]
         case .shutdownBound:
-            return [.log(LogEntry("cannot bound the shutdown: \(error)", priority: 3)), .exit(exitCode)]
+            return [.log(LogEntry("cannot bound the shutdown: \(error)", priority: 3))] + rewrites() + [.exit(exitCode)]
+        case .wakeRetry:
+            // Neither kind of timer can be armed: nothing would wake the runner. Ending lets
+            // systemd start it again (Restart=on-failure), and the new start plans what is due.
+            guard !stopping else { return [.log(LogEntry("cannot arm the \(timer) timer: \(error)", priority: 3))] }
+            return [.log(LogEntry("cannot arm the \(timer) timer: \(error)", priority: 3))]
+                + stop(because: "no timer can be armed to wake it", exitCode: 1)
         default:
             return [.log(LogEntry("cannot arm the \(timer) timer: \(error)", priority: 3))]
         }

@@ -10,7 +10,7 @@ public enum RunnerEvent: Sendable {
     case start
     /// Plan again from now: a notification action, SIGHUP, calendar files changed, the clock set,
     /// the zone changed.
-    case replan(reason: String)
+    case replan(reason: PlanReason)
     /// The wake timer fired; `dataVersion` is the database's as the shell read it (nil: unreadable).
     case wake(dataVersion: Int64?)
     /// The database folder was written and went quiet: whether the database is still ours (nil)
@@ -105,10 +105,39 @@ public struct Ticket: Sendable {
     public let message: ReminderMessage
 }
 
+/// Why a plan is made: said in the log's "planned (…)" line.
+public enum PlanReason: Sendable, Equatable, CustomStringConvertible {
+    case start
+    /// The wake timer found the plan's window run out.
+    case timer
+    case databaseChanged
+    case sighup
+    case calendarFilesChanged
+    case clockSet
+    case zoneChanged
+    case notificationAction
+    /// A test's, or another program's.
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .start: "start"
+        case .timer: "timer"
+        case .databaseChanged: "database changed"
+        case .sighup: "SIGHUP"
+        case .calendarFilesChanged: "calendar files changed"
+        case .clockSet: "the clock was set"
+        case .zoneChanged: "the time zone changed"
+        case .notificationAction: "notification action"
+        case .other(let words): words
+        }
+    }
+}
+
 /// A whole plan to make: from `window`'s start to its end, streamed in time order and kept until
 /// it holds `budget` reminders and reaches `dayAhead`.
 public struct PlanRequest: Sendable {
-    public let reason: String
+    public let reason: PlanReason
     public let now: Instant
     public let window: ClosedRange<Instant>
     public let budget: Int64
@@ -128,7 +157,7 @@ public struct PlanResult: Sendable {
 
 /// What another process wrote, to splice in after `position`.
 public struct ChangeRequest: Sendable {
-    public let reason: String
+    public let reason: PlanReason
     public let now: Instant
     public let position: Int64
     public let window: ClosedRange<Instant>

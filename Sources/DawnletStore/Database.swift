@@ -64,7 +64,7 @@ final class Connection {
     let path: String
 
     /// Opens an existing file read-write (never creating it: `Store` decides about creation).
-    init(path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+    init(path: String, busyTimeout: Duration) throws(StoreError) {
         var db: OpaquePointer?
         let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard rc == SQLITE_OK, let db else {
@@ -77,11 +77,11 @@ final class Connection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
-        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
-        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        sqlite3_busy_timeout(db, Int32(clamping: busyTimeout.microseconds / 1000))
+        self.busyTimeout = busyTimeout
     }
 
-    private let busyTimeoutMilliseconds: Int32
+    private let busyTimeout: Duration
 
     deinit {
         sqlite3_close_v2(handle)
@@ -98,7 +98,7 @@ final class Connection {
         let message = String(cString: sqlite3_extended_errcode(handle) == rc ? sqlite3_errmsg(handle) : sqlite3_errstr(rc))
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED:
-            let seconds = Double(busyTimeoutMilliseconds) / 1000
+            let seconds = Double(busyTimeout.microseconds / 1000) / 1000
             return StoreError(.busy, "database \(path) is locked by another process (waited \(seconds) s)", sqliteCode: rc)
         case SQLITE_NOTADB:
             return StoreError(.notADatabase, "\(path) is not a dawnlet database (left untouched)", sqliteCode: rc)

@@ -31,18 +31,16 @@ extension Store.Log {
     /// `since`, and how: the planner's "already done". Claimed rows are not settled: after a crash
     /// they are tried again (the one case where a notification may go out twice). Snoozed rows are
     /// not settled either: they fire again at their new instant (`snoozes()`).
-    /// With `keysStarting`, only the rows whose keys start with one of those texts (`todo:12:`,
-    /// `digest:`), each found through the key's index: a re-plan of a few items reads their rows.
-    public func deliveryLog(since: Instant, keysStarting prefixes: [String]? = nil) throws(StoreError) -> [DeliveryID: Settlement] {
+    /// With `items`, only the rows of those items and of the digests, found through the index on
+    /// (kind, item_id): a re-plan of a few items reads their rows.
+    public func deliveryLog(since: Instant, items: [ReminderKind: Set<Int64>]? = nil) throws(StoreError) -> [DeliveryID: Settlement] {
         var log: [DeliveryID: Settlement] = [:]
         var condition = "state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?"
         var arguments: [SQLValue] = [.int(since.secondsSinceEpoch)]
-        if let prefixes {
-            // `key >= 'todo:12:' AND key < 'todo:12;'`: ';' follows ':', so the range is the prefix's.
-            condition += " AND (" + (prefixes.isEmpty ? "0" : prefixes.map { _ in "(key >= ? AND key < ?)" }.joined(separator: " OR ")) + ")"
-            for prefix in prefixes {
-                arguments += [.text(prefix), .text(String(prefix.dropLast()) + String(UnicodeScalar(prefix.unicodeScalars.last!.value + 1)!))]
-            }
+        if let items {
+            let kinds = items.filter { !$0.value.isEmpty }.sorted { $0.key.rawValue < $1.key.rawValue }
+            condition += " AND (kind = 'digest'" + kinds.map { " OR (kind = ? AND item_id IN (\(sqlList($0.value))))" }.joined() + ")"
+            arguments += kinds.map { .text($0.key.rawValue) }
         }
         for row in try deliveries(where: condition, arguments) {
             let outcome: Settlement.Outcome
@@ -132,15 +130,15 @@ extension Store.Log {
                 owned.append(
                     try db.runPrepared(
                         """
-                        INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at)
-                        VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7)
+                        INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at, item_id)
+                        VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7, ?8)
                         ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
                             snoozed_until = NULL
                         WHERE state = 'claimed' OR snoozed_until IS NOT NULL
                         """,
                         [
                             .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
-                            .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch),
+                            .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch), claim.id.key.itemID,
                         ]) == 1)
             }
             return owned
@@ -167,12 +165,12 @@ extension Store.Log {
     public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
         try db.run(
             """
-            INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail)
-            VALUES (?, ?, 'missed', ?, ?, ?, ?, ?, 'outside the grace window') ON CONFLICT (key, channel) DO NOTHING
+            INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, item_id)
+            VALUES (?, ?, 'missed', ?, ?, ?, ?, ?, 'outside the grace window', ?) ON CONFLICT (key, channel) DO NOTHING
             """,
             [
                 .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch),
+                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), id.key.itemID,
             ])
     }
 
@@ -267,4 +265,10 @@ extension DeliveryID {
         guard let key = ReminderKey(key), let channel = Channel(rawValue: channel) else { return nil }
         self.init(key, channel)
     }
+}
+
+extension ReminderKey {
+    /// The id of the item a reminder is about, as the delivery log keeps it (none for a digest or
+    /// a calendar's item).
+    var itemID: SQLValue { item.map { .int($0.id) } ?? .null }
 }

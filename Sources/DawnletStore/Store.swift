@@ -25,9 +25,9 @@ public final class Store {
     /// version's. (`DatabaseFile` decides from the bytes.)
     /// With `create: false` (a command that only reads), a missing file is `.missing`, and
     /// nothing is created.
-    public init(path: String, busyTimeoutMilliseconds: Int32 = 5000, create: Bool = true) throws(StoreError) {
+    public init(path: String, busyTimeout: Duration = .seconds(5), create: Bool = true) throws(StoreError) {
         if create {
-            try Store.createIfMissing(path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            try Store.createIfMissing(path, busyTimeout: busyTimeout)
         } else {
             var info = stat()
             if lstat(path, &info) != 0 && errno == ENOENT {
@@ -46,7 +46,7 @@ public final class Store {
                 .newerSchema,
                 "database \(path) has schema version \(version), newer than this dawnlet-remind's \(Migrations.latest): upgrade dawnlet-remind")
         }
-        db = try Connection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        db = try Connection(path: path, busyTimeout: busyTimeout)
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         // Foreign keys go on after migrating: a migration that rebuilds a table must not cascade
         // the drop of the old one (and the pragma is a no-op inside a transaction).
@@ -86,7 +86,7 @@ public final class Store {
     /// in a private temporary file beside it (0600), and links that into place. So no empty or
     /// half-made file ever stands at `path`; a process that created it first wins, and its file is
     /// used. SQLite gives the -wal and -shm files the database file's permissions.
-    private static func createIfMissing(_ path: String, busyTimeoutMilliseconds: Int32) throws(StoreError) {
+    private static func createIfMissing(_ path: String, busyTimeout: Duration) throws(StoreError) {
         var info = stat()
         if lstat(path, &info) == 0 { return }
         var folder = ""
@@ -109,7 +109,7 @@ public final class Store {
             for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
         }
         do {
-            let fresh = try Connection(path: temporary, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            let fresh = try Connection(path: temporary, busyTimeout: busyTimeout)
             try fresh.writeTransaction { () throws(StoreError) in
                 for sql in Migrations.all { try fresh.execute(sql) }
                 try fresh.execute("PRAGMA user_version = \(Migrations.latest)")

@@ -1,5 +1,6 @@
 internal import CLinux
 import DawnletCCall
+import DawnletCore
 import Glibc
 import Synchronization
 
@@ -35,7 +36,7 @@ public enum CommandRunner {
     }
 
     /// Runs `argv` to its end (or its timeout) and says how it ended: `start` on a private loop.
-    public static func run(_ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil) throws(SystemError) -> CommandResult {
+    public static func run(_ argv: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil) throws(SystemError) -> CommandResult {
         let loop = try EventLoop()
         var outcome: CommandResult?
         try start(argv, environment: environment, timeout: timeout, input: input, on: loop) { result in
@@ -52,7 +53,7 @@ public enum CommandRunner {
     /// loop's thread, after every source and descriptor of the run is gone. Throws when it cannot
     /// be started (then `done` is never called).
     public static func start(
-        _ argv: [String], environment: [String: String], timeout: Int, input: [UInt8]? = nil, on loop: EventLoop,
+        _ argv: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil, on loop: EventLoop,
         done: @escaping (CommandResult) -> Void
     ) throws(SystemError) {
         precondition(!argv.isEmpty, "argv needs a program")
@@ -101,7 +102,7 @@ public enum CommandRunner {
             self.done = done
         }
 
-        func watch(on loop: EventLoop, timeout: Int) throws(SystemError) {
+        func watch(on loop: EventLoop, timeout: Duration) throws(SystemError) {
             exitSource = try loop.watch(child.exitFD, events: EventLoop.readable) { [self] _ in
                 exited = true
                 finishIfOver()
@@ -120,7 +121,7 @@ public enum CommandRunner {
                 finishIfOver()
             }
             self.timeout = timer
-            try timer.arm(afterMicroseconds: UInt64(timeout) * 1_000_000)
+            try timer.arm(after: timeout)
         }
 
         func readStderr() {

@@ -1,5 +1,6 @@
 internal import CLinux
 internal import CSystemd
+import DawnletCore
 import Glibc
 
 /// The one owner of an `sd_event` loop (libsystemd): timers, signals and file descriptors as
@@ -148,15 +149,19 @@ public final class EventLoop {
 
     /// A re-armable one-shot timer on the wall clock.
     public final class Timer: Source {
-        /// Fires once at `microseconds` since the epoch, with 1 µs accuracy (see `timer`).
-        public func arm(atMicroseconds microseconds: UInt64) throws(SystemError) {
-            try Systemd.call("sd_event_source_set_time") { $0.sd_event_source_set_time(source, microseconds) }
-            try Systemd.call("sd_event_source_set_enabled") { $0.sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
+        /// Fires once at `instant`, with 1 µs accuracy (see `timer`).
+        public func arm(at instant: Instant) throws(SystemError) {
+            try arm(atMicroseconds: UInt64(max(0, instant.secondsSinceEpoch)) * 1_000_000)
         }
 
-        /// Fires once `microseconds` from now by the wall clock.
-        public func arm(afterMicroseconds microseconds: UInt64) throws(SystemError) {
-            try arm(atMicroseconds: EventLoop.now(CLOCK_REALTIME) + microseconds)
+        /// Fires once `span` from now by the wall clock.
+        public func arm(after span: Duration) throws(SystemError) {
+            try arm(atMicroseconds: EventLoop.now(CLOCK_REALTIME) + span.microseconds)
+        }
+
+        private func arm(atMicroseconds microseconds: UInt64) throws(SystemError) {
+            try Systemd.call("sd_event_source_set_time") { $0.sd_event_source_set_time(source, microseconds) }
+            try Systemd.call("sd_event_source_set_enabled") { $0.sd_event_source_set_enabled(source, Int32(SD_EVENT_ONESHOT)) }
         }
 
         public func disarm() throws(SystemError) {
@@ -184,11 +189,11 @@ public final class EventLoop {
 
         deinit { stop() }
 
-        /// Fires once, `microseconds` from now (0: on the loop's next turn).
-        public func arm(afterMicroseconds microseconds: UInt64) throws(SystemError) {
+        /// Fires once, `span` from now (zero: on the loop's next turn).
+        public func arm(after span: Duration) throws(SystemError) {
             if source == nil { try open() }
             // An all-zero value would disarm the timerfd: 1 ns is the soonest instant.
-            let nanoseconds = max(microseconds * 1000, 1)
+            let nanoseconds = max(span.microseconds * 1000, 1)
             var spec = itimerspec()
             spec.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
             spec.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)

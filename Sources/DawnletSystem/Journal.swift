@@ -35,7 +35,7 @@ public enum Journal {
             bytes += value
             bytes.append(10)
         }
-        field("MESSAGE", message.utf8.prefix(messageLimit))
+        field("MESSAGE", LogOutput.cut(Array(message.utf8), to: messageLimit))
         field("PRIORITY", "\(priority)".utf8)
         field("SYSLOG_IDENTIFIER", "dawnlet-remind".utf8)
         for (name, value) in fields { field(name, value.utf8) }

@@ -67,28 +67,43 @@ public final class LogOutput {
     public func write(_ message: String, priority: Int, fields: [(String, String)], prefix: String = "") {
         switch target {
         case .journal(let fd):
-            if dropped > 0, journal(fd, Journal.entry("\(dropped) log lines dropped", priority: 4, fields: [])) { dropped = 0 }
+            if dropped > 0, journal(fd, Journal.entry("\(dropped) log line\(dropped == 1 ? "" : "s") dropped", priority: 4, fields: [])) { dropped = 0 }
             if !journal(fd, Journal.entry(message, priority: priority, fields: fields)) { dropped += 1 }
         case .stream(let fd, let socket, _):
             if !flushPending(fd, socket) {
                 dropped += 1
                 return
             }
-            if dropped > 0, stream(fd, socket, Self.bounded("\(prefix)\(dropped) log lines dropped\n")) { dropped = 0 }
+            if dropped > 0 {
+                let count = "\(prefix)\(dropped) log line\(dropped == 1 ? "" : "s") dropped\n"
+                guard stream(fd, socket, Self.bounded(count)) else {
+                    dropped += 1
+                    return
+                }
+                dropped = 0
+                // The count only partly taken: its end goes first, and this line waits for none.
+                guard pending.isEmpty else {
+                    dropped = 1
+                    return
+                }
+            }
             if !stream(fd, socket, Self.bounded("\(prefix)\(message)\n")) { dropped += 1 }
         }
     }
 
     /// `text` as at most `lineLimit` bytes, still ending in a line break.
     static func bounded(_ text: String) -> [UInt8] {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         guard bytes.count > lineLimit else { return bytes }
-        let ellipsis = Array("…\n".utf8)
-        var cut = lineLimit - ellipsis.count
-        // Not inside a character: back to the start of the one the cut falls in.
-        while cut > 0, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-        bytes.removeSubrange(cut...)
-        return bytes + ellipsis
+        return cut(bytes, to: lineLimit - 4) + Array("…\n".utf8)
+    }
+
+    /// At most `limit` bytes of UTF-8 text, cut before a character, never inside one.
+    static func cut(_ bytes: [UInt8], to limit: Int) -> [UInt8] {
+        guard bytes.count > limit else { return bytes }
+        var end = limit
+        while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        return Array(bytes[..<end])
     }
 
     private func journal(_ fd: Int32, _ datagram: [UInt8]) -> Bool {

@@ -27,7 +27,7 @@ public enum Mailer {
     /// Where `mail-send` finds the settings it is to send with: `Config.Email.document`.
     public static let settingsVariable = "DAWNLET_EMAIL"
     /// What a child adds to the exchange's own timeout before it is killed: start-up and exit.
-    static let childMargin = 5
+    static let childMargin: Duration = .seconds(5)
 
     /// Sends `text` (a rendered message) as configured, on `loop`: a sendmail child, or the
     /// program's own `mail-send` child for SMTP, fed the message on stdin and watched on the
@@ -50,14 +50,16 @@ public enum Mailer {
                 done(settings.sendmail.map { sendmailError(result, $0, timeout: settings.timeout) } ?? childError(result))
             }
         } catch {
-            done(MailError("\(error)", permanent: true))
+            // A child that could not be started (no memory, no process slot of the moment) is
+            // worth another try; a program that is not there is not.
+            done(MailError("\(error)", permanent: !error.isTransient))
         }
     }
 
     /// How a sendmail command's end reads as a mail error; nil when it took the message.
-    public static func sendmailError(_ result: CommandResult, _ sendmail: [String], timeout: Int) -> MailError? {
+    public static func sendmailError(_ result: CommandResult, _ sendmail: [String], timeout: Duration) -> MailError? {
         guard !result.succeeded else { return nil }
-        let why = result.timedOut ? "\(sendmail[0]) timed out after \(timeout) s" : "\(sendmail[0]) exited \(result.status)"
+        let why = result.timedOut ? "\(sendmail[0]) timed out after \(DurationText.format(timeout))" : "\(sendmail[0]) exited \(result.status)"
         let words = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
         // sysexits.h: EX_TEMPFAIL (75) asks to try again later.
         return MailError(why + words, permanent: !result.timedOut && result.status != 75)
@@ -70,7 +72,8 @@ public enum Mailer {
         let prefix = "dawnlet-remind: "
         let line = result.stderr.split(separator: "\n").first.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : String($0) }
         if result.timedOut { return MailError("the SMTP exchange did not end in time" + (line.map { ": \($0)" } ?? ""), permanent: false) }
-        return MailError(line ?? "mail-send exited \(result.status)", permanent: result.status != 75)
+        // Killed by a signal (128 + its number) before it could say: as temporary as a timeout.
+        return MailError(line ?? "mail-send exited \(result.status)", permanent: result.status != 75 && result.status < 128)
     }
 
     /// `mail-send`: one SMTP exchange that sends `text`, waited for; `finish` hears how it ended

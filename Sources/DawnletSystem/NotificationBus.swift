@@ -11,7 +11,7 @@ public final class NotificationBus {
     static let service = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
     /// How long a call may wait for the server before it counts as an error.
-    public static let callTimeoutMicroseconds: UInt64 = 5_000_000
+    public static let callTimeout: Duration = .seconds(5)
 
     private let bus: OpaquePointer
     /// The server's unique bus name, learned from its replies: signals from anyone else are ignored.
@@ -82,18 +82,18 @@ public final class NotificationBus {
             }, { _ throws(SystemError) in () }, { _ in })
     }
 
-    /// What the person did: ActionInvoked (id, action key) and NotificationClosed (id, reason:
-    /// 1 expired, 2 dismissed, 3 closed by a call, 4 undefined), from the server only.
-    public func onSignals(action: @escaping (UInt32, String) -> Void, closed: @escaping (UInt32, UInt32) -> Void) throws(SystemError) {
+    /// What the person did, from the server only, read once into a value: ActionInvoked (id,
+    /// action key) and NotificationClosed (id, reason).
+    public func onResponses(_ respond: @escaping (UInt32, NotificationResponse) -> Void) throws(SystemError) {
         try match("ActionInvoked") { [unowned self] m in
             guard self.fromServer(m), let id = try? NotificationBus.readID(m), let key = try? NotificationBus.readString(m) else { return }
-            action(id, key)
+            respond(id, .invoked(InvokedAction(key: key)))
         }
         try match("NotificationClosed") { [unowned self] m in
             var reason: UInt32 = 0
             guard self.fromServer(m), let id = try? NotificationBus.readID(m), Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &reason) > 0
             else { return }
-            closed(id, reason)
+            respond(id, .closed(CloseReason(code: reason)))
         }
     }
 
@@ -217,7 +217,7 @@ public final class NotificationBus {
         defer { _ = Systemd.f.sd_bus_message_unref(m) }
         var error = sd_bus_error()
         var reply: OpaquePointer?
-        let rc = CCall.negativeErrno("sd_bus_call") { Systemd.f.sd_bus_call(bus, m, NotificationBus.callTimeoutMicroseconds, &error, &reply) }
+        let rc = CCall.negativeErrno("sd_bus_call") { Systemd.f.sd_bus_call(bus, m, NotificationBus.callTimeout.microseconds, &error, &reply) }
         defer {
             Systemd.f.sd_bus_error_free(&error)
             if let reply { _ = Systemd.f.sd_bus_message_unref(reply) }
@@ -254,7 +254,7 @@ public final class NotificationBus {
                         if let reply { box.takeUnretainedValue().call(reply) }
                         box.release()
                         return 0
-                    }, box.toOpaque(), NotificationBus.callTimeoutMicroseconds)
+                    }, box.toOpaque(), NotificationBus.callTimeout.microseconds)
             }
         } catch {
             box.release()

@@ -178,7 +178,7 @@ public final class SMTPSender {
     private func report(_ error: MailError, to done: @escaping (MailError?) -> Void) {
         reports.append((error, done))
         do {
-            try reportTimer.arm(afterMicroseconds: 0)
+            try reportTimer.arm(after: .zero)
         } catch {
             // The loop cannot take even a timer: say so now rather than never.
             deliverReports()
@@ -248,7 +248,7 @@ private final class Watcher {
             if milliseconds < 0 {
                 try timer.disarm()
             } else {
-                try timer.arm(afterMicroseconds: UInt64(milliseconds) * 1000)
+                try timer.arm(after: .milliseconds(milliseconds))
             }
             return 0
         } catch {
@@ -322,12 +322,12 @@ private final class Transfer {
         option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
         option(dawnlet_curl_setopt_long(s, handle, connectOnly ? CURLOPT_CONNECT_ONLY : CURLOPT_UPLOAD, 1))
         option(dawnlet_curl_setopt_long(s, handle, CURLOPT_NOSIGNAL, 1))
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, settings.timeout))
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, min(settings.timeout, 10)))
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, Int(settings.timeout.wholeSeconds)))
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, Int(min(settings.timeout, .seconds(10)).wholeSeconds)))
         // The QUIT after a delivered message is waited for inside curl (a blocking wait, outside
         // CURLOPT_TIMEOUT); bound it by the same timeout instead of curl's default two minutes.
         // Every other response is already bound more tightly by CURLOPT_TIMEOUT.
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, settings.timeout))
+        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, Int(settings.timeout.wholeSeconds)))
         // One connection per exchange, closed at its end: no idle connection stays open between
         // sends, and no socket stays on the loop. A process that sends one message and ends
         // keeps it instead, so that it learns the outcome before curl's QUIT (see Mailer.sendOnce).

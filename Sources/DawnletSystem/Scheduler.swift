@@ -47,23 +47,26 @@ public final class LoopScheduler: Scheduler {
         self.loop = loop
     }
 
-    public var now: Instant { Instant(secondsSinceEpoch: Int64(EventLoop.now(CLOCK_REALTIME) / 1_000_000)) }
+    public var now: Instant {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Instant(secondsSinceEpoch: Int64(ts.tv_sec))
+    }
 
     public var elapsed: Duration { ContinuousClock.now - began }
 
     public func arm(_ timer: TimerName, at instant: Instant) throws(SystemError) {
         precondition(!timer.monotonic, "\(timer) is a monotonic timer: it is armed for a span, not an instant")
-        try wallTimer(timer).arm(atMicroseconds: UInt64(max(0, instant.secondsSinceEpoch)) * 1_000_000)
+        try wallTimer(timer).arm(at: instant)
     }
 
     public func arm(_ timer: TimerName, after span: Duration) throws(SystemError) {
-        let microseconds = UInt64(max(0, span.components.seconds)) * 1_000_000 + UInt64(max(0, span.components.attoseconds) / 1_000_000_000_000)
         if timer.monotonic {
             let relative = monotonicTimers[timer] ?? EventLoop.RelativeTimer(loop: loop) { [unowned self] in self.fired(timer) }
             monotonicTimers[timer] = relative
-            try relative.arm(afterMicroseconds: microseconds)
+            try relative.arm(after: span)
         } else {
-            try wallTimer(timer).arm(afterMicroseconds: microseconds)
+            try wallTimer(timer).arm(after: span)
         }
     }
 

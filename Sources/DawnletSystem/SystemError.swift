@@ -38,13 +38,12 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    /// A failure the same call may well not meet again: a connection reset or closed, a reply
-    /// that did not come in time, a shortage of the moment. Not: no bus, no server, refused.
+    /// A failure the same call may well not meet again, and that left nothing done: a connection
+    /// reset or closed before the call went out, a shortage of the moment. Not: no bus, no server,
+    /// refused; nor an error reply, a reply that never came or a bus gone after the call went out,
+    /// when the server may have done it (trying again could show it twice).
     public var isTransient: Bool {
-        if let busError {
-            return ["org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout", "org.freedesktop.DBus.Error.Disconnected"]
-                .contains(busError)
-        }
+        guard busError == nil else { return false }
         return [ECONNRESET, EPIPE, ENOTCONN, ETIMEDOUT, EAGAIN, ENOBUFS, ENOMEM, EINTR].contains(errno)
     }
 }

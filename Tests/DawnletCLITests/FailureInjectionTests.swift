@@ -1,3 +1,4 @@
+import DawnletCCall
 import DawnletTestSupport
 import Foundation
 import Testing
@@ -5,7 +6,10 @@ import Testing
 /// `serve` (the debug binary) with a C call made to fail on purpose (`DAWNLET_FAIL`): a D-Bus call
 /// failing mid-delivery, inotify refused. Each ends with nothing lost and nothing sent twice.
 extension ServeTests {
-    @Test("desktop: the Notify call fails (connection reset) with no fallback: tried again a second later, shown once, recorded delivered after 2 attempts")
+    @Test(
+        "desktop: the Notify call fails (connection reset) with no fallback: tried again a second later, shown once, recorded delivered after 2 attempts",
+        .enabled(if: FailureInjection.isCompiledIn, "the binary under test is a debug build only where this one is")
+    )
     func busCallFailsMidDelivery() throws {
         let session = try DesktopSession(notificationServer: true)
         try writeConfig("", channels: "desktop: { fallback: null }")
@@ -25,7 +29,10 @@ extension ServeTests {
         #expect(lines().isEmpty, "no command ran")
     }
 
-    @Test("inotify refused for the database's folder: serve says so and exits 1 before claiming anything; the next start sends the reminder once")
+    @Test(
+        "inotify refused for the database's folder: serve says so and exits 1 before claiming anything; the next start sends the reminder once",
+        .enabled(if: FailureInjection.isCompiledIn, "the binary under test is a debug build only where this one is")
+    )
     func inotifyRefused() throws {
         try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
         let refused = try CLIProcess.run(["--db", db, "--config", config, "serve"], environment: ["DAWNLET_FAIL": "inotify_add_watch@1=ENOSPC"])

@@ -16,7 +16,7 @@ import Testing
         let config = try Self.parse(text)
         #expect(config.timeZone == "Europe/Berlin")
         #expect(config.morningDigest == WallTime("08:00"))
-        #expect(config.horizon == 14 * 86_400 && config.graceWindow == 12 * 3_600)
+        #expect(config.horizon == .seconds(14 * 86_400) && config.graceWindow == .seconds(12 * 3_600))
         #expect(config.reminders[.debt] == [.minutes(0), .days(3)])
         #expect(config.reminders[.income] == [])
         #expect(config.channels(for: .bill) == [.desktop, .email])
@@ -24,7 +24,7 @@ import Testing
         #expect(config.command.argv == ["notify-send", "--app-name=Dawnlet", "{title}", "{body}"])
         #expect(config.email?.url == "smtp://mail.example.org:587")
         #expect(config.email?.host == "mail.example.org" && config.email?.hostIsLoopback == false)
-        #expect(config.email?.timeout == 30)
+        #expect(config.email?.timeout == .seconds(30))
         #expect(config.calendars.map(\.name) == ["work"])
         for key in [
             "timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars",
@@ -45,12 +45,13 @@ import Testing
 
     @Test("durations", arguments: [("30s", 30), ("10m", 600), ("12h", 43_200), ("14d", 1_209_600), ("1h30m", 5_400), ("0s", 0)])
     func durations(_ text: String, _ seconds: Int) {
-        #expect(DurationText.seconds(text) == seconds)
+        #expect(DurationText.parse(text) == .seconds(seconds))
+        #expect(DurationText.format(.seconds(seconds)) == (text == "1h30m" ? "1h30m" : text))
     }
 
     @Test("not durations", arguments: ["", "10", "m", "10x", "1.5h", "-1h", "h1", "99999999h"])
     func badDurations(_ text: String) {
-        #expect(DurationText.seconds(text) == nil)
+        #expect(DurationText.parse(text) == nil)
     }
 
     @Test(

@@ -39,17 +39,17 @@ import Testing
         "actions follow the CLI: done and skip for todos and habits, skip for events and bills, done (acknowledged) for calendar items, snooze for every single reminder"
     )
     func actionsByKind() {
-        let snooze = ReminderAction.snooze(seconds: 600)
-        #expect(message(kind: "todo").actions(snoozeSeconds: 600) == [.done, .skip, snooze])
-        #expect(message(kind: "habit", key: "habit:2:2026-12-01:0m").actions(snoozeSeconds: 600) == [.done, .skip, snooze])
-        #expect(message(kind: "event", key: "event:2:2026-12-01:10m").actions(snoozeSeconds: 600) == [.skip, snooze])
-        #expect(message(kind: "bill", key: "bill:7:2026-12-01:3d").actions(snoozeSeconds: 600) == [.skip, snooze])
-        #expect(message(kind: "debt", key: "debt:1:2026-12-15:0m").actions(snoozeSeconds: 600) == [snooze])
-        #expect(message(kind: "calendar", key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snoozeSeconds: 600) == [.done, snooze])
-        #expect(message(kind: "digest", key: "digest:2026-12-01").actions(snoozeSeconds: 600).isEmpty)
-        #expect(message(kind: "summary", key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snoozeSeconds: 600).isEmpty)
+        let snooze = ReminderAction.snooze(.seconds(600))
+        #expect(message(kind: "todo").actions(snooze: .seconds(600)) == [.done, .skip, snooze])
+        #expect(message(kind: "habit", key: "habit:2:2026-12-01:0m").actions(snooze: .seconds(600)) == [.done, .skip, snooze])
+        #expect(message(kind: "event", key: "event:2:2026-12-01:10m").actions(snooze: .seconds(600)) == [.skip, snooze])
+        #expect(message(kind: "bill", key: "bill:7:2026-12-01:3d").actions(snooze: .seconds(600)) == [.skip, snooze])
+        #expect(message(kind: "debt", key: "debt:1:2026-12-15:0m").actions(snooze: .seconds(600)) == [snooze])
+        #expect(message(kind: "calendar", key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snooze: .seconds(600)) == [.done, snooze])
+        #expect(message(kind: "digest", key: "digest:2026-12-01").actions(snooze: .seconds(600)).isEmpty)
+        #expect(message(kind: "summary", key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snooze: .seconds(600)).isEmpty)
         #expect(snooze.label == "Snooze 10m")
-        #expect(ReminderAction.snooze(seconds: 5_400).label == "Snooze 1h30m")
+        #expect(ReminderAction.snooze(.seconds(5_400)).label == "Snooze 1h30m")
     }
 
     @Test(
@@ -84,14 +84,14 @@ import Testing
     @Test("the desktop body is escaped only for a server that reads markup; no actions without the capability")
     func desktopContent() {
         let m = message(title: hostile, body: hostile, late: true, urgent: true)
-        let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expireSeconds: 30, snoozeSeconds: 600)
+        let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expire: .seconds(30), snooze: .seconds(600))
         #expect(markup.body == "Pay &lt;b&gt;rent&lt;/b&gt; &amp; $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶")
         #expect(markup.summary == hostile + " (late)")
         #expect(markup.urgency == 2)
         #expect(markup.expireMilliseconds == 30_000)
         #expect(markup.category == "x-dawnlet.todo")
         #expect(markup.actions.map(\.key) == ["done", "skip", "snooze"])
-        let plain = DesktopNotification(message(body: hostile), capabilities: ["body"], expireSeconds: 0, snoozeSeconds: 600)
+        let plain = DesktopNotification(message(body: hostile), capabilities: ["body"], expire: .seconds(0), snooze: .seconds(600))
         #expect(plain.body == hostile)
         #expect(plain.urgency == 1)
         #expect(plain.actions.isEmpty)
@@ -175,29 +175,36 @@ import Testing
     @Test("durations print the way the config reads them")
     func durationText() {
         for seconds in [0, 1, 59, 60, 600, 3_600, 5_400, 86_400, 90_061] {
-            #expect(DurationText.seconds(DurationText.format(seconds)) == seconds)
+            #expect(DurationText.parse(DurationText.format(.seconds(seconds))) == .seconds(seconds))
         }
-        #expect(DurationText.format(90_061) == "1d1h1m1s")
+        #expect(DurationText.format(.seconds(90_061)) == "1d1h1m1s")
     }
 
     @Test("payments from a notification: a digest offers Log payment and Paid for what it lists; the keys say what to record")
     func paymentActions() {
         var digest = message(kind: "digest", key: "digest:2026-12-02")
-        #expect(digest.actions(snoozeSeconds: 600).isEmpty)
+        #expect(digest.actions(snooze: .seconds(600)).isEmpty)
         let stream = ReminderMessage.Payable(kind: .subscription, id: 3, date: date("2026-12-02"), title: "Stream")
         let rent = ReminderMessage.Payable(kind: .bill, id: 1, date: date("2026-12-02"), title: "Rent")
         digest.payables = [stream, rent]
-        let actions = digest.actions(snoozeSeconds: 600)
+        let actions = digest.actions(snooze: .seconds(600))
         #expect(actions.map(\.key) == ["log:subscription:3:2026-12-02", "paid:bill:1:2026-12-02"])
         #expect(actions.map(\.label) == ["Log payment: Stream", "Paid: Rent"])
-        #expect(ReminderAction.payment("log:subscription:3:2026-12-02")?.id == 3)
-        #expect(ReminderAction.payment("paid:bill:1:2026-12-02")?.paid == true)
-        for bad in ["log:subscription:0:2026-12-02", "log:nothing:3:2026-12-02", "log:debt:3:2026-13-02", "pay:debt:3:2026-12-02", "log:debt:3"] {
-            #expect(ReminderAction.payment(bad) == nil, "\(bad)")
+        // Each key the server gives back reads as the action it was made from, and prints as it came.
+        #expect(InvokedAction(key: "log:subscription:3:2026-12-02") == .logPayment(kind: .subscription, id: 3, date: date("2026-12-02")))
+        #expect(InvokedAction(key: "paid:bill:1:2026-12-02") == .paid(kind: .bill, id: 1, date: date("2026-12-02")))
+        for action in actions + [.done, .skip, .snooze(.seconds(600))] {
+            #expect(InvokedAction(key: action.key).description == action.key)
+            if case .unknown = InvokedAction(key: action.key) { Issue.record("\(action.key) read as unknown") }
         }
+        for bad in ["log:subscription:0:2026-12-02", "log:nothing:3:2026-12-02", "log:debt:3:2026-13-02", "pay:debt:3:2026-12-02", "log:debt:3", "default", ""]
+        {
+            #expect(InvokedAction(key: bad) == .unknown(bad), "\(bad)")
+        }
+        #expect([1, 2, 3, 4, 99].map { CloseReason(code: $0).description } == ["expired", "dismissed", "closed", "closed", "closed"])
         // A bill's own reminder: Paid beside Skip and Snooze.
         var bill = message(kind: "bill", key: "bill:1:2026-12-02:0m")
         bill.payables = [rent]
-        #expect(bill.actions(snoozeSeconds: 600).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze"])
+        #expect(bill.actions(snooze: .seconds(600)).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze"])
     }
 }

@@ -7,7 +7,7 @@ import Testing
 /// summary or alone; what is recorded missed; when the runner wakes next.
 @Suite struct DispatcherTests {
     let t0 = Instant(secondsSinceEpoch: 1_796_112_000)  // 2026-12-01T09:00:00+01:00
-    let policy = DeliveryPolicy(graceWindow: 12 * 3_600)
+    let policy = DeliveryPolicy(graceWindow: .seconds(12 * 3_600))
     var planEnds: Instant { t0.adding(seconds: 14 * 86_400) }
 
     func reminder(

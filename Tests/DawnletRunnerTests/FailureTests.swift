@@ -11,7 +11,7 @@ import Testing
 /// The runner when a C call fails, made to fail on purpose (`FailureInjection`): SQLite busy or
 /// failing to write on the claim and on the finish, the wake timer refused by sd-event. Each ends
 /// with nothing lost and nothing sent twice.
-@Suite struct FailureTests {
+@Suite(.enabled(if: FailureInjection.isCompiledIn, "failures are injected in debug builds only")) struct FailureTests {
     let folder: TemporaryFolder
     let store: Store
     let channels = FakeChannels()
@@ -36,7 +36,7 @@ import Testing
 
     static func runner(_ folder: TemporaryFolder, _ scheduler: TestScheduler, _ channels: FakeChannels) throws -> Runner {
         var config = Config()
-        config.graceWindow = 12 * 3_600
+        config.graceWindow = .seconds(12 * 3_600)
         return try Runner(
             Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: .named("Europe/Berlin")), scheduler: scheduler,
             channels: channels,
@@ -77,7 +77,7 @@ import Testing
         #expect(channels.keys == [key])
         channels.end(0)
         #expect(try state() == .delivered)
-        runner.replan(reason: "notification action")
+        runner.replan(reason: .notificationAction)
         #expect(channels.handed.count == 1)
     }
 
@@ -87,14 +87,15 @@ import Testing
     func finishFails(code: Int32) throws {
         scheduler.advance(to: runner.nextWake!)
         #expect(channels.keys == [key])
-        try failing(FailureInjection.Rule("sqlite3_step", context: Self.finishSQL, code: code)) {
+        // The write fails, and so does the decision's try again right after it.
+        try failing(FailureInjection.Rule("sqlite3_step", context: Self.finishSQL, times: 2, code: code)) {
             channels.end(0)
         }
         #expect(try state() == .claimed)
         #expect(runner.core.unwritten.count == 1)
         // A whole plan sees the row still claimed: it is not claimed (or sent) again, and the
         // decision after it writes what was kept.
-        runner.replan(reason: "notification action")
+        runner.replan(reason: .notificationAction)
         #expect(channels.handed.count == 1)
         #expect(try state() == .delivered)
         #expect(runner.core.unwritten.isEmpty)
@@ -106,7 +107,7 @@ import Testing
 
 /// The wake timer refused by sd-event, on the real loop: the runner says so, wakes on its
 /// monotonic retry timer a second later, arms the wake again, and the reminder goes out once.
-@Suite struct WakeTimerFailureTests {
+@Suite(.enabled(if: FailureInjection.isCompiledIn, "failures are injected in debug builds only")) struct WakeTimerFailureTests {
     @Test("sd_event_source_set_time fails for the wake timer: retried a second later; the reminder goes out on time, once")
     func wakeTimerRefused() throws {
         let folder = try TemporaryFolder()
@@ -128,7 +129,7 @@ import Testing
             Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: .utc), channels: channels, log: { logged.add($0.message) })
         channels.onHand = { runner.loop.exit(0) }
         let bound = EventLoop.RelativeTimer(loop: runner.loop) { runner.loop.exit(1) }
-        try bound.arm(afterMicroseconds: 20_000_000)
+        try bound.arm(after: .seconds(20))
         let plan = FailureInjection.Plan([FailureInjection.Rule("sd_event_source_set_time", code: ENOMEM)])
         let code = try FailureInjection.$plan.withValue(plan) { () throws -> Int32 in
             runner.start()

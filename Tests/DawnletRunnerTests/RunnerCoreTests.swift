@@ -28,7 +28,7 @@ final class CoreDriver {
     init(now: Instant, settings: Runner.Settings? = nil, databaseBegan: Instant? = nil) {
         self.now = now
         var config = Config()
-        config.graceWindow = 12 * 3_600
+        config.graceWindow = .seconds(12 * 3_600)
         core = RunnerCore(settings: settings ?? Runner.Settings(databasePath: "/db", config: config, zone: .utc), databaseBegan: databaseBegan)
     }
 
@@ -144,7 +144,8 @@ final class CoreDriver {
     @Test("an outcome that cannot be written stays settled: a whole plan does not claim it again, and the next decision writes it")
     func unwrittenOutcome() {
         let d = driver([0, 600], now: 0)
-        d.failWrites = 1
+        // The write fails, and so does the decision's try again right after it.
+        d.failWrites = 2
         d.send(.start)
         d.end(0)
         #expect(d.written.isEmpty)
@@ -152,7 +153,7 @@ final class CoreDriver {
         #expect(d.logs.contains { $0.hasPrefix("cannot record todo:1:2026-12-01:0m@desktop: disk I/O error; kept") })
         // A whole plan shows it unsettled (the store still says claimed): it is not claimed again.
         d.now = t0.adding(seconds: 1)
-        d.send(.replan(reason: "notification action"))
+        d.send(.replan(reason: .notificationAction))
         #expect(d.claimed.count == 1)
         #expect(d.tickets.count == 1)
         #expect(d.written.map(\.0.description) == ["todo:1:2026-12-01:0m@desktop"])
@@ -179,7 +180,7 @@ final class CoreDriver {
         d.failPlans = 1
         d.dataVersion = 1
         d.clear()
-        d.send(.replan(reason: "calendar files changed"))
+        d.send(.replan(reason: .calendarFilesChanged))
         #expect(d.wakes == [t0.adding(seconds: 5)])
         #expect(d.logs == ["plan failed (calendar files changed): database is locked; retrying in 5 s"])
         d.now = t0.adding(seconds: 5)
@@ -211,7 +212,7 @@ final class CoreDriver {
             }
             d.clear()
             d.send(.wake(dataVersion: 2))
-            d.send(.replan(reason: "SIGHUP"))
+            d.send(.replan(reason: .sighup))
             #expect(d.effects.isEmpty, "nothing is decided once stopping")
         }
     }
@@ -226,21 +227,49 @@ final class CoreDriver {
         #expect(d.exits == [1])
     }
 
-    @Test("the wake timer that cannot be armed: a second on the monotonic retry timer; a failure of that is only said")
+    @Test("the wake timer that cannot be armed: a second on the monotonic retry timer; when that cannot be armed either, the runner stops with 1")
     func wakeArmFails() {
         let d = driver([600], now: 0)
         d.send(.armFailed(.wake, "sd_event_source_set_time: Cannot allocate memory"))
         #expect(d.effects.contains { if case .armAfter(.wakeRetry, .seconds(1)) = $0 { true } else { false } })
         d.clear()
         d.send(.armFailed(.wakeRetry, "timerfd_create: Too many open files"))
-        #expect(d.logs == ["cannot arm the wake retry timer: timerfd_create: Too many open files"])
-        #expect(d.effects.count == 1)
+        #expect(d.logs == ["cannot arm the wake retry timer: timerfd_create: Too many open files", "stopping: no timer can be armed to wake it"])
+        #expect(d.exits == [1])
+    }
+
+    @Test("a plan owed after a failure is not put off: a round ending meanwhile wakes at the retry, and a write plans whole instead of splicing")
+    func planOwedIsKept() {
+        let d = driver([0, 3_600], now: 0)
+        d.send(.start)
+        d.failPlans = 1
+        d.send(.replan(reason: .sighup))
+        d.clear()
+        d.end(0)
+        #expect(d.wakes == [t0.adding(seconds: 5)], "not the next reminder's 09:00 + 1 h")
+        d.clear()
+        d.dataVersion = 2
+        d.send(.databaseSettled(lost: nil, dataVersion: 2))
+        #expect(d.effects.contains { if case .plan(let request) = $0 { request.reason == .sighup } else { false } }, "\(d.effects)")
+        #expect(!d.effects.contains { if case .readChanges = $0 { true } else { false } })
+    }
+
+    @Test("an outcome not written is tried again within a second, and once more before the runner exits")
+    func unwrittenIsRetriedSoon() {
+        let d = driver([0, 3_600], now: 0)
+        d.send(.start)
+        d.failWrites = 2
+        d.end(0)
+        #expect(d.core.nextWake == t0.adding(seconds: 1))
+        d.send(.stop(reason: "SIGTERM received", exitCode: 0))
+        #expect(d.written.map(\.0.description) == ["todo:1:2026-12-01:0m@desktop"])
+        #expect(d.exits == [0])
     }
 
     @Test("due before the database began: settled without a write; after it, recorded missed")
     func beforeTheDatabase() {
         var config = Config()
-        config.graceWindow = 3_600
+        config.graceWindow = .seconds(3_600)
         let d = CoreDriver(
             now: t0.adding(seconds: 86_400), settings: Runner.Settings(databasePath: "/db", config: config, zone: .utc),
             databaseBegan: t0.adding(seconds: 1))

@@ -50,7 +50,7 @@ final class FakeChannels: DeliveryChannels {
         // The database began before the tests' clock (made now, it would begin after their 2026-12-01).
         try store.db.run("UPDATE settings SET value = '0' WHERE key = 'created'")
         var config = Config()
-        config.graceWindow = 12 * 3_600
+        config.graceWindow = .seconds(12 * 3_600)
         runner = try Runner(
             Runner.Settings(databasePath: path, config: config, zone: berlin), scheduler: scheduler,
             channels: channels, log: { _ in })
@@ -99,7 +99,7 @@ final class FakeChannels: DeliveryChannels {
     @Test("a plan past its budget ends just before the first reminder it leaves out; the timer re-plans there, and that one fires")
     func planBudget() throws {
         var config = Config()
-        config.graceWindow = 12 * 3_600
+        config.graceWindow = .seconds(12 * 3_600)
         var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
         settings.planBudget = 2
         let budgeted = try Runner(settings, scheduler: scheduler, channels: channels, log: { _ in })
@@ -188,7 +188,7 @@ final class FakeChannels: DeliveryChannels {
         channels.end(0)
         let id = DeliveryID(ReminderKey("todo:1:2026-12-01:0m")!, .desktop)
         #expect(try store.log.snooze(id, until: at("2026-12-01T09:10"), response: "snoozed until 09:10"))
-        runner.replan(reason: "notification action")
+        runner.replan(reason: .notificationAction)
         #expect(runner.nextWake == at("2026-12-01T09:10"))
         fireTimer()
         #expect(channels.keys == ["todo:1:2026-12-01:0m", "todo:1:2026-12-01:0m"])
@@ -223,7 +223,7 @@ final class FakeChannels: DeliveryChannels {
         scheduler.setWallClock(to: at("2026-12-01T08:00:30"))
         runner.start()
         scheduler.setWallClock(to: at("2026-12-02T09:00:30"))
-        runner.replan(reason: "the clock was set")
+        runner.replan(reason: .clockSet)
         // (The day's digest, listing the overdue todo, is inside the grace window: it goes out.)
         #expect(channels.keys == ["digest:2026-12-02"])
         #expect(try state("todo:1:2026-12-01:0m") == .missed)
@@ -236,7 +236,7 @@ final class FakeChannels: DeliveryChannels {
             Runner.Settings(
                 databasePath: folder.path("dawnlet.sqlite"),
                 config: {
-                    var c = Config(); c.graceWindow = 3_600; return c
+                    var c = Config(); c.graceWindow = .seconds(3_600); return c
                 }(),
                 zone: berlin), scheduler: scheduler, channels: channels, log: { _ in })
         _ = try store.items.addItem(
@@ -280,7 +280,7 @@ final class FakeChannels: DeliveryChannels {
     func publishedState() throws {
         let published = Published()
         var config = Config()
-        config.graceWindow = 12 * 3_600
+        config.graceWindow = .seconds(12 * 3_600)
         var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
         settings.publish = { [published] state in
             published.states.append(state)
@@ -297,7 +297,7 @@ final class FakeChannels: DeliveryChannels {
         #expect(first.files.map(\.path) == [folder.path("dawnlet.sqlite"), folder.path("dawnlet.sqlite") + "-wal"])
         // The same answer a second later is not published again.
         scheduler.setWallClock(to: at("2026-12-01T21:00:01"))
-        runner.replan(reason: "test")
+        runner.replan(reason: .other("test"))
         #expect(published.states.count == 1)
 
         scheduler.advance(to: runner.nextWake!)

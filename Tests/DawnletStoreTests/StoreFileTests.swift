@@ -40,7 +40,7 @@ import Testing
         let path = folder.path("other.sqlite")
         FileManager.default.createFile(atPath: path, contents: nil)
         do {
-            let other = try Connection(path: path, busyTimeoutMilliseconds: 100)
+            let other = try Connection(path: path, busyTimeout: .milliseconds(100))
             try other.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO photos (name) VALUES ('cat');")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -71,7 +71,7 @@ import Testing
             let path = folder.path("d.sqlite")
             FileManager.default.createFile(atPath: path, contents: nil)
             do {
-                let old = try Connection(path: path, busyTimeoutMilliseconds: 100)
+                let old = try Connection(path: path, busyTimeout: .milliseconds(100))
                 for sql in Migrations.all.prefix(version) { try old.execute(sql) }
                 try old.execute("PRAGMA user_version = \(version); INSERT INTO todos (title, reminders, created) VALUES ('kept', '', '2026-01-01')")
             }
@@ -83,12 +83,37 @@ import Testing
         }
     }
 
+    @Test("deliveries logged before the log kept item ids get them from their keys: the log of one item finds its rows and the digests', no other's")
+    func deliveriesKeepTheirItems() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        do {
+            let old = try Connection(path: path, busyTimeout: .milliseconds(100))
+            for sql in Migrations.all.dropLast() { try old.execute(sql) }
+            try old.execute("PRAGMA user_version = \(Migrations.latest - 1)")
+            for (key, kind) in [
+                ("todo:12:2026-12-01:0m", "todo"), ("todo:1:2026-12-01:0m", "todo"), ("todo:123:2026-12-01:0m", "todo"), ("bill:12:2026-12-01:0m", "bill"),
+                ("digest:2026-12-01", "digest"), ("ics:work:u:alarm:2026-12-01T08:50:00", "calendar"),
+            ] {
+                try old.execute(
+                    "INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at) VALUES ('\(key)', 'desktop', 'delivered', '\(kind)', 't', 1796112000, 0)"
+                )
+            }
+        }
+        let store = try Store(path: path)
+        let log = try store.log.deliveryLog(since: Instant(secondsSinceEpoch: 0), items: [.todo: [12]])
+        #expect(Set(log.keys.map(\.key.description)) == ["todo:12:2026-12-01:0m", "digest:2026-12-01"])
+        #expect(try store.log.deliveryLog(since: Instant(secondsSinceEpoch: 0), items: [.bill: [12], .todo: [1, 123]]).count == 4)
+        #expect(try store.log.deliveryLog(since: Instant(secondsSinceEpoch: 0)).count == 6)
+    }
+
     @Test("a database locked by another writer: wait, then a clear error")
     func locked() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("d.sqlite")
-        let store = try Store(path: path, busyTimeoutMilliseconds: 200)
-        let other = try Connection(path: path, busyTimeoutMilliseconds: 100)
+        let store = try Store(path: path, busyTimeout: .milliseconds(200))
+        let other = try Connection(path: path, busyTimeout: .milliseconds(100))
         try other.execute("BEGIN IMMEDIATE")
         let start = ContinuousClock.now
         #expect {
@@ -114,7 +139,7 @@ import Testing
     private func uncheckpointed(_ path: String, _ sql: String) throws {
         let live = path + ".live"
         FileManager.default.createFile(atPath: live, contents: nil)
-        let writer = try Connection(path: live, busyTimeoutMilliseconds: 100)
+        let writer = try Connection(path: live, busyTimeout: .milliseconds(100))
         try writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;")
         try writer.execute(sql)
         for suffix in ["", "-wal"] {
@@ -141,7 +166,7 @@ import Testing
         let path = folder.path("other.sqlite")
         do {
             FileManager.default.createFile(atPath: path, contents: nil)
-            let other = try Connection(path: path, busyTimeoutMilliseconds: 100)
+            let other = try Connection(path: path, busyTimeout: .milliseconds(100))
             try other.execute("PRAGMA application_id = 7; CREATE TABLE photos (name TEXT);")
         }
         // A journal beside it, as a writer that crashed mid-transaction leaves one.
@@ -189,7 +214,7 @@ import Testing
         case "a folder": try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         default:
             FileManager.default.createFile(atPath: path, contents: nil)
-            let c = try Connection(path: path, busyTimeoutMilliseconds: 100)
+            let c = try Connection(path: path, busyTimeout: .milliseconds(100))
             try c.execute("PRAGMA application_id = \(Migrations.applicationID)")
             if name.contains("-1") {
                 try c.execute("CREATE TABLE todos (id INTEGER PRIMARY KEY); PRAGMA user_version = -1")

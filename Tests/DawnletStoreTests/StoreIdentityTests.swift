@@ -61,7 +61,7 @@ import Testing
         let path = folder.path("d.sqlite")
         FileManager.default.createFile(atPath: path, contents: nil)
         do {
-            let old = try Connection(path: path, busyTimeoutMilliseconds: 100)
+            let old = try Connection(path: path, busyTimeout: .milliseconds(100))
             for sql in Migrations.all.prefix(5) { try old.execute(sql) }
             try old.execute(
                 """

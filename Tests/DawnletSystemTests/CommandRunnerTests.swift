@@ -25,7 +25,7 @@ import Testing
             // Its stderr ends before it exits: the runner sees the two apart.
             try CommandRunner.start(
                 ["/bin/sh", "-c", "echo $0 >&2; exec 2>&-; sleep 0.0$(($0 % 7)); exit $(($0 % 3))", "\(i)"],
-                environment: ["PATH": "/usr/bin:/bin"], timeout: 30, on: loop
+                environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(30), on: loop
             ) { result in
                 results[i] = result
                 if i + 100 < count { try? start(i + 100) }
@@ -34,7 +34,7 @@ import Testing
         }
         for i in 0..<100 { try start(i) }
         let guardTimer = EventLoop.RelativeTimer(loop: loop) { loop.exit(1) }
-        try guardTimer.arm(afterMicroseconds: 20_000_000)
+        try guardTimer.arm(after: .seconds(20))
         let started = ContinuousClock.now
         #expect(try loop.run() == 0, "only \(results.count) of \(count) ended")
         guardTimer.stop()
@@ -50,11 +50,11 @@ import Testing
     @Test("a command past its timeout is killed with its process group; input is fed as the child reads it")
     func timeoutAndInput() throws {
         let started = ContinuousClock.now
-        let slow = try CommandRunner.run(["/bin/sh", "-c", "sleep 30 & wait"], environment: [:], timeout: 1)
+        let slow = try CommandRunner.run(["/bin/sh", "-c", "sleep 30 & wait"], environment: [:], timeout: .seconds(1))
         #expect(slow.timedOut && !slow.succeeded)
         #expect(ContinuousClock.now - started < .seconds(5))
         let input = Array(repeating: UInt8(ascii: "x"), count: 300_000)
-        let counted = try CommandRunner.run(["/bin/sh", "-c", "wc -c >&2"], environment: ["PATH": "/usr/bin:/bin"], timeout: 10, input: input)
+        let counted = try CommandRunner.run(["/bin/sh", "-c", "wc -c >&2"], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(10), input: input)
         #expect(counted.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "300000")
     }
 }

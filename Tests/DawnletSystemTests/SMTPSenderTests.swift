@@ -27,7 +27,7 @@ import Testing
             gaveUp = true
             loop.exit(1)
         }
-        try deadline.arm(afterMicroseconds: 20_000_000)
+        try deadline.arm(after: .seconds(20))
 
         // The two sends start together; when both have reported, the connect-only check of
         // `doctor` starts from inside the last report (greeting and EHLO, no message), and the
@@ -92,7 +92,7 @@ import Testing
             loop.exit(0)
         }
         let deadline = EventLoop.RelativeTimer(loop: loop) { loop.exit(1) }
-        try deadline.arm(afterMicroseconds: 10_000_000)
+        try deadline.arm(after: .seconds(10))
         #expect(try loop.run() == 0, "the server never saw a connection")
         accepted.cancel()
         deadline.stop()

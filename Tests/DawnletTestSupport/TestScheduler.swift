@@ -38,8 +38,7 @@ public final class TestScheduler: Scheduler {
     }
 
     public func arm(_ timer: TimerName, after span: Duration) throws(SystemError) {
-        let micro = span.components.seconds * 1_000_000 + span.components.attoseconds / 1_000_000_000_000
-        try record(timer, due: (timer.monotonic ? monotonicMicroseconds : wallMicroseconds) + micro)
+        try record(timer, due: (timer.monotonic ? monotonicMicroseconds : wallMicroseconds) + Int64(span.microseconds))
     }
 
     public func cancel(_ timer: TimerName) { pending[timer] = nil }
@@ -64,7 +63,7 @@ public final class TestScheduler: Scheduler {
 
     /// Moves both clocks by `span`, firing every timer due on the way.
     public func advance(by span: Duration) {
-        var left = span.components.seconds * 1_000_000 + span.components.attoseconds / 1_000_000_000_000
+        var left = Int64(span.microseconds)
         var fires = 0
         while let (timer, wait) = next(), wait <= left {
             let step = max(wait, 0)

@@ -43,8 +43,8 @@ enum DeliveryCommands {
                 let (bus, server, capabilities) = try desktopServer()
                 let id = try bus.notify(
                     DesktopNotification(
-                        message, capabilities: capabilities, expireSeconds: config.desktop.expire,
-                        snoozeSeconds: config.desktop.snooze))
+                        message, capabilities: capabilities, expire: config.desktop.expire,
+                        snooze: config.desktop.snooze))
                 invocation.output.line(
                     "desktop: shown as notification \(id) by \(server)"
                         + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))")
@@ -221,7 +221,7 @@ enum DeliveryCommands {
             let zone = (try? invocation.timeZone()) ?? Zone.utc
             let read = CalendarReader.read(
                 name: source.name, path: ConfigPath.expand(source.path),
-                window: now...now.adding(seconds: Int64(config.horizon)), zone: zone, budget: budget)
+                window: now...now.adding(config.horizon), zone: zone, budget: budget)
             let problems = read.problems.count
             report(
                 problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
@@ -247,7 +247,7 @@ enum DeliveryCommands {
     static func unitState(_ environment: [String: String]) -> (ok: Bool?, text: String) {
         guard CommandRunner.find("systemctl", path: environment["PATH"]) != nil else { return (nil, "systemctl is not available") }
         func systemctl(_ verb: String) -> Int32? {
-            (try? CommandRunner.run(["systemctl", "--user", "--quiet", verb, "dawnlet-remind.service"], environment: environment, timeout: 5))?.status
+            (try? CommandRunner.run(["systemctl", "--user", "--quiet", verb, "dawnlet-remind.service"], environment: environment, timeout: .seconds(5)))?.status
         }
         guard let active = systemctl("is-active") else { return (nil, "cannot run systemctl") }
         let enabled = systemctl("is-enabled") == 0

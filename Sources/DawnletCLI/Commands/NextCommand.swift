@@ -71,7 +71,7 @@ enum NextCommand {
         // From the grace window back (a reminder that goes out late now is the next one too),
         // over a day first, then further: most of the time the next is near, and a plan's cost
         // grows with its window.
-        var start = now.adding(seconds: -Int64(invocation.config.graceWindow))
+        var start = now.adding(.zero - invocation.config.graceWindow)
         for days in [1, 7, 30, lookaheadDays] where answer.next == nil {
             let end = now.adding(seconds: Int64(days) * 86_400)
             _ = try source.forEachReminder(now: now, window: start...end) { reminder in

@@ -54,11 +54,14 @@ enum ServeCommands {
             // follows /etc/localtime). Neither is ever waited for (LogOutput).
             let output = LogOutput(environment: settings.environment)
             runner = try Runner(settings) { [settings] entry in
-                let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
+                // The journal stamps its entries itself; a line on stderr carries the time.
+                var prefix = ""
+                if !output.isJournal, let at = entry.at {
+                    let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
+                    prefix = ISO8601.format(at, in: zone) + " "
+                }
                 // One line each, whatever a title or a file name holds.
-                output.write(
-                    DisplayText.escaped(entry.message), priority: entry.priority, fields: entry.fields,
-                    prefix: entry.at.map { ISO8601.format($0, in: zone) + " " } ?? "")
+                output.write(DisplayText.escaped(entry.message), priority: entry.priority, fields: entry.fields, prefix: prefix)
             }
             let code = try runner.run()
             guard code == 0 else { throw CLIError(code: .failure, message: "the runner stopped with \(code)") }
