@@ -29,7 +29,7 @@ public struct MailMessage: Hashable, Sendable {
         body += "\n-- \nDawnlet reminder \(message.key)\n"
         self.init(
             from: from, to: to, subject: message.late ? "(late) \(message.title)" : message.title, body: body,
-            key: message.key, date: date, utcOffset: utcOffset)
+            key: message.key.description, date: date, utcOffset: utcOffset)
     }
 
     /// `<dawnlet.todo.3.2026-12-01.10m.5f1c…@example.org>`: readable, and a hash of the whole key

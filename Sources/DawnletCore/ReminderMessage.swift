@@ -3,9 +3,10 @@
 public struct ReminderMessage: Hashable, Sendable {
     public var title: String
     public var body: String
-    /// A reminder kind, "digest", or "summary" (several late reminders in one).
-    public var kind: String
-    public var key: String
+    /// What it is about, and the key it carries.
+    public var key: MessageKey
+    /// A reminder kind, "digest", "summary" (several late reminders in one), "test" or "notice".
+    public var kind: String { key.kind }
     /// When it was due, ISO 8601 with its UTC offset.
     public var when: String
     public var late: Bool
@@ -24,10 +25,9 @@ public struct ReminderMessage: Hashable, Sendable {
         public let title: String
     }
 
-    public init(title: String, body: String, kind: String, key: String, when: String, late: Bool, urgent: Bool = false) {
+    public init(title: String, body: String, key: MessageKey, when: String, late: Bool, urgent: Bool = false) {
         self.title = title
         self.body = body
-        self.kind = kind
         self.key = key
         self.when = when
         self.late = late
@@ -38,7 +38,7 @@ public struct ReminderMessage: Hashable, Sendable {
     public init(_ reminder: PlannedReminder, late: Bool) {
         let dueToday = reminder.offset?.isZero ?? false
         self.init(
-            title: reminder.title, body: reminder.body, kind: reminder.kind, key: reminder.key.description,
+            title: reminder.title, body: reminder.body, key: .reminder(reminder.key),
             when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
             urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
         let payable: Set<ReminderKind> = [.subscription, .debt, .bill]
@@ -55,20 +55,15 @@ public struct ReminderMessage: Hashable, Sendable {
     public static func summary(of reminders: [PlannedReminder], when: String, listed: Int = 10) -> ReminderMessage {
         let shown = reminders.prefix(listed)
         var lines = shown.map { DisplayText.bounded("\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)", to: 120) }
-        var keys = shown.map(\.key.description)
-        if reminders.count > listed {
-            lines.append("and \(reminders.count - listed) more")
-            keys.append("+\(reminders.count - listed)")
-        }
+        if reminders.count > listed { lines.append("and \(reminders.count - listed) more") }
         return ReminderMessage(
             title: "\(reminders.count) reminders you missed", body: lines.joined(separator: "\n"),
-            kind: "summary", key: "summary:" + keys.joined(separator: ","),
-            when: when, late: true)
+            key: .summary(shown.map(\.key), more: reminders.count - shown.count), when: when, late: true)
     }
 
     /// The command template's placeholders.
     public var templateValues: [String: String] {
-        ["title": title, "body": body, "kind": kind, "key": key, "when": when, "late": late ? "late" : ""]
+        ["title": title, "body": body, "kind": kind, "key": key.description, "when": when, "late": late ? "late" : ""]
     }
 
     /// A digest offers at most this many payments (a notification's actions are a short menu).
@@ -80,8 +75,9 @@ public struct ReminderMessage: Hashable, Sendable {
     /// on every single reminder. A summary of several has none.
     public func actions(snooze: Duration) -> [ReminderAction] {
         let paying = payables.map { $0.kind == .bill ? ReminderAction.paid($0) : .logPayment($0) }
-        if case .calendar? = ReminderKey(key) { return [.done, .snooze(snooze)] }
-        guard let target = ReminderKey(key)?.item else { return kind == "digest" ? paying : [] }
+        guard case .reminder(let reminder) = key else { return [] }
+        if case .calendar = reminder { return [.done, .snooze(snooze)] }
+        guard let target = reminder.item else { return kind == "digest" ? paying : [] }
         var actions: [ReminderAction] = []
         switch target.kind {
         case .todo, .habit: actions = [.done, .skip]
@@ -89,6 +85,68 @@ public struct ReminderMessage: Hashable, Sendable {
         default: break
         }
         return paying + actions + [.snooze(snooze)]
+    }
+}
+
+/// What a message is about, as the key it carries: a command's `{key}` and DAWNLET_REMINDER_KEY,
+/// an email's X-Dawnlet-Key and Message-ID, the log's lines.
+public enum MessageKey: Hashable, Sendable, CustomStringConvertible {
+    /// One planned reminder.
+    case reminder(ReminderKey)
+    /// Several late reminders in one: the ones it lists, and how many more it counts.
+    case summary([ReminderKey], more: Int)
+    /// `notify-test`'s, sent at an instant.
+    case test(Instant)
+    /// What the runner says about an action it could not record.
+    case notice(InvokedAction)
+
+    /// `todo:3:2026-12-01:0m`, `summary:todo:1:…,todo:2:…,+290`, `test:1796112000`, `notice:paid:bill:1:2026-12-01`.
+    public var description: String {
+        switch self {
+        case .reminder(let key): key.description
+        case .summary(let keys, let more): "summary:" + (keys.map(\.description) + (more > 0 ? ["+\(more)"] : [])).joined(separator: ",")
+        case .test(let at): "test:\(at.secondsSinceEpoch)"
+        case .notice(let action): "notice:\(action)"
+        }
+    }
+
+    /// `description` read back; nil for text that is none of them.
+    public init?(_ text: String) {
+        if text.hasPrefix("summary:") {
+            var keys: [ReminderKey] = []
+            var more = 0
+            for part in text.dropFirst(8).split(separator: ",") {
+                if part.hasPrefix("+"), let count = Int(part.dropFirst()) {
+                    more = count
+                } else if let key = ReminderKey(String(part)) {
+                    keys.append(key)
+                } else {
+                    return nil
+                }
+            }
+            self = .summary(keys, more: more)
+        } else if text.hasPrefix("test:"), let seconds = Int64(text.dropFirst(5)) {
+            self = .test(Instant(secondsSinceEpoch: seconds))
+        } else if text.hasPrefix("notice:") {
+            self = .notice(InvokedAction(key: String(text.dropFirst(7))))
+        } else if let key = ReminderKey(text) {
+            self = .reminder(key)
+        } else {
+            return nil
+        }
+    }
+
+    /// What the message is: its reminder's kind (`todo`, `digest`, `calendar`…), or `summary`,
+    /// `test`, `notice`.
+    public var kind: String {
+        switch self {
+        case .reminder(.item(let kind, _, _, _)): kind.rawValue
+        case .reminder(.digest): "digest"
+        case .reminder(.calendar): ReminderKind.calendar.rawValue
+        case .summary: "summary"
+        case .test: "test"
+        case .notice: "notice"
+        }
     }
 }
 

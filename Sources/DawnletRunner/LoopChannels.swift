@@ -83,7 +83,7 @@ public final class LoopChannels: DeliveryChannels {
     /// The environment a command or sendmail child gets: ours, and which reminder it carries.
     private func environment(_ message: ReminderMessage, _ channel: Channel) -> [String: String] {
         var environment = baseEnvironment
-        environment["DAWNLET_REMINDER_KEY"] = message.key
+        environment["DAWNLET_REMINDER_KEY"] = message.key.description
         environment["DAWNLET_CHANNEL"] = channel.rawValue
         return environment
     }
@@ -194,7 +194,7 @@ public final class LoopChannels: DeliveryChannels {
         log(
             LogEntry(
                 "\(reason); \(message.key) goes through the \(fallback) fallback", priority: 4,
-                fields: [("DAWNLET_KEY", message.key), ("DAWNLET_KIND", message.kind), ("DAWNLET_CHANNEL", "desktop"), ("DAWNLET_OUTCOME", "fallback")]))
+                fields: RunnerCore.fields(message.key, message.kind, .desktop, "fallback")))
         deliver(message, through: fallback, replacing: nil) { outcome in
             let detail = ["\(reason); sent through the \(fallback) fallback", outcome.detail].compactMap { $0 }.joined(separator: ": ")
             done(DeliveryOutcome(state: outcome.state, detail: detail, retry: outcome.retry))

@@ -83,7 +83,7 @@ extension Runner {
             // Already logged (or paused, paid off): the person is told, on the desktop.
             log(LogEntry("cannot record \(action) from notification \(id): \(error)", priority: 4))
             let notice = ReminderMessage(
-                title: "Not recorded", body: error.message, kind: "notice", key: "notice:\(action)",
+                title: "Not recorded", body: error.message, key: .notice(action),
                 when: ISO8601.format(scheduler.now, in: settings.zone), late: false)
             (channels as? LoopChannels)?.notifications?.close(id)
             channels?.deliver(notice, through: .desktop, replacing: nil) { _ in }

@@ -257,7 +257,8 @@ extension RunnerCore {
         reminders.count == 1 ? about(reminders[0], in: zone) : "[a summary of \(reminders.count) reminders]"
     }
 
-    static func fields(_ key: ReminderKey, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {
+    /// The journal's fields of a delivery: its key (a reminder's, or a message's), kind, channel and outcome.
+    static func fields(_ key: some CustomStringConvertible, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {
         [("DAWNLET_KEY", key.description), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel.rawValue), ("DAWNLET_OUTCOME", outcome)]
     }
 }

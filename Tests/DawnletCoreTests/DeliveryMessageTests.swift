@@ -8,11 +8,12 @@ import Testing
 @Suite struct DeliveryMessageTests {
     let hostile = "Pay <b>rent</b> & $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶"
 
+    /// A message of the key written as text (its kind is the key's).
     func message(
-        title: String = "Call mum", body: String = "todo at 09:00", kind: String = "todo",
-        key: String = "todo:3:2026-12-01:0m", late: Bool = false, urgent: Bool = false
+        title: String = "Call mum", body: String = "todo at 09:00", key: String = "todo:3:2026-12-01:0m", late: Bool = false,
+        urgent: Bool = false
     ) -> ReminderMessage {
-        ReminderMessage(title: title, body: body, kind: kind, key: key, when: "2026-12-01T09:00:00+01:00", late: late, urgent: urgent)
+        ReminderMessage(title: title, body: body, key: MessageKey(key)!, when: "2026-12-01T09:00:00+01:00", late: late, urgent: urgent)
     }
 
     func mail(_ message: ReminderMessage) -> MailMessage {
@@ -40,14 +41,14 @@ import Testing
     )
     func actionsByKind() {
         let snooze = ReminderAction.snooze(.seconds(600))
-        #expect(message(kind: "todo").actions(snooze: .seconds(600)) == [.done, .skip, snooze])
-        #expect(message(kind: "habit", key: "habit:2:2026-12-01:0m").actions(snooze: .seconds(600)) == [.done, .skip, snooze])
-        #expect(message(kind: "event", key: "event:2:2026-12-01:10m").actions(snooze: .seconds(600)) == [.skip, snooze])
-        #expect(message(kind: "bill", key: "bill:7:2026-12-01:3d").actions(snooze: .seconds(600)) == [.skip, snooze])
-        #expect(message(kind: "debt", key: "debt:1:2026-12-15:0m").actions(snooze: .seconds(600)) == [snooze])
-        #expect(message(kind: "calendar", key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snooze: .seconds(600)) == [.done, snooze])
-        #expect(message(kind: "digest", key: "digest:2026-12-01").actions(snooze: .seconds(600)).isEmpty)
-        #expect(message(kind: "summary", key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snooze: .seconds(600)).isEmpty)
+        #expect(message().actions(snooze: .seconds(600)) == [.done, .skip, snooze])
+        #expect(message(key: "habit:2:2026-12-01:0m").actions(snooze: .seconds(600)) == [.done, .skip, snooze])
+        #expect(message(key: "event:2:2026-12-01:10m").actions(snooze: .seconds(600)) == [.skip, snooze])
+        #expect(message(key: "bill:7:2026-12-01:3d").actions(snooze: .seconds(600)) == [.skip, snooze])
+        #expect(message(key: "debt:1:2026-12-15:0m").actions(snooze: .seconds(600)) == [snooze])
+        #expect(message(key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snooze: .seconds(600)) == [.done, snooze])
+        #expect(message(key: "digest:2026-12-01").actions(snooze: .seconds(600)).isEmpty)
+        #expect(message(key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snooze: .seconds(600)).isEmpty)
         #expect(snooze.label == "Snooze 10m")
         #expect(ReminderAction.snooze(.seconds(5_400)).label == "Snooze 1h30m")
     }
@@ -182,7 +183,7 @@ import Testing
 
     @Test("payments from a notification: a digest offers Log payment and Paid for what it lists; the keys say what to record")
     func paymentActions() {
-        var digest = message(kind: "digest", key: "digest:2026-12-02")
+        var digest = message(key: "digest:2026-12-02")
         #expect(digest.actions(snooze: .seconds(600)).isEmpty)
         let stream = ReminderMessage.Payable(kind: .subscription, id: 3, date: date("2026-12-02"), title: "Stream")
         let rent = ReminderMessage.Payable(kind: .bill, id: 1, date: date("2026-12-02"), title: "Rent")
@@ -203,7 +204,7 @@ import Testing
         }
         #expect([1, 2, 3, 4, 99].map { CloseReason(code: $0).description } == ["expired", "dismissed", "closed", "closed", "closed"])
         // A bill's own reminder: Paid beside Skip and Snooze.
-        var bill = message(kind: "bill", key: "bill:1:2026-12-02:0m")
+        var bill = message(key: "bill:1:2026-12-02:0m")
         bill.payables = [rent]
         #expect(bill.actions(snooze: .seconds(600)).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze"])
     }

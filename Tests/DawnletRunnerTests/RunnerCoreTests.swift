@@ -86,7 +86,7 @@ final class CoreDriver {
     var statuses: [String] { effects.compactMap { if case .notify(let s) = $0, s.hasPrefix("STATUS=") { String(s.dropFirst(7)) } else { nil } } }
     var logs: [String] { effects.compactMap { if case .log(let entry) = $0 { entry.message } else { nil } } }
     var exits: [Int32] { effects.compactMap { if case .exit(let code) = $0 { code } else { nil } } }
-    var delivered: [String] { tickets.map(\.message.key) }
+    var delivered: [String] { tickets.map(\.message.key.description) }
 }
 
 /// The runner's decisions as tables: the core handed events, its effects compared. No loop, no

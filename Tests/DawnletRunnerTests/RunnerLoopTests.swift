@@ -29,7 +29,7 @@ final class FakeChannels: DeliveryChannels {
         handed[index].done(outcome)
     }
 
-    var keys: [String] { handed.map(\.message.key) }
+    var keys: [String] { handed.map(\.message.key.description) }
 }
 
 /// The runner without real time: a test scheduler, fake channels, a real database in a temporary

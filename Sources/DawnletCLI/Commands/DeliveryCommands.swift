@@ -36,7 +36,7 @@ enum DeliveryCommands {
         let now = Instant(Date())
         let message = ReminderMessage(
             title: "Dawnlet test reminder", body: "If you can read this, the \(channel) channel works.",
-            kind: "test", key: "test:\(now.secondsSinceEpoch)", when: ISO8601.format(now, in: zone), late: false)
+            key: .test(now), when: ISO8601.format(now, in: zone), late: false)
         let config = invocation.config
         if channel == .desktop {
             do {
