@@ -44,6 +44,9 @@ extension Runner {
         case .publish(let now): publishState(now: now)
         case .withdraw: withdrawState()
         case .log(let entry): log(entry)
+        case .planned(let line, let reminders):
+            let took = (planMeasured.handled ?? scheduler.elapsed) - (planMeasured.started ?? scheduler.elapsed)
+            log(LogEntry(RunnerCore.plannedLine(line, reminders: reminders, took: took)))
         case .killChildren: CommandRunner.killAll()
         case .exit(let code): loop.exit(code)
         }
@@ -53,7 +56,7 @@ extension Runner {
     /// reminders (a digest counts what it lists) and reaches a day ahead; then it ends just before
     /// the first reminder it leaves out. One pass, whatever the database.
     private func makePlan(_ request: PlanRequest) {
-        let started = scheduler.elapsed
+        planMeasured = (scheduler.elapsed, nil)
         let result: PlanResult
         do {
             let version = try store.dataVersion()
@@ -82,7 +85,7 @@ extension Runner {
             overdueCount = nil
             result = PlanResult(
                 request: request, plan: Plan(reminders: reminders, calendarProblems: problems), ends: ends, version: version,
-                position: position, took: scheduler.elapsed - started)
+                position: position)
         } catch {
             // The database may be locked by a long write: the core tries again shortly.
             return send(.planFailed(request, "\(error)"))
@@ -93,7 +96,7 @@ extension Runner {
     /// What another process wrote since the plan read the change feed, read for the core to
     /// splice in; a whole plan when the feed cannot say, or a read fails.
     private func readChanges(_ request: ChangeRequest) -> ChangeResult {
-        let started = scheduler.elapsed
+        planMeasured = (scheduler.elapsed, nil)
         do {
             let version = try store.dataVersion()
             let changes = try store.changes(after: request.position)
@@ -105,7 +108,7 @@ extension Runner {
                 input = read
             }
             overdueCount = nil
-            return .spliced(input, version: version, position: changes.position, changed: changes.sources.count, took: scheduler.elapsed - started)
+            return .spliced(input, version: version, position: changes.position, changed: changes.sources.count)
         } catch {
             return .wholePlan
         }

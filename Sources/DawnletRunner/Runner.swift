@@ -101,6 +101,9 @@ public final class Runner {
     var publishFailure: String?
     var readStamps: [String: String] = [:]
     var overdueCount: (date: CivilDate, count: Int)?
+    /// When the last plan or splice began reading, and when the core had made it and decided on
+    /// it: what the "planned" line says it cost.
+    var planMeasured: (started: Duration?, handled: Duration?) = (nil, nil)
 
     public var settings: Settings { core.settings }
     public var nextWake: Instant? { core.nextWake }
@@ -173,6 +176,10 @@ public final class Runner {
     /// Hands the core an event at the scheduler's now, and carries out what it says.
     func send(_ event: RunnerEvent) {
         let effects = core.handle(event, now: scheduler.now)
+        switch event {
+        case .planned, .changesRead: planMeasured.handled = scheduler.elapsed
+        default: break
+        }
         for effect in effects { perform(effect) }
     }
 

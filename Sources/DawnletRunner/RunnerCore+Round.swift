@@ -11,8 +11,8 @@ extension RunnerCore {
     struct Round: Sendable {
         /// What made the round, and what it says once done: a plan's or a splice's "planned" line.
         enum Origin: Sendable {
-            case plan(reason: PlanReason, cost: String, statusBefore: String)
-            case splice(reason: PlanReason, what: String, cost: String)
+            case plan(reason: PlanReason, statusBefore: String)
+            case splice(reason: PlanReason, what: String)
         }
 
         let now: Instant
@@ -149,17 +149,17 @@ extension RunnerCore {
         }
         effects.append(.publish(now: round.now))
         switch round.origin {
-        case .plan(let reason, let cost, let before)?:
+        case .plan(let reason, let before)?:
             // Every plan says where it stands, changed or not: systemd shows it, and a watcher can
             // tell the plan was made. What it holds and cost is logged (a timer's: when it changed).
             effects.append(.notify("STATUS=" + status))
             if reason != .timer {
-                effects.append(.log(LogEntry("planned (\(reason)): \(status) (\(cost))")))
+                effects.append(.planned("planned (\(reason)): \(status)", reminders: plan.reminders.count))
             } else if status != before {
                 effects.append(.log(LogEntry(status)))
             }
-        case .splice(let reason, let what, let cost)?:
-            effects += [.notify("STATUS=" + status), .log(LogEntry("planned (\(reason), \(what) changed): \(status) (\(cost))"))]
+        case .splice(let reason, let what)?:
+            effects += [.notify("STATUS=" + status), .planned("planned (\(reason), \(what) changed): \(status)", reminders: plan.reminders.count)]
         case nil:
             break
         }

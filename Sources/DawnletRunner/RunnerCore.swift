@@ -139,7 +139,7 @@ public struct RunnerCore: Sendable {
             effects += plan.calendarProblems.map { .log(LogEntry("calendar \($0)", priority: 4)) }
             lastCalendarProblems = plan.calendarProblems
         }
-        let origin = Round.Origin.plan(reason: result.request.reason, cost: Self.cost(plan, result.took), statusBefore: status)
+        let origin = Round.Origin.plan(reason: result.request.reason, statusBefore: status)
         return effects + beginRound(now: result.request.now, announce: false, origin: origin)
     }
 
@@ -152,7 +152,7 @@ public struct RunnerCore: Sendable {
     }
 
     mutating func changesRead(_ request: ChangeRequest, _ result: ChangeResult) -> [RunnerEffect] {
-        guard case .spliced(let input, let version, let position, let changed, let took) = result else {
+        guard case .spliced(let input, let version, let position, let changed) = result else {
             return replan(request.reason, now: request.now)
         }
         input?.splice(into: &plan.reminders, rules: PlanRules(config: settings.config), now: request.now, window: request.window, zone: settings.zone)
@@ -163,7 +163,7 @@ public struct RunnerCore: Sendable {
         lastPlanNow = request.now
         let what = changed == 1 ? "1 item" : "\(changed) items"
         return beginRound(
-            now: request.now, announce: false, origin: .splice(reason: request.reason, what: what, cost: Self.cost(plan, took)))
+            now: request.now, announce: false, origin: .splice(reason: request.reason, what: what))
     }
 
     /// SIGTERM/SIGINT (or the database lost): says STOPPING, starts nothing new, gives deliveries
@@ -200,9 +200,10 @@ public struct RunnerCore: Sendable {
         }
     }
 
-    /// "1234 reminders in 3.2 ms": what a plan holds and what making it cost.
-    static func cost(_ plan: Plan, _ took: Duration) -> String {
+    /// `planned (…): … (1234 reminders in 3.2 ms)`: a `.planned` effect's line, with what the plan
+    /// holds and what making it cost.
+    public static func plannedLine(_ line: String, reminders: Int, took: Duration) -> String {
         let milliseconds = Double(took.components.seconds) * 1000 + Double(took.components.attoseconds) / 1e15
-        return "\(plan.reminders.count) reminder\(plan.reminders.count == 1 ? "" : "s") in \((milliseconds * 10).rounded() / 10) ms"
+        return "\(line) (\(reminders) reminder\(reminders == 1 ? "" : "s") in \((milliseconds * 10).rounded() / 10) ms)"
     }
 }

@@ -68,6 +68,9 @@ public enum RunnerEffect: Sendable {
     case publish(now: Instant)
     case withdraw
     case log(LogEntry)
+    /// Says what a plan or splice came to (`planned (start): next: …`), with how many reminders
+    /// it holds and what making it cost (reading, splicing, deciding), which the shell measures.
+    case planned(String, reminders: Int)
     /// Kill every command still running (the shutdown bound ran out).
     case killChildren
     case exit(Int32)
@@ -152,7 +155,6 @@ public struct PlanResult: Sendable {
     /// The database's data version and change feed position the plan read.
     public let version: Int64
     public let position: Int64
-    public let took: Duration
 }
 
 /// What another process wrote, to splice in after `position`.
@@ -167,6 +169,6 @@ public enum ChangeResult: Sendable {
     /// The feed cannot say (a setting, a stretch it dropped, many rows, a calendar) or a read failed.
     case wholePlan
     /// What the changed items plan to now (nil: nothing the plan reads changed), with the
-    /// version and position read, how many items changed and what reading them cost.
-    case spliced(PlanSource.SpliceInput?, version: Int64, position: Int64, changed: Int, took: Duration)
+    /// version and position read, and how many items changed.
+    case spliced(PlanSource.SpliceInput?, version: Int64, position: Int64, changed: Int)
 }

@@ -35,7 +35,7 @@ extension Store.Log {
     /// (kind, item_id): a re-plan of a few items reads their rows.
     public func deliveryLog(since: Instant, items: [ReminderKind: Set<Int64>]? = nil) throws(StoreError) -> [DeliveryID: Settlement] {
         var log: [DeliveryID: Settlement] = [:]
-        var condition = "state != 'claimed' AND snoozed_until IS NULL AND fire_at >= ?"
+        var condition = "state != \(Delivery.State.claimed.sql) AND snoozed_until IS NULL AND fire_at >= ?"
         var arguments: [SQLValue] = [.int(since.secondsSinceEpoch)]
         if let items {
             let kinds = items.filter { !$0.value.isEmpty }.sorted { $0.key.rawValue < $1.key.rawValue }
@@ -72,7 +72,7 @@ extension Store.Log {
     @discardableResult
     public func snooze(_ id: DeliveryID, until: Instant, response: String) throws(StoreError) -> Bool {
         try db.run(
-            "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = 'delivered'",
+            "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = \(Delivery.State.delivered.sql)",
             [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
     }
 
@@ -131,10 +131,10 @@ extension Store.Log {
                     try db.runPrepared(
                         """
                         INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at, item_id)
-                        VALUES (?1, ?2, 'claimed', ?3, ?4, ?5, ?6, ?7, ?8)
-                        ON CONFLICT (key, channel) DO UPDATE SET state = 'claimed', attempts = attempts + 1, claimed_at = ?7, late = ?6,
+                        VALUES (?1, ?2, \(Delivery.State.claimed.sql), ?3, ?4, ?5, ?6, ?7, ?8)
+                        ON CONFLICT (key, channel) DO UPDATE SET state = \(Delivery.State.claimed.sql), attempts = attempts + 1, claimed_at = ?7, late = ?6,
                             snoozed_until = NULL
-                        WHERE state = 'claimed' OR snoozed_until IS NOT NULL
+                        WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
                         """,
                         [
                             .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
@@ -166,7 +166,7 @@ extension Store.Log {
         try db.run(
             """
             INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, item_id)
-            VALUES (?, ?, 'missed', ?, ?, ?, ?, ?, 'outside the grace window', ?) ON CONFLICT (key, channel) DO NOTHING
+            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, 'outside the grace window', ?) ON CONFLICT (key, channel) DO NOTHING
             """,
             [
                 .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
@@ -231,7 +231,8 @@ extension Store.Log {
 
     /// Missed reminders not yet acknowledged (`missed --clear`), newest first.
     public func unacknowledgedMissed() throws(StoreError) -> [Delivery] {
-        try deliveries(where: "state = 'missed' AND (response IS NULL OR response <> 'acknowledged') ORDER BY fire_at DESC, key", [])
+        try deliveries(
+            where: "state = \(Delivery.State.missed.sql) AND (response IS NULL OR response <> \(Delivery.acknowledged)) ORDER BY fire_at DESC, key", [])
     }
 
     /// Acknowledges missed reminders (all, or those with `keys`): `missed` lists them no more.
@@ -240,12 +241,12 @@ extension Store.Log {
     public func acknowledgeMissed(keys: [ReminderKey]? = nil) throws(StoreError) -> Int {
         try db.writeTransaction { () throws(StoreError) in
             guard let keys else {
-                return try db.run("UPDATE deliveries SET response = 'acknowledged' WHERE state = 'missed' AND response IS NULL")
+                return try db.run("UPDATE deliveries SET response = \(Delivery.acknowledged) WHERE state = \(Delivery.State.missed.sql) AND response IS NULL")
             }
             var count = 0
             for key in keys {
                 count += try db.run(
-                    "UPDATE deliveries SET response = 'acknowledged' WHERE state = 'missed' AND response IS NULL AND key = ?",
+                    "UPDATE deliveries SET response = \(Delivery.acknowledged) WHERE state = \(Delivery.State.missed.sql) AND response IS NULL AND key = ?",
                     [.text(key.description)])
             }
             return count
@@ -271,4 +272,14 @@ extension ReminderKey {
     /// The id of the item a reminder is about, as the delivery log keeps it (none for a digest or
     /// a calendar's item).
     var itemID: SQLValue { item.map { .int($0.id) } ?? .null }
+}
+
+extension Delivery.State {
+    /// The state as an SQL literal: the delivery log's words are written in one place, here.
+    var sql: String { "'\(rawValue)'" }
+}
+
+extension Delivery {
+    /// The response of a missed delivery someone has seen (`missed --clear`), as an SQL literal.
+    static let acknowledged = "'acknowledged'"
 }

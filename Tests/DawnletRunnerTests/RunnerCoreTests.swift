@@ -51,7 +51,7 @@ final class CoreDriver {
                 .planned(
                     PlanResult(
                         request: request, plan: Plan(reminders: reminders.filter { request.window.contains($0.fireAt) }), ends: request.window.upperBound,
-                        version: dataVersion, position: 0, took: .zero)))
+                        version: dataVersion, position: 0)))
         case .readChanges(let request): send(.changesRead(request, .wholePlan))
         case .recordMissed: send(.missedRecorded(failures: [:]))
         case .claim(let claims, _):
@@ -84,7 +84,16 @@ final class CoreDriver {
     var wakes: [Instant] { effects.compactMap { if case .arm(.wake, let at) = $0 { at } else { nil } } }
     var publishes: Int { effects.filter { if case .publish = $0 { true } else { false } }.count }
     var statuses: [String] { effects.compactMap { if case .notify(let s) = $0, s.hasPrefix("STATUS=") { String(s.dropFirst(7)) } else { nil } } }
-    var logs: [String] { effects.compactMap { if case .log(let entry) = $0 { entry.message } else { nil } } }
+    /// What the shell would log; a plan's cost is 0 here.
+    var logs: [String] {
+        effects.compactMap {
+            switch $0 {
+            case .log(let entry): entry.message
+            case .planned(let line, let reminders): RunnerCore.plannedLine(line, reminders: reminders, took: .zero)
+            default: nil
+            }
+        }
+    }
     var exits: [Int32] { effects.compactMap { if case .exit(let code) = $0 { code } else { nil } } }
     var delivered: [String] { tickets.map(\.message.key.description) }
 }
