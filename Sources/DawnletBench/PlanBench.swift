@@ -126,7 +126,7 @@ enum PlanBench {
         for _ in 0..<5 {
             let phases = PlanPhases()
             reminders = 0
-            let source = PlanSource(store: try Store(path: database, create: false), config: settings, zone: zone)
+            let source = PlanReader(store: try Store(path: database, create: false), config: settings, zone: zone)
             try source.forEachReminder(now: from, window: from...to, phases: phases) { _ in
                 reminders += 1; return true
             }

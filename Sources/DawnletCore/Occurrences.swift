@@ -87,14 +87,14 @@ public struct StoredOccurrence: Hashable, Sendable {
 /// One merged occurrence: what the day view and the planner see. Whether it was generated or read
 /// from a row is kept only to explain it (`source`); nothing decides on it.
 public struct Occurrence: Hashable, Sendable {
-    public enum Source: String, Hashable, Sendable { case virtual, stored }
+    public enum Origin: String, Hashable, Sendable { case virtual, stored }
 
     public let definition: ItemDefinition
     public let date: CivilDate
     public let title: String
     public let time: WallTime?
     public let status: OccurrenceStatus
-    public let source: Source
+    public let source: Origin
     public let rowID: Int64?
     /// A one-off todo past its date and not done.
     public var overdue: Bool
@@ -269,7 +269,7 @@ public struct TodoStanding: Hashable, Sendable {
     }
 }
 
-extension Occurrence.Source {
+extension Occurrence.Origin {
     public var literal: StaticString {
         switch self {
         case .virtual: "virtual"

@@ -62,7 +62,7 @@ public struct PlannedReminder: Hashable, Sendable {
     public var title: String {
         item?.title ?? "\(occurrenceDate.weekday.fullName) \(occurrenceDate): \(Planner.count(items.count, "item"))"
     }
-    public var source: Occurrence.Source { item?.source ?? .virtual }
+    public var source: Occurrence.Origin { item?.source ?? .virtual }
     /// Where it comes from, for `preview`: `virtual` or `stored` (generated or stored occurrence),
     /// `ics:NAME` for an external calendar.
     public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }

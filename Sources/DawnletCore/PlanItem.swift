@@ -10,7 +10,7 @@ public struct PlanItem: Hashable, Sendable {
     /// Nil for a date-only item, which goes in the morning digest.
     public let time: WallTime?
     public let title: String
-    public let source: Occurrence.Source
+    public let source: Occurrence.Origin
     /// The item's own offsets; empty means the kind's defaults.
     public var offsets: [ReminderOffset] {
         switch own {
@@ -73,7 +73,7 @@ public struct PlanItem: Hashable, Sendable {
 
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
-        source: Occurrence.Source, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
+        source: Occurrence.Origin, offsets: [ReminderOffset] = [], suppression: Suppression? = nil,
         detail: String? = nil, note: String? = nil
     ) {
         self.init(
@@ -86,7 +86,7 @@ public struct PlanItem: Hashable, Sendable {
     @inlinable
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
-        source: Occurrence.Source, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
+        source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
     ) {
         self.init(
             kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
@@ -104,7 +104,7 @@ public struct PlanItem: Hashable, Sendable {
     // many that have none.
     @inlinable
     init(
-        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Source,
+        kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Origin,
         offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
     ) {
         calendarBox = box

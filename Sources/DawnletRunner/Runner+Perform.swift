@@ -62,7 +62,7 @@ extension Runner {
             let version = try store.dataVersion()
             let position = try store.changePosition()
             let config = settings.config
-            let source = PlanSource(store: store, config: config, zone: settings.zone, zones: settings.zones)
+            let source = PlanReader(store: store, config: config, zone: settings.zone, zones: settings.zones)
             // The calendars are read by this plan (and not by a splice): stamped first.
             for path in RunnerState.calendarFiles(config.calendars) {
                 readStamps[path] = FileStamp.text(of: path)
@@ -101,9 +101,9 @@ extension Runner {
             let version = try store.dataVersion()
             let changes = try store.changes(after: request.position)
             if changes.wholePlan { return .wholePlan }
-            var input: PlanSource.SpliceInput?
+            var input: PlanReader.SpliceInput?
             if !changes.sources.isEmpty {
-                let source = PlanSource(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
+                let source = PlanReader(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
                 guard let read = try source.spliceInput(changes: changes.sources, now: request.now, window: request.window) else { return .wholePlan }
                 input = read
             }

@@ -116,7 +116,7 @@ extension Runner {
             validUntil = min(validUntil, core.planEnds.adding(seconds: -lookahead))
         }
         if overdueCount?.date != today {
-            let source = PlanSource(store: store, config: settings.config, zone: zone, zones: settings.zones)
+            let source = PlanReader(store: store, config: settings.config, zone: zone, zones: settings.zones)
             overdueCount = (today, try source.overdueCount(today: today))
         }
         return RunnerState(

@@ -170,5 +170,5 @@ public enum ChangeResult: Sendable {
     case wholePlan
     /// What the changed items plan to now (nil: nothing the plan reads changed), with the
     /// version and position read, and how many items changed.
-    case spliced(PlanSource.SpliceInput?, version: Int64, position: Int64, changed: Int)
+    case spliced(PlanReader.SpliceInput?, version: Int64, position: Int64, changed: Int)
 }

@@ -4,7 +4,7 @@ import DawnletCore
 /// definitions and money sources a plan must be made again for.
 public struct PlanChanges: Sendable, Equatable {
     /// One definition or money source, by the kind of its reminders.
-    public struct Source: Hashable, Sendable {
+    public struct Item: Hashable, Sendable {
         public let kind: ReminderKind
         public let id: Int64
 
@@ -17,7 +17,7 @@ public struct PlanChanges: Sendable, Equatable {
     /// Where the feed stands: the next call asks for what came after it.
     public let position: Int64
     /// What changed, each once.
-    public let sources: Set<Source>
+    public let sources: Set<Item>
     /// Something changed that names no one source (a setting, a transaction of no bill), or
     /// the feed no longer reaches back to where it was asked from (it keeps 2,000 rows): only a
     /// whole plan is sure to be right.
@@ -43,10 +43,10 @@ extension Store {
         // feed's cap, which always keeps the newest): a first row past the next number means
         // some were dropped before they were read.
         var whole = rows.count > limit || (rows.first.map { $0.seq != position + 1 } ?? false)
-        var sources = Set<PlanChanges.Source>()
+        var sources = Set<PlanChanges.Item>()
         for row in rows {
             guard let kind = row.kind, let id = row.id else { whole = true; continue }
-            sources.insert(PlanChanges.Source(kind: kind, id: id))
+            sources.insert(PlanChanges.Item(kind: kind, id: id))
         }
         return PlanChanges(position: latest, sources: sources, wholePlan: whole)
     }

@@ -6,7 +6,7 @@ import Testing
 
 @testable import DawnletRunner
 
-/// After a write, the runner re-plans only what changed (`PlanSource.splice`, over what
+/// After a write, the runner re-plans only what changed (`PlanReader.splice`, over what
 /// the change feed names). The oracle is the whole plan made again: on random databases and
 /// random writes of every sort a person makes (add, edit, done, skip, delete; dated, timed,
 /// date-only, repeating, one-off), the spliced plan is it, reminder for reminder and in order.
@@ -14,7 +14,7 @@ import Testing
     let berlin = Zone.named("Europe/Berlin")
 
     /// One write, as the CLI makes it, to a random item; returns what it touched.
-    func randomWrite(_ store: Store, _ rng: inout SeededRandom, today: CivilDate) throws -> PlanChanges.Source? {
+    func randomWrite(_ store: Store, _ rng: inout SeededRandom, today: CivilDate) throws -> PlanChanges.Item? {
         let definitions = try store.items.definitions()
         let offsets: [ReminderOffset] = [.minutes(0), .minutes(10), .hours(2), .days(1), .days(3)]
         let time = Bool.random(using: &rng) ? nil : WallTime(hour: Int.random(in: 0...23, using: &rng), minute: Int.random(in: 0...59, using: &rng))
@@ -24,7 +24,7 @@ import Testing
             let id = try store.items.addItem(
                 kind: .todo, title: "due soon", date: today.adding(days: Int.random(in: -6...20, using: &rng)),
                 time: time, schedule: nil, today: today)
-            return PlanChanges.Source(kind: .todo, id: id)
+            return PlanChanges.Item(kind: .todo, id: id)
         case 6:
             return try randomMoneyWrite(store, &rng, today: today)
         case 7, 8:
@@ -39,14 +39,14 @@ import Testing
             let id = try store.items.addItem(
                 kind: kind, title: "new \(kind)", date: date, time: time, schedule: schedule,
                 durationMinutes: kind == .event ? 45 : nil, reminders: own, today: today)
-            return PlanChanges.Source(kind: kind.reminderKind, id: id)
+            return PlanChanges.Item(kind: kind.reminderKind, id: id)
         case 2:
             guard var d = definitions.randomElement(using: &rng) else { return nil }
             d.time = time
             d.title = "edited"
             if d.kind != .habit { d.reminders = Bool.random(using: &rng) ? [] : [offsets.randomElement(using: &rng)!] }
             try store.items.replaceDefinition(d)
-            return PlanChanges.Source(kind: d.kind.reminderKind, id: d.id)
+            return PlanChanges.Item(kind: d.kind.reminderKind, id: d.id)
         case 3, 4:
             guard let d = definitions.randomElement(using: &rng) else { return nil }
             let dates =
@@ -54,37 +54,37 @@ import Testing
             guard let date = dates.randomElement(using: &rng) else { return nil }
             let status: OccurrenceStatus = d.kind == .event || Bool.random(using: &rng) ? .skipped : .done
             try store.items.setOccurrence(d.kind, definitionID: d.id, date: date, status: status)
-            return PlanChanges.Source(kind: d.kind.reminderKind, id: d.id)
+            return PlanChanges.Item(kind: d.kind.reminderKind, id: d.id)
         default:
             guard let d = definitions.randomElement(using: &rng) else { return nil }
             try store.items.delete(d.kind, id: d.id)
-            return PlanChanges.Source(kind: d.kind.reminderKind, id: d.id)
+            return PlanChanges.Item(kind: d.kind.reminderKind, id: d.id)
         }
     }
 
     /// One write to the money calendar, as the CLI makes it: a new bill, subscription, debt,
     /// goal or income; a bill's date skipped or paid; a payment logged; a subscription paused.
-    func randomMoneyWrite(_ store: Store, _ rng: inout SeededRandom, today: CivilDate) throws -> PlanChanges.Source? {
+    func randomMoneyWrite(_ store: Store, _ rng: inout SeededRandom, today: CivilDate) throws -> PlanChanges.Item? {
         let monthly = Schedule(rule: .monthlyOnDay(interval: 1, day: Int.random(in: 1...31, using: &rng)), anchor: today.adding(days: -40))
         let amount = Amount(minorUnits: -Int64.random(in: 100...10_000, using: &rng))
         switch Int.random(in: 0..<10, using: &rng) {
         case 0:
-            return PlanChanges.Source(
+            return PlanChanges.Item(
                 kind: .bill, id: try store.money.addRecurringTransaction(name: "new bill", amount: amount, schedule: monthly, today: today))
         case 1:
-            return PlanChanges.Source(
+            return PlanChanges.Item(
                 kind: .subscription, id: try store.sources.addSubscription(name: "new sub", amount: amount, schedule: monthly, today: today))
         case 2:
             let id = try store.sources.addDebt(
                 name: "new debt", balance: Amount(minorUnits: 50_000), minimum: Amount(minorUnits: 1_000),
                 day: Int.random(in: 1...31, using: &rng), today: today)
-            return PlanChanges.Source(kind: .debt, id: id)
+            return PlanChanges.Item(kind: .debt, id: id)
         case 3:
             let id = try store.sources.addGoal(
                 name: "new goal", target: Amount(minorUnits: 100_000), by: today.adding(days: Int.random(in: 1...30, using: &rng)), today: today)
-            return PlanChanges.Source(kind: .goal, id: id)
+            return PlanChanges.Item(kind: .goal, id: id)
         case 4:
-            return PlanChanges.Source(
+            return PlanChanges.Item(
                 kind: .income, id: try store.sources.addIncome(name: "pay", amount: Amount(minorUnits: 300_000), schedule: monthly, today: today))
         case 5:
             guard let bill = try store.money.recurringTransactions().randomElement(using: &rng),
@@ -95,7 +95,7 @@ import Testing
                 Bool.random(using: &rng)
                 ? try? store.money.skipTransaction(definitionID: bill.id, date: date)
                 : try? store.money.markTransactionPaid(definitionID: bill.id, date: date)
-            return done == nil ? nil : PlanChanges.Source(kind: .bill, id: bill.id)
+            return done == nil ? nil : PlanChanges.Item(kind: .bill, id: bill.id)
         case 6, 7, 8:
             let debt = Bool.random(using: &rng)
             let ids = debt ? try store.sources.debts().map(\.id) : try store.sources.subscriptions().map(\.id)
@@ -105,11 +105,11 @@ import Testing
                 (try? store.sources.logPayment(
                     for: debt ? .debt : .subscription, id: id, on: today.adding(days: Int.random(in: -3...10, using: &rng)), amount: nil)) != nil
             else { return nil }
-            return PlanChanges.Source(kind: debt ? .debt : .subscription, id: id)
+            return PlanChanges.Item(kind: debt ? .debt : .subscription, id: id)
         default:
             guard let subscription = try store.sources.subscriptions().randomElement(using: &rng) else { return nil }
             try store.sources.setSubscriptionActive(id: subscription.id, !subscription.active)
-            return PlanChanges.Source(kind: .subscription, id: subscription.id)
+            return PlanChanges.Item(kind: .subscription, id: subscription.id)
         }
     }
 
@@ -132,7 +132,7 @@ import Testing
             }
             var config = Config()
             config.reminders[.todo] = [.minutes(10), .days(1)]
-            let source = PlanSource(store: store, config: config, zone: berlin)
+            let source = PlanReader(store: store, config: config, zone: berlin)
             let start = berlin.resolve(
                 WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -5...10, using: &rng))
             ).instant
@@ -149,7 +149,7 @@ import Testing
             var plan = try source.plan(now: now, window: window)
             var position = try store.changePosition()
             for step in 0..<6 {
-                var written = Set<PlanChanges.Source>()
+                var written = Set<PlanChanges.Item>()
                 for _ in 0..<Int.random(in: 1...3, using: &rng) {
                     if let source = try randomWrite(store, &rng, today: today) { written.insert(source) }
                 }
@@ -180,7 +180,7 @@ import Testing
         let bill = try store.money.addRecurringTransaction(
             name: "Rent", amount: Amount(minorUnits: -100), schedule: Schedule(rule: .monthlyOnDay(interval: 1, day: 1)), today: today)
         let changes = try store.changes(after: start)
-        #expect(changes.sources == [PlanChanges.Source(kind: .bill, id: bill)] && !changes.wholePlan)
+        #expect(changes.sources == [PlanChanges.Item(kind: .bill, id: bill)] && !changes.wholePlan)
         // More than a read takes: a whole plan.
         #expect(try store.changes(after: start, limit: 0).wholePlan)
         // 2,100 writes: the feed keeps the newest 1,000 or more, and says it dropped the rest.

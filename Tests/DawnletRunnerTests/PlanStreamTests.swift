@@ -13,15 +13,15 @@ import Testing
     let berlin = Zone.named("Europe/Berlin")
 
     /// The whole plan, made the plain way.
-    func oracle(_ source: PlanSource, now: Instant, window asked: ClosedRange<Instant>, all: Bool) throws -> [PlannedReminder] {
-        let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
+    func oracle(_ source: PlanReader, now: Instant, window asked: ClosedRange<Instant>, all: Bool) throws -> [PlannedReminder] {
+        let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanReader.latest))
         let definitions = try source.store.items.definitions()
         // Every offset anywhere, whether or not its kind has items: wider than the stream's lead.
         let offsets = source.config.reminders.values.flatMap { $0 } + definitions.flatMap(\.reminders)
         let lead = ((offsets.map(\.exactSeconds).max() ?? 0) + 86_399) / 86_400
         let first = ISO8601.localDate(of: window.lowerBound, in: source.zone).date.adding(days: -1)
         let last = ISO8601.localDate(of: window.upperBound, in: source.zone).date.adding(days: lead + 1)
-        let items = try source.items(definitions, money: try PlanSource.MoneySources(source.store), in: first...last, anchoredFrom: first)
+        let items = try source.items(definitions, money: try PlanReader.MoneySources(source.store), in: first...last, anchoredFrom: first)
         let plan = Planner.plan(
             items: items, overdue: try source.overdueTodos(definitions), rules: PlanRules(config: source.config),
             log: try source.store.log.deliveryLog(since: window.lowerBound), snoozed: try source.store.log.snoozes(),
@@ -81,7 +81,7 @@ import Testing
             config.reminders[.bill] = [.days(3)]
             // No income in these databases: its long lead must not be needed, nor change the plan.
             config.reminders[.income] = [.weeks(3)]
-            let source = PlanSource(store: store, config: config, zone: berlin)
+            let source = PlanReader(store: store, config: config, zone: berlin)
             let start = berlin.resolve(
                 WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...40, using: &rng))
             ).instant
@@ -282,7 +282,7 @@ import Testing
             _ = try store.items.addItem(
                 kind: .todo, title: "say \"hi\" \\ to\tmum\u{1}\nnow ✓", date: nil, time: WallTime(hour: 9, minute: 5)!,
                 schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today.adding(days: -3)), reminders: [], today: today)
-            let source = PlanSource(store: store, config: config, zone: berlin)
+            let source = PlanReader(store: store, config: config, zone: berlin)
             let start = berlin.resolve(
                 WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...20, using: &rng))
             ).instant

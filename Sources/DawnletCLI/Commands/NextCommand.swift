@@ -66,7 +66,7 @@ enum NextCommand {
     /// The answer planned here, as the runner would.
     static func plan(_ invocation: inout Invocation, zone: Zone, now: Instant) throws -> Answer {
         let store = try invocation.readStore()
-        let source = PlanSource(store: store, config: invocation.config, zone: zone)
+        let source = PlanReader(store: store, config: invocation.config, zone: zone)
         var answer = Answer(now: now)
         // From the grace window back (a reminder that goes out late now is the next one too),
         // over a day first, then further: most of the time the next is near, and a plan's cost

@@ -51,11 +51,11 @@ enum PreviewCommand {
         default:
             throw CLIError.usage("give --from and --to together, or --days, not both", usage)
         }
-        for (name, instant) in [("now", now), ("from", window.lowerBound)] where instant > PlanSource.latest {
-            throw CLIError.usage("--\(name) is after \(ISO8601.format(PlanSource.latest, in: zone)), the last instant dawnlet-remind plans", usage)
+        for (name, instant) in [("now", now), ("from", window.lowerBound)] where instant > PlanReader.latest {
+            throw CLIError.usage("--\(name) is after \(ISO8601.format(PlanReader.latest, in: zone)), the last instant dawnlet-remind plans", usage)
         }
 
-        let source = PlanSource(store: try invocation.readStore(), config: invocation.config, zone: zone)
+        let source = PlanReader(store: try invocation.readStore(), config: invocation.config, zone: zone)
         let all = invocation.arguments.has("all")
         // Streamed in time order as the plan is made, some days at a time: a year of a large
         // database is hundreds of thousands of reminders, never held whole.
@@ -103,7 +103,7 @@ enum PreviewCommand {
             }
             if shownDay == nil {
                 invocation.output.line(
-                    "nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanSource.latest), in: zone))"
+                    "nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanReader.latest), in: zone))"
                 )
             }
         }

@@ -4,7 +4,7 @@ import DawnletSystem
 import Dispatch
 import FoundationEssentials
 
-/// Where a streamed plan's time went (`PlanSource.forEachReminder(phases:)`), for the bench.
+/// Where a streamed plan's time went (`PlanReader.forEachReminder(phases:)`), for the bench.
 public final class PlanPhases {
     public var read = Duration.zero
     public var expansion = Duration.zero
@@ -28,7 +28,7 @@ public final class PlanPhases {
 
 /// Everything the planner needs, read from the store for one window: the one code path `preview`
 /// and `serve` share.
-public struct PlanSource {
+public struct PlanReader {
     public let store: Store
     public let config: Config
     public let zone: Zone
@@ -91,7 +91,7 @@ public struct PlanSource {
 
     /// Reads what `Planner.splice` needs to make the plan again for `changes` only; nil when it
     /// cannot (a whole plan is needed).
-    public func spliceInput(changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> SpliceInput? {
+    public func spliceInput(changes: Set<PlanChanges.Item>, now: Instant, window: ClosedRange<Instant>) throws -> SpliceInput? {
         var ids: [ReminderKind: Set<Int64>] = [:]
         for change in changes {
             guard change.kind != .calendar else { return nil }
@@ -112,7 +112,7 @@ public struct PlanSource {
 
     /// The plan made again for `changes` only, in place (`spliceInput`, then `Planner.splice`);
     /// false, and the plan untouched, when a whole plan is needed.
-    public func splice(_ plan: inout Plan, changes: Set<PlanChanges.Source>, now: Instant, window: ClosedRange<Instant>) throws -> Bool {
+    public func splice(_ plan: inout Plan, changes: Set<PlanChanges.Item>, now: Instant, window: ClosedRange<Instant>) throws -> Bool {
         guard let input = try spliceInput(changes: changes, now: now, window: window) else { return false }
         input.splice(into: &plan.reminders, rules: PlanRules(config: config), now: now, window: window, zone: zone)
         return true

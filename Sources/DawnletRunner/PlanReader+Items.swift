@@ -4,7 +4,7 @@ import DawnletSystem
 import Dispatch
 import FoundationEssentials
 
-extension PlanSource {
+extension PlanReader {
     /// The money sources a plan reads once: their occurrences are worked out per slice.
     public struct MoneySources: Sendable {
         let bills: [RecurringTransaction]
@@ -39,7 +39,7 @@ extension PlanSource {
         _ definitions: [ItemDefinition], money: MoneySources, in range: ClosedRange<CivilDate>,
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
-        PlanSource.items(
+        PlanReader.items(
             definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor,
             stored: try given ?? store.items.storedOccurrences(in: range),
             bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))

@@ -4,7 +4,7 @@ import DawnletSystem
 import Dispatch
 import FoundationEssentials
 
-extension PlanSource {
+extension PlanReader {
     /// The same plan as a stream, in fire-time order: made a slice of fire times at a time (the
     /// first slices shorter), from the occurrences that can remind inside that slice (its dates,
     /// and as many after it as the longest lead), so that memory is a slice's whatever the window. Each reminder falls in
@@ -75,7 +75,7 @@ extension PlanSource {
         now: Instant, window asked: ClosedRange<Instant>, includeSuppressed: Bool, reminders: Int, phases: PlanPhases?
     ) throws -> (next: () throws -> Slice?, problems: [CalendarProblem]) {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
-        let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanSource.latest))
+        let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanReader.latest))
         let definitions = try store.items.definitions()
         let offsets = OffsetLists(definitions)
         let money = try MoneySources(store)
@@ -124,7 +124,7 @@ extension PlanSource {
             if !oneSlice { sliceSeconds = min(2 * sliceSeconds, fullSlice) }
             return Slice(
                 items: {
-                    let items = PlanSource.items(
+                    let items = PlanReader.items(
                         definitions, offsets: offsets, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
                     // A calendar item's own alarms are instants, however long before its date: it
                     // comes into the slice its date reaches, or the one an alarm fires in.
