@@ -91,7 +91,7 @@ extension RunnerCore {
         guard var round else { return [] }
         switch result {
         case .failure(let error):
-            round.wake = min(round.wake, round.now.adding(seconds: Self.claimRetry))
+            round.wake = min(round.wake, round.now.adding(Self.claimRetry))
             self.round = round
             return [.log(LogEntry("cannot claim \(round.claims.count) deliveries: \(error); trying again in 1 s", priority: 3))] + endRound()
         case .success(let owned):
@@ -137,7 +137,7 @@ extension RunnerCore {
         var wake = round.wake
         // A plan still owed, or outcomes still unwritten, are tried again soon whatever is next.
         if let owed = planOwed { wake = min(wake, max(owed.at, round.now)) }
-        if unwritten.values.contains(where: { $0.failedWrites > 0 }) { wake = min(wake, round.now.adding(seconds: Self.claimRetry)) }
+        if unwritten.values.contains(where: { $0.failedWrites > 0 }) { wake = min(wake, round.now.adding(Self.claimRetry)) }
         nextWake = wake
         var effects: [RunnerEffect] = [.arm(.wake, at: wake)]
         let when = ISO8601.format(round.decision.nextWake, in: settings.zone)

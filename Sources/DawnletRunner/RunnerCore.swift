@@ -57,12 +57,12 @@ public struct RunnerCore: Sendable {
     }
 
     /// How far before the grace window a start looks for missed reminders: a week.
-    static let missedLookback: Int64 = 7 * 86_400
+    static let missedLookback: Duration = .seconds(7 * 86_400)
     /// How far ahead a plan always reaches, however much it holds: a day.
-    static let planAhead: Int64 = 86_400
-    /// How soon a failed plan, claim or timer is tried again.
-    static let planRetry: Int64 = 5
-    static let claimRetry: Int64 = 1
+    static let planAhead: Duration = .seconds(86_400)
+    /// How soon a failed plan, and a failed claim or write, is tried again.
+    static let planRetry: Duration = .seconds(5)
+    static let claimRetry: Duration = .seconds(1)
 
     public mutating func handle(_ event: RunnerEvent, now: Instant) -> [RunnerEffect] {
         switch event {
@@ -96,7 +96,7 @@ public struct RunnerCore: Sendable {
         case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
         case .planned(let result): return planned(result)
         case .planFailed(let request, let error):
-            let retry = request.now.adding(seconds: Self.planRetry)
+            let retry = request.now.adding(Self.planRetry)
             planOwed = (request.reason, retry)
             nextWake = retry
             return [.log(LogEntry("plan failed (\(request.reason)): \(error); retrying in 5 s", priority: 3)), .arm(.wake, at: retry)]
@@ -111,7 +111,7 @@ public struct RunnerCore: Sendable {
     /// Where a plan made at `now` starts: the last plan's grace window back (what came due before
     /// was decided then), or a week past it for the first, so what was missed is recorded.
     func planStart(now: Instant) -> Instant {
-        min(lastPlanNow ?? now.adding(seconds: -Self.missedLookback), now).adding(.zero - settings.config.graceWindow)
+        min(lastPlanNow ?? now.adding(.zero - Self.missedLookback), now).adding(.zero - settings.config.graceWindow)
     }
 
     /// A whole plan from the last one's grace window back (a week back at the start: what was
@@ -122,7 +122,7 @@ public struct RunnerCore: Sendable {
         return [
             .plan(
                 PlanRequest(
-                    reason: reason, now: now, window: window, budget: settings.planBudget, dayAhead: now.adding(seconds: Self.planAhead)))
+                    reason: reason, now: now, window: window, budget: settings.planBudget, dayAhead: now.adding(Self.planAhead)))
         ]
     }
 
