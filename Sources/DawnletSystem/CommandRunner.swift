@@ -138,7 +138,7 @@ public enum CommandRunner {
 
         /// Written, or the child closed its stdin (EPIPE; SIGPIPE is ignored): either way done.
         func writeStdin() {
-            let n = pending.withUnsafeBytes { write(child.stdinFD, $0.baseAddress, $0.count) }
+            let n = CCall.posix("write") { pending.withUnsafeBytes { write(child.stdinFD, $0.baseAddress, $0.count) } }
             if n > 0 { pending = pending.dropFirst(n) }
             if pending.isEmpty || (n < 0 && errno != EAGAIN && errno != EINTR) { closeStdin() }
         }
@@ -187,10 +187,10 @@ public enum CommandRunner {
     /// stdin on /dev/null or a non-blocking pipe, stdout on /dev/null, stderr on a pipe.
     static func spawn(_ argv: [String], environment: [String: String], input: Bool) throws(SystemError) -> Child {
         var pipe: [Int32] = [-1, -1]
-        try SystemError.checkPOSIX(dawnlet_pipe2(&pipe, O_CLOEXEC), "pipe2")
+        try SystemError.posix("pipe2") { dawnlet_pipe2(&pipe, O_CLOEXEC) }
         var inputPipe: [Int32] = [-1, -1]
         if input {
-            do { try SystemError.checkPOSIX(dawnlet_pipe2(&inputPipe, O_CLOEXEC), "pipe2") } catch {
+            do { try SystemError.posix("pipe2") { dawnlet_pipe2(&inputPipe, O_CLOEXEC) } } catch {
                 close(pipe[0]); close(pipe[1])
                 throw error
             }
@@ -235,7 +235,7 @@ public enum CommandRunner {
             throw SystemError("cannot run \(argv[0])", errno: spawned)
         }
         _ = fcntl(pipe[0], F_SETFL, O_NONBLOCK)
-        let exitFD = dawnlet_pidfd_open(pid)
+        let exitFD = CCall.posix("pidfd_open") { dawnlet_pidfd_open(pid) }
         guard exitFD >= 0 else {
             let error = SystemError("pidfd_open", errno: errno)
             kill(-pid, SIGKILL)

@@ -197,13 +197,13 @@ public final class EventLoop {
             var spec = itimerspec()
             spec.it_value.tv_sec = Int(nanoseconds / 1_000_000_000)
             spec.it_value.tv_nsec = Int(nanoseconds % 1_000_000_000)
-            try SystemError.checkPOSIX(timerfd_settime(fd, 0, &spec, nil), "timerfd_settime")
+            try SystemError.posix("timerfd_settime") { timerfd_settime(fd, 0, &spec, nil) }
         }
 
         public func disarm() throws(SystemError) {
             guard fd >= 0 else { return }
             var spec = itimerspec()
-            try SystemError.checkPOSIX(timerfd_settime(fd, 0, &spec, nil), "timerfd_settime")
+            try SystemError.posix("timerfd_settime") { timerfd_settime(fd, 0, &spec, nil) }
         }
 
         /// Whether its descriptor is open and watched (armed or not).
@@ -218,7 +218,7 @@ public final class EventLoop {
         }
 
         private func open() throws(SystemError) {
-            fd = try SystemError.checkPOSIX(timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)), "timerfd_create")
+            fd = try SystemError.posix("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
             do throws(SystemError) {
                 source = try loop.watch(fd, events: EventLoop.readable) { [weak self] _ in self?.expired() }
             } catch {

@@ -1,3 +1,4 @@
+import DawnletCCall
 import Glibc
 
 /// The systemd journal's native protocol: one datagram per entry to journald's socket, each field
@@ -48,7 +49,7 @@ public enum Journal {
     /// A datagram socket connected to journald (or a test's socket), non-blocking; nil when there
     /// is none to connect to.
     static func connect(_ path: String) -> Int32? {
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = CCall.posix("socket") { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) }
         guard fd >= 0 else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -61,7 +62,9 @@ public enum Journal {
         let connected =
             fits
             && withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                    CCall.posix("connect") { Glibc.connect(fd, address, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                }
             } == 0
         guard connected else {
             close(fd)

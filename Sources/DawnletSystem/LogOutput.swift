@@ -107,7 +107,7 @@ public final class LogOutput {
     }
 
     private func journal(_ fd: Int32, _ datagram: [UInt8]) -> Bool {
-        datagram.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) } == datagram.count
+        CCall.posix("send") { datagram.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) } } == datagram.count
     }
 
     /// Writes what it can of `bytes` without waiting. True when all of it is written, or when the

@@ -1,3 +1,4 @@
+import DawnletCCall
 import Glibc
 
 /// A failed system, libsystemd or D-Bus call: which call, the errno it reported, and for a D-Bus
@@ -31,10 +32,13 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    /// The POSIX convention: -1 and `errno`.
+    /// A kernel call of the POSIX convention (-1 and `errno`), through `CCall.posix` (the failure a
+    /// test asked for, the one EINTR policy): its result, or a thrown error naming `operation`
+    /// (the function's name by default).
     @discardableResult
-    public static func checkPOSIX(_ result: Int32, _ operation: @autoclosure () -> String) throws(SystemError) -> Int32 {
-        guard result != -1 else { throw SystemError(operation(), errno: Glibc.errno) }
+    public static func posix(_ function: StaticString, _ operation: @autoclosure () -> String? = nil, _ body: () -> Int32) throws(SystemError) -> Int32 {
+        let result = CCall.posix(function, body)
+        guard result != -1 else { throw SystemError(operation() ?? "\(function)", errno: Glibc.errno) }
         return result
     }
 

@@ -8,7 +8,7 @@ public final class ClockChangeWatch {
     public let fd: Int32
 
     public init() throws(SystemError) {
-        fd = try SystemError.checkPOSIX(timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC)), "timerfd_create")
+        fd = try SystemError.posix("timerfd_create") { timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC)) }
         try arm()
     }
 
@@ -32,9 +32,7 @@ public final class ClockChangeWatch {
     public func arm() throws(SystemError) {
         var spec = itimerspec()
         spec.it_value.tv_sec = 4_102_444_800  // 2100-01-01: never reached; only the cancel matters
-        try SystemError.checkPOSIX(
-            timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil),
-            "timerfd_settime")
+        try SystemError.posix("timerfd_settime") { timerfd_settime(fd, Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET), &spec, nil) }
     }
 }
 
@@ -45,7 +43,7 @@ public final class FolderWatch {
 
     public init(_ folder: String) throws(SystemError) {
         self.folder = folder
-        fd = try SystemError.checkPOSIX(CCall.posix("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }, "inotify_init1")
+        fd = try SystemError.posix("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         // The folder itself deleted or moved too: the runner then finds its database gone.
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         if CCall.posix("inotify_add_watch", context: folder, { inotify_add_watch(fd, folder, mask) }) < 0 {
@@ -121,7 +119,7 @@ public final class FileLock {
 
     /// Nil when another process holds it.
     public init?(path: String) throws(SystemError) {
-        let fd = try SystemError.checkPOSIX(open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600), "open \(path)")
+        let fd = try SystemError.posix("open", "open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
             close(fd)
