@@ -131,7 +131,7 @@ final class ReadOnlyFile {
 
     /// Nil when there is no such file, or it is not a regular file.
     init?(_ path: String) throws(StoreError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = CCall.posix("open", context: path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw StoreError(.cannotOpen, "cannot read \(path): \(String(cString: strerror(errno)))")

@@ -1,4 +1,5 @@
 internal import CSQLite
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -94,7 +95,7 @@ public final class Store {
         for (i, component) in components.enumerated() {
             folder += (i == 0 ? "" : "/") + component
             if folder.isEmpty || access(folder, F_OK) == 0 { continue }
-            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            if CCall.posix("mkdir", context: folder, { mkdir(folder, 0o700) }) != 0 && errno != EEXIST {
                 throw StoreError(.cannotOpen, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
         }
@@ -116,7 +117,7 @@ public final class Store {
             }
             try fresh.execute("PRAGMA journal_mode = WAL")
         }
-        if link(temporary, path) != 0 && errno != EEXIST {
+        if CCall.posix("link", context: path, { link(temporary, path) }) != 0 && errno != EEXIST {
             throw StoreError(.cannotOpen, "cannot create database \(path): \(String(cString: strerror(errno)))")
         }
     }

@@ -24,13 +24,13 @@ public enum RegularFile {
 
     public static func read(_ path: String, limit: Int) -> Result<[UInt8], Failure> {
         var entry = stat()
-        guard stat(path, &entry) == 0 else { return .failure(.cannotOpen(errno)) }
+        guard CCall.posix("stat", context: path, { stat(path, &entry) }) == 0 else { return .failure(.cannotOpen(errno)) }
         guard entry.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        let fd = CCall.posix("open", context: path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) }
         guard fd >= 0 else { return .failure(.cannotOpen(errno)) }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
+        guard CCall.posix("fstat", context: path, { fstat(fd, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
         guard info.st_size <= limit else { return .failure(.tooLarge(limit: limit)) }
         // One byte more than the size: a file that grew since the fstat is seen to.
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
@@ -55,7 +55,7 @@ public enum RegularFile {
         let folder = slash.map { String(path[..<$0]) } ?? "."
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let temporary = "\(folder.isEmpty ? "/" : folder)/.\(name).\(getpid()).tmp"
-        let fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, permissions)
+        let fd = CCall.posix("open", context: temporary) { open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, permissions) }
         guard fd >= 0 else { return errno }
         var written = 0
         while written < bytes.count {
@@ -64,9 +64,11 @@ public enum RegularFile {
             written += n
         }
         var failure: Int32? = written == bytes.count ? nil : errno
-        if failure == nil, fchmod(fd, permissions) != 0 || fsync(fd) != 0 { failure = errno }
+        if failure == nil, CCall.posix("fchmod", context: path, { fchmod(fd, permissions) }) != 0 || CCall.posix("fsync", context: path, { fsync(fd) }) != 0 {
+            failure = errno
+        }
         close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if failure == nil, CCall.posix("rename", context: path, { rename(temporary, path) }) != 0 { failure = errno }
         if failure != nil { unlink(temporary) }
         return failure
     }
