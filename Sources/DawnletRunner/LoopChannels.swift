@@ -97,7 +97,7 @@ public final class LoopChannels: DeliveryChannels {
             ) { result in
                 if result.succeeded { return done(DeliveryOutcome(state: .delivered, detail: nil)) }
                 let why = result.timedOut ? "timed out after \(DurationText.format(command.timeout))" : "exited \(result.status)"
-                let stderr = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+                let stderr = result.firstStderrLine.map { ": \($0)" } ?? ""
                 done(DeliveryOutcome(state: .failed, detail: "\(why)\(stderr)", retry: true))
             }
         } catch {

@@ -14,6 +14,9 @@ public struct CommandResult: Hashable, Sendable {
     public let timedOut: Bool
 
     public var succeeded: Bool { status == 0 && !timedOut }
+
+    /// What it said first on stderr, the line a failure is reported with; nil when it said nothing.
+    public var firstStderrLine: String? { stderr.split(separator: "\n").first.map(String.init) }
 }
 
 /// Runs a program without a shell: `posix_spawnp` with an empty signal mask and default

@@ -60,7 +60,7 @@ public enum Mailer {
     public static func sendmailError(_ result: CommandResult, _ sendmail: [String], timeout: Duration) -> MailError? {
         guard !result.succeeded else { return nil }
         let why = result.timedOut ? "\(sendmail[0]) timed out after \(DurationText.format(timeout))" : "\(sendmail[0]) exited \(result.status)"
-        let words = result.stderr.split(separator: "\n").first.map { ": \($0)" } ?? ""
+        let words = result.firstStderrLine.map { ": \($0)" } ?? ""
         // sysexits.h: EX_TEMPFAIL (75) asks to try again later.
         return MailError(why + words, permanent: !result.timedOut && result.status != 75)
     }
@@ -70,7 +70,7 @@ public enum Mailer {
     static func childError(_ result: CommandResult) -> MailError? {
         guard !result.succeeded else { return nil }
         let prefix = "dawnlet-remind: "
-        let line = result.stderr.split(separator: "\n").first.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : String($0) }
+        let line = result.firstStderrLine.map { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
         if result.timedOut { return MailError("the SMTP exchange did not end in time" + (line.map { ": \($0)" } ?? ""), permanent: false) }
         // Killed by a signal (128 + its number) before it could say: as temporary as a timeout.
         return MailError(line ?? "mail-send exited \(result.status)", permanent: result.status != 75 && result.status < 128)

@@ -25,31 +25,15 @@ import Testing
 
     init() throws {
         folder = try TemporaryFolder()
-        store = try Store(path: folder.path("dawnlet.sqlite"))
-        try store.db.run("UPDATE settings SET value = '0' WHERE key = 'created'")
-        runner = try Self.runner(folder, scheduler, channels)
+        store = try RunnerLoopTests.store(in: folder)
+        runner = try RunnerLoopTests.runner(in: folder, scheduler, channels)
         _ = try store.items.addItem(
             kind: .todo, title: "Call", date: date("2026-12-01"), time: WallTime("09:00"), schedule: nil, today: date("2026-12-01"))
         scheduler.setWallClock(to: ISO8601.parse("2026-12-01T08:59:30", zone: berlin)!)
         runner.start()
     }
 
-    static func runner(_ folder: TemporaryFolder, _ scheduler: TestScheduler, _ channels: FakeChannels) throws -> Runner {
-        var config = Config()
-        config.graceWindow = .seconds(12 * 3_600)
-        return try Runner(
-            Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: .named("Europe/Berlin")), scheduler: scheduler,
-            channels: channels,
-            log: { _ in })
-    }
-
-    func state() throws -> Delivery.State? {
-        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.log.deliveries(state).contains(where: { $0.key.description == key })
-        {
-            return state
-        }
-        return nil
-    }
+    func state() throws -> Delivery.State? { try RunnerLoopTests.state(key, in: store) }
 
     /// Runs `body` with `rules` in force; every rule must have failed a call.
     func failing(_ rules: FailureInjection.Rule..., body: () throws -> Void) rethrows {
@@ -99,7 +83,7 @@ import Testing
         #expect(channels.handed.count == 1)
         #expect(try state() == .delivered)
         #expect(runner.core.unwritten.isEmpty)
-        let again = try Self.runner(folder, scheduler, channels)
+        let again = try RunnerLoopTests.runner(in: folder, scheduler, channels)
         again.start()
         #expect(channels.handed.count == 1)
     }

@@ -45,15 +45,33 @@ final class FakeChannels: DeliveryChannels {
 
     init() throws {
         folder = try TemporaryFolder()
-        let path = folder.path("dawnlet.sqlite")
-        store = try Store(path: path)
-        // The database began before the tests' clock (made now, it would begin after their 2026-12-01).
+        store = try Self.store(in: folder)
+        runner = try Self.runner(in: folder, scheduler, channels)
+    }
+
+    /// The tests' database, begun before their clock (made now, it would begin after their 2026-12-01).
+    static func store(in folder: TemporaryFolder) throws -> Store {
+        let store = try Store(path: folder.path("dawnlet.sqlite"))
         try store.db.run("UPDATE settings SET value = '0' WHERE key = 'created'")
+        return store
+    }
+
+    /// A runner on that database: Berlin, a 12 h grace window, the tests' clock and channels.
+    static func runner(in folder: TemporaryFolder, _ scheduler: TestScheduler, _ channels: FakeChannels) throws -> Runner {
         var config = Config()
         config.graceWindow = .seconds(12 * 3_600)
-        runner = try Runner(
-            Runner.Settings(databasePath: path, config: config, zone: berlin), scheduler: scheduler,
+        return try Runner(
+            Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: .named("Europe/Berlin")), scheduler: scheduler,
             channels: channels, log: { _ in })
+    }
+
+    /// Where the delivery log has a reminder's key (any channel), or nil.
+    static func state(_ key: String, in store: Store) throws -> Delivery.State? {
+        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.log.deliveries(state).contains(where: { $0.key.description == key })
+        {
+            return state
+        }
+        return nil
     }
 
     func at(_ text: String) -> Instant { ISO8601.parse(text, zone: berlin)! }
@@ -68,13 +86,7 @@ final class FakeChannels: DeliveryChannels {
         scheduler.advance(to: runner.nextWake!)
     }
 
-    func state(_ key: String) throws -> Delivery.State? {
-        for state in [Delivery.State.delivered, .failed, .missed, .claimed] where try store.log.deliveries(state).contains(where: { $0.key.description == key })
-        {
-            return state
-        }
-        return nil
-    }
+    func state(_ key: String) throws -> Delivery.State? { try Self.state(key, in: store) }
 
     @Test("sleeps until the reminder's instant, fires it on time, records it, and sleeps until the next")
     func fires() throws {
