@@ -170,12 +170,12 @@ public enum ISO8601 {
     }
 
     /// The same, its date written through `dates`.
-    @inlinable
+    @inlinable @inline(__always)
     public static func writeASCII(_ instant: Instant, utcOffset: Int, to p: UnsafeMutablePointer<UInt8>, dates: inout CivilDate.TextCache) -> Int {
         let (date, seconds) = split(local: instant.secondsSinceEpoch + Int64(utcOffset))
         let off = abs(utcOffset)
         let b = p + dates.write(date, to: p)
-        func two(_ value: Int, at i: Int) {
+        @inline(__always) func two(_ value: Int, at i: Int) {
             b[i] = 48 + UInt8(value / 10 % 10)
             b[i + 1] = 48 + UInt8(value % 10)
         }
