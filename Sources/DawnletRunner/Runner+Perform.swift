@@ -47,6 +47,9 @@ extension Runner {
         case .planned(let line, let reminders):
             let took = (planMeasured.handled ?? scheduler.elapsed) - (planMeasured.started ?? scheduler.elapsed)
             log(LogEntry(RunnerCore.plannedLine(line, reminders: reminders, took: took)))
+        case .returnFreedMemory:
+            store.releaseMemory()
+            ProcessMemory.returnFreed()
         case .killChildren: CommandRunner.killAll()
         case .exit(let code): loop.exit(code)
         }

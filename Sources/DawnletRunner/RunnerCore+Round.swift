@@ -163,6 +163,7 @@ extension RunnerCore {
         case nil:
             break
         }
+        if inFlight.isEmpty { effects.append(.returnFreedMemory) }
         return effects
     }
 

@@ -83,6 +83,7 @@ final class CoreDriver {
 
     var wakes: [Instant] { effects.compactMap { if case .arm(.wake, let at) = $0 { at } else { nil } } }
     var publishes: Int { effects.filter { if case .publish = $0 { true } else { false } }.count }
+    var memoryReturns: Int { effects.filter { if case .returnFreedMemory = $0 { true } else { false } }.count }
     var statuses: [String] { effects.compactMap { if case .notify(let s) = $0, s.hasPrefix("STATUS=") { String(s.dropFirst(7)) } else { nil } } }
     /// What the shell would log; a plan's cost is 0 here.
     var logs: [String] {
@@ -133,9 +134,12 @@ final class CoreDriver {
         #expect(d.claimed.map(\.description) == ["todo:1:2026-12-01:0m@desktop"])
         #expect(d.wakes == [t0.adding(seconds: 600)])
         #expect(d.core.inFlight.count == 1)
+        #expect(d.memoryReturns == 0, "not while a delivery is in flight")
+        d.clear()
         d.end(0)
         #expect(d.written.map { "\($0.0) \($0.1)" } == ["todo:1:2026-12-01:0m@desktop delivered"])
         #expect(d.core.inFlight.isEmpty && d.core.unwritten.isEmpty)
+        #expect(d.memoryReturns == 1, "freed memory goes back once the burst is over")
     }
 
     @Test("a channel that ends each delivery while it is handed over: the round decides again, then arms, tells and publishes once")
