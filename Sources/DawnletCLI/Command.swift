@@ -21,7 +21,7 @@ struct Command: Sendable {
             NextCommand.command,
             OccurrencesCommand.command,
             ExportCommand.command,
-        ] + ServeCommands.commands + DeliveryCommands.commands + [CompletionsCommand.command, ManPage.command]
+        ] + ReminderCommands.commands + ServeCommands.commands + DeliveryCommands.commands + [CompletionsCommand.command, ManPage.command]
 
     /// The command whose words start the argument list, the longest match first.
     static func find(_ arguments: [String]) -> Command? {

@@ -187,6 +187,10 @@ enum Help {
         "occurrences --to": "the last date of the range (at most 100 years after --from)",
         "--format": "waybar: one line of JSON for waybar's custom module ({\"text\",\"tooltip\",\"class\"})",
         "export --to": "the folder (a vdir) the .ics files are written to",
+        "reminder snooze --for": "how long until it comes back, like 10m, 1h or 1h30m",
+        "reminder snooze --until": "when it comes back: a date and time, like \"tomorrow 09:00\" or 2026-12-04T09:30",
+        "reminder list --waiting": "only the reminders waiting for an answer",
+        "reminder list --snoozed": "only the reminders snoozed, and when each comes back",
     ]
 
     // MARK: Examples
@@ -246,6 +250,14 @@ enum Help {
             "export": ["--to ~/.local/share/vdirsyncer/dawnlet", "--to /tmp/todos --todos"],
             "serve": ["", "--db ~/other.sqlite"],
             "missed": ["", "--json", "--clear"],
+            "reminder list": ["", "--waiting", "--snoozed --json"],
+            "reminder done": ["", "todo:3:2026-12-04:0m"],
+            "reminder skip": ["", "habit:1:2026-12-04:0m"],
+            "reminder dismiss": ["", "event:2:2026-12-04:15m"],
+            "reminder paid": ["", "bill:1:2026-12-01:0m"],
+            "reminder log": ["", "subscription:2:2026-12-14:1d"],
+            "reminder snooze": ["", "--for 1h", "todo:3:2026-12-04:0m --until \"tomorrow 09:00\""],
+            "reminder unsnooze": ["", "todo:3:2026-12-04:0m"],
             "notify-test": ["", "--channel email"],
             "completions": ["bash", "fish", "ids todo"],
             "man-page": ["", "5"],

@@ -29,6 +29,7 @@ extension Runner {
         case .finish(let id, let state, let detail, let notificationID, let now):
             do {
                 try store.log.finish(id, state: state, detail: detail, notificationID: notificationID, now: now)
+                if id.channel == .desktop, state == .delivered, let notificationID { onScreen.insert(notificationID) }
                 send(.finishWritten(id, failure: nil))
             } catch {
                 send(.finishWritten(id, failure: "\(error)"))

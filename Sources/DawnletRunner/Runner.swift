@@ -104,6 +104,9 @@ public final class Runner {
     /// When the last plan or splice began reading, and when the core had made it and decided on
     /// it: what the "planned" line says it cost.
     var planMeasured: (started: Duration?, handled: Duration?) = (nil, nil)
+    /// Our notifications the server has not yet said are closed: closed here when their reminder
+    /// is answered elsewhere.
+    var onScreen: Set<UInt32> = []
 
     public var settings: Settings { core.settings }
     public var nextWake: Instant? { core.nextWake }
@@ -193,7 +196,9 @@ public final class Runner {
     private func fired(_ timer: TimerName) {
         switch timer {
         case .wake, .wakeRetry: timerFired()
-        case .databaseSettle: send(.databaseSettled(lost: databaseLost(), dataVersion: (try? store.dataVersion()) ?? -1))
+        case .databaseSettle:
+            closeAnsweredElsewhere()
+            send(.databaseSettled(lost: databaseLost(), dataVersion: (try? store.dataVersion()) ?? -1))
         case .calendarSettle: send(.replan(reason: .calendarFilesChanged))
         case .zoneSettle: zoneFilesChanged()
         case .stateExpiry:

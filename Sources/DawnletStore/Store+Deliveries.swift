@@ -19,8 +19,16 @@ public struct Delivery: Hashable, Sendable {
     public let response: String?
     /// When it was recorded delivered, failed or missed.
     public let finishedAt: Instant?
+    /// When a snooze brings it back.
+    public let snoozedUntil: Instant?
 
     public var id: DeliveryID { DeliveryID(key, channel) }
+
+    /// Answered by the person: a response other than the server's own closing (expired, closed).
+    public var answered: Bool {
+        guard let response else { return false }
+        return response != CloseReason.expired.description && response != CloseReason.closed.description
+    }
 }
 
 /// The delivery log (docs/delivery.md): a reminder is claimed (committed) before it is handed to a
@@ -74,6 +82,39 @@ extension Store.Log {
         try db.run(
             "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = \(Delivery.State.delivered.sql)",
             [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
+    }
+
+    /// Calls a snooze off: the reminder waits again, and does not come back by itself. False when
+    /// it was not snoozed.
+    @discardableResult
+    public func unsnooze(_ id: DeliveryID) throws(StoreError) -> Bool {
+        try db.run(
+            "UPDATE deliveries SET snoozed_until = NULL, response = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL",
+            [.text(id.key.description), .text(id.channel.rawValue)]) == 1
+    }
+
+    /// Every row of one reminder: one per channel it went to.
+    public func deliveries(of key: ReminderKey) throws(StoreError) -> [Delivery] {
+        try deliveries(where: "key = ? ORDER BY channel", [.text(key.description)])
+    }
+
+    /// Reminders that went out since `since` and wait for an answer, newest first: delivered, not
+    /// snoozed, and answered by the person on none of their channels (one whose notification the
+    /// server let expire or closed still waits). One row per reminder and channel.
+    public func waiting(since: Instant) throws(StoreError) -> [Delivery] {
+        func unanswered(_ response: String) -> String { "(\(response) IS NULL OR \(response) IN (\(Delivery.closedByServer)))" }
+        return try deliveries(
+            where: """
+                state = \(Delivery.State.delivered.sql) AND snoozed_until IS NULL AND \(unanswered("response")) AND fire_at >= ?
+                AND NOT EXISTS (SELECT 1 FROM deliveries AS other WHERE other.key = deliveries.key
+                    AND (other.snoozed_until IS NOT NULL OR NOT \(unanswered("other.response"))))
+                ORDER BY fire_at DESC, key, channel
+                """, [.int(since.secondsSinceEpoch)])
+    }
+
+    /// Reminders a snooze brings back, soonest first.
+    public func snoozed() throws(StoreError) -> [Delivery] {
+        try deliveries(where: "snoozed_until IS NOT NULL ORDER BY snoozed_until, key, channel", [])
     }
 
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
@@ -133,7 +174,7 @@ extension Store.Log {
                         INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at, item_id)
                         VALUES (?1, ?2, \(Delivery.State.claimed.sql), ?3, ?4, ?5, ?6, ?7, ?8)
                         ON CONFLICT (key, channel) DO UPDATE SET state = \(Delivery.State.claimed.sql), attempts = attempts + 1, claimed_at = ?7, late = ?6,
-                            snoozed_until = NULL
+                            snoozed_until = NULL, response = NULL
                         WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
                         """,
                         [
@@ -187,7 +228,8 @@ extension Store.Log {
     private func deliveries(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [Delivery] {
         try db.query(
             """
-            SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at FROM deliveries
+            SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at, snoozed_until
+            FROM deliveries
             WHERE \(condition)
             """, arguments
         ) { (row) throws(StoreError) in
@@ -199,7 +241,8 @@ extension Store.Log {
                 kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
                 late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
                 notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
-                finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) })
+                finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) },
+                snoozedUntil: row.optionalInt(12).map { Instant(secondsSinceEpoch: $0) })
         }
     }
 
@@ -282,4 +325,7 @@ extension Delivery.State {
 extension Delivery {
     /// The response of a missed delivery someone has seen (`missed --clear`), as an SQL literal.
     static let acknowledged = "'acknowledged'"
+    /// The responses a notification server records on its own (it let the notification expire,
+    /// or closed it), as SQL literals: the person has not answered.
+    static let closedByServer = [CloseReason.expired, .closed].map { "'\($0)'" }.joined(separator: ", ")
 }

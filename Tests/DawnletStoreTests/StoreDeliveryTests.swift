@@ -46,7 +46,9 @@ import Testing
         #expect(try store.log.notificationID(id) == 21)
         #expect(try !claim(at: 700))
         let row = try #require(try store.log.deliveries(.delivered).first)
-        #expect(row.attempts == 2 && row.response == "snoozed until 09:10")
+        // Back from its snooze, it waits for a new answer: the old one is gone.
+        #expect(row.attempts == 2 && row.response == nil)
+        #expect(try store.log.waiting(since: fireAt).map(\.id) == [id])
     }
 
     @Test("only a delivered reminder can be snoozed; a response is recorded on its row")

@@ -1,0 +1,138 @@
+import DawnletCore
+import DawnletRunner
+import DawnletStore
+
+/// `reminder …`: answer a reminder that went out from the terminal, as its notification's buttons
+/// would (the same path: `ReminderAnswers`), and list those waiting or snoozed. A running `serve`
+/// closes the notification of a reminder answered here.
+enum ReminderCommands {
+    static let answers: [(verb: String, summary: String)] = [
+        ("done", "Mark the reminder's todo or habit done (a calendar item's alarm acknowledged)."),
+        ("skip", "Skip the reminder's occurrence (a bill's month too)."),
+        ("dismiss", "Say you have seen it: it stops waiting, nothing else is recorded."),
+        ("paid", "Record the reminder's bill paid."),
+        ("log", "Log the payment of the reminder's subscription renewal or debt month."),
+        ("unsnooze", "Call off the reminder's snooze: it waits again, and does not come back by itself. Without KEY: the one snoozed."),
+    ]
+
+    static let commands: [Command] =
+        [
+            Command(
+                path: ["reminder", "list"], usage: "reminder list [--waiting | --snoozed] [--json]",
+                summary: "List reminders that went out in the last week and wait for an answer, and those snoozed.",
+                options: [.flag("waiting"), .flag("snoozed"), .flag("json")], run: list),
+            Command(
+                path: ["reminder", "snooze"], usage: "reminder snooze [KEY] [--for DURATION | --until DATE TIME]",
+                summary: "Bring the reminder back later (default: the desktop snooze length), on each channel it went by; the series does not move.",
+                options: [.value("for"), .value("until")], positionals: 0...1, run: snooze),
+        ]
+        + answers.map { verb, summary in
+            Command(
+                path: ["reminder", verb], usage: "reminder \(verb) [KEY]",
+                summary: verb == "unsnooze" ? summary : summary + " Without KEY: the newest one waiting.",
+                options: [], positionals: 0...1, run: { try answer(verb, &$0) })
+        }
+
+    static func answer(_ verb: String, _ invocation: inout Invocation) throws {
+        try apply(verb, &invocation) { (key) throws(StoreError) in
+            switch verb {
+            case "done": .done
+            case "skip": .skip
+            case "dismiss": .dismiss
+            case "unsnooze": .unsnooze
+            default: try ReminderAnswers.payment(verb, of: key)
+            }
+        }
+    }
+
+    static func snooze(_ invocation: inout Invocation) throws {
+        let now = try invocation.now()
+        let until: Instant
+        switch (invocation.arguments.value("for"), invocation.arguments.value("until")) {
+        case (_?, _?):
+            throw CLIError.usage("give --for or --until, not both", invocation.globals.usage)
+        case (let text?, nil):
+            guard let span = DurationText.parse(text), span > .zero else {
+                throw CLIError.usage("--for \"\(text)\" is not a duration longer than zero (10m, 1h, 1h30m, 2d)", invocation.globals.usage)
+            }
+            until = now.adding(span)
+        case (nil, let text?):
+            guard let (day, time) = DateWords.dateAndTime(text, today: try invocation.today()), let time else {
+                throw CLIError.usage("--until \"\(text)\" is not a date and time (tomorrow 09:00, fri 18:30, 2026-12-04T09:30)", invocation.globals.usage)
+            }
+            until = try invocation.timeZone().resolve(time, on: day).instant
+        case (nil, nil):
+            until = now.adding(invocation.config.desktop.snooze)
+        }
+        try apply("snooze", &invocation) { _ in .snooze(until: until) }
+    }
+
+    /// The answer applied to KEY, or to the newest reminder waiting (said on stderr); says what
+    /// it came to.
+    static func apply(_ verb: String, _ invocation: inout Invocation, _ answer: (ReminderKey) throws(StoreError) -> ReminderAnswer) throws {
+        let now = try invocation.now()
+        // A reminder is answered in a database it went out from: a missing one is exit 66, never made.
+        var answers = ReminderAnswers(store: try invocation.readStore(), config: invocation.config, zone: try invocation.timeZone())
+        var problems: [String] = []
+        answers.writeProblem = { problems.append($0) }
+        let key: ReminderKey
+        do {
+            if let text = invocation.arguments.positionals.first {
+                guard let parsed = ReminderKey(text) else {
+                    throw CLIError.usage(
+                        "\"\(DisplayText.escaped(text))\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
+                        invocation.globals.usage)
+                }
+                key = parsed
+            } else {
+                let entry = try answers.implicitKey(snoozed: verb == "unsnooze", now: now)
+                key = entry.key
+                invocation.output.error("\(verb): \(entry.key) \"\(DisplayText.bounded(entry.title, to: 80))\"")
+            }
+            let applied = try answers.apply(try answer(key), to: key, now: now)
+            for problem in problems { invocation.output.error(problem) }
+            invocation.output.line("\(applied.response): \(key)")
+        } catch let error as StoreError {
+            throw CLIError(error)
+        }
+    }
+
+    static func list(_ invocation: inout Invocation) throws {
+        let waitingOnly = invocation.arguments.has("waiting"), snoozedOnly = invocation.arguments.has("snoozed")
+        guard !(waitingOnly && snoozedOnly) else { throw CLIError.usage("give --waiting or --snoozed, not both", invocation.globals.usage) }
+        let answers = ReminderAnswers(store: try invocation.readStore(), config: invocation.config, zone: try invocation.timeZone())
+        let zone = try invocation.timeZone()
+        let waiting = snoozedOnly ? [] : try answers.waiting(now: try invocation.now())
+        let snoozed = waitingOnly ? [] : try answers.snoozed()
+        if invocation.json {
+            func object(_ entry: ReminderAnswers.Entry) -> JSON {
+                var fields: [(String, JSON)] = [
+                    ("key", .string(entry.key.description)), ("kind", .string(entry.kind)), ("title", .string(entry.title)),
+                    ("due", .string(ISO8601.format(entry.fireAt, in: zone))), ("channels", .array(entry.channels.map { .string($0.rawValue) })),
+                    ("late", .bool(entry.late)),
+                ]
+                if let until = entry.snoozedUntil { fields.append(("until", .string(ISO8601.format(until, in: zone)))) }
+                return .object(fields)
+            }
+            var fields: [(String, JSON)] = []
+            if !snoozedOnly { fields.append(("waiting", .array(waiting.map(object)))) }
+            if !waitingOnly { fields.append(("snoozed", .array(snoozed.map(object)))) }
+            invocation.output.line(JSON.object(fields))
+            return
+        }
+        func line(_ entry: ReminderAnswers.Entry, _ when: Instant, _ prefix: String) -> String {
+            let iso = ISO8601.format(when, in: zone)
+            let time = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5))"
+            return "\(prefix)\(time)  \(entry.kind)  \(entry.title)  → \(entry.channels.map(\.rawValue).joined(separator: ", "))  (\(entry.key))"
+        }
+        if !snoozedOnly {
+            if waiting.isEmpty { invocation.output.line("nothing waiting for an answer") }
+            for entry in waiting { invocation.output.line(line(entry, entry.fireAt, "")) }
+        }
+        if !waitingOnly {
+            if !snoozed.isEmpty && !snoozedOnly { invocation.output.line("snoozed:") }
+            if snoozed.isEmpty && snoozedOnly { invocation.output.line("nothing snoozed") }
+            for entry in snoozed { invocation.output.line(line(entry, entry.snoozedUntil ?? entry.fireAt, "until ")) }
+        }
+    }
+}

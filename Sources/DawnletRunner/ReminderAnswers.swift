@@ -1,0 +1,177 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+
+/// What a person says to a reminder that went out, wherever they say it: a notification's button
+/// (the runner) or `reminder done|skip|…` (the command line). One path, so each records the same.
+public enum ReminderAnswer: Hashable, Sendable, CustomStringConvertible {
+    /// A todo's or habit's occurrence done; a calendar item's alarm acknowledged.
+    case done
+    /// The occurrence skipped (a bill's month too).
+    case skip
+    /// Seen, nothing more to record: the reminder stops waiting.
+    case dismiss
+    /// Comes back on each channel it went by at `until`; the series does not move.
+    case snooze(until: Instant)
+    /// A snooze called off: the reminder waits again, and does not come back by itself.
+    case unsnooze
+    /// A bill paid.
+    case paid(ReminderKind, id: Int64, date: CivilDate)
+    /// A subscription's renewal or a debt's month logged as paid.
+    case logPayment(ReminderKind, id: Int64, date: CivilDate)
+
+    /// The word of the command that says it (`reminder done`, …).
+    public var description: String {
+        switch self {
+        case .done: "done"
+        case .skip: "skip"
+        case .dismiss: "dismiss"
+        case .snooze: "snooze"
+        case .unsnooze: "unsnooze"
+        case .paid: "paid"
+        case .logPayment: "log"
+        }
+    }
+}
+
+/// Applies answers to reminders: the store's write the item's own command would make (`todo
+/// done`, `bill` paid, `subscription log`), a calendar item's answer written back to its calendar
+/// when it is writable, and the answer recorded on every delivery of the reminder, so it stops
+/// waiting on every channel at once.
+public struct ReminderAnswers {
+    let store: Store
+    let config: Config
+    let zone: Zone
+
+    public init(store: Store, config: Config, zone: Zone) {
+        self.store = store
+        self.config = config
+        self.zone = zone
+    }
+
+    /// What an answer came to: the words recorded, and the deliveries it answered (a desktop one
+    /// still on screen is closed by the runner).
+    public struct Applied: Sendable {
+        public let response: String
+        public let deliveries: [Delivery]
+    }
+
+    /// Applies `answer` to the reminder `key` at `now`. `.notFound` when the reminder never went
+    /// out; `.conflict` when the answer does not fit it (a bill is paid, not done).
+    public func apply(_ answer: ReminderAnswer, to key: ReminderKey, now: Instant) throws(StoreError) -> Applied {
+        let rows = try store.log.deliveries(of: key).filter { $0.state == .delivered }
+        guard !rows.isEmpty else { throw StoreError(.notFound, "no reminder \(key) went out (see reminder list)") }
+        let response: String
+        switch answer {
+        case .snooze(let until):
+            guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
+            response = snoozeCalendarItem(key, until: until, now: now) ?? "snoozed until \(ISO8601.format(until, in: zone))"
+            for row in rows { try store.log.snooze(row.id, until: until, response: response) }
+            return Applied(response: response, deliveries: rows)
+        case .unsnooze:
+            let snoozed = rows.filter { $0.snoozedUntil != nil }
+            guard !snoozed.isEmpty else { throw StoreError(.conflict, "\(key) is not snoozed") }
+            for row in snoozed { try store.log.unsnooze(row.id) }
+            return Applied(response: "snooze called off", deliveries: snoozed)
+        case .paid(let kind, let id, let date):
+            guard kind == .bill else { throw StoreError(.conflict, "only a bill is paid; a \(kind)'s payment is logged (reminder log)") }
+            try store.money.markTransactionPaid(definitionID: id, date: date)
+            response = "paid \(kind) \(id) on \(date)"
+        case .logPayment(let kind, let id, let date):
+            guard kind == .subscription || kind == .debt else {
+                throw StoreError(.conflict, "only a subscription's or a debt's payment is logged\(kind == .bill ? "; a bill is paid (reminder paid)" : "")")
+            }
+            let logged = try store.sources.logPayment(for: kind == .debt ? .debt : .subscription, id: id, on: date, amount: nil)
+            response = "logged payment #\(logged.payment): \(kind) \(id), \(logged.amount) for \(logged.period)"
+        case .done, .skip, .dismiss:
+            response = try answerItem(answer, key, now: now)
+        }
+        for row in rows { try store.log.respond(row.id, response: response) }
+        return Applied(response: response, deliveries: rows)
+    }
+
+    /// The payment a reminder's own key names, for `reminder paid|log KEY`.
+    public static func payment(_ answer: String, of key: ReminderKey) throws(StoreError) -> ReminderAnswer {
+        guard let target = key.item else {
+            throw StoreError(
+                .conflict, "\(key) names no single payment: answer a digest's payments on their own reminders, or with bill/subscription/debt commands")
+        }
+        return answer == "paid" ? .paid(target.kind, id: target.id, date: target.date) : .logPayment(target.kind, id: target.id, date: target.date)
+    }
+
+    /// Done, Skip or a dismissal on one of our items, a digest, or a calendar item's alarm.
+    private func answerItem(_ answer: ReminderAnswer, _ key: ReminderKey, now: Instant) throws(StoreError) -> String {
+        if case .calendar(let text) = key {
+            guard answer != .skip else { throw StoreError(.conflict, "a calendar item's alarm is done or dismissed, not skipped") }
+            return writeBack(text, answer == .done ? .acknowledged : .dismissed, until: nil, now: now) ?? (answer == .done ? "done" : "dismissed")
+        }
+        guard answer != .dismiss else { return "dismissed" }
+        guard let target = key.item else { throw StoreError(.conflict, "a digest is dismissed; its items are answered on their own reminders") }
+        switch (answer, target.kind, target.kind.itemKind) {
+        case (.done, .todo, let kind?), (.done, .habit, let kind?):
+            try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .done)
+            return "done"
+        case (.skip, .bill, _):
+            try store.money.skipTransaction(definitionID: target.id, date: target.date)
+            return "skipped"
+        case (.skip, _, let kind?):
+            try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .skipped)
+            return "skipped"
+        case (.done, .bill, _):
+            throw StoreError(.conflict, "a bill is paid, not done (reminder paid)")
+        case (.done, .subscription, _), (.done, .debt, _):
+            throw StoreError(.conflict, "a \(target.kind)'s payment is logged, not done (reminder log)")
+        default:
+            throw StoreError(.conflict, "a \(target.kind) reminder is not \(answer == .done ? "done" : "skipped"); dismiss it (reminder dismiss)")
+        }
+    }
+
+    /// A calendar item's snooze, written back as an RFC 9074 snooze alarm where its calendar is
+    /// writable; nil when it is not (the snooze is kept here only).
+    private func snoozeCalendarItem(_ key: ReminderKey, until: Instant, now: Instant) -> String? {
+        guard case .calendar(let text) = key else { return nil }
+        return writeBack(text, .snoozed, until: until, now: now)
+    }
+
+    /// An answer written into a writable calendar's file, so every other device sees it —
+    /// ACKNOWLEDGED and X-MOZ-LASTACK, or a snooze alarm the next plan reads back. The words
+    /// recorded, or nil when the calendar is read-only or the write failed (logged by the caller
+    /// through `writeProblem`).
+    private func writeBack(_ key: String, _ answer: CalendarAnswer, until: Instant?, now: Instant) -> String? {
+        let calendars = config.calendars
+        guard let target = CalendarWriteBack.target(ofKey: key, calendars: calendars.map(\.name)),
+            let calendar = calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly
+        else { return nil }
+        let start = target.instance.flatMap { name -> Instant? in
+            if case .utc(let at)? = RecurrenceRule.until(name) { return at } else { return nil }
+        }
+        let result = CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid) { text in
+            if let until { return CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now) }
+            return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)
+        }
+        switch result {
+        case .success(let file):
+            return until.map { "snoozed until \(ISO8601.format($0, in: zone)) in \(file)" } ?? "\(answer.rawValue) in \(file)"
+        case .failure(let problem):
+            writeProblem?("cannot write \(answer.action) back to calendar \(calendar.name): \(problem)")
+            return nil
+        }
+    }
+
+    /// Told when an answer could not be written back to a calendar (it is kept here).
+    public var writeProblem: ((String) -> Void)?
+}
+
+/// What a calendar item's reminder came back with, as written back to its calendar.
+enum CalendarAnswer: String {
+    case acknowledged, snoozed, dismissed
+
+    /// The action's word in the log and the journal (`done` for an acknowledgement).
+    var action: String {
+        switch self {
+        case .acknowledged: "done"
+        case .snoozed: "snooze"
+        case .dismissed: "dismissed"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Answering a reminder from the terminal (`reminder …`), against a running `serve`: the same
+/// answers as a notification's buttons, recorded the same way, and a notification still on screen
+/// closed when its reminder is answered here.
+extension ServeTests {
+    func json(_ arguments: String...) throws -> [String: Any] {
+        let result = try CLIProcess.run(["--db", db, "--config", config] + arguments)
+        #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    func waitForDisplayed(_ session: DesktopSession, _ count: Int, seconds: Double) -> Int {
+        let deadline = Date().addingTimeInterval(seconds)
+        while session.displayed() != count && Date() < deadline { usleep(100_000) }
+        return session.displayed()
+    }
+
+    @Test("reminder done in a terminal: the newest waiting reminder's todo is done, and its notification still on dunst's screen is closed")
+    func doneFromTerminal() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (due, day) = twoMinutesAgo()
+        try cli("todo", "add", "Call mum", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        let key = "todo:1:\(day):0m"
+        var waiting = try #require(try json("reminder", "list", "--json")["waiting"] as? [[String: Any]])
+        #expect(waiting.map { $0["key"] as? String } == [key])
+        #expect(waiting.first?["channels"] as? [String] == ["desktop"])
+        #expect(waiting.first?["title"] as? String == "Call mum")
+
+        let done = try cli("reminder", "done")
+        #expect(done.stdout == "done: \(key)\n")
+        #expect(done.stderr.contains("done: \(key) \"Call mum\""), "the reminder chosen is said: \(done.stderr)")
+        #expect(try todoStatus(on: day) == "done")
+        #expect(waitForDisplayed(session, 0, seconds: 10) == 0, "the notification on screen is closed")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("was answered elsewhere (done)"), "\(log)")
+        waiting = try #require(try json("reminder", "list", "--json")["waiting"] as? [[String: Any]])
+        #expect(waiting.isEmpty)
+        #expect(try cli("reminder", "list").stdout == "nothing waiting for an answer\n")
+        // Answered once: a second answer is refused, naming why.
+        let again = try CLIProcess.run(["--db", db, "--config", config, "reminder", "done"])
+        #expect(again.status == 65 && again.stderr == "dawnlet-remind: no reminder is waiting for an answer (reminder list)\n", "\(again)")
+    }
+
+    @Test("reminder snooze --for / --until and unsnooze: listed with the instant it comes back, called off; the series does not move")
+    func snoozeFromTerminal() throws {
+        let (due, day) = twoMinutesAgo()
+        try cli("todo", "add", "Stretch", "--due", due)
+        try cli("todo", "add", "Read", "--due", due)
+        let server = try Server(db: db, config: config, start: nil)
+        let deadline = Date().addingTimeInterval(10)
+        while lines().count < 2 && Date() < deadline { usleep(100_000) }
+        #expect(lines().count == 2, "both went out by the command channel")
+        let snoozed = try cli("reminder", "snooze", "todo:1:\(day):0m", "--until", "tomorrow 09:00")
+        let tomorrow = try #require(Calendar(identifier: .gregorian).date(byAdding: .day, value: 1, to: ISO8601DateFormatter().date(from: day + "T12:00:00Z")!))
+        let tomorrowText = String(ISO8601DateFormatter().string(from: tomorrow).prefix(10))
+        #expect(snoozed.stdout.hasPrefix("snoozed until \(tomorrowText)T09:00:00+01:00: todo:1:\(day):0m"), "\(snoozed.stdout)")
+        try cli("reminder", "snooze", "todo:2:\(day):0m", "--for", "2h")
+        let list = try json("reminder", "list", "--json")
+        let back = try #require(list["snoozed"] as? [[String: Any]])
+        #expect(back.map { $0["key"] as? String } == ["todo:2:\(day):0m", "todo:1:\(day):0m"], "soonest first")
+        #expect(back.last?["until"] as? String == "\(tomorrowText)T09:00:00+01:00")
+        #expect((list["waiting"] as? [Any])?.isEmpty == true)
+        // Two snoozed: which to call off must be said.
+        let unsaid = try CLIProcess.run(["--db", db, "--config", config, "reminder", "unsnooze"])
+        #expect(unsaid.status == 65 && unsaid.stderr.contains("2 reminders are snoozed: name one"), "\(unsaid)")
+        #expect(try cli("reminder", "unsnooze", "todo:1:\(day):0m").stdout == "snooze called off: todo:1:\(day):0m\n")
+        let waiting = try #require(try json("reminder", "list", "--waiting", "--json")["waiting"] as? [[String: Any]])
+        #expect(waiting.map { $0["key"] as? String } == ["todo:1:\(day):0m"])
+        #expect(try todoStatus(on: day) == "open", "a snooze marks nothing done")
+        let (status, _) = try server.stop()
+        #expect(status == 0)
+    }
+}
