@@ -22,10 +22,12 @@ public struct MailMessage: Hashable, Sendable {
         self.utcOffset = utcOffset
     }
 
-    /// The email of one reminder message.
-    public init(_ message: ReminderMessage, from: String, to: [String], date: Instant, utcOffset: Int) {
+    /// The email of one reminder message; `answers` are the command lines that answer it from a
+    /// terminal (`ReminderMessage.answerCommands`).
+    public init(_ message: ReminderMessage, from: String, to: [String], date: Instant, utcOffset: Int, answers: [String] = []) {
         var body = message.body
         body += "\n\n" + (message.late ? "Due \(message.when); sent late." : "Due \(message.when).")
+        if !answers.isEmpty { body += "\n\nAnswer it from a terminal:\n" + answers.map { "  \($0)\n" }.joined() }
         body += "\n-- \nDawnlet reminder \(message.key)\n"
         self.init(
             from: from, to: to, subject: message.late ? "(late) \(message.title)" : message.title, body: body,

@@ -88,6 +88,43 @@ public struct ReminderMessage: Hashable, Sendable {
     }
 }
 
+extension ReminderMessage {
+    /// The command lines that answer this reminder from a terminal, as `program` (the program's
+    /// name, with the `--db` and `--config` it runs with) would type them: one per answer its
+    /// notification offers, and `dismiss`. None for a summary, a test or a notice.
+    public func answerCommands(program: String, snooze: Duration) -> [String] {
+        guard case .reminder(let key) = key else { return [] }
+        let target = ShellWords.quoted(key.description)
+        var verbs: [String] = []
+        for action in actions(snooze: snooze) {
+            switch action {
+            case .done: verbs.append("done")
+            case .skip: verbs.append("skip")
+            case .paid(let payable) where payable.kind == key.item?.kind && payable.id == key.item?.id: verbs.append("paid")
+            case .logPayment(let payable) where payable.kind == key.item?.kind && payable.id == key.item?.id: verbs.append("log")
+            case .snooze: verbs.append("snooze \(target) --for \(DurationText.format(snooze))")
+            default: break
+            }
+        }
+        verbs.append("dismiss")
+        return verbs.map { verb in verb.hasPrefix("snooze ") ? "\(program) reminder \(verb)" : "\(program) reminder \(verb) \(target)" }
+    }
+}
+
+/// Words for a POSIX shell.
+public enum ShellWords {
+    /// `text` as one shell word: as it is when it holds nothing a shell reads specially, else in
+    /// single quotes (a single quote inside written as `'\''`).
+    public static func quoted(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.:/@+=,".unicodeScalars.contains(scalar))
+            }
+        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+    }
+}
+
 /// What a message is about, as the key it carries: a command's `{key}` and DAWNLET_REMINDER_KEY,
 /// an email's X-Dawnlet-Key and Message-ID, the log's lines.
 public enum MessageKey: Hashable, Sendable, CustomStringConvertible {

@@ -58,6 +58,9 @@ public final class Runner {
         public var reload: (@Sendable () throws -> (config: Config, zone: Zone, followsSystemZone: Bool))?
         /// The config file this runner read (nil: none), whose stamp the published state carries.
         public var configPath: String?
+        /// How a terminal reaches this runner's database: the program's name, with the `--db` and
+        /// `--config` it was given. An email's answer commands start with it.
+        public var commandLine = "dawnlet-remind"
         /// Publishes what `next` shows (`RunnerState`) after each decision, or withdraws it (nil);
         /// returns what failed. Nil: nothing is published.
         public var publish: (@Sendable (RunnerState?) -> String?)?

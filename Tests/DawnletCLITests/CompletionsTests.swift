@@ -16,35 +16,43 @@ import Testing
         try workspace.cli(["debt", "add", "Car loan", "--balance", "100", "--minimum", "10", "--day", "5"])
     }
 
-    func script(_ shell: String) throws -> String {
+    func script(_ shell: String) throws -> String { try Self.script(shell, in: scripts) }
+    var environment: [String: String] { Self.environment(scripts) }
+    func bash(_ line: [String]) throws -> [String] { try Self.bash(line, scripts: scripts) }
+    func fish(_ line: String) throws -> [String] { try Self.fish(line, scripts: scripts) }
+
+    /// The script for `shell`, written into `folder`.
+    static func script(_ shell: String, in folder: TemporaryFolder) throws -> String {
         let result = try CLIProcess.run(["completions", shell])
         #expect(result.status == 0, "\(result.stderr)")
-        let path = scripts.path("dawnlet-remind.\(shell)")
+        let path = folder.path("dawnlet-remind.\(shell)")
         try result.stdout.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
     /// The binary's folder first on PATH, as an installed one would be.
-    var environment: [String: String] {
-        ["PATH": CLIProcess.binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": scripts.url.path, "LANG": "C.UTF-8"]
+    static func environment(_ home: TemporaryFolder) -> [String: String] {
+        ["PATH": CLIProcess.binary.deletingLastPathComponent().path + ":/usr/bin:/bin", "HOME": home.url.path, "LANG": "C.UTF-8"]
     }
 
-    func bash(_ line: [String]) throws -> [String] {
+    /// What bash's completion function offers for the words after the program's name, given as
+    /// bash hands them over (split at colons too).
+    static func bash(_ line: [String], scripts: TemporaryFolder) throws -> [String] {
         let words = line.map { "'\($0)'" }.joined(separator: " ")
         let program = """
             source "$1"; COMP_WORDS=(dawnlet-remind \(words)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
             _dawnlet_remind; printf '%s\\n' "${COMPREPLY[@]}"
             """
-        let (status, output) = try runTool("/bin/bash", ["-c", program, "bash", try script("bash")], environment: environment)
+        let (status, output) = try runTool("/bin/bash", ["-c", program, "bash", try script("bash", in: scripts)], environment: environment(scripts))
         #expect(status == 0, "\(output)")
         return output.split(separator: "\n").map(String.init)
     }
 
-    func fish(_ line: String) throws -> [String] {
+    static func fish(_ line: String, scripts: TemporaryFolder) throws -> [String] {
         try Repository.require("/usr/bin/fish", "fish")
         let (status, output) = try runTool(
-            "/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", try script("fish"), line],
-            environment: environment)
+            "/usr/bin/fish", ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", try script("fish", in: scripts), line],
+            environment: environment(scripts))
         #expect(status == 0 && !output.contains("fish:"), "\(output)")
         return output.split(separator: "\n").map(String.init)
     }

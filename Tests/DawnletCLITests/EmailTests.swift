@@ -50,6 +50,19 @@ extension ServeTests {
                 "content-transfer-encoding", "auto-submitted", "x-dawnlet-key",
             ])
         #expect(!FileManager.default.fileExists(atPath: "x") && !FileManager.default.fileExists(atPath: folder.path("x")))
+        // The body says the exact commands that answer it; the one for Done, run as written, does.
+        let program = "dawnlet-remind --db \(db) --config \(config) reminder"
+        let body = try #require(mail["body"] as? String)
+        #expect(
+            body.contains(
+                "Answer it from a terminal:\n  \(program) done todo:1:2026-12-01:0m\n  \(program) skip todo:1:2026-12-01:0m\n"
+                    + "  \(program) snooze todo:1:2026-12-01:0m --for 10m\n  \(program) dismiss todo:1:2026-12-01:0m\n"), "\(body)")
+        let done = try #require(body.split(separator: "\n").first { $0.contains(" reminder done ") })
+        let words = done.split(separator: " ").map(String.init)
+        #expect(words.first == "dawnlet-remind")
+        let answered = try CLIProcess.run(Array(words.dropFirst()))
+        #expect(answered.status == 0 && answered.stdout == "done: todo:1:2026-12-01:0m\n", "\(answered)")
+        #expect(try todoStatus(on: "2026-12-01") == "done")
 
         let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
         usleep(2_000_000)

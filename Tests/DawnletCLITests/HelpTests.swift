@@ -100,8 +100,14 @@ import Testing
                 try FileManager.default.copyItem(atPath: workspace.db, toPath: copy)
                 let arguments = Array(Self.words(String(example)).dropFirst())
                 let r = try CLIProcess.run(["--db", copy] + workspace.globals + arguments)
-                ran += 1
                 #expect(r.status != 2 && r.status < 128, "\(example): \(r.status) \(r.stderr)")
+                // Answers need reminders that went out (no runner ran here): only parsed, and
+                // answered with 65 naming what is missing (they run against serve elsewhere).
+                if path[0] == "reminder" && path[1] != "list" {
+                    #expect(r.status == 65 && r.stderr.contains("reminder"), "\(example): \(r.status) \(r.stderr)")
+                    continue
+                }
+                ran += 1
                 if r.status == 0 { succeeded += 1 } else { refused.append("\(example): \(r.stderr)") }
             }
         }

@@ -31,6 +31,12 @@ extension ServeTests {
         #expect(waiting.first?["channels"] as? [String] == ["desktop"])
         #expect(waiting.first?["title"] as? String == "Call mum")
 
+        // Completions offer the waiting key with its title; bash hands the key over split at colons.
+        let scripts = try TemporaryFolder()
+        #expect(try CompletionsTests.fish("dawnlet-remind --db \(db) reminder done ", scripts: scripts) == ["\(key)\tCall mum"])
+        #expect(try CompletionsTests.bash(["--db", db, "reminder", "done", ""], scripts: scripts) == [key])
+        #expect(try CompletionsTests.bash(["--db", db, "reminder", "done", "todo", ":", "1"], scripts: scripts) == [String(key.dropFirst(5))])
+
         let done = try cli("reminder", "done")
         #expect(done.stdout == "done: \(key)\n")
         #expect(done.stderr.contains("done: \(key) \"Call mum\""), "the reminder chosen is said: \(done.stderr)")

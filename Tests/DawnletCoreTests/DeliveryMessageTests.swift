@@ -53,6 +53,28 @@ import Testing
         #expect(ReminderAction.snooze(.seconds(5_400)).label == "Snooze 1h30m")
     }
 
+    @Test("an email's answer commands: one per answer the notification offers, and dismiss; a calendar key quoted for the shell")
+    func answerCommands() {
+        let program = "dawnlet-remind --db '/home/me/my db.sqlite'"
+        #expect(
+            message().answerCommands(program: program, snooze: .seconds(600)) == [
+                "\(program) reminder done todo:3:2026-12-01:0m", "\(program) reminder skip todo:3:2026-12-01:0m",
+                "\(program) reminder snooze todo:3:2026-12-01:0m --for 10m", "\(program) reminder dismiss todo:3:2026-12-01:0m",
+            ])
+        var bill = message(key: "bill:7:2026-12-01:3d")
+        bill.payables = [.init(kind: .bill, id: 7, date: CivilDate("2026-12-01")!, title: "Rent")]
+        #expect(
+            bill.answerCommands(program: "d", snooze: .seconds(3_600)) == [
+                "d reminder paid bill:7:2026-12-01:3d", "d reminder skip bill:7:2026-12-01:3d", "d reminder snooze bill:7:2026-12-01:3d --for 1h",
+                "d reminder dismiss bill:7:2026-12-01:3d",
+            ])
+        #expect(
+            message(key: "ics:work:it's $(x):alarm:2026-12-01T08:50:00").answerCommands(program: "d", snooze: .seconds(600)).first
+                == #"d reminder done 'ics:work:it'\''s $(x):alarm:2026-12-01T08:50:00'"#)
+        #expect(message(key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").answerCommands(program: "d", snooze: .seconds(600)).isEmpty)
+        #expect(ShellWords.quoted("") == "''" && ShellWords.quoted("a b") == "'a b'" && ShellWords.quoted("/tmp/x.sqlite") == "/tmp/x.sqlite")
+    }
+
     @Test(
         "reminder keys read back as they print; anything else is not a key",
         arguments: [

@@ -36,6 +36,9 @@ enum ServeCommands {
         // SIGHUP reads the config again: the same file, the same rules (--tz still wins).
         let configPath = invocation.globals.configPath
         settings.configPath = configPath ?? ConfigFile.defaultPath()
+        settings.commandLine =
+            ([CommandLineTool.name] + (invocation.globals.databasePath.map { ["--db", ShellWords.quoted(ConfigPath.absolute($0))] } ?? [])
+            + (configPath.map { ["--config", ShellWords.quoted(ConfigPath.absolute($0))] } ?? [])).joined(separator: " ")
         // What `next` shows, published while it runs (none without XDG_RUNTIME_DIR).
         if let file = RunnerStateFile(database: settings.databasePath), let runner = ProcessIdentity.current {
             settings.publish = { state in file.publish(state, by: runner) }
