@@ -14,7 +14,7 @@ extension Invocation {
 
     /// The database, created (with its folders) if it is not there yet: for commands that write.
     func openStore() throws -> Store {
-        try Store(path: databasePath())
+        try Store(path: databasePath(), began: try now())
     }
 
     /// The database for a command that only reads: a missing one is exit 66, never created.

@@ -37,6 +37,9 @@ public struct ItemDefinition: Hashable, Sendable {
     public var date: CivilDate?
     public var durationMinutes: Int?
     public var reminders: [ReminderOffset]
+    /// When it was made, or its date, time or schedule last changed: it reminds of no instant
+    /// before (nil: of every instant).
+    public var remindsFrom: Instant?
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

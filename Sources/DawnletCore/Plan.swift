@@ -116,8 +116,12 @@ public struct PlanRules: Sendable {
     public var route: @Sendable (ReminderKind) -> [Channel]
     /// A calendar's own channels, by its name, where the config gives them.
     public var calendarChannels: [String: [Channel]] = [:]
+    /// When the database began: a reminder of an instant before it is never sent (see
+    /// `Planner.floor(_:now:)`).
+    public var databaseBegan: Instant?
 
-    public init(config: Config) {
+    public init(config: Config, databaseBegan: Instant? = nil) {
+        self.databaseBegan = databaseBegan
         for source in config.calendars { calendarChannels[source.name] = source.channels }
         defaults = config.reminders
         morningDigest = config.morningDigest

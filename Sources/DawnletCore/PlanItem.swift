@@ -53,6 +53,9 @@ public struct PlanItem: Hashable, Sendable {
         }
     }
     public let suppression: Suppression?
+    /// The instant (seconds since the epoch) it reminds from: when its item was made or its
+    /// date, time or schedule last changed. Its reminders of earlier instants are not planned.
+    public let notBefore: Int64
     /// Extra words for the reminder (an amount, a duration).
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
@@ -86,11 +89,11 @@ public struct PlanItem: Hashable, Sendable {
     @inlinable
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
-        source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?
+        source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, notBefore: Int64 = .min
     ) {
         self.init(
             kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
-            suppression: suppression, detail: detail, note: note, box: nil)
+            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore)
     }
 
     /// An external calendar's instance, as a `calendar` item.
@@ -105,9 +108,10 @@ public struct PlanItem: Hashable, Sendable {
     @inlinable
     init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Origin,
-        offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?
+        offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?, notBefore: Int64 = .min
     ) {
         calendarBox = box
+        self.notBefore = notBefore
         self.kind = kind
         self.definitionID = definitionID
         self.date = date

@@ -160,7 +160,7 @@ public enum Planner {
                 // Exact instants, keyed by the instant (an alarm moved with its event reminds
                 // again; one re-read unchanged does not).
                 let channels = context.channels(of: item)
-                for alarm in alarms where window.contains(alarm) {
+                for alarm in alarms where window.contains(alarm) && alarm.secondsSinceEpoch >= began {
                     let utcOffset = days.utcOffset(at: alarm)
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
@@ -182,12 +182,14 @@ public enum Planner {
                     ?? fireInstant(base: item.time ?? rules.morningDigest, date: item.date, offset: offset, days: days)
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
                 if let acknowledged = calendar.acknowledged, fireAt <= acknowledged { continue }
+                if fireAt.secondsSinceEpoch < began { continue }
                 plan(
                     index, item, key: .calendar("\(calendar.key):\(offset)"), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false,
                     into: &made)
             }
         }
 
+        let began = Self.floor(rules.databaseBegan?.secondsSinceEpoch ?? .min, now: context.now)
         items.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 let p = buffer.baseAddress! + index
@@ -201,11 +203,14 @@ public enum Planner {
                     continue
                 }
                 let plain = p.pointee.note == nil && p.pointee.suppression == nil
+                let from = max(began, Self.floor(p.pointee.notBefore, now: context.now))
                 // Its offsets read where they are, by index: no reference counted per item.
                 let own = p.pointee.ownOffsetCount
                 for k in 0..<(own > 0 ? own : context.defaults[kind].count) {
                     let offset = own > 0 ? p.pointee.ownOffset(k) : context.defaults[kind][k]
                     let (fireAt, utcOffset, gap) = fireInstant(base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: days)
+                    // Of a time before the item existed: never sent, late or otherwise.
+                    if fireAt.secondsSinceEpoch < from { continue }
                     // Nothing snoozed or logged to look up: a plain one is kept as it is.
                     if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty {
                         if window.contains(fireAt) {
@@ -219,6 +224,14 @@ public enum Planner {
             }
         }
         return (made, digests)
+    }
+
+    /// A bound below which nothing is reminded (an item's making, the database's beginning), as
+    /// the plan at `now` applies it: not at all while it is still to come — the clock reads
+    /// earlier than the bound was set, so the bound is not to be trusted.
+    @inline(__always)
+    static func floor(_ bound: Int64, now: Instant) -> Int64 {
+        bound <= now.secondsSinceEpoch ? bound : .min
     }
 
     /// One morning digest a day whose digest time falls in `window`: its date-only items and the
@@ -238,6 +251,8 @@ public enum Planner {
             if let days, !days.contains(day) { continue }
             let resolved = zone.resolve(rules.morningDigest, on: day)
             guard window.contains(resolved.instant) else { continue }
+            // A digest of a time before the database began: nobody's to send.
+            if let began = rules.databaseBegan, resolved.instant.secondsSinceEpoch < floor(began.secondsSinceEpoch, now: context.now) { continue }
             let due = digests[day] ?? []
             let late = overdue.filter { $0.date < day }
             guard !due.isEmpty || !late.isEmpty else { continue }

@@ -81,7 +81,7 @@ extension PlanReader {
         let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions, money: money)
-        let rules = PlanRules(config: config)
+        let rules = PlanRules(config: config, databaseBegan: try store.log.createdAt())
         let log = try store.log.deliveryLog(since: window.lowerBound)
         let snoozed = try store.log.snoozes()
         let overdue = try overdueTodos(definitions)

@@ -114,7 +114,7 @@ public struct PlanReader {
     /// false, and the plan untouched, when a whole plan is needed.
     public func splice(_ plan: inout Plan, changes: Set<PlanChanges.Item>, now: Instant, window: ClosedRange<Instant>) throws -> Bool {
         guard let input = try spliceInput(changes: changes, now: now, window: window) else { return false }
-        input.splice(into: &plan.reminders, rules: PlanRules(config: config), now: now, window: window, zone: zone)
+        input.splice(into: &plan.reminders, rules: PlanRules(config: config, databaseBegan: try store.log.createdAt()), now: now, window: window, zone: zone)
         return true
     }
 

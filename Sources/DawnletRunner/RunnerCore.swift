@@ -155,7 +155,9 @@ public struct RunnerCore: Sendable {
         guard case .spliced(let input, let version, let position, let changed) = result else {
             return replan(request.reason, now: request.now)
         }
-        input?.splice(into: &plan.reminders, rules: PlanRules(config: settings.config), now: request.now, window: request.window, zone: settings.zone)
+        input?.splice(
+            into: &plan.reminders, rules: PlanRules(config: settings.config, databaseBegan: databaseBegan), now: request.now, window: request.window,
+            zone: settings.zone)
         // Splices that added more than the budget again: a whole plan, which ends where it fits.
         if Int64(plan.reminders.count) > 2 * settings.planBudget { return replan(request.reason, now: request.now) }
         planVersion = version

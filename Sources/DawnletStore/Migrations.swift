@@ -257,6 +257,14 @@ enum Migrations {
         WHERE kind IN ('todo', 'event', 'habit', 'bill', 'subscription', 'debt', 'goal', 'income') AND substr(key, 1, length(kind) + 1) = kind || ':';
         CREATE INDEX deliveries_item ON deliveries(kind, item_id);
         """,
+        // The instant (seconds since the epoch) from which an item reminds: when it was made, or
+        // when its date, time or schedule last changed. A reminder of an instant before it is
+        // neither sent late nor recorded missed. NULL for items made before: no bound.
+        """
+        ALTER TABLE todos ADD COLUMN reminds_from INTEGER;
+        ALTER TABLE events ADD COLUMN reminds_from INTEGER;
+        ALTER TABLE habits ADD COLUMN reminds_from INTEGER;
+        """,
     ]
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`

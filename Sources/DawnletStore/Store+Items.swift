@@ -18,54 +18,56 @@ extension Store.Items {
             case .todo:
                 return KindTables(
                     definitions: "todos", occurrences: "todo_occurrences",
-                    select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders FROM todos", noun: "todo")
+                    select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from FROM todos", noun: "todo")
             case .event:
                 return KindTables(
                     definitions: "events", occurrences: "event_occurrences",
-                    select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders FROM events",
+                    select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from FROM events",
                     noun: "event")
             case .habit:
                 return KindTables(
                     definitions: "habits", occurrences: "habit_entries",
-                    select: "SELECT id, name, created, time, schedule, NULL, '' FROM habits", noun: "habit")
+                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from FROM habits", noun: "habit")
             }
         }
     }
 
     /// Adds a definition and returns its id. A repeating item's schedule is stored with its anchor
     /// made explicit (the item's date, else `today`), so its meaning never depends on when it is read.
+    /// It reminds from `now` on (nil: of every instant).
     public func addItem(
         kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
-        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], today: CivilDate
+        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], today: CivilDate, now: Instant? = nil
     ) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
         let common: [SQLValue] = [.text(title)]
+        let from = now.map { SQLValue.int($0.secondsSinceEpoch) } ?? .null
         switch kind {
         case .todo:
             try db.run(
-                "INSERT INTO todos (title, due_date, due_time, schedule, reminders, created) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 common + [
                     .described(date), .described(time), .described(anchored),
-                    .text(ReminderOffset.text(reminders)), .text(today.description),
+                    .text(ReminderOffset.text(reminders)), .text(today.description), from,
                 ])
         case .event:
             try db.run(
                 """
-                INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 common + [
                     .text((date ?? today).description), .described(time),
                     durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
-                    .text(ReminderOffset.text(reminders)), .text(today.description),
+                    .text(ReminderOffset.text(reminders)), .text(today.description), from,
                 ])
         case .habit:
             try db.run(
-                "INSERT INTO habits (name, schedule, time, created) VALUES (?, ?, ?, ?)",
+                "INSERT INTO habits (name, schedule, time, created, reminds_from) VALUES (?, ?, ?, ?, ?)",
                 common + [
                     .text((anchored ?? Schedule(rule: .weekly(interval: 1, days: .all), anchor: today)).description),
-                    .described(time), .text(today.description),
+                    .described(time), .text(today.description), from,
                 ])
         }
         return db.lastInsertRowID
@@ -109,9 +111,11 @@ extension Store.Items {
         let date = try row.decoded(2, CivilDate.init, corrupt("date"))
         let time = try row.decoded(3, WallTime.init, corrupt("time"))
         guard let reminders = schedules.offsets(row.text(6)) else { throw corrupt("reminder list") }
-        return ItemDefinition(
+        var definition = ItemDefinition(
             kind: kind, id: id, title: row.text(1), time: time, schedule: schedule, date: date,
             durationMinutes: row.isNull(5) ? nil : Int(row.int(5)), reminders: reminders)
+        definition.remindsFrom = row.optionalInt(7).map(Instant.init(secondsSinceEpoch:))
+        return definition
     }
 
     /// Stored occurrence rows of the given kinds dated inside `range`.
@@ -213,11 +217,15 @@ extension Store.Items {
     /// Writes a definition as it now is (an edit of the series): title, date, time, schedule,
     /// duration and reminders. Its occurrence rows stay as they are: those on dates the schedule
     /// still produces keep counting, the others are history (OccurrenceMerge).
-    public func replaceDefinition(_ d: ItemDefinition) throws(StoreError) {
+    /// A definition written over; when its date, time or schedule changes it reminds from `now` on.
+    public func replaceDefinition(_ d: ItemDefinition, now: Instant? = nil) throws(StoreError) {
         let tables = KindTables.of(d.kind)
         let reminders = SQLValue.text(ReminderOffset.text(d.reminders))
         try db.writeTransaction { () throws(StoreError) in
             let old = try definition(d.kind, id: d.id)
+            if let now, old.date != d.date || old.time != d.time || old.schedule != d.schedule {
+                try db.run("UPDATE \(tables.definitions) SET reminds_from = ? WHERE id = ?", [.int(now.secondsSinceEpoch), .int(d.id)])
+            }
             // A one-off moved to another day takes its row (done, edits) along.
             if old.schedule == nil, d.schedule == nil, let from = old.date, let to = d.date, from != to {
                 try db.run(

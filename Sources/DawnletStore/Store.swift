@@ -25,10 +25,10 @@ public final class Store {
     /// not SQLite; an SQLite file of another program; a database whose schema is newer than this
     /// version's. (`DatabaseFile` decides from the bytes.)
     /// With `create: false` (a command that only reads), a missing file is `.missing`, and
-    /// nothing is created.
-    public init(path: String, busyTimeout: Duration = .seconds(5), create: Bool = true) throws(StoreError) {
+    /// nothing is created. A database created here began at `began` (nil: the system clock's now).
+    public init(path: String, busyTimeout: Duration = .seconds(5), create: Bool = true, began: Instant? = nil) throws(StoreError) {
         if create {
-            try Store.createIfMissing(path, busyTimeout: busyTimeout)
+            try Store.createIfMissing(path, busyTimeout: busyTimeout, began: began)
         } else {
             var info = stat()
             if lstat(path, &info) != 0 && errno == ENOENT {
@@ -93,7 +93,7 @@ public final class Store {
     /// in a private temporary file beside it (0600), and links that into place. So no empty or
     /// half-made file ever stands at `path`; a process that created it first wins, and its file is
     /// used. SQLite gives the -wal and -shm files the database file's permissions.
-    private static func createIfMissing(_ path: String, busyTimeout: Duration) throws(StoreError) {
+    private static func createIfMissing(_ path: String, busyTimeout: Duration, began: Instant?) throws(StoreError) {
         var info = stat()
         if lstat(path, &info) == 0 { return }
         var folder = ""
@@ -119,6 +119,9 @@ public final class Store {
             let fresh = try Connection(path: temporary, busyTimeout: busyTimeout)
             try fresh.writeTransaction { () throws(StoreError) in
                 for sql in Migrations.all { try fresh.execute(sql) }
+                if let began {
+                    _ = try fresh.run("UPDATE settings SET value = ? WHERE key = 'created'", [.text(String(began.secondsSinceEpoch))])
+                }
                 try fresh.execute("PRAGMA user_version = \(Migrations.latest)")
             }
             try fresh.execute("PRAGMA journal_mode = WAL")

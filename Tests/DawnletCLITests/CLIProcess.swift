@@ -49,9 +49,10 @@ enum CLIProcess {
 
     /// An empty database at `db`, made the only way a person can: a write (a todo added, then
     /// deleted). Commands that only read never create one.
-    static func createDatabase(_ db: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// A database with nothing in it, begun at `began` (`--now`; default the clock's now).
+    static func createDatabase(_ db: String, began: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws {
         for arguments in [["todo", "add", "placeholder"], ["todo", "delete", "1"]] {
-            let result = try run(["--db", db] + arguments)
+            let result = try run(["--db", db] + (began.map { ["--now", $0] } ?? []) + arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)", sourceLocation: sourceLocation)
         }
     }

@@ -42,7 +42,9 @@ import Testing
         try "{ timeZone: \"\(zone)\", calendars: [ { name: \"\(name)\", path: \"\(vdir)\" } ] }".write(
             toFile: calendarConfig, atomically: true, encoding: .utf8)
         try CLIProcess.createDatabase(db)
-        let result = try CLIProcess.run(["--db", db, "--config", calendarConfig, "preview", "--from", from, "--to", to, "--json"])
+        // Seen from the window's start, whenever the test runs: a window before the database began
+        // is otherwise nobody's to remind of.
+        let result = try CLIProcess.run(["--db", db, "--config", calendarConfig, "--now", from, "preview", "--from", from, "--to", to, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let reminders = (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
         return reminders.map { "\($0["key"] as? String ?? "") \($0["fire_at"] as? String ?? "")" }

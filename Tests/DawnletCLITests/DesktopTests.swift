@@ -20,6 +20,17 @@ extension ServeTests {
         return (due, String(due.prefix(10)))
     }
 
+    /// Three minutes ago in Berlin with its UTC offset, as `--now` takes it: the moment a test's items are made, so
+    /// that a reminder due two minutes ago is of a time after its item existed (and after the
+    /// database began), and goes out late.
+    func threeMinutesAgo() -> String {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        return formatter.string(from: Date().addingTimeInterval(-180))
+    }
+
     /// The status of the day's first item of a kind (the todo by default), as `today --json` says.
     func todoStatus(on date: String, kind: String = "todo") throws -> String? {
         let result = try CLIProcess.run(["--db", db, "--config", config, "today", "--date", date, "--json"])
@@ -42,7 +53,7 @@ extension ServeTests {
     func desktopDone() throws {
         let session = try DesktopSession(notificationServer: true)
         let (due, day) = twoMinutesAgo()
-        try cli("todo", "add", "Pay <b>rent</b> & $(touch x) Überweisung 💶", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Pay <b>rent</b> & $(touch x) Überweisung 💶", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         // The artifact to look at: the notification as dunst draws it ("(A)" marks its actions).
@@ -83,8 +94,8 @@ extension ServeTests {
     func paymentsDigest(_ session: DesktopSession) throws -> (server: Server, day: String) {
         let (due, day) = twoMinutesAgo()
         try writeConfig("morningDigest: \"\(due.suffix(5))\",")
-        try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly from \(day)")
-        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly from \(day)")
+        try cli("--now", threeMinutesAgo(), "subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly from \(day)")
+        try cli("--now", threeMinutesAgo(), "money", "add", "Rent", "--amount", "-950", "--every", "monthly from \(day)")
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         return (server, day)
@@ -165,6 +176,8 @@ extension ServeTests {
         try writeConfig(
             "calendars: [ { name: \"work\", path: \"\(vdir)\", readOnly: false, channels: [\"desktop\"] } ],",
             channels: "desktop: { snooze: \"\(snooze)\" }")
+        // The database began before the alarm (two minutes ago): its reminder is someone's.
+        try cli("--now", threeMinutesAgo(), "missed", "--clear")
         return file
     }
 
@@ -219,7 +232,7 @@ extension ServeTests {
         let session = try DesktopSession(notificationServer: true)
         try writeConfig("", channels: "desktop: { snooze: \"5s\" }")
         let (due, day) = twoMinutesAgo()
-        try cli("todo", "add", "Stretch", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Snooze")
@@ -242,8 +255,8 @@ extension ServeTests {
     func desktopSkipAndDismiss() throws {
         let session = try DesktopSession(notificationServer: true)
         let (due, day) = twoMinutesAgo()
-        try cli("event", "add", "Standup", "--start", due, "--every", "daily", "--remind", "0m")
-        try cli("todo", "add", "Water plants", "--due", due)
+        try cli("--now", threeMinutesAgo(), "event", "add", "Standup", "--start", due, "--every", "daily", "--remind", "0m")
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Water plants", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
         // The newest first in dunst's menu: pick the event's Skip by its title.
@@ -265,8 +278,8 @@ extension ServeTests {
     @Test("desktop: a bus without a notification server falls back to the command channel and records why")
     func desktopWithoutServer() throws {
         let session = try DesktopSession(notificationServer: false)
-        let (due, day) = twoMinutesAgo()
-        try cli("todo", "add", "Call mum", "--due", due)
+        let due = twoMinutesAgo().due
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(waitForLines(1, seconds: 10).count == 1)
         let (status, log) = try server.stop()

@@ -14,7 +14,7 @@ extension ServeTests {
         let session = try DesktopSession(notificationServer: true)
         try writeConfig("", channels: "desktop: { fallback: null }")
         let (due, _) = twoMinutesAgo()
-        try cli("todo", "add", "Call mum", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
         // The first async call of the connection asks the server what it can do; the second is Notify.
         let server = try Server(
             db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@2=ECONNRESET"]) { $1 })

@@ -41,15 +41,20 @@ import Testing
         let time = String(format: "%02d:%02d", local.hour!, local.minute!)
         let weekday = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][local.weekday! - 1]
 
+        // The items are made (and the database begun) three minutes ago, before their time: what
+        // is due two minutes ago goes out late.
+        let before = Calendar(identifier: .gregorian).dateComponents(in: zone, from: Date().addingTimeInterval(-180))
+        let made = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", before.year!, before.month!, before.day!, before.hour!, before.minute!, before.second!)
+        _ = try cli("--now", made, "missed", "--clear")
         let server = try ServeTests.Server(db: db, config: config, start: nil)
-        #expect(try cli("todo", "add", "First todo", "--due", "\(date)T\(time)", "--remind", "0m") == "1")
-        #expect(try cli("event", "add", "First event", "--start", "\(date)T\(time)", "--remind", "0m") == "1")
-        #expect(try cli("habit", "add", "First habit", "--days", weekday, "--at", time) == "1")
+        #expect(try cli("--now", made, "todo", "add", "First todo", "--due", "\(date)T\(time)", "--remind", "0m") == "1")
+        #expect(try cli("--now", made, "event", "add", "First event", "--start", "\(date)T\(time)", "--remind", "0m") == "1")
+        #expect(try cli("--now", made, "habit", "add", "First habit", "--days", weekday, "--at", time) == "1")
         #expect(lines(3) == ["event:1:\(date):0m First event", "habit:1:\(date):0m First habit", "todo:1:\(date):0m First todo"])
         for kind in ["todo", "event", "habit"] { _ = try cli(kind, "delete", "1") }
-        #expect(try cli("todo", "add", "Second todo", "--due", "\(date)T\(time)", "--remind", "0m") == "2")
-        #expect(try cli("event", "add", "Second event", "--start", "\(date)T\(time)", "--remind", "0m") == "2")
-        #expect(try cli("habit", "add", "Second habit", "--days", weekday, "--at", time) == "2")
+        #expect(try cli("--now", made, "todo", "add", "Second todo", "--due", "\(date)T\(time)", "--remind", "0m") == "2")
+        #expect(try cli("--now", made, "event", "add", "Second event", "--start", "\(date)T\(time)", "--remind", "0m") == "2")
+        #expect(try cli("--now", made, "habit", "add", "Second habit", "--days", weekday, "--at", time) == "2")
         let got = lines(6)
         #expect(got.count == 6, "\(got)")
         for kind in ["todo", "event", "habit"] { #expect(got.contains("\(kind):2:\(date):0m Second \(kind)"), "\(got)") }

@@ -22,7 +22,7 @@ extension ServeTests {
     func doneFromTerminal() throws {
         let session = try DesktopSession(notificationServer: true)
         let (due, day) = twoMinutesAgo()
-        try cli("todo", "add", "Call mum", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         let key = "todo:1:\(day):0m"
@@ -56,8 +56,8 @@ extension ServeTests {
     @Test("reminder snooze --for / --until and unsnooze: listed with the instant it comes back, called off; the series does not move")
     func snoozeFromTerminal() throws {
         let (due, day) = twoMinutesAgo()
-        try cli("todo", "add", "Stretch", "--due", due)
-        try cli("todo", "add", "Read", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Read", "--due", due)
         let server = try Server(db: db, config: config, start: nil)
         let deadline = Date().addingTimeInterval(10)
         while lines().count < 2 && Date() < deadline { usleep(100_000) }

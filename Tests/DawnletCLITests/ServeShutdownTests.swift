@@ -16,8 +16,8 @@ extension ServeTests {
                                         "\(fired)", "{title}", "\(marker)"], timeout: "50s" } } }
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let due = twoMinutesAgo().due
-        try cli("todo", "add", "Hang", "--due", due)
-        try cli("todo", "add", "Quick", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Hang", "--due", due)
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Quick", "--due", due)
         let server = try Server(db: db, config: config, start: nil)
         #expect(waitForLines(1, seconds: 5) == ["Quick"])
         let deadline = Date().addingTimeInterval(5)

@@ -123,7 +123,9 @@ extension ServeTests {
             "calendars: [ { name: \"work\", path: \"\(vdirA)\", readOnly: false, channels: [\"desktop\"] } ],",
             channels: "desktop: { snooze: \"10m\" }")
         let (dbB, configB) = (folder.path("B.sqlite"), folder.path("B.json5"))
-        try CLIProcess.createDatabase(dbB)
+        // Both databases begun before the meetings' alarms (two minutes ago): theirs to remind of.
+        try CLIProcess.createDatabase(dbB, began: threeMinutesAgo())
+        try cli("--now", threeMinutesAgo(), "missed", "--clear")
         try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"work\", path: \"\(vdirB)\" } ] }".write(toFile: configB, atomically: true, encoding: .utf8)
 
         // Made in A by another program, synced to B: due there too.

@@ -52,6 +52,40 @@ import Testing
         #expect(fires(plan([event])) == expected)
     }
 
+    @Test(
+        "never of a time before it existed: an item's reminders before it was made, and a digest before the database began, are not planned; a bound still to come is not trusted"
+    )
+    func notBeforeItExisted() {
+        // Made at 18:37 on the 24th: the habit's 07:00 that day, and the 19:00 todo's reminder an
+        // hour ahead (18:00), are of before.
+        let made = at("2026-03-24T18:37").secondsSinceEpoch
+        func habit(_ day: String) -> PlanItem {
+            PlanItem(
+                kind: .habit, definitionID: 1, date: date(day), time: WallTime("07:00"), title: "Run", source: .virtual,
+                offsets: .init([.minutes(0)]), suppression: nil, detail: nil, note: nil, notBefore: made)
+        }
+        let todo = PlanItem(
+            kind: .todo, definitionID: 2, date: date("2026-03-24"), time: WallTime("19:00"), title: "Call", source: .virtual,
+            offsets: .init([.hours(1), .minutes(0)]), suppression: nil, detail: nil, note: nil, notBefore: made)
+        let items = [habit("2026-03-24"), habit("2026-03-25"), todo]
+        let window = (from: "2026-03-24T00:00", to: "2026-03-26T00:00")
+        #expect(
+            fires(plan(items, now: "2026-03-24T18:40", from: window.from, to: window.to)) == [
+                "todo:2:2026-03-24:0m 2026-03-24T19:00:00+01:00", "habit:1:2026-03-25:0m 2026-03-25T07:00:00+01:00",
+            ])
+        // A clock that reads earlier than the item's making: the bound is not trusted, all is planned.
+        #expect(fires(plan(items, now: "2026-03-24T06:00", from: window.from, to: window.to)).count == 4)
+        // The database began at 18:37: that day's 08:00 digest is nobody's; the next day's goes out.
+        var began = rules
+        began.databaseBegan = Instant(secondsSinceEpoch: made)
+        let dateOnly = PlanItem(kind: .todo, definitionID: 3, date: date("2026-03-24"), time: nil, title: "Bins", source: .virtual)
+        let later = PlanItem(kind: .todo, definitionID: 4, date: date("2026-03-25"), time: nil, title: "Books", source: .virtual)
+        let digests = Planner.plan(
+            items: [dateOnly, later], overdue: [], rules: began, log: [:], now: at("2026-03-24T18:40"),
+            window: at(window.from)...at(window.to), zone: PlannerTests.berlin)
+        #expect(fires(digests) == ["digest:2026-03-25 2026-03-25T08:00:00+01:00"])
+    }
+
     /// A delivery log where each of `ids` was delivered.
     static func log(_ ids: [DeliveryID]) -> [DeliveryID: Settlement] {
         Dictionary(uniqueKeysWithValues: ids.map { ($0, Settlement(.delivered, at: nil)) })

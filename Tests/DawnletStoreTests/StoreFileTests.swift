@@ -90,8 +90,10 @@ import Testing
         FileManager.default.createFile(atPath: path, contents: nil)
         do {
             let old = try Connection(path: path, busyTimeout: .milliseconds(100))
-            for sql in Migrations.all.dropLast() { try old.execute(sql) }
-            try old.execute("PRAGMA user_version = \(Migrations.latest - 1)")
+            // The schema as it stood before the migration that added the item ids.
+            let before = try #require(Migrations.all.firstIndex { $0.contains("ADD COLUMN item_id") })
+            for sql in Migrations.all.prefix(before) { try old.execute(sql) }
+            try old.execute("PRAGMA user_version = \(before)")
             for (key, kind) in [
                 ("todo:12:2026-12-01:0m", "todo"), ("todo:1:2026-12-01:0m", "todo"), ("todo:123:2026-12-01:0m", "todo"), ("bill:12:2026-12-01:0m", "bill"),
                 ("digest:2026-12-01", "digest"), ("ics:work:u:alarm:2026-12-01T08:50:00", "calendar"),

@@ -72,7 +72,7 @@ enum ItemCommands {
         let store = try invocation.openStore()
         let id = try store.items.addItem(
             kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
-            reminders: try invocation.reminders(), today: today)
+            reminders: try invocation.reminders(), today: today, now: try invocation.now())
         invocation.output.line(String(id))
         invocation.echoResolved("due", as: "todo \(id): due", due)
     }
@@ -92,7 +92,7 @@ enum ItemCommands {
         let id = try invocation.openStore().items.addItem(
             kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
             schedule: schedule, durationMinutes: duration,
-            reminders: try invocation.reminders(), today: today)
+            reminders: try invocation.reminders(), today: today, now: try invocation.now())
         invocation.output.line(String(id))
         invocation.echoResolved("start", as: "event \(id): starts", start)
     }
@@ -104,7 +104,8 @@ enum ItemCommands {
         let today = try invocation.today()
         let from = try invocation.optionalDate("from")
         let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: from ?? today, time: time)
-        let id = try invocation.openStore().items.addItem(kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today)
+        let id = try invocation.openStore().items.addItem(
+            kind: .habit, title: name, date: nil, time: time, schedule: schedule, today: today, now: try invocation.now())
         invocation.output.line(String(id))
         invocation.echoResolved("from", as: "habit \(id): from", from.map { ($0, nil) })
     }
@@ -277,7 +278,7 @@ enum ItemCommands {
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
         guard new != old else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
-        try store.items.replaceDefinition(new)
+        try store.items.replaceDefinition(new, now: try invocation.now())
         invocation.output.line("\(kind.rawValue) \(id): \(describe(new))")
         let dateOption = kind == .event ? "start" : "due"
         invocation.echoResolved(dateOption, as: "\(kind.rawValue) \(id): \(kind == .event ? "starts" : "due")", try invocation.dateAndTime(dateOption))

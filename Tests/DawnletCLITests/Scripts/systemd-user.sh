@@ -13,8 +13,9 @@ sed "s|@BINDIR@|$bindir|" "$unit" > "$XDG_CONFIG_HOME/systemd/user/dawnlet-remin
 # The command channel only: this user manager's session bus would activate the packaged dunst,
 # which fails without a display (the desktop channel has tests of its own).
 echo '{ route: { default: ["command"] }, channels: { command: { argv: ["/bin/true"] } } }' > "$XDG_CONFIG_HOME/dawnlet/config.json5"
-# Due a minute ago: inside the grace window, so the service delivers it (late) as it starts.
-"$bindir/dawnlet-remind" todo add "Stretch" --due "$(date -d '-1 min' +%Y-%m-%dT%H:%M)" > /dev/null
+# Made three minutes ago and due a minute ago: inside the grace window, so the service delivers it
+# (late) as it starts.
+"$bindir/dawnlet-remind" --now "$(date -d '-3 min' +%Y-%m-%dT%H:%M:%S)" todo add "Stretch" --due "$(date -d '-1 min' +%Y-%m-%dT%H:%M)" > /dev/null
 # A cgroup of our own: when the user manager exits it stops what is in its cgroup, and that must
 # be only what this script started, never the test runner or other tests' processes.
 for h in systemd unified; do
