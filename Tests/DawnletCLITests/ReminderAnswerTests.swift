@@ -82,4 +82,31 @@ extension ServeTests {
         let (status, _) = try server.stop()
         #expect(status == 0)
     }
+
+    @Test("a new user's first start: a habit and a todo added after their time today are not sent late nor recorded missed; the next one goes out")
+    func nothingBeforeItExisted() throws {
+        let (due, day) = twoMinutesAgo()
+        let time = String(due.suffix(5))
+        try cli("habit", "add", "Run", "--days", "mon,tue,wed,thu,fri,sat,sun", "--at", time)
+        try cli("todo", "add", "Call mum", "--due", due)
+        let soon = Date().addingTimeInterval(70)
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        let next = formatter.string(from: soon)
+        try cli("todo", "add", "Next", "--due", next)
+        let server = try Server(db: db, config: config, start: nil)
+        // Started and planned: the plan holds no reminder of before now.
+        let preview = try cli("preview", "--json", "--days", "1").stdout
+        #expect(!preview.contains("habit:1:\(day):") && !preview.contains("todo:1:"), "\(preview)")
+        #expect(preview.contains("todo:2:"), "\(preview)")
+        usleep(1_500_000)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(lines().isEmpty, "nothing went out late: \(lines())")
+        #expect(!log.contains("missed ") && !log.contains("(late)"), "\(log)")
+        #expect(try cli("missed").stdout == "nothing missed\n")
+        #expect(log.contains("next: Next (todo:2:"), "the reminder still to come is next: \(log)")
+    }
 }
