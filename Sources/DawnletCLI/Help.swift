@@ -367,6 +367,7 @@ enum Help {
                   morningDigest   when the digest of date-only items goes out, HH:MM (08:00)
                   horizon         how far ahead the runner plans, 1h to 366d (14d)
                   graceWindow     how late a missed reminder may still go out, at most 7d (12h)
+                  late            per kind and default: send (the default), summary or drop a late reminder
                   reminders       default offsets per kind: event, todo, habit, bill, subscription,
                                   debt, goal, income, calendar (lists like ["10m"]; [] is off)
                   route           channels per kind, and default: desktop, command, email

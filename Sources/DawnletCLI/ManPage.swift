@@ -239,6 +239,10 @@ enum ManPage {
             "How late a reminder missed while the machine was off or asleep may still go out, marked late; older ones are recorded as missed. At most \"7d\". Default \"12h\"."
         ),
         (
+            "late",
+            "What becomes of a reminder that can only go out late, per kind (keys as in reminders) and default for the kinds not named: \"send\" (the default: marked late, inside the grace window), \"summary\" (two or more late ones of such kinds go out as one summary), \"drop\" (not sent: recorded missed at once)."
+        ),
+        (
             "reminders",
             "Default reminder offsets per kind, for items without --remind of their own: an object of lists of offsets (\"0m\", \"10m\", \"2h\", \"1d\", \"1w\"); an empty list turns a kind's reminders off. Keys: event ([\"10m\"]), todo ([\"0m\"]), habit ([\"0m\"]), bill ([\"0m\"]), subscription ([\"0m\"]), debt ([\"0m\"]), goal ([\"7d\", \"0d\"]), income ([]) and calendar ([\"10m\"], for calendar items without VALARMs)."
         ),

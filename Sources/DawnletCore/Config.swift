@@ -107,6 +107,9 @@ public struct Config: Hashable, Sendable {
     public var graceWindow: Duration = .seconds(12 * 3_600)
     /// Default offsets per kind, for items without their own.
     public var reminders: [ReminderKind: [ReminderOffset]] = Config.defaultReminders
+    /// What becomes of a reminder that can only go out late, per kind (`late`; a kind not named:
+    /// `.send`).
+    public var late: [ReminderKind: LatePolicy] = [:]
     /// Channels per kind; `nil` key is the default route.
     public var route: [ReminderKind: [Channel]] = [:]
     public var defaultRoute: [Channel] = [.desktop]
@@ -149,7 +152,7 @@ public struct Config: Hashable, Sendable {
     /// Checks a decoded tree. Unknown keys are errors, never ignored.
     public init(_ value: ConfigValue) throws(ConfigError) {
         let root = try Config.object(value, "")
-        try Config.allow(root, "", ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars"])
+        try Config.allow(root, "", ["timeZone", "morningDigest", "horizon", "graceWindow", "late", "reminders", "route", "channels", "calendars"])
         if let v = root["timeZone"] { timeZone = try Config.string(v, "timeZone") }
         if let v = root["morningDigest"] {
             guard let time = WallTime(try Config.string(v, "morningDigest")) else {
@@ -166,6 +169,24 @@ public struct Config: Hashable, Sendable {
         if let v = root["graceWindow"] {
             graceWindow = try Config.duration(v, "graceWindow")
             guard graceWindow <= .seconds(7 * 86_400) else { throw ConfigError("graceWindow", "must be at most 7d") }
+        }
+        if let v = root["late"] {
+            let map = try Config.object(v, "late")
+            // A kind named keeps its own, whatever the order written; the default is for the rest.
+            for (key, value) in map {
+                let path = "late.\(key)"
+                guard let policy = LatePolicy(rawValue: try Config.string(value, path)) else {
+                    throw ConfigError(path, "one of send, summary, drop")
+                }
+                if key == "default" {
+                    for kind in ReminderKind.allCases where map[kind.rawValue] == nil { late[kind] = policy }
+                } else if let kind = ReminderKind(rawValue: key) {
+                    late[kind] = policy
+                } else {
+                    throw ConfigError(path, "unknown kind (default, or one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+            late = late.filter { $0.value != .send }
         }
         if let v = root["reminders"] {
             let map = try Config.object(v, "reminders")

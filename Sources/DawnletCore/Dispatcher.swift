@@ -28,6 +28,18 @@ public struct Settlement: Hashable, Sendable {
     }
 }
 
+/// What becomes of a reminder that can only go out late (`late` in the config, per kind).
+public enum LatePolicy: String, Hashable, Sendable, CaseIterable {
+    /// Sent inside the grace window, marked late (more than three late at once on a channel go
+    /// out as one summary).
+    case send
+    /// Sent inside the grace window, in one summary with the channel's other late reminders of
+    /// such kinds whenever there are two or more.
+    case summary
+    /// Not sent: recorded missed at once, as `missed` lists it.
+    case drop
+}
+
 /// The runner's rules for what goes out when, one value for `serve` and `preview`.
 public struct DeliveryPolicy: Hashable, Sendable {
     /// How long after its instant a reminder may still go out (marked late); older ones are
@@ -54,8 +66,17 @@ public struct DeliveryPolicy: Hashable, Sendable {
     /// due at once go out as earlier ones end, not as thousands of children and connections.
     public var concurrency = 32
 
+    /// What becomes of a late reminder, by kind; a kind not named is sent (`.send`).
+    public var late: [ReminderKind: LatePolicy] = [:]
+
     public init(graceWindow: Duration) {
         graceSeconds = graceWindow.wholeSeconds
+    }
+
+    /// The config's grace window and late policies.
+    public init(config: Config) {
+        self.init(graceWindow: config.graceWindow)
+        late = config.late
     }
 
     public enum Timing: Hashable, Sendable {
@@ -75,6 +96,14 @@ public struct DeliveryPolicy: Hashable, Sendable {
         if age < 0 { return .pending }
         if age <= lateSeconds { return .due }
         return age <= graceSeconds ? .late : .missed
+    }
+
+    /// The same for a reminder of `kind`: one its late policy drops is missed as soon as it is late.
+    @inline(__always)
+    public func timing(_ fireAt: Instant, now: Instant, kind: ReminderKind?) -> Timing {
+        let timing = timing(fireAt, now: now)
+        guard timing == .late, !late.isEmpty, let kind, late[kind] == .drop else { return timing }
+        return .missed
     }
 
     /// After `failures` temporary failures in a row: when to try again, or nil to record it failed
@@ -146,7 +175,7 @@ public enum Dispatcher {
         var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
         for reminder in reminders {
             if case .suppressed = reminder.status { continue }
-            let timing = policy.timing(reminder.fireAt, now: now)
+            let timing = policy.timing(reminder.fireAt, now: now, kind: reminder.item?.kind)
             if timing == .pending {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue
@@ -172,7 +201,9 @@ public enum Dispatcher {
             let entries = due[channel] ?? []
             let first = decision.sends.count
             let late = entries.filter { $0.timing != .due }
-            let summarised = late.count > policy.summaryThreshold ? late : []
+            // Over the threshold, every late one; else those whose kind asks for a summary, if two or more.
+            let asked = policy.late.isEmpty ? [] : late.filter { $0.reminder.item.map { policy.late[$0.kind] == .summary } ?? false }
+            let summarised = late.count > policy.summaryThreshold ? late : asked.count >= 2 ? asked : []
             if !summarised.isEmpty {
                 let earliest = summarised.map(\.reminder.fireAt).min() ?? now
                 decision.sends.append(
@@ -181,7 +212,8 @@ public enum Dispatcher {
                         failures: summarised.map(\.failures).max() ?? 0,
                         deadline: earliest.adding(policy.graceWindow)))
             }
-            for entry in entries where summarised.isEmpty || entry.timing == .due {
+            let inSummary = Set(summarised.map(\.reminder.key))
+            for entry in entries where entry.timing == .due || !inSummary.contains(entry.reminder.key) {
                 decision.sends.append(
                     Decision.Send(
                         channel: channel, reminders: [entry.reminder], late: entry.timing != .due,

@@ -125,7 +125,7 @@ public struct PlanRules: Sendable {
         for source in config.calendars { calendarChannels[source.name] = source.channels }
         defaults = config.reminders
         morningDigest = config.morningDigest
-        policy = DeliveryPolicy(graceWindow: config.graceWindow)
+        policy = DeliveryPolicy(config: config)
         route = { [config] kind in config.channels(for: kind) }
     }
 }

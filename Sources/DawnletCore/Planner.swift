@@ -81,7 +81,7 @@ public enum Planner {
             var settled: [Channel: Settlement] = [:]
             if !log.isEmpty { for channel in channels { settled[channel] = log[DeliveryID(key, channel)] } }
             if !channels.isEmpty && settled.count == channels.count { return (.settled, settled) }
-            return (timing(fireAt), settled)
+            return (PlannedReminder.Status(rules.policy.timing(fireAt, now: now, kind: key.item?.kind ?? key.calendarKind)), settled)
         }
 
         /// The kind's route, or an external calendar's own channels.
@@ -138,7 +138,8 @@ public enum Planner {
             if item.suppression != nil && !includeSuppressed { return }
             let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? context.status(key, fireAt, channels)
             if plain && notes.isEmpty && !moved && settled.isEmpty {
-                return made.append(item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now))
+                return made.append(
+                    item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now, kind: item.kind))
             }
             made.append(
                 PlannedReminder(
@@ -214,7 +215,9 @@ public enum Planner {
                     // Nothing snoozed or logged to look up: a plain one is kept as it is.
                     if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty {
                         if window.contains(fireAt) {
-                            made.append(item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now))
+                            made.append(
+                                item: index, at: fireAt, utcOffset: utcOffset, offset: offset,
+                                timing: rules.policy.timing(fireAt, now: context.now, kind: p.pointee.kind))
                         }
                         continue
                     }

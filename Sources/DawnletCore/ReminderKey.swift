@@ -129,6 +129,12 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
         buffer.write(upTo: ReminderKey.maximumPlainASCII) { writePlainASCII(to: $0) }
     }
 
+    /// `.calendar` for an external calendar's key (its kind, for the late policy); nil otherwise.
+    public var calendarKind: ReminderKind? {
+        if case .calendar = self { return .calendar }
+        return nil
+    }
+
     /// The item a key reminds of, for acting on it (Done, Skip): our own items only.
     public var item: (kind: ReminderKind, id: Int64, date: CivilDate)? {
         guard case .item(let kind, let id, let date, _) = self else { return nil }

@@ -74,7 +74,7 @@ public final class Runner {
             self.zone = zone
         }
 
-        public var policy: DeliveryPolicy { DeliveryPolicy(graceWindow: config.graceWindow) }
+        public var policy: DeliveryPolicy { DeliveryPolicy(config: config) }
     }
 
     /// The decisions, and everything they are made from.

@@ -116,6 +116,26 @@ import Testing
         #expect(sends(decide(late, now: 0, policy: small)) == ["desktop 1,2,3,4,5,6 late"])
     }
 
+    @Test("late policy per kind: drop records a late reminder missed at once; summary gathers two or more late ones; send is the default; on time is untouched")
+    func latePolicy() throws {
+        let config = try Config(JSON5.parse(Array(#"{ late: { default: "summary", todo: "drop" } }"#.utf8)).value)
+        #expect(config.late[.todo] == .drop && config.late[.habit] == .summary && config.late[.event] == .summary)
+        var dropping = policy
+        dropping.late = [.todo: .drop]
+        let late = decide([reminder(1, at: -600), reminder(2, at: 0)], now: 0, policy: dropping)
+        #expect(late.missed.map { $0.reminder.key.description } == ["todo:1:2026-12-01:0m"])
+        #expect(sends(late) == ["desktop 2 on time"], "on time goes out whatever the policy")
+        #expect(dropping.timing(t0.adding(seconds: -600), now: t0, kind: .todo) == .missed)
+        #expect(dropping.timing(t0.adding(seconds: -600), now: t0, kind: .habit) == .late)
+        var gathering = policy
+        gathering.late = [.todo: .summary]
+        #expect(sends(decide([reminder(1, at: -600), reminder(2, at: -300)], now: 0, policy: gathering)) == ["desktop 1,2 late"])
+        #expect(sends(decide([reminder(1, at: -600)], now: 0, policy: gathering)) == ["desktop 1 late"], "one alone is no summary")
+        #expect(sends(decide([reminder(1, at: -600), reminder(2, at: -300)], now: 0)) == ["desktop 1 late", "desktop 2 late"])
+        #expect(throws: ConfigError.self) { try Config(JSON5.parse(Array(#"{ late: { todo: "later" } }"#.utf8)).value) }
+        #expect(throws: ConfigError.self) { try Config(JSON5.parse(Array(#"{ late: { chores: "drop" } }"#.utf8)).value) }
+    }
+
     @Test("a retry waits for its instant, then goes out with its failure count")
     func retries() {
         let r = reminder(1, at: 0)
