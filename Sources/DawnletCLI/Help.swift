@@ -187,6 +187,13 @@ enum Help {
         "occurrences --to": "the last date of the range (at most 100 years after --from)",
         "--format": "waybar: one line of JSON for waybar's custom module ({\"text\",\"tooltip\",\"class\"})",
         "export --to": "the folder (a vdir) the .ics files are written to",
+        "todo add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",
+        "event add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",
+        "habit add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",
+        "todo edit --channel": "the channels its reminders go to, over the route, comma-separated",
+        "event edit --channel": "the channels its reminders go to, over the route, comma-separated",
+        "habit edit --channel": "the channels its reminders go to, over the route, comma-separated",
+        "--no-channel": "its reminders go by its kind's route again",
         "reminder snooze --for": "how long until it comes back, like 10m, 1h or 1h30m",
         "reminder snooze --until": "when it comes back: a date and time, like \"tomorrow 09:00\" or 2026-12-04T09:30",
         "reminder list --waiting": "only the reminders waiting for an answer",
@@ -207,7 +214,10 @@ enum Help {
             "todo list": ["", "--overdue", "--json"],
             "todo done": ["4", "2 --on yesterday"],
             "todo reopen": ["4", "2 --on 2026-12-01"],
-            "todo edit": ["4 --due \"next mon 10:00\"", "2 --every \"weekdays at 07:30\" --no-remind", "2 --on 2026-12-24 --title \"Water plants (short)\""],
+            "todo edit": [
+                "4 --due \"next mon 10:00\"", "2 --every \"weekdays at 07:30\" --no-remind", "2 --on 2026-12-24 --title \"Water plants (short)\"",
+                "4 --channel desktop,command",
+            ],
             "event add": [
                 "\"Dentist\" --start 2027-01-12T14:30 --duration 45m --remind 1d --remind 1h",
                 "\"Team call\" --start 2026-12-07T10:00 --every \"weekly on mon\"", "\"Holiday\" --start 2026-12-24",
@@ -373,7 +383,7 @@ enum Help {
                   route           channels per kind, and default: desktop, command, email
                   channels.desktop  expire, snooze (at least 5s), fallback (command, email or null)
                   channels.command  argv (run without a shell; {title} {body} {kind} {key} {when}
-                                    {late} in its words), timeout (1s to 1h)
+                                    {due} {offset} {late} in its words), timeout (1s to 1h)
                   channels.email    url (smtp:// with STARTTLS, or smtps://), tls, from, to, user,
                                     passwordFile (0600), sendmail (instead of url), timeout, caFile
                   calendars       a list of { name, path (an .ics file or a vdir), readOnly, channels }

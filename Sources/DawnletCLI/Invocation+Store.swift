@@ -55,6 +55,24 @@ extension Invocation {
         output.error("\(what) \(weekday) \(day)\(time.map { " \($0)" } ?? "")")
     }
 
+    /// `--channel desktop,email`: an item's own channels, over its kind's route (nil: not given).
+    func itemChannels() throws(CLIError) -> [Channel]? {
+        guard let text = arguments.value("channel") else { return nil }
+        var channels: [Channel] = []
+        for name in text.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let channel = Channel(rawValue: String(name)) else {
+                throw .usage(
+                    "--channel \"\(DisplayText.escaped(text))\": \"\(DisplayText.escaped(String(name)))\" is not a channel (desktop, command, email)",
+                    globals.usage)
+            }
+            if !channels.contains(channel) { channels.append(channel) }
+        }
+        if channels.contains(.email) && config.email == nil {
+            throw CLIError(code: .configError, message: "--channel email: channels.email is not set up in the config")
+        }
+        return channels
+    }
+
     func optionalTime(_ name: String) throws(CLIError) -> WallTime? {
         guard let text = arguments.value(name) else { return nil }
         guard let time = WallTime(text) else { throw .usage("--\(name) \"\(text)\" is not a time as HH:MM", globals.usage) }

@@ -40,6 +40,8 @@ public struct ItemDefinition: Hashable, Sendable {
     /// When it was made, or its date, time or schedule last changed: it reminds of no instant
     /// before (nil: of every instant).
     public var remindsFrom: Instant?
+    /// The channels its reminders go to, over its kind's route (nil: the route).
+    public var channels: [Channel]?
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

@@ -56,6 +56,8 @@ public struct PlanItem: Hashable, Sendable {
     /// The instant (seconds since the epoch) it reminds from: when its item was made or its
     /// date, time or schedule last changed. Its reminders of earlier instants are not planned.
     public let notBefore: Int64
+    /// The channels its reminders go to, over its kind's route (nil: the route).
+    public let channels: [Channel]?
     /// Extra words for the reminder (an amount, a duration).
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
@@ -89,11 +91,12 @@ public struct PlanItem: Hashable, Sendable {
     @inlinable
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
-        source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, notBefore: Int64 = .min
+        source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, notBefore: Int64 = .min,
+        channels: [Channel]? = nil
     ) {
         self.init(
             kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
-            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore)
+            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore, channels: channels)
     }
 
     /// An external calendar's instance, as a `calendar` item.
@@ -108,10 +111,12 @@ public struct PlanItem: Hashable, Sendable {
     @inlinable
     init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Origin,
-        offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?, notBefore: Int64 = .min
+        offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?, notBefore: Int64 = .min,
+        channels: [Channel]? = nil
     ) {
         calendarBox = box
         self.notBefore = notBefore
+        self.channels = channels
         self.kind = kind
         self.definitionID = definitionID
         self.date = date

@@ -84,9 +84,9 @@ public enum Planner {
             return (PlannedReminder.Status(rules.policy.timing(fireAt, now: now, kind: key.item?.kind ?? key.calendarKind)), settled)
         }
 
-        /// The kind's route, or an external calendar's own channels.
+        /// The item's own channels, else an external calendar's, else its kind's route.
         func channels(of item: PlanItem) -> [Channel] {
-            (item.isCalendar ? item.calendar.flatMap { rules.calendarChannels[$0.calendar] } : nil) ?? routes[item.kind.ordinal]
+            item.channels ?? (item.isCalendar ? item.calendar.flatMap { rules.calendarChannels[$0.calendar] } : nil) ?? routes[item.kind.ordinal]
         }
 
         func timing(_ fireAt: Instant) -> PlannedReminder.Status { PlannedReminder.Status(rules.policy.timing(fireAt, now: now)) }
@@ -203,7 +203,8 @@ public enum Planner {
                     list(p.pointee, p.pointee.ownOffsetCount == 0 ? context.defaults[kind] : p.pointee.offsets, into: &digests)
                     continue
                 }
-                let plain = p.pointee.note == nil && p.pointee.suppression == nil
+                // Plain: kept as it is, its channels its kind's route.
+                let plain = p.pointee.note == nil && p.pointee.suppression == nil && p.pointee.channels == nil
                 let from = max(began, Self.floor(p.pointee.notBefore, now: context.now))
                 // Its offsets read where they are, by index: no reference counted per item.
                 let own = p.pointee.ownOffsetCount

@@ -9,6 +9,11 @@ public struct ReminderMessage: Hashable, Sendable {
     public var kind: String { key.kind }
     /// When it was due, ISO 8601 with its UTC offset.
     public var when: String
+    /// The item's own time (an event's start, a todo's due time), ISO 8601 with its UTC offset;
+    /// its date for a date-only item; empty for a digest or a summary.
+    public var due = ""
+    /// How long before the item it reminds (`10m`, `1d`); empty for a digest or a summary.
+    public var offset = ""
     public var late: Bool
     /// Raised urgency: an overdue todo, a bill due today.
     public var urgent: Bool
@@ -34,8 +39,8 @@ public struct ReminderMessage: Hashable, Sendable {
         self.urgent = urgent
     }
 
-    /// The message of one planned reminder.
-    public init(_ reminder: PlannedReminder, late: Bool) {
+    /// The message of one planned reminder; `zone` gives the item's own time its UTC offset.
+    public init(_ reminder: PlannedReminder, late: Bool, zone: Zone) {
         let dueToday = reminder.offset?.isZero ?? false
         self.init(
             title: reminder.title, body: reminder.body, key: .reminder(reminder.key),
@@ -46,6 +51,17 @@ public struct ReminderMessage: Hashable, Sendable {
             .filter { payable.contains($0.kind) && $0.suppression == nil }
             .prefix(ReminderMessage.mostPayables)
             .map { Payable(kind: $0.kind, id: $0.definitionID, date: $0.date, title: $0.title) }
+        offset = reminder.offset?.description ?? ""
+        if let item = reminder.item {
+            if let start = item.calendar?.start {
+                due = ISO8601.format(start, in: zone)
+            } else if let time = item.time {
+                let resolved = zone.resolve(time, on: item.date)
+                due = ISO8601.format(resolved.instant, utcOffset: resolved.utcOffset)
+            } else {
+                due = item.date.description
+            }
+        }
     }
 
     /// One message for several late reminders, of bounded size whatever their number or titles: it
@@ -63,7 +79,7 @@ public struct ReminderMessage: Hashable, Sendable {
 
     /// The command template's placeholders.
     public var templateValues: [String: String] {
-        ["title": title, "body": body, "kind": kind, "key": key.description, "when": when, "late": late ? "late" : ""]
+        ["title": title, "body": body, "kind": kind, "key": key.description, "when": when, "late": late ? "late" : "", "due": due, "offset": offset]
     }
 
     /// A digest offers at most this many payments (a notification's actions are a short menu).

@@ -107,7 +107,7 @@ extension PlanReader {
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
-                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min))
+                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: d.pointee.channels))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

@@ -106,7 +106,7 @@ extension RunnerCore {
                 let message =
                     claimed.count > 1
                     ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone))
-                    : ReminderMessage(claimed[0], late: send.late)
+                    : ReminderMessage(claimed[0], late: send.late, zone: settings.zone)
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
                 inFlight.formUnion(ids)

@@ -265,6 +265,13 @@ enum Migrations {
         ALTER TABLE events ADD COLUMN reminds_from INTEGER;
         ALTER TABLE habits ADD COLUMN reminds_from INTEGER;
         """,
+        // The channels an item's reminders go to, over its kind's route: names joined by commas
+        // ("desktop,email"); NULL for the route.
+        """
+        ALTER TABLE todos ADD COLUMN channels TEXT;
+        ALTER TABLE events ADD COLUMN channels TEXT;
+        ALTER TABLE habits ADD COLUMN channels TEXT;
+        """,
     ]
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`

@@ -17,6 +17,30 @@ import Testing
 
     func agenda(_ days: Int = 5) throws -> String { try cli("agenda", "--days", String(days)).stdout }
 
+    @Test("--channel on add and edit: the item's reminders go by its own channels over the route; --no-channel goes back; a bad or unset channel is refused")
+    func itemChannels() throws {
+        func channels(_ key: String) throws -> [String] {
+            let text = try cli("preview", "--from", "2026-12-01", "--to", "2026-12-03", "--json").stdout
+            let reminders = (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+            return reminders.first { $0["key"] as? String == key }?["channels"] as? [String] ?? []
+        }
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00", "--channel", "command,desktop,command")
+        try cli("todo", "add", "Bins", "--due", "2026-12-01T10:00")
+        #expect(try channels("todo:1:2026-12-01:0m") == ["command", "desktop"], "its own, once each, over the route")
+        #expect(try channels("todo:2:2026-12-01:0m") == ["desktop"], "the route")
+        #expect(try cli("todo", "edit", "2", "--channel", "command").stdout == "todo 2: Bins  due 2026-12-01 10:00  by command\n")
+        #expect(try channels("todo:2:2026-12-01:0m") == ["command"])
+        try cli("todo", "edit", "1", "--no-channel")
+        #expect(try channels("todo:1:2026-12-01:0m") == ["desktop"])
+        try cli("habit", "add", "Run", "--days", "tue", "--at", "07:30", "--channel", "command")
+        #expect(try channels("habit:1:2026-12-01:0m") == ["command"])
+        let bad = try cli("todo", "add", "x", "--channel", "desktop,pigeon", expect: 2)
+        #expect(bad.stderr.hasPrefix("dawnlet-remind: --channel \"desktop,pigeon\": \"pigeon\" is not a channel (desktop, command, email)\n"), "\(bad.stderr)")
+        let unset = try cli("todo", "edit", "1", "--channel", "email", expect: 78)
+        #expect(unset.stderr == "dawnlet-remind: --channel email: channels.email is not set up in the config\n")
+        try cli("todo", "edit", "1", "--channel", "command", "--no-channel", expect: 2)
+    }
+
     @Test("a series edited to a new schedule keeps the rows of dates it still produces; the others are history, back when it produces them again")
     func straddlingRows() throws {
         try cli("todo", "add", "Water", "--every", "daily from 2026-11-30 at 08:00")

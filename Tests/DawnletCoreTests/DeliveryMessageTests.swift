@@ -53,6 +53,25 @@ import Testing
         #expect(ReminderAction.snooze(.seconds(5_400)).label == "Snooze 1h30m")
     }
 
+    @Test("a command's {due} is the item's own time (with its offset in the zone), {offset} how long before; a date-only item's due is its date")
+    func dueAndOffset() {
+        let berlin = Zone.named("Europe/Berlin")
+        let date = CivilDate("2026-12-04")!
+        func reminder(time: WallTime?, offset: ReminderOffset, fireAt: String) -> PlannedReminder {
+            let item = PlanItem(kind: .event, definitionID: 3, date: date, time: time, title: "Dentist", source: .virtual)
+            return PlannedReminder(
+                key: .item(.event, id: 3, date: date, offset: offset), fireAt: ISO8601.parse(fireAt, zone: berlin)!, utcOffset: 3_600,
+                channels: [.command], status: .pending, settled: [:], snoozed: false, item: item, offset: offset, notes: [], items: [],
+                overdueCount: 0, occurrenceDate: date)
+        }
+        let timed = ReminderMessage(reminder(time: WallTime("14:30"), offset: .hours(1), fireAt: "2026-12-04T13:30"), late: false, zone: berlin)
+        let values = CommandTemplate.expand(["{when}", "{due}", "{offset}", "{key}"], timed.templateValues)
+        #expect(values == ["2026-12-04T13:30:00+01:00", "2026-12-04T14:30:00+01:00", "1h", "event:3:2026-12-04:1h"])
+        let allDay = ReminderMessage(reminder(time: nil, offset: .days(1), fireAt: "2026-12-03T08:00"), late: false, zone: berlin)
+        #expect(CommandTemplate.expand(["{due} {offset}"], allDay.templateValues) == ["2026-12-04 1d"])
+        #expect(CommandTemplate.expand(["{due}|{offset}"], message(key: "digest:2026-12-01").templateValues) == ["|"])
+    }
+
     @Test("an email's answer commands: one per answer the notification offers, and dismiss; a calendar key quoted for the shell")
     func answerCommands() {
         let program = "dawnlet-remind --db '/home/me/my db.sqlite'"
