@@ -175,7 +175,13 @@ public enum Dispatcher {
         var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
         for reminder in reminders {
             if case .suppressed = reminder.status { continue }
-            let timing = policy.timing(reminder.fireAt, now: now, kind: reminder.item?.kind)
+            var timing = policy.timing(reminder.fireAt, now: now)
+            // A kind whose late policy drops it: missed as soon as it is late. The item is read
+            // only then (reading it copies it: not once per reminder of the plan).
+            // A snooze coming back is not dropped: the person asked for it.
+            if timing == .late && !policy.late.isEmpty && !reminder.snoozed, let kind = reminder.item?.kind, policy.late[kind] == .drop {
+                timing = .missed
+            }
             if timing == .pending {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue

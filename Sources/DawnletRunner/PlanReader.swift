@@ -174,7 +174,9 @@ public struct PlanReader {
         for row in try store.items.oneOffTodoRows(ids: ids) where row.status != .open { done.insert(row.definitionID) }
         return definitions.compactMap { d -> PlanItem? in
             guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
-            return PlanItem(kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual)
+            return PlanItem(
+                kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual, offsets: .none, suppression: nil,
+                detail: nil, note: nil, channels: d.channels)
         }
     }
 

@@ -65,7 +65,14 @@ public struct ReminderAnswers {
         switch answer {
         case .snooze(let until):
             guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
-            response = snoozeCalendarItem(key, until: until, now: now) ?? "snoozed until \(ISO8601.format(until, in: zone))"
+            if case .digest = key { throw StoreError(.conflict, "a digest is not snoozed: dismiss it, and answer its items on their own reminders") }
+            // Written into a writable calendar: its snooze alarm is what comes back (on every
+            // device); kept here too, it would come back twice.
+            if let written = snoozeCalendarItem(key, until: until, now: now) {
+                for row in rows { try store.log.respond(row.id, response: written) }
+                return Applied(response: written, deliveries: rows)
+            }
+            response = "snoozed until \(ISO8601.format(until, in: zone))"
             for row in rows { try store.log.snooze(row.id, until: until, response: response) }
             return Applied(response: response, deliveries: rows)
         case .unsnooze:

@@ -48,9 +48,7 @@ extension Runner {
         case .planned(let line, let reminders):
             let took = (planMeasured.handled ?? scheduler.elapsed) - (planMeasured.started ?? scheduler.elapsed)
             log(LogEntry(RunnerCore.plannedLine(line, reminders: reminders, took: took)))
-        case .returnFreedMemory:
-            store.releaseMemory()
-            ProcessMemory.returnFreed()
+        case .returnFreedMemory: ProcessMemory.returnFreed()
         case .killChildren: CommandRunner.killAll()
         case .exit(let code): loop.exit(code)
         }

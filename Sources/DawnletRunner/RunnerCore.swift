@@ -160,6 +160,8 @@ public struct RunnerCore: Sendable {
             zone: settings.zone)
         // Splices that added more than the budget again: a whole plan, which ends where it fits.
         if Int64(plan.reminders.count) > 2 * settings.planBudget { return replan(request.reason, now: request.now) }
+        // A snooze set since (from a terminal): what went out is to go out again at its new instant.
+        if let input { settledSincePlan.subtract(input.snoozed.keys.filter { unwritten[$0] == nil }) }
         planVersion = version
         changePosition = position
         lastPlanNow = request.now

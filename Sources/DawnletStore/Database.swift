@@ -87,11 +87,6 @@ final class Connection {
         sqlite3_close_v2(handle)
     }
 
-    /// Frees the page cache's pages no statement holds: read again from the file when needed.
-    func releaseMemory() {
-        sqlite3_db_release_memory(handle)
-    }
-
     /// Converts a SQLite result code into a `StoreError`: the one place that convention is read.
     func check(_ rc: Int32, _ context: @autoclosure () -> String) throws(StoreError) {
         guard rc != SQLITE_OK && rc != SQLITE_ROW && rc != SQLITE_DONE else { return }

@@ -79,18 +79,38 @@ extension Store.Log {
     /// delivered row to snooze.
     @discardableResult
     public func snooze(_ id: DeliveryID, until: Instant, response: String) throws(StoreError) -> Bool {
+        try db.writeTransaction { () throws(StoreError) in
+            let moved =
+                try db.run(
+                    "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = \(Delivery.State.delivered.sql)",
+                    [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
+            if moved { try notePlanChange(id.key) }
+            return moved
+        }
+    }
+
+    /// Tells a running runner that the plan of `key`'s item changed (a snooze set or called off):
+    /// a row of the change feed, as the triggers of the tables a plan reads write. A digest's or a
+    /// calendar item's names no item: the runner plans whole.
+    func notePlanChange(_ key: ReminderKey) throws(StoreError) {
+        let item = key.item
         try db.run(
-            "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = \(Delivery.State.delivered.sql)",
-            [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
+            "INSERT INTO plan_changes (kind, source_id) VALUES (?, ?)",
+            [.text(item?.kind.rawValue ?? "delivery"), item.map { .int($0.id) } ?? .null])
     }
 
     /// Calls a snooze off: the reminder waits again, and does not come back by itself. False when
     /// it was not snoozed.
     @discardableResult
     public func unsnooze(_ id: DeliveryID) throws(StoreError) -> Bool {
-        try db.run(
-            "UPDATE deliveries SET snoozed_until = NULL, response = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL",
-            [.text(id.key.description), .text(id.channel.rawValue)]) == 1
+        try db.writeTransaction { () throws(StoreError) in
+            let called =
+                try db.run(
+                    "UPDATE deliveries SET snoozed_until = NULL, response = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL",
+                    [.text(id.key.description), .text(id.channel.rawValue)]) == 1
+            if called { try notePlanChange(id.key) }
+            return called
+        }
     }
 
     /// Every row of one reminder: one per channel it went to.
@@ -118,9 +138,15 @@ extension Store.Log {
     }
 
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
+    /// An answer given while it was snoozed calls the snooze off: it does not come back.
     public func respond(_ id: DeliveryID, response: String) throws(StoreError) {
-        try db.run(
-            "UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response), .text(id.key.description), .text(id.channel.rawValue)])
+        try db.writeTransaction { () throws(StoreError) in
+            let key: [SQLValue] = [.text(id.key.description), .text(id.channel.rawValue)]
+            if try db.run("UPDATE deliveries SET snoozed_until = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL", key) == 1 {
+                try notePlanChange(id.key)
+            }
+            try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response)] + key)
+        }
     }
 
     /// The reminder a notification id belongs to on a channel (the newest, since a server restart reuses ids).

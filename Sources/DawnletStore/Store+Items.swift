@@ -229,7 +229,14 @@ extension Store.Items {
         let reminders = SQLValue.text(ReminderOffset.text(d.reminders))
         try db.writeTransaction { () throws(StoreError) in
             let old = try definition(d.kind, id: d.id)
-            if let now, old.date != d.date || old.time != d.time || old.schedule != d.schedule {
+            // The old schedule with the item's time, as an edit writes it: a change of the title
+            // alone is no change of when. New offsets or channels count too: an edit never sends
+            // now what was due before it.
+            var oldSchedule = old.schedule
+            oldSchedule?.time = old.time
+            if let now,
+                old.date != d.date || old.time != d.time || oldSchedule != d.schedule || old.reminders != d.reminders || old.channels != d.channels
+            {
                 try db.run("UPDATE \(tables.definitions) SET reminds_from = ? WHERE id = ?", [.int(now.secondsSinceEpoch), .int(d.id)])
             }
             // A one-off moved to another day takes its row (done, edits) along.

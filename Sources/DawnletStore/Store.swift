@@ -61,12 +61,6 @@ public final class Store {
         try db.query("PRAGMA data_version") { $0.int(0) }.first ?? 0
     }
 
-    /// Lets go of the cached pages of the database file, for a process about to sleep for long:
-    /// the next read takes them from the file (the kernel's cache) again.
-    public func releaseMemory() {
-        db.releaseMemory()
-    }
-
     /// The schema version of the open database.
     public func schemaVersionOnDisk() throws(StoreError) -> Int {
         try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0

@@ -79,8 +79,17 @@ extension ServeTests {
         let waiting = try #require(try json("reminder", "list", "--waiting", "--json")["waiting"] as? [[String: Any]])
         #expect(waiting.map { $0["key"] as? String } == ["todo:1:\(day):0m"])
         #expect(try todoStatus(on: day) == "open", "a snooze marks nothing done")
-        let (status, _) = try server.stop()
+        // A snooze given in a terminal reaches the running serve: it comes back at its time.
+        try cli("reminder", "snooze", "todo:1:\(day):0m", "--for", "2s")
+        let back2 = Date().addingTimeInterval(15)
+        while lines().count < 3 && Date() < back2 { usleep(100_000) }
+        #expect(lines().count == 3 && lines().last?.contains(" todo:1:\(day):0m Stretch") == true, "\(lines())")
+        // An answer to a snoozed reminder calls its snooze off.
+        try cli("reminder", "dismiss", "todo:2:\(day):0m")
+        #expect((try json("reminder", "list", "--snoozed", "--json")["snoozed"] as? [Any])?.isEmpty == true)
+        let (status, log) = try server.stop()
         #expect(status == 0)
+        #expect(log.contains("planned (database changed"), "the snooze reached the runner as a change: \(log)")
     }
 
     @Test("a new user's first start: a habit and a todo added after their time today are not sent late nor recorded missed; the next one goes out")

@@ -149,7 +149,7 @@ enum CompletionsCommand {
                     COMPREPLY=($(compgen -W "$(dawnlet-remind "${globals[@]}" completions ids "$ids" 2>/dev/null | cut -f1)" -- "$cur"))
                     # bash replaces only what follows the last colon typed.
                     local typed=${cur%"${cur##*:}"}
-                    [[ -n $typed ]] && COMPREPLY=("${COMPREPLY[@]#"$typed"}")
+                    [[ -n $typed && $COMP_WORDBREAKS == *:* ]] && COMPREPLY=("${COMPREPLY[@]#"$typed"}")
                 fi
             }
             complete -F _dawnlet_remind dawnlet-remind
@@ -360,7 +360,9 @@ enum CompletionsCommand {
             // The keys of the reminders waiting for an answer, then of those snoozed.
             let answers = ReminderAnswers(store: store, config: invocation.config, zone: try invocation.timeZone())
             let entries = try answers.waiting(now: try invocation.now()) + answers.snoozed()
-            for entry in entries where ShellWords.quoted(entry.key.description) == entry.key.description {
+            // Keys a shell takes as one word (bash breaks words at = and @ as well as at colons).
+            for entry in entries
+            where ShellWords.quoted(entry.key.description) == entry.key.description && !entry.key.description.contains(where: { "=@".contains($0) }) {
                 invocation.output.line("\(entry.key)\t\(DisplayText.bounded(DisplayText.escaped(entry.title), to: 60).filter { $0 != "\t" })")
             }
             return
