@@ -99,10 +99,11 @@ public struct DeliveryPolicy: Hashable, Sendable {
     }
 
     /// The same for a reminder of `kind`: one its late policy drops is missed as soon as it is late.
+    /// `kind` is read only then (a plan's reminder copies its item to say it).
     @inline(__always)
-    public func timing(_ fireAt: Instant, now: Instant, kind: ReminderKind?) -> Timing {
+    public func timing(_ fireAt: Instant, now: Instant, kind: @autoclosure () -> ReminderKind?) -> Timing {
         let timing = timing(fireAt, now: now)
-        guard timing == .late, !late.isEmpty, let kind, late[kind] == .drop else { return timing }
+        guard timing == .late, !late.isEmpty, let kind = kind(), late[kind] == .drop else { return timing }
         return .missed
     }
 
@@ -175,13 +176,8 @@ public enum Dispatcher {
         var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
         for reminder in reminders {
             if case .suppressed = reminder.status { continue }
-            var timing = policy.timing(reminder.fireAt, now: now)
-            // A kind whose late policy drops it: missed as soon as it is late. The item is read
-            // only then (reading it copies it: not once per reminder of the plan).
-            // A snooze coming back is not dropped: the person asked for it.
-            if timing == .late && !policy.late.isEmpty && !reminder.snoozed, let kind = reminder.item?.kind, policy.late[kind] == .drop {
-                timing = .missed
-            }
+            // A snooze coming back is not dropped as late: the person asked for it.
+            let timing = policy.timing(reminder.fireAt, now: now, kind: reminder.snoozed ? nil : reminder.item?.kind)
             if timing == .pending {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue

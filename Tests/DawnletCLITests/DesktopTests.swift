@@ -9,27 +9,26 @@ import Testing
 /// fake offset too, and sd-event's "fire now" instant (1 ns) becomes negative, so sd-bus on an
 /// sd-event loop fails with EINVAL under it. A todo due two minutes ago goes out (late) at start.
 extension ServeTests {
-    /// Two minutes ago in Berlin (surely past the runner's 60 s "late" line), as `todo add --due`
-    /// takes it, and its date.
-    func twoMinutesAgo() -> (due: String, date: String) {
+    /// `seconds` from now on Berlin's wall clock, in `format`.
+    func berlin(_ seconds: Double, _ format: String) -> String {
         let formatter = DateFormatter()
         formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        let due = formatter.string(from: Date().addingTimeInterval(-120))
+        formatter.dateFormat = format
+        return formatter.string(from: Date().addingTimeInterval(seconds))
+    }
+
+    /// Two minutes ago in Berlin (surely past the runner's 60 s "late" line), as `todo add --due`
+    /// takes it, and its date.
+    func twoMinutesAgo() -> (due: String, date: String) {
+        let due = berlin(-120, "yyyy-MM-dd'T'HH:mm")
         return (due, String(due.prefix(10)))
     }
 
     /// Three minutes ago in Berlin with its UTC offset, as `--now` takes it: the moment a test's items are made, so
     /// that a reminder due two minutes ago is of a time after its item existed (and after the
     /// database began), and goes out late.
-    func threeMinutesAgo() -> String {
-        let formatter = DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
-        return formatter.string(from: Date().addingTimeInterval(-180))
-    }
+    func threeMinutesAgo() -> String { berlin(-180, "yyyy-MM-dd'T'HH:mm:ssxxx") }
 
     /// The status of the day's first item of a kind (the todo by default), as `today --json` says.
     func todoStatus(on date: String, kind: String = "todo") throws -> String? {

@@ -98,12 +98,7 @@ extension ServeTests {
         let time = String(due.suffix(5))
         try cli("habit", "add", "Run", "--days", "mon,tue,wed,thu,fri,sat,sun", "--at", time)
         try cli("todo", "add", "Call mum", "--due", due)
-        let soon = Date().addingTimeInterval(70)
-        let formatter = DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
-        let next = formatter.string(from: soon)
+        let next = berlin(70, "yyyy-MM-dd'T'HH:mm")
         try cli("todo", "add", "Next", "--due", next)
         let server = try Server(db: db, config: config, start: nil)
         // Started and planned: the plan holds no reminder of before now.
