@@ -194,6 +194,9 @@ enum Help {
         "event edit --channel": "the channels its reminders go to, over the route, comma-separated",
         "habit edit --channel": "the channels its reminders go to, over the route, comma-separated",
         "--no-channel": "its reminders go by its kind's route again",
+        "--nag": "come back every EVERY (like 5m) until answered, at most nagFor (1h); off: never; default: as its kind (the config's nag)",
+        "--urgency": "how its notifications ask for attention: low, normal or critical (kept on screen); default: as its kind",
+        "--sound": "a freedesktop sound name (like bell) played where the server plays sounds; none, or default: as its kind",
         "reminder snooze --for": "how long until it comes back, like 10m, 1h or 1h30m",
         "reminder snooze --until": "when it comes back: a date and time, like \"tomorrow 09:00\" or 2026-12-04T09:30",
         "reminder list --waiting": "only the reminders waiting for an answer",
@@ -209,18 +212,19 @@ enum Help {
         var table: [String: [String]] = [
             "todo add": [
                 "\"Renew passport\" --due 2027-03-01", "\"Call mum\" --due \"fri 18:30\" --remind 0m --remind 1h",
-                "\"Water plants\" --every \"weekly on mon,thu at 08:00\"",
+                "\"Water plants\" --every \"weekly on mon,thu at 08:00\"", "\"Take the pills\" --due \"today 09:00\" --nag 5m",
             ],
             "todo list": ["", "--overdue", "--json"],
             "todo done": ["4", "2 --on yesterday"],
             "todo reopen": ["4", "2 --on 2026-12-01"],
             "todo edit": [
                 "4 --due \"next mon 10:00\"", "2 --every \"weekdays at 07:30\" --no-remind", "2 --on 2026-12-24 --title \"Water plants (short)\"",
-                "4 --channel desktop,command",
+                "4 --channel desktop,command", "4 --nag off --urgency critical",
             ],
             "event add": [
                 "\"Dentist\" --start 2027-01-12T14:30 --duration 45m --remind 1d --remind 1h",
                 "\"Team call\" --start 2026-12-07T10:00 --every \"weekly on mon\"", "\"Holiday\" --start 2026-12-24",
+                "\"Talk\" --start \"fri 10:00\" --urgency critical --sound bell",
             ],
             "event edit": ["3 --start 2027-01-13T09:00", "3 --all-day", "5 --on 2026-12-14 --at 11:00"],
             "habit add": ["\"Meds\" --days mon,tue,wed,thu,fri,sat,sun --at 08:30", "\"Run\" --days mon,wed,fri --at 07:00 --from +1w"],

@@ -73,6 +73,23 @@ extension Invocation {
         return channels
     }
 
+    /// `--nag 5m|off`, `--urgency low|normal|critical`, `--sound NAME|none` over `style` (each
+    /// `default`: back to the kind's); nil when nothing of its own is left.
+    func itemStyle(over style: ReminderStyle?) throws(CLIError) -> ReminderStyle? {
+        var style = style ?? ReminderStyle()
+        /// The option's value: nil when not given, `.some(nil)` for `default`.
+        func read<Value>(_ name: String, _ meaning: String, _ parse: (String) -> Value?) throws(CLIError) -> Value?? {
+            guard let text = arguments.value(name) else { return nil }
+            if text == "default" { return .some(nil) }
+            guard let value = parse(text) else { throw .usage("--\(name) \"\(DisplayText.escaped(text))\" is not \(meaning)", globals.usage) }
+            return .some(value)
+        }
+        if let nag = try read("nag", "a time between 5s and 1d such as 5m, off, or default", ReminderStyle.nag) { style.nag = nag }
+        if let urgency = try read("urgency", "low, normal, critical or default", Urgency.init(rawValue:)) { style.urgency = urgency }
+        if let sound = try read("sound", "a sound name such as bell (letters, digits, - _ .), none or default", ReminderStyle.sound) { style.sound = sound }
+        return style.isEmpty ? nil : style
+    }
+
     func optionalTime(_ name: String) throws(CLIError) -> WallTime? {
         guard let text = arguments.value(name) else { return nil }
         guard let time = WallTime(text) else { throw .usage("--\(name) \"\(text)\" is not a time as HH:MM", globals.usage) }

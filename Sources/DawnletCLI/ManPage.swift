@@ -243,6 +243,11 @@ enum ManPage {
             "What becomes of a reminder that can only go out late, per kind (keys as in reminders) and default for the kinds not named: \"send\" (the default: marked late, inside the grace window), \"summary\" (two or more late ones of such kinds go out as one summary), \"drop\" (not sent: recorded missed at once)."
         ),
         (
+            "nag",
+            "How often a reminder not yet answered comes back, replacing the last one (a desktop notification's return is critical): \"off\" or a duration from \"5s\" to \"1d\", for every kind, or an object of kinds (keys as in reminders) and default. An item's --nag goes over it. Answered means Done, Skip, Snooze, Paid or dismissed by you, on any channel or device; a notification that expired or that the server closed still waits. Default \"off\"."
+        ),
+        ("nagFor", "How long after a reminder first went out it stops coming back: \"5s\" to \"12h\". Default \"1h\"."),
+        (
             "reminders",
             "Default reminder offsets per kind, for items without --remind of their own: an object of lists of offsets (\"0m\", \"10m\", \"2h\", \"1d\", \"1w\"); an empty list turns a kind's reminders off. Keys: event ([\"10m\"]), todo ([\"0m\"]), habit ([\"0m\"]), bill ([\"0m\"]), subscription ([\"0m\"]), debt ([\"0m\"]), goal ([\"7d\", \"0d\"]), income ([]) and calendar ([\"10m\"], for calendar items without VALARMs)."
         ),
@@ -255,13 +260,25 @@ enum ManPage {
         ("channels.desktop.expire", "How long a notification stays: a duration; \"0s\" until dismissed (the default)."),
         ("channels.desktop.snooze", "What the Snooze action postpones by: at least \"5s\". Default \"10m\"."),
         (
+            "channels.desktop.urgency",
+            "The urgency asked for: \"low\", \"normal\" or \"critical\" (a server keeps a critical notification on screen), for every kind or an object of kinds and default. Not set: critical for an overdue todo and a bill due today, normal else. An item's --urgency goes over it."
+        ),
+        (
+            "channels.desktop.sound",
+            "A freedesktop sound name (such as \"message-new-instant\" or \"bell\") played where the server plays sounds, for every kind or an object of kinds and default; \"none\" for none. An item's --sound goes over it."
+        ),
+        (
+            "channels.desktop.persistence",
+            "Whether the server keeps a notification once it is answered or gone from the screen: \"default\", \"resident\" or \"transient\", for every kind or an object of kinds and default."
+        ),
+        (
             "channels.desktop.fallback",
             "The channel used when there is no session bus, no notification server, or an error reply: \"command\", \"email\", or null (then the reminder is recorded failed). Default \"command\"."
         ),
         ("channels.command", "A program run without a shell for each reminder."),
         (
             "channels.command.argv",
-            "The program and its arguments, each of which may hold {title}, {body}, {kind}, {key}, {when} (the reminder's time, ISO 8601), {due} (the item's own time, or its date), {offset} (how long before it, such as 10m) and {late} (\"late\" when it goes out after its time). Default [\"notify-send\", \"--app-name=Dawnlet\", \"{title}\", \"{body}\"]."
+            "The program and its arguments, each of which may hold {title}, {body}, {kind}, {key}, {when} (the reminder's time, ISO 8601), {due} (the item's own time, or its date), {offset} (how long before it, such as 10m), {late} (\"late\" when it goes out after its time), {repeat} (a nag's how manyeth return, empty the first time) and {urgency} (low, normal or critical). Default [\"notify-send\", \"--app-name=Dawnlet\", \"{title}\", \"{body}\"]."
         ),
         ("channels.command.timeout", "How long the program may run before it is killed: \"1s\" to \"1h\". Default \"10s\"."),
         ("channels.email", "Email through SMTP (libcurl) or a sendmail-compatible program. Not set up by default."),

@@ -1,8 +1,8 @@
 /// The argv template of the command channel: each argument may hold `{title}`, `{body}`,
-/// `{kind}`, `{key}`, `{when}`, `{due}`, `{offset}` and `{late}`, replaced as plain text inside that one
+/// `{kind}`, `{key}`, `{when}`, `{due}`, `{offset}`, `{late}`, `{repeat}` and `{urgency}`, replaced as plain text inside that one
 /// argument. Nothing is ever split or interpreted: the command runs without a shell.
 public enum CommandTemplate {
-    public static let placeholders: Set<Substring> = ["title", "body", "kind", "key", "when", "due", "offset", "late"]
+    public static let placeholders: Set<Substring> = ["title", "body", "kind", "key", "when", "due", "offset", "late", "repeat", "urgency"]
 
     /// One pass over each argument, so a value that itself contains `{body}` stays as it is.
     public static func expand(_ argv: [String], _ values: [String: String]) -> [String] {

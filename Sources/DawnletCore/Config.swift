@@ -110,6 +110,10 @@ public struct Config: Hashable, Sendable {
     /// What becomes of a reminder that can only go out late, per kind (`late`; a kind not named:
     /// `.send`).
     public var late: [ReminderKind: LatePolicy] = [:]
+    /// How often a reminder not yet answered comes back, per kind (`nag`; a kind not named: once).
+    public var nag: [ReminderKind: Duration] = [:]
+    /// How long after it first went out a reminder stops coming back (`nagFor`).
+    public var nagFor: Duration = .seconds(3_600)
     /// Channels per kind; `nil` key is the default route.
     public var route: [ReminderKind: [Channel]] = [:]
     public var defaultRoute: [Channel] = [.desktop]
@@ -124,6 +128,12 @@ public struct Config: Hashable, Sendable {
         public var snooze: Duration = .seconds(600)
         /// The channel a desktop notification falls back to when no server answers; nil for none.
         public var fallback: Channel? = .command
+        /// Per kind: the urgency asked for (a kind not named: normal, or critical for an overdue
+        /// todo and a bill due today), the sound played where the server plays sounds, and
+        /// whether the server keeps the notification once it is answered.
+        public var urgency: [ReminderKind: Urgency] = [:]
+        public var sound: [ReminderKind: String] = [:]
+        public var persistence: [ReminderKind: Persistence] = [:]
     }
 
     public struct Command: Hashable, Sendable {
@@ -152,7 +162,8 @@ public struct Config: Hashable, Sendable {
     /// Checks a decoded tree. Unknown keys are errors, never ignored.
     public init(_ value: ConfigValue) throws(ConfigError) {
         let root = try Config.object(value, "")
-        try Config.allow(root, "", ["timeZone", "morningDigest", "horizon", "graceWindow", "late", "reminders", "route", "channels", "calendars"])
+        try Config.allow(
+            root, "", ["timeZone", "morningDigest", "horizon", "graceWindow", "late", "nag", "nagFor", "reminders", "route", "channels", "calendars"])
         if let v = root["timeZone"] { timeZone = try Config.string(v, "timeZone") }
         if let v = root["morningDigest"] {
             guard let time = WallTime(try Config.string(v, "morningDigest")) else {
@@ -171,22 +182,22 @@ public struct Config: Hashable, Sendable {
             guard graceWindow <= .seconds(7 * 86_400) else { throw ConfigError("graceWindow", "must be at most 7d") }
         }
         if let v = root["late"] {
-            let map = try Config.object(v, "late")
-            // A kind named keeps its own, whatever the order written; the default is for the rest.
-            for (key, value) in map {
-                let path = "late.\(key)"
-                guard let policy = LatePolicy(rawValue: try Config.string(value, path)) else {
-                    throw ConfigError(path, "one of send, summary, drop")
+            late = try Config.perKind(v, "late") { (value, path) throws(ConfigError) in
+                guard let policy = LatePolicy(rawValue: try Config.string(value, path)) else { throw ConfigError(path, "one of send, summary, drop") }
+                return policy
+            }.filter { $0.value != .send }
+        }
+        if let v = root["nag"] {
+            nag = try Config.perKind(v, "nag") { (value, path) throws(ConfigError) in
+                guard let every = ReminderStyle.nag(try Config.string(value, path)) else {
+                    throw ConfigError(path, "\"off\", or a duration between 5s and 1d such as 5m")
                 }
-                if key == "default" {
-                    for kind in ReminderKind.allCases where map[kind.rawValue] == nil { late[kind] = policy }
-                } else if let kind = ReminderKind(rawValue: key) {
-                    late[kind] = policy
-                } else {
-                    throw ConfigError(path, "unknown kind (default, or one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-            }
-            late = late.filter { $0.value != .send }
+                return every
+            }.filter { $0.value > .zero }
+        }
+        if let v = root["nagFor"] {
+            nagFor = try Config.duration(v, "nagFor")
+            guard (Duration.seconds(5)...Duration.seconds(43_200)).contains(nagFor) else { throw ConfigError("nagFor", "must be between 5s and 12h") }
         }
         if let v = root["reminders"] {
             let map = try Config.object(v, "reminders")
@@ -244,7 +255,7 @@ public struct Config: Hashable, Sendable {
         try Config.allow(channels, "channels", ["desktop", "command", "email"])
         if let v = channels["desktop"] {
             let d = try Config.object(v, "channels.desktop")
-            try Config.allow(d, "channels.desktop", ["expire", "snooze", "fallback"])
+            try Config.allow(d, "channels.desktop", ["expire", "snooze", "fallback", "urgency", "sound", "persistence"])
             if let e = d["expire"] { desktop.expire = try Config.duration(e, "channels.desktop.expire") }
             if let s = d["snooze"] {
                 desktop.snooze = try Config.duration(s, "channels.desktop.snooze")
@@ -259,6 +270,28 @@ public struct Config: Hashable, Sendable {
                         throw ConfigError("channels.desktop.fallback", "must be command, email or null")
                     }
                     desktop.fallback = channel
+                }
+            }
+            if let u = d["urgency"] {
+                desktop.urgency = try Config.perKind(u, "channels.desktop.urgency") { (value, path) throws(ConfigError) in
+                    guard let urgency = Urgency(rawValue: try Config.string(value, path)) else { throw ConfigError(path, "one of low, normal, critical") }
+                    return urgency
+                }
+            }
+            if let s = d["sound"] {
+                desktop.sound = try Config.perKind(s, "channels.desktop.sound") { (value, path) throws(ConfigError) in
+                    guard let name = ReminderStyle.sound(try Config.string(value, path)) else {
+                        throw ConfigError(path, "a sound name such as bell or message-new-instant (letters, digits, - _ .), or none")
+                    }
+                    return name
+                }.filter { !$0.value.isEmpty }
+            }
+            if let p = d["persistence"] {
+                desktop.persistence = try Config.perKind(p, "channels.desktop.persistence") { (value, path) throws(ConfigError) in
+                    guard let persistence = Persistence(rawValue: try Config.string(value, path)) else {
+                        throw ConfigError(path, "one of default, resident, transient")
+                    }
+                    return persistence
                 }
             }
         }
@@ -374,6 +407,30 @@ public struct Config: Hashable, Sendable {
             guard let channel = Channel(rawValue: name) else { throw ConfigError(path, "unknown channel \"\(name)\" (desktop, command or email)") }
             return channel
         }
+    }
+
+    /// A setting per kind: one value for every kind, or an object of kinds (and `default`, for
+    /// the kinds not named, whatever the order written).
+    static func perKind<Value>(
+        _ v: ConfigValue, _ path: String, _ read: (ConfigValue, String) throws(ConfigError) -> Value
+    ) throws(ConfigError) -> [ReminderKind: Value] {
+        guard case .object(let map) = v else {
+            let value = try read(v, path)
+            return Dictionary(uniqueKeysWithValues: ReminderKind.allCases.map { ($0, value) })
+        }
+        var result: [ReminderKind: Value] = [:]
+        for (key, value) in map.sorted(by: { $0.key < $1.key }) {
+            let at = "\(path).\(key)"
+            let read = try read(value, at)
+            if key == "default" {
+                for kind in ReminderKind.allCases where map[kind.rawValue] == nil { result[kind] = read }
+            } else if let kind = ReminderKind(rawValue: key) {
+                result[kind] = read
+            } else {
+                throw ConfigError(at, "unknown kind (default, or one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        return result
     }
 
     static func allow(_ object: [String: ConfigValue], _ path: String, _ keys: Set<String>) throws(ConfigError) {

@@ -20,11 +20,18 @@ public struct Settlement: Hashable, Sendable {
     public let at: Instant?
     /// Why it failed, or how it went (a notification id, a fallback).
     public let detail: String?
+    /// Delivered and answered by the person on none of the reminder's channels (a notification
+    /// the server let expire or closed still waits): a nag brings it back.
+    public let waiting: Bool
+    /// When it first went out (a nag's repeats count from there; `at` is the latest).
+    public let firstDelivered: Instant?
 
-    public init(_ outcome: Outcome, at: Instant?, detail: String? = nil) {
+    public init(_ outcome: Outcome, at: Instant?, detail: String? = nil, waiting: Bool = false, firstDelivered: Instant? = nil) {
         self.outcome = outcome
         self.at = at
         self.detail = detail
+        self.waiting = waiting
+        self.firstDelivered = firstDelivered
     }
 }
 
@@ -176,8 +183,8 @@ public enum Dispatcher {
         var due: [Channel: [(reminder: PlannedReminder, failures: Int, timing: DeliveryPolicy.Timing)]] = [:]
         for reminder in reminders {
             if case .suppressed = reminder.status { continue }
-            // A snooze coming back is not dropped as late: the person asked for it.
-            let timing = policy.timing(reminder.fireAt, now: now, kind: reminder.snoozed ? nil : reminder.item?.kind)
+            // A snooze or a nag coming back is not dropped as late: the person asked for it.
+            let timing = policy.timing(reminder.fireAt, now: now, kind: reminder.snoozed || reminder.repetition > 0 ? nil : reminder.item?.kind)
             if timing == .pending {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue

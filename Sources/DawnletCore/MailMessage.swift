@@ -30,7 +30,7 @@ public struct MailMessage: Hashable, Sendable {
         if !answers.isEmpty { body += "\n\nAnswer it from a terminal:\n" + answers.map { "  \($0)\n" }.joined() }
         body += "\n-- \nDawnlet reminder \(message.key)\n"
         self.init(
-            from: from, to: to, subject: message.late ? "(late) \(message.title)" : message.title, body: body,
+            from: from, to: to, subject: (message.late ? "(late) " : "") + (message.repetition > 0 ? "(again) " : "") + message.title, body: body,
             key: message.key.description, date: date, utcOffset: utcOffset)
     }
 

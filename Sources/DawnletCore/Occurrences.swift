@@ -42,6 +42,8 @@ public struct ItemDefinition: Hashable, Sendable {
     public var remindsFrom: Instant?
     /// The channels its reminders go to, over its kind's route (nil: the route).
     public var channels: [Channel]?
+    /// Its own way of reminding (nag, urgency, sound), over its kind's (nil: its kind's).
+    public var style: ReminderStyle?
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

@@ -56,6 +56,9 @@ public struct PlannedReminder: Hashable, Sendable {
     public let overdueCount: Int
     /// The digest's day (for a digest), else the item's date.
     public let occurrenceDate: CivilDate
+    /// A nag's how manyeth time back (1, 2, …) for a reminder that went out and waits for an
+    /// answer; 0 for its first going out.
+    public var repetition = 0
 
     /// A reminder kind, or "digest".
     public var kind: String { item?.kind.rawValue ?? "digest" }
@@ -116,6 +119,9 @@ public struct PlanRules: Sendable {
     public var route: @Sendable (ReminderKind) -> [Channel]
     /// A calendar's own channels, by its name, where the config gives them.
     public var calendarChannels: [String: [Channel]] = [:]
+    /// How often a reminder of a kind comes back until answered, and for how long at most.
+    public var nag: [ReminderKind: Duration]
+    public var nagFor: Duration
     /// When the database began: a reminder of an instant before it is never sent (see
     /// `Planner.floor(_:now:)`).
     public var databaseBegan: Instant?
@@ -127,6 +133,14 @@ public struct PlanRules: Sendable {
         morningDigest = config.morningDigest
         policy = DeliveryPolicy(config: config)
         route = { [config] kind in config.channels(for: kind) }
+        nag = config.nag
+        nagFor = config.nagFor
+    }
+
+    /// How often, in seconds, `item`'s reminders come back until answered (its own nag, else its
+    /// kind's); 0: they do not.
+    public func nagSeconds(_ item: PlanItem) -> Int64 {
+        item.nag(nag)?.wholeSeconds ?? 0
     }
 }
 

@@ -58,6 +58,17 @@ public struct PlanItem: Hashable, Sendable {
     public let notBefore: Int64
     /// The channels its reminders go to, over its kind's route (nil: the route).
     public let channels: [Channel]?
+    /// Its own way of reminding, over its kind's (nil: its kind's); boxed, as few items have one.
+    public var style: ReminderStyle? { styleBox?.style }
+    @usableFromInline let styleBox: StyleBox?
+
+    /// A style shared by the occurrences of one definition (`styleBox(_:)`).
+    public final class StyleBox: Hashable, Sendable {
+        let style: ReminderStyle
+        init(_ style: ReminderStyle) { self.style = style }
+        public static func == (a: StyleBox, b: StyleBox) -> Bool { a.style == b.style }
+        public func hash(into hasher: inout Hasher) { hasher.combine(style) }
+    }
     /// Extra words for the reminder (an amount, a duration).
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
@@ -92,11 +103,18 @@ public struct PlanItem: Hashable, Sendable {
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
         source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, notBefore: Int64 = .min,
-        channels: [Channel]? = nil
+        channels: [Channel]? = nil, style: StyleBox? = nil
     ) {
         self.init(
             kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
-            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore, channels: channels)
+            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore, channels: channels, style: style)
+    }
+
+    /// An item's style as a plan keeps it: one box per definition, shared by its occurrences;
+    /// nil for none.
+    public static func styleBox(_ style: ReminderStyle?) -> StyleBox? {
+        guard let style, !style.isEmpty else { return nil }
+        return StyleBox(style)
     }
 
     /// An external calendar's instance, as a `calendar` item.
@@ -112,9 +130,10 @@ public struct PlanItem: Hashable, Sendable {
     init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Origin,
         offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?, notBefore: Int64 = .min,
-        channels: [Channel]? = nil
+        channels: [Channel]? = nil, style: StyleBox? = nil
     ) {
         calendarBox = box
+        styleBox = style
         self.notBefore = notBefore
         self.channels = channels
         self.kind = kind

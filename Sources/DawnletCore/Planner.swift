@@ -63,10 +63,13 @@ public enum Planner {
         /// Per kind, by its ordinal: looked up once per item, so indexed rather than hashed.
         let routes: [[Channel]]
         let defaults: [[ReminderOffset]]
+        /// Some reminder went out and waits for an answer: a nag may bring it back.
+        let mayRepeat: Bool
 
         init(rules: PlanRules, log: [DeliveryID: Settlement], now: Instant, zone: Zone) {
             self.rules = rules
             self.log = log
+            mayRepeat = log.values.contains { $0.waiting }
             self.now = now
             self.zone = zone
             days = ZoneDayCache(zone: zone)
@@ -82,6 +85,34 @@ public enum Planner {
             if !log.isEmpty { for channel in channels { settled[channel] = log[DeliveryID(key, channel)] } }
             if !channels.isEmpty && settled.count == channels.count { return (.settled, settled) }
             return (PlannedReminder.Status(rules.policy.timing(fireAt, now: now, kind: key.item?.kind ?? key.calendarKind)), settled)
+        }
+
+        /// The item's nag, if its reminders come back until answered.
+        func nag(_ item: PlanItem) -> Nag? {
+            let every = rules.nagSeconds(item)
+            return every > 0 ? Nag(every: every, bound: rules.nagFor.wholeSeconds) : nil
+        }
+
+        /// A reminder of `item` that went out on some of `channels` and waits for an answer, back
+        /// at its nag's next instant (inside `window`) on each of them.
+        func repeats(
+            _ key: ReminderKey, _ item: PlanItem, offset: ReminderOffset, channels: [Channel], notes: [String], window: ClosedRange<Instant>,
+            into made: inout Made
+        ) {
+            guard mayRepeat, let nag = nag(item) else { return }
+            for channel in channels {
+                guard let settled = log[DeliveryID(key, channel)], settled.waiting, let first = settled.firstDelivered,
+                    let next = nag.next(first: first, last: settled.at ?? first, now: now, lateAfter: rules.policy.lateAfter),
+                    window.contains(next.at)
+                else { continue }
+                let utc = zone.utcOffset(at: next.at)
+                let note = "back on \(channel) until answered: \(next.number) of \(nag.most), every \(DurationText.format(.seconds(nag.every)))"
+                var reminder = PlannedReminder(
+                    key: key, fireAt: next.at, utcOffset: utc, channels: [channel], status: timing(next.at), settled: [:], snoozed: false,
+                    item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date)
+                reminder.repetition = next.number
+                made.append(reminder)
+            }
         }
 
         /// The item's own channels, else an external calendar's, else its kind's route.
@@ -114,7 +145,7 @@ public enum Planner {
             into made: inout Made
         ) {
             let inWindow = window.contains(fireAt)
-            guard inWindow || (!snoozed.isEmpty && scope.contains(fireAt)) else { return }
+            guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && scope.contains(fireAt)) else { return }
             let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
             var channels = context.channels(of: item)
             var moved = false
@@ -133,6 +164,9 @@ public enum Planner {
                 channels.removeAll { snoozed[DeliveryID(key, $0)] != nil }
                 if channels.isEmpty { return }
                 moved = channels.count != before
+            }
+            if item.suppression == nil {
+                context.repeats(key, item, offset: offset, channels: channels, notes: notes, window: window, into: &made)
             }
             guard inWindow else { return }
             if item.suppression != nil && !includeSuppressed { return }
@@ -161,10 +195,12 @@ public enum Planner {
                 // Exact instants, keyed by the instant (an alarm moved with its event reminds
                 // again; one re-read unchanged does not).
                 let channels = context.channels(of: item)
-                for alarm in alarms where window.contains(alarm) && alarm.secondsSinceEpoch >= began {
-                    let utcOffset = days.utcOffset(at: alarm)
+                for alarm in alarms where (window.contains(alarm) || (context.mayRepeat && scope.contains(alarm))) && alarm.secondsSinceEpoch >= began {
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
+                    context.repeats(key, item, offset: .minutes(lead), channels: channels, notes: [], window: window, into: &made)
+                    guard window.contains(alarm) else { continue }
+                    let utcOffset = days.utcOffset(at: alarm)
                     let (state, settled) = context.status(key, alarm, channels)
                     made.append(
                         PlannedReminder(

@@ -15,8 +15,14 @@ public struct ReminderMessage: Hashable, Sendable {
     /// How long before the item it reminds (`10m`, `1d`); empty for a digest or a summary.
     public var offset = ""
     public var late: Bool
-    /// Raised urgency: an overdue todo, a bill due today.
-    public var urgent: Bool
+    /// Critical for an overdue todo, a bill due today and a nag's return, unless its item or kind
+    /// asks for another; normal else.
+    public var urgency: Urgency
+    /// A nag's how manyeth time back (0: its first going out).
+    public var repetition = 0
+    /// A freedesktop sound name to play where the server plays sounds.
+    public var sound: String?
+    public var persistence: Persistence = .default
     /// What can be logged as paid right from it: a digest's
     /// subscription renewals, debt due dates and bills not yet logged, or the reminder's own.
     public var payables: [Payable] = []
@@ -30,22 +36,27 @@ public struct ReminderMessage: Hashable, Sendable {
         public let title: String
     }
 
-    public init(title: String, body: String, key: MessageKey, when: String, late: Bool, urgent: Bool = false) {
+    public init(title: String, body: String, key: MessageKey, when: String, late: Bool, urgency: Urgency = .normal) {
         self.title = title
         self.body = body
         self.key = key
         self.when = when
         self.late = late
-        self.urgent = urgent
+        self.urgency = urgency
     }
 
-    /// The message of one planned reminder; `zone` gives the item's own time its UTC offset.
-    public init(_ reminder: PlannedReminder, late: Bool, zone: Zone) {
+    /// The message of one planned reminder, going out as `style` says; `zone` gives the item's
+    /// own time its UTC offset.
+    public init(_ reminder: PlannedReminder, late: Bool, zone: Zone, style: DeliveryStyle = DeliveryStyle()) {
         let dueToday = reminder.offset?.isZero ?? false
+        let pressing = (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday)
         self.init(
             title: reminder.title, body: reminder.body, key: .reminder(reminder.key),
             when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
-            urgent: (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday))
+            urgency: reminder.repetition > 0 ? .critical : style.urgency ?? (pressing ? .critical : .normal))
+        repetition = reminder.repetition
+        sound = style.sound
+        persistence = style.persistence
         let payable: Set<ReminderKind> = [.subscription, .debt, .bill]
         payables = (reminder.item.map { [$0] } ?? reminder.items)
             .filter { payable.contains($0.kind) && $0.suppression == nil }
@@ -79,7 +90,10 @@ public struct ReminderMessage: Hashable, Sendable {
 
     /// The command template's placeholders.
     public var templateValues: [String: String] {
-        ["title": title, "body": body, "kind": kind, "key": key.description, "when": when, "late": late ? "late" : "", "due": due, "offset": offset]
+        [
+            "title": title, "body": body, "kind": kind, "key": key.description, "when": when, "late": late ? "late" : "", "due": due, "offset": offset,
+            "repeat": repetition > 0 ? "\(repetition)" : "", "urgency": urgency.rawValue,
+        ]
     }
 
     /// A digest offers at most this many payments (a notification's actions are a short menu).
@@ -244,6 +258,9 @@ public struct DesktopNotification: Hashable, Sendable {
     public var body: String
     /// 0 low, 1 normal, 2 critical.
     public var urgency: UInt8
+    /// The `sound-name` hint, sent where the server has the "sound" capability.
+    public var sound: String?
+    public var persistence: Persistence
     public var category: String
     /// Milliseconds; 0 means until dismissed.
     public var expireMilliseconds: Int32
@@ -252,9 +269,11 @@ public struct DesktopNotification: Hashable, Sendable {
     /// - Parameter capabilities: the server's GetCapabilities answer: `body-markup` makes the body
     ///   escaped markup; without `actions` no buttons are offered.
     public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: Duration) {
-        summary = message.late ? "\(message.title) (late)" : message.title
+        summary = message.title + (message.late ? " (late)" : "") + (message.repetition > 0 ? " (again)" : "")
         body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(message.body) : message.body
-        urgency = message.urgent ? 2 : 1
+        urgency = message.urgency.level
+        sound = capabilities.contains("sound") ? message.sound : nil
+        persistence = message.persistence
         category = "x-dawnlet.\(message.kind)"
         expireMilliseconds = Int32(clamping: expire.wholeSeconds * 1_000)
         actions = capabilities.contains("actions") ? message.actions(snooze: snooze) : []

@@ -90,14 +90,16 @@ extension PlanReader {
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
-        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool) = (-1, .todo, nil, .none, false)
+        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool, style: PlanItem.StyleBox?) = (
+            -1, .todo, nil, .none, false, nil
+        )
         let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (
                     index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
-                    d.pointee.schedule.map(mayClamp) ?? false
+                    d.pointee.schedule.map(mayClamp) ?? false, PlanItem.styleBox(d.pointee.style)
                 )
             }
             let status = row?.pointee.status ?? .open
@@ -107,7 +109,7 @@ extension PlanReader {
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
-                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: d.pointee.channels))
+                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: d.pointee.channels, style: current.style))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

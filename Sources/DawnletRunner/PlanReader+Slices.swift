@@ -100,6 +100,14 @@ extension PlanReader {
             }
             reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
         }
+        // A reminder that went out and waits may come back (a nag) as long after as the bound.
+        for (id, settled) in log where settled.waiting {
+            guard id.key.item != nil else {
+                oneSlice = true
+                continue
+            }
+            reach = max(reach, Int(config.nagFor.wholeSeconds / 86_400) + 1)
+        }
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
         var start: Instant? = window.lowerBound

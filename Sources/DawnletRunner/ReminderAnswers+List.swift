@@ -12,6 +12,8 @@ extension ReminderAnswers {
         public let late: Bool
         /// When a snooze brings it back.
         public let snoozedUntil: Instant?
+        /// How many times a nag brought it back, on the channel it came back on most.
+        public let repeats: Int
     }
 
     /// How far back a reminder still waits for an answer: older ones are the delivery log's history.
@@ -64,7 +66,7 @@ extension ReminderAnswers {
             let rows = grouped[key]!
             return Entry(
                 key: key, kind: rows[0].kind, title: rows[0].title, fireAt: rows[0].fireAt, channels: rows.map(\.channel),
-                late: rows.contains(where: \.late), snoozedUntil: rows.compactMap(\.snoozedUntil).min())
+                late: rows.contains(where: \.late), snoozedUntil: rows.compactMap(\.snoozedUntil).min(), repeats: rows.map(\.repeats).max() ?? 0)
         }
     }
 }

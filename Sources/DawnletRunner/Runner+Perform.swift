@@ -104,13 +104,14 @@ extension Runner {
             let changes = try store.changes(after: request.position)
             if changes.wholePlan { return .wholePlan }
             var input: PlanReader.SpliceInput?
-            if !changes.sources.isEmpty {
+            let sources = changes.sources.union(request.also)
+            if !sources.isEmpty {
                 let source = PlanReader(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
-                guard let read = try source.spliceInput(changes: changes.sources, now: request.now, window: request.window) else { return .wholePlan }
+                guard let read = try source.spliceInput(changes: sources, now: request.now, window: request.window) else { return .wholePlan }
                 input = read
             }
             overdueCount = nil
-            return .spliced(input, version: version, position: changes.position, changed: changes.sources.count)
+            return .spliced(input, version: version, position: changes.position, changed: sources.count)
         } catch {
             return .wholePlan
         }

@@ -77,7 +77,9 @@ extension RunnerCore {
             for reminder in send.reminders {
                 let id = DeliveryID(reminder.key, send.channel)
                 guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
-                round.claims.append(Store.Log.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late))
+                round.claims.append(
+                    Store.Log.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late, isRepeat: reminder.repetition > 0)
+                )
             }
         }
         self.round = round
@@ -106,7 +108,7 @@ extension RunnerCore {
                 let message =
                     claimed.count > 1
                     ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone))
-                    : ReminderMessage(claimed[0], late: send.late, zone: settings.zone)
+                    : ReminderMessage(claimed[0], late: send.late, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
                 inFlight.formUnion(ids)
@@ -117,8 +119,16 @@ extension RunnerCore {
     }
 
     /// Every hand-over is done: decide again if a delivery ended meanwhile, else end the round.
-    /// Outside a round: a delivery's outcome has been written (or not), so decide.
+    /// Outside a round: a delivery's outcome has been written (or not), so decide. A reminder
+    /// that went out to come back until answered is planned again first (its next time back).
     mutating func resumed() -> [RunnerEffect] {
+        if let owed = repeatsOwed, !stopping, round == nil || round?.again == true {
+            repeatsOwed = nil
+            let now = round?.now ?? decisionAfterWrites ?? lastPlanNow ?? planEnds
+            round = nil
+            decisionAfterWrites = nil
+            return owed.whole ? replan(.nag, now: now) : update(.nag, now: now, also: owed.items)
+        }
         guard let round else {
             guard let now = decisionAfterWrites else { return [] }
             decisionAfterWrites = nil
@@ -190,8 +200,14 @@ extension RunnerCore {
         } else {
             var detail = outcome.detail
             // A temporary failure with no try left (the backoff spent, or the grace window over):
-            // the reminder was missed, and is recorded, listed and shown so.
-            let state: Delivery.State = outcome.state == .failed && outcome.retry ? .missed : outcome.state
+            // the reminder was missed, and is recorded, listed and shown so. A nag's return that
+            // fails leaves it as it was (delivered, waiting): the next return tries again.
+            let again = ticket.reminders.count == 1 && ticket.reminders[0].repetition > 0
+            var state: Delivery.State = outcome.state == .failed && outcome.retry ? .missed : outcome.state
+            if again && state != .delivered {
+                detail = "return \(ticket.reminders[0].repetition) \(state == .missed ? "missed" : "failed")" + (detail.map { ": \($0)" } ?? "")
+                state = .delivered
+            }
             if state == .missed {
                 detail = [detail, "gave up after \(failures) attempt\(failures == 1 ? "" : "s")"].compactMap { $0 }.joined(separator: "; ")
             } else if send.failures > 0 {
@@ -203,6 +219,11 @@ extension RunnerCore {
             for (id, reminder) in zip(ticket.ids, ticket.reminders) {
                 retries[id] = nil
                 settledSincePlan.insert(id)
+                if state == .delivered, let item = reminder.item, settings.config.style(of: item).nag != nil {
+                    var owed = repeatsOwed ?? (items: [], whole: false)
+                    if item.isCalendar { owed.whole = true } else { owed.items.insert(PlanChanges.Item(kind: item.kind, id: item.definitionID)) }
+                    repeatsOwed = owed
+                }
                 // Kept until written: settled here even if the write fails, so never claimed again.
                 unwritten[id] = Unwritten(state: state, detail: detail, notificationID: outcome.notificationID, at: now)
                 effects += [

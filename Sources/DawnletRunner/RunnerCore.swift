@@ -42,6 +42,9 @@ public struct RunnerCore: Sendable {
     var round: Round?
     /// A delivery ended outside a round: decide at this instant once its outcome is written.
     var decisionAfterWrites: Instant?
+    /// Reminders that went out and come back until answered: their items are planned again
+    /// (their next time back) once the outcomes are written; a calendar's, by a whole plan.
+    var repeatsOwed: (items: Set<PlanChanges.Item>, whole: Bool)?
 
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State
@@ -143,12 +146,12 @@ public struct RunnerCore: Sendable {
         return effects + beginRound(now: result.request.now, announce: false, origin: origin)
     }
 
-    /// After another process wrote: the change feed read and spliced in (a whole plan when it
-    /// cannot say what changed, or the plan ran out).
-    mutating func update(_ reason: PlanReason, now: Instant) -> [RunnerEffect] {
+    /// After another process wrote: the change feed read and spliced in, with `also` (a whole
+    /// plan when it cannot say what changed, or the plan ran out).
+    mutating func update(_ reason: PlanReason, now: Instant, also: Set<PlanChanges.Item> = []) -> [RunnerEffect] {
         if let owed = planOwed { return replan(owed.reason, now: now) }
         guard let position = changePosition, now < planEnds else { return replan(reason, now: now) }
-        return [.readChanges(ChangeRequest(reason: reason, now: now, position: position, window: planStart(now: now)...planEnds))]
+        return [.readChanges(ChangeRequest(reason: reason, now: now, position: position, window: planStart(now: now)...planEnds, also: also))]
     }
 
     mutating func changesRead(_ request: ChangeRequest, _ result: ChangeResult) -> [RunnerEffect] {
@@ -160,8 +163,14 @@ public struct RunnerCore: Sendable {
             zone: settings.zone)
         // Splices that added more than the budget again: a whole plan, which ends where it fits.
         if Int64(plan.reminders.count) > 2 * settings.planBudget { return replan(request.reason, now: request.now) }
-        // A snooze set since (from a terminal): what went out is to go out again at its new instant.
-        if let input { settledSincePlan.subtract(input.snoozed.keys.filter { unwritten[$0] == nil }) }
+        // What the log says of the items planned again (and of a snooze set since, from a
+        // terminal) is in their reminders now: a reminder that went out is to go out again only
+        // at a snooze's or a nag's new instant.
+        if let input {
+            settledSincePlan = settledSincePlan.filter { id in
+                unwritten[id] != nil || (input.snoozed[id] == nil && !(id.key.item.map { input.ids[$0.kind]?.contains($0.id) == true } ?? false))
+            }
+        }
         planVersion = version
         changePosition = position
         lastPlanNow = request.now

@@ -124,6 +124,8 @@ public enum PlanReason: Sendable, Equatable, CustomStringConvertible {
     case clockSet
     case zoneChanged
     case notificationAction
+    /// A reminder went out that comes back until answered.
+    case nag
     /// A test's, or another program's.
     case other(String)
 
@@ -137,6 +139,7 @@ public enum PlanReason: Sendable, Equatable, CustomStringConvertible {
         case .clockSet: "the clock was set"
         case .zoneChanged: "the time zone changed"
         case .notificationAction: "notification action"
+        case .nag: "a reminder comes back until answered"
         case .other(let words): words
         }
     }
@@ -168,6 +171,8 @@ public struct ChangeRequest: Sendable {
     public let now: Instant
     public let position: Int64
     public let window: ClosedRange<Instant>
+    /// Items to plan again whatever the feed says (this runner's own writes are not in it).
+    public var also: Set<PlanChanges.Item> = []
 }
 
 public enum ChangeResult: Sendable {

@@ -272,6 +272,16 @@ enum Migrations {
         ALTER TABLE events ADD COLUMN channels TEXT;
         ALTER TABLE habits ADD COLUMN channels TEXT;
         """,
+        // An item's own way of reminding over its kind's ("nag=5m urgency=critical sound=bell");
+        // NULL for its kind's. A delivery's first delivery (a nag's repeats count from it, and
+        // end a bound after it) and how many repeats went out since.
+        """
+        ALTER TABLE todos ADD COLUMN style TEXT;
+        ALTER TABLE events ADD COLUMN style TEXT;
+        ALTER TABLE habits ADD COLUMN style TEXT;
+        ALTER TABLE deliveries ADD COLUMN first_delivered_at INTEGER;
+        ALTER TABLE deliveries ADD COLUMN repeats INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`

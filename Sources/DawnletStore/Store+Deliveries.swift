@@ -21,6 +21,10 @@ public struct Delivery: Hashable, Sendable {
     public let finishedAt: Instant?
     /// When a snooze brings it back.
     public let snoozedUntil: Instant?
+    /// When it first went out since it was claimed or came back from a snooze, and how many
+    /// times a nag brought it back since.
+    public let firstDeliveredAt: Instant?
+    public let repeats: Int
 
     public var id: DeliveryID { DeliveryID(key, channel) }
 
@@ -43,6 +47,7 @@ extension Store.Log {
     /// (kind, item_id): a re-plan of a few items reads their rows.
     public func deliveryLog(since: Instant, items: [ReminderKind: Set<Int64>]? = nil) throws(StoreError) -> [DeliveryID: Settlement] {
         var log: [DeliveryID: Settlement] = [:]
+        var answered = Set<ReminderKey>()
         var condition = "state != \(Delivery.State.claimed.sql) AND snoozed_until IS NULL AND fire_at >= ?"
         var arguments: [SQLValue] = [.int(since.secondsSinceEpoch)]
         if let items {
@@ -58,7 +63,13 @@ extension Store.Log {
             case .failed: outcome = .failed
             case .claimed: continue  // not selected; in flight, not settled
             }
-            log[row.id] = Settlement(outcome, at: row.finishedAt, detail: row.detail)
+            log[row.id] = Settlement(
+                outcome, at: row.finishedAt, detail: row.detail, waiting: outcome == .delivered && !row.answered, firstDelivered: row.firstDeliveredAt)
+            if row.answered { answered.insert(row.key) }
+        }
+        // An answer on one channel answers the reminder on every channel.
+        for (id, settlement) in log where settlement.waiting && answered.contains(id.key) {
+            log[id] = Settlement(settlement.outcome, at: settlement.at, detail: settlement.detail, firstDelivered: settlement.firstDelivered)
         }
         return log
     }
@@ -169,18 +180,22 @@ extension Store.Log {
         public let title: String
         public let fireAt: Instant
         public let late: Bool
+        /// A nag bringing back a reminder that went out and waits for an answer.
+        public let isRepeat: Bool
 
-        public init(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool) {
+        public init(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool, isRepeat: Bool = false) {
             self.id = id
             self.kind = kind
             self.title = title
             self.fireAt = fireAt
             self.late = late
+            self.isRepeat = isRepeat
         }
     }
 
     /// Claims a reminder for a channel. True when this call owns the delivery: no row existed, a
-    /// claim left by a runner that stopped before recording it, or a snoozed one. False when it is settled.
+    /// claim left by a runner that stopped before recording it, a snoozed one, or (for a repeat)
+    /// one delivered and not answered. False when it is settled.
     public func claim(
         _ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool,
         now: Instant
@@ -200,12 +215,16 @@ extension Store.Log {
                         INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at, item_id)
                         VALUES (?1, ?2, \(Delivery.State.claimed.sql), ?3, ?4, ?5, ?6, ?7, ?8)
                         ON CONFLICT (key, channel) DO UPDATE SET state = \(Delivery.State.claimed.sql), attempts = attempts + 1, claimed_at = ?7, late = ?6,
+                            first_delivered_at = CASE WHEN snoozed_until IS NULL THEN first_delivered_at END,
+                            repeats = CASE WHEN snoozed_until IS NULL THEN repeats + ?9 ELSE 0 END,
                             snoozed_until = NULL, response = NULL
                         WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
+                            OR (?9 = 1 AND state = \(Delivery.State.delivered.sql) AND (response IS NULL OR response IN (\(Delivery.closedByServer))))
                         """,
                         [
                             .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
                             .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch), claim.id.key.itemID,
+                            .int(claim.isRepeat ? 1 : 0),
                         ]) == 1)
             }
             return owned
@@ -219,8 +238,9 @@ extension Store.Log {
     ) throws(StoreError) {
         try db.runPrepared(
             """
-            UPDATE deliveries SET state = ?, detail = ?, finished_at = ?, notification_id = coalesce(?, notification_id)
-            WHERE key = ? AND channel = ?
+            UPDATE deliveries SET state = ?1, detail = ?2, finished_at = ?3, notification_id = coalesce(?4, notification_id),
+                first_delivered_at = CASE WHEN ?1 = \(Delivery.State.delivered.sql) THEN coalesce(first_delivered_at, ?3) ELSE first_delivered_at END
+            WHERE key = ?5 AND channel = ?6
             """,
             [
                 .text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
@@ -254,7 +274,8 @@ extension Store.Log {
     private func deliveries(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [Delivery] {
         try db.query(
             """
-            SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at, snoozed_until
+            SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at, snoozed_until,
+                first_delivered_at, repeats
             FROM deliveries
             WHERE \(condition)
             """, arguments
@@ -268,7 +289,8 @@ extension Store.Log {
                 late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
                 notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
                 finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) },
-                snoozedUntil: row.optionalInt(12).map { Instant(secondsSinceEpoch: $0) })
+                snoozedUntil: row.optionalInt(12).map { Instant(secondsSinceEpoch: $0) },
+                firstDeliveredAt: row.optionalInt(13).map { Instant(secondsSinceEpoch: $0) }, repeats: Int(row.int(14)))
         }
     }
 

@@ -18,16 +18,16 @@ extension Store.Items {
             case .todo:
                 return KindTables(
                     definitions: "todos", occurrences: "todo_occurrences",
-                    select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels FROM todos", noun: "todo")
+                    select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style FROM todos", noun: "todo")
             case .event:
                 return KindTables(
                     definitions: "events", occurrences: "event_occurrences",
-                    select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels FROM events",
+                    select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style FROM events",
                     noun: "event")
             case .habit:
                 return KindTables(
                     definitions: "habits", occurrences: "habit_entries",
-                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from, channels FROM habits", noun: "habit")
+                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from, channels, style FROM habits", noun: "habit")
             }
         }
     }
@@ -37,38 +37,39 @@ extension Store.Items {
     /// It reminds from `now` on (nil: of every instant).
     public func addItem(
         kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
-        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], channels: [Channel]? = nil, today: CivilDate, now: Instant? = nil
+        durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], channels: [Channel]? = nil, style: ReminderStyle? = nil,
+        today: CivilDate, now: Instant? = nil
     ) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
         let common: [SQLValue] = [.text(title)]
         let from = now.map { SQLValue.int($0.secondsSinceEpoch) } ?? .null
-        let routed = Self.channelsText(channels)
+        let routed = Self.channelsText(channels), styled = Self.styleText(style)
         switch kind {
         case .todo:
             try db.run(
-                "INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from, channels) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from, channels, style) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 common + [
                     .described(date), .described(time), .described(anchored),
-                    .text(ReminderOffset.text(reminders)), .text(today.description), from, routed,
+                    .text(ReminderOffset.text(reminders)), .text(today.description), from, routed, styled,
                 ])
         case .event:
             try db.run(
                 """
-                INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from, channels)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from, channels, style)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 common + [
                     .text((date ?? today).description), .described(time),
                     durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
-                    .text(ReminderOffset.text(reminders)), .text(today.description), from, routed,
+                    .text(ReminderOffset.text(reminders)), .text(today.description), from, routed, styled,
                 ])
         case .habit:
             try db.run(
-                "INSERT INTO habits (name, schedule, time, created, reminds_from, channels) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO habits (name, schedule, time, created, reminds_from, channels, style) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 common + [
                     .text((anchored ?? Schedule(rule: .weekly(interval: 1, days: .all), anchor: today)).description),
-                    .described(time), .text(today.description), from, routed,
+                    .described(time), .text(today.description), from, routed, styled,
                 ])
         }
         return db.lastInsertRowID
@@ -120,6 +121,10 @@ extension Store.Items {
             let channels = text.split(separator: ",").compactMap { Channel(rawValue: String($0)) }
             guard !channels.isEmpty, channels.count == text.split(separator: ",").count else { throw corrupt("channel list") }
             definition.channels = channels
+        }
+        if let text = row.optionalText(9) {
+            guard let style = ReminderStyle(text: text) else { throw corrupt("reminder style") }
+            definition.style = style
         }
         return definition
     }
@@ -250,24 +255,28 @@ extension Store.Items {
             switch d.kind {
             case .todo:
                 try db.run(
-                    "UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ?, channels = ? WHERE id = ?",
-                    [.text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, Self.channelsText(d.channels), .int(d.id)])
+                    "UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ?, channels = ?, style = ? WHERE id = ?",
+                    [
+                        .text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, Self.channelsText(d.channels),
+                        Self.styleText(d.style), .int(d.id),
+                    ])
             case .event:
                 guard let start = d.date else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs a start date") }
                 try db.run(
                     """
-                    UPDATE events SET title = ?, start_date = ?, start_time = ?, duration_minutes = ?, schedule = ?, reminders = ?, channels = ?
+                    UPDATE events SET title = ?, start_date = ?, start_time = ?, duration_minutes = ?, schedule = ?, reminders = ?, channels = ?,
+                        style = ?
                     WHERE id = ?
                     """,
                     [
                         .text(d.title), .described(start), .described(d.time), d.durationMinutes.map { .int(Int64($0)) } ?? .null,
-                        .described(d.schedule), reminders, Self.channelsText(d.channels), .int(d.id),
+                        .described(d.schedule), reminders, Self.channelsText(d.channels), Self.styleText(d.style), .int(d.id),
                     ])
             case .habit:
                 guard let schedule = d.schedule else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs its days") }
                 try db.run(
-                    "UPDATE habits SET name = ?, schedule = ?, time = ?, channels = ? WHERE id = ?",
-                    [.text(d.title), .described(schedule), .described(d.time), Self.channelsText(d.channels), .int(d.id)])
+                    "UPDATE habits SET name = ?, schedule = ?, time = ?, channels = ?, style = ? WHERE id = ?",
+                    [.text(d.title), .described(schedule), .described(d.time), Self.channelsText(d.channels), Self.styleText(d.style), .int(d.id)])
             }
         }
     }
@@ -275,6 +284,11 @@ extension Store.Items {
     /// An item's own channels as stored: names joined by commas; NULL for its kind's route.
     static func channelsText(_ channels: [Channel]?) -> SQLValue {
         channels.map { .text($0.map(\.rawValue).joined(separator: ",")) } ?? .null
+    }
+
+    /// An item's own style as stored (`nag=5m urgency=critical`); NULL for its kind's.
+    static func styleText(_ style: ReminderStyle?) -> SQLValue {
+        style?.text.map { .text($0) } ?? .null
     }
 
     /// Deletes a definition and every stored occurrence of it. Unlike skipping, nothing remains.

@@ -125,6 +125,10 @@ public final class NotificationBus {
                 try b.hint("urgency", "y") { (v: inout MessageBuilder) throws(SystemError) in try v.basic("y", n.urgency) }
                 try b.hint("category", "s") { (v: inout MessageBuilder) throws(SystemError) in try v.string(n.category) }
                 try b.hint("desktop-entry", "s") { (v: inout MessageBuilder) throws(SystemError) in try v.string(DesktopNotification.desktopEntry) }
+                if let sound = n.sound { try b.hint("sound-name", "s") { (v: inout MessageBuilder) throws(SystemError) in try v.string(sound) } }
+                if n.persistence != .default {
+                    try b.hint(n.persistence.rawValue, "b") { (v: inout MessageBuilder) throws(SystemError) in try v.basic("b", Int32(1)) }
+                }
             }
             try builder.basic("i", n.expireMilliseconds)
         } catch {

@@ -250,6 +250,28 @@ extension ServeTests {
         #expect(try todoStatus(on: day) == "open")
     }
 
+    @Test("desktop: a nag brings an unanswered reminder back, replacing its notification (critical, \"(again)\") rather than stacking")
+    func desktopNag() throws {
+        let session = try DesktopSession(notificationServer: true)
+        try writeConfig("nagFor: \"10s\",")
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due, "--nag", "5s")
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        // Two returns (at 5 s and 10 s): the delivery log counts them.
+        _ = try waitForOutput("reminder", "list", "--json", containing: #""repeats":2"#, seconds: 20)
+        #expect(session.displayed() == 1, "replaced, not stacked")
+        try session.dunstctl(["close-all"])
+        let shown = try session.history()
+        #expect(shown.count == 1, "\(shown)")
+        #expect(shown.first?["summary"] as? String == "Stretch (again)", "\(shown)")
+        #expect((shown.first?["message"] as? String)?.hasPrefix("URGENT") == true, "\(shown)")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        let first = try #require(log.firstMatch(of: /notification (\d+)\n/)?.1)
+        #expect(log.components(separatedBy: ", replacing \(first)\n").count - 1 == 2, "\(log)")
+    }
+
     @Test("desktop: Skip on an event's notification skips that occurrence; a dismissed notification is recorded as such")
     func desktopSkipAndDismiss() throws {
         let session = try DesktopSession(notificationServer: true)

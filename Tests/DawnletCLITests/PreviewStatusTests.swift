@@ -30,7 +30,7 @@ extension PlannerCommandTests {
         let lines = text.split(separator: "\n").map(String.init)
         func line(_ title: String) -> String { lines.first { $0.contains(" \(title)  →") } ?? "no line for \(title) in \(text)" }
         #expect(line("Gone").hasSuffix("[missed: outside the grace window]"), "\(text)")
-        #expect(line("Sent").hasSuffix("[delivered on desktop at 08:00:01]"))
+        #expect(line("Sent").hasSuffix("[delivered on desktop at 08:00:01, waiting for an answer]"))
         #expect(line("Broken").hasSuffix("[failed on desktop at 08:10:02: exited 3]"))
         #expect(line("Late").hasSuffix("[late: goes out now, marked late]"))
         #expect(line("Due").hasSuffix("[due: goes out now]"))

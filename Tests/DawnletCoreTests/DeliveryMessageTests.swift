@@ -11,9 +11,9 @@ import Testing
     /// A message of the key written as text (its kind is the key's).
     func message(
         title: String = "Call mum", body: String = "todo at 09:00", key: String = "todo:3:2026-12-01:0m", late: Bool = false,
-        urgent: Bool = false
+        urgency: Urgency = .normal
     ) -> ReminderMessage {
-        ReminderMessage(title: title, body: body, key: MessageKey(key)!, when: "2026-12-01T09:00:00+01:00", late: late, urgent: urgent)
+        ReminderMessage(title: title, body: body, key: MessageKey(key)!, when: "2026-12-01T09:00:00+01:00", late: late, urgency: urgency)
     }
 
     func mail(_ message: ReminderMessage) -> MailMessage {
@@ -125,7 +125,7 @@ import Testing
 
     @Test("the desktop body is escaped only for a server that reads markup; no actions without the capability")
     func desktopContent() {
-        let m = message(title: hostile, body: hostile, late: true, urgent: true)
+        let m = message(title: hostile, body: hostile, late: true, urgency: .critical)
         let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expire: .seconds(30), snooze: .seconds(600))
         #expect(markup.body == "Pay &lt;b&gt;rent&lt;/b&gt; &amp; $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶")
         #expect(markup.summary == hostile + " (late)")

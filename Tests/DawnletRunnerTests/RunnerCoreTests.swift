@@ -292,4 +292,57 @@ final class CoreDriver {
         #expect(recorded == [["todo:2:2026-12-01:0m"]])
         #expect(d.tickets.isEmpty)
     }
+
+    @Test(
+        "a reminder that nags: once delivered, its item is planned again (the next return); the return is claimed as one and goes out critical; a failed return leaves it delivered; answered elsewhere, the plan has no return and nothing goes out"
+    )
+    func nagReturns() {
+        var config = Config()
+        config.graceWindow = .seconds(12 * 3_600)
+        config.nag = [.todo: .seconds(300)]
+        let d = CoreDriver(now: t0, settings: Runner.Settings(databasePath: "/db", config: config, zone: .utc))
+        let first = reminder(1, at: 0)
+        d.reminders = [first]
+        d.send(.start)
+        #expect(d.delivered == ["todo:1:2026-12-01:0m"])
+        // What the store and the planner would now say: delivered, back at 09:05.
+        var back = reminder(1, at: 300)
+        back.repetition = 1
+        d.reminders = [back]
+        d.clear()
+        d.end(0)
+        let asked = d.effects.compactMap { if case .readChanges(let request) = $0 { request } else { nil } }
+        #expect(asked.map { $0.also.map { "\($0.kind):\($0.id)" } } == [["todo:1"]] && asked.first?.reason == .nag)
+        #expect(d.wakes == [t0.adding(seconds: 300)], "one wake, at the return")
+        d.now = t0.adding(seconds: 300)
+        d.send(.wake(dataVersion: 1))
+        #expect(d.delivered.count == 2)
+        #expect(d.tickets[1].message.urgency == .critical && d.tickets[1].message.repetition == 1)
+        // The return fails for good: recorded delivered still, with why; the item is planned again
+        // (the store now says: back at 09:10).
+        var again = reminder(1, at: 600)
+        again.repetition = 2
+        d.reminders = [again]
+        d.clear()
+        d.end(1, DeliveryOutcome(state: .failed, detail: "no server", retry: false))
+        #expect(d.written.map { "\($0.0) \($0.1)" }.last == "todo:1:2026-12-01:0m@desktop delivered")
+        #expect(d.effects.contains { if case .readChanges = $0 { true } else { false } })
+        #expect(d.delivered.count == 2 && d.wakes.last == t0.adding(seconds: 600))
+        // Answered in a terminal meanwhile: the plan has no return, and nothing more goes out.
+        d.reminders = []
+        d.now = t0.adding(seconds: 600)
+        d.send(.databaseSettled(lost: nil, dataVersion: 2))
+        d.send(.wake(dataVersion: 2))
+        #expect(d.delivered.count == 2)
+    }
+
+    @Test("a reminder of an item that does not nag is not planned again once delivered")
+    func noNagNoReplan() {
+        let d = driver([0, 600], now: 0)
+        d.send(.start)
+        d.clear()
+        d.end(0)
+        #expect(!d.effects.contains { if case .readChanges = $0 { true } else { false } })
+        #expect(!d.effects.contains { if case .plan = $0 { true } else { false } })
+    }
 }

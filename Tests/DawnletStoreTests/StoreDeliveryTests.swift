@@ -28,7 +28,7 @@ import Testing
         #expect(try claim())
         try store.log.finish(id, state: .delivered, detail: nil, notificationID: 17, now: fireAt)
         #expect(try !claim())
-        #expect(try store.log.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt)])
+        #expect(try store.log.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt, waiting: true, firstDelivered: fireAt)])
         #expect(try store.log.notificationID(id) == 17)
         #expect(try store.log.delivery(notificationID: 17, channel: .desktop)?.key.description == key)
         #expect(try store.log.delivery(notificationID: 18, channel: .desktop) == nil)
@@ -46,9 +46,43 @@ import Testing
         #expect(try store.log.notificationID(id) == 21)
         #expect(try !claim(at: 700))
         let row = try #require(try store.log.deliveries(.delivered).first)
-        // Back from its snooze, it waits for a new answer: the old one is gone.
+        // Back from its snooze, it waits for a new answer: the old one is gone, and a nag counts
+        // from its return.
         #expect(row.attempts == 2 && row.response == nil)
+        #expect(row.firstDeliveredAt == until && row.repeats == 0)
         #expect(try store.log.waiting(since: fireAt).map(\.id) == [id])
+    }
+
+    @Test("a nag's return claims a delivered reminder only while it waits; an answer on any channel ends the wait on all")
+    func repeatClaims() throws {
+        func again(at seconds: Int64) throws -> Bool {
+            try store.log.claim(
+                [Store.Log.Claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false, isRepeat: true)], now: fireAt.adding(seconds: seconds))
+                == [true]
+        }
+        #expect(try claim())
+        try store.log.finish(id, state: .delivered, detail: nil, notificationID: 5, now: fireAt.adding(seconds: 2))
+        #expect(try again(at: 300))
+        try store.log.finish(id, state: .delivered, detail: nil, notificationID: 5, now: fireAt.adding(seconds: 301))
+        var row = try #require(try store.log.deliveries(of: ReminderKey(key)!).first)
+        // The first delivery stays what the nag counts from; the latest is the finish.
+        #expect(row.firstDeliveredAt == fireAt.adding(seconds: 2) && row.finishedAt == fireAt.adding(seconds: 301) && row.repeats == 1)
+        // The server let it expire: still waiting, so it comes back.
+        try store.log.respond(id, response: "expired")
+        #expect(try again(at: 600))
+        try store.log.finish(id, state: .delivered, detail: nil, notificationID: 5, now: fireAt.adding(seconds: 601))
+        #expect(try store.log.deliveryLog(since: fireAt)[id]?.waiting == true)
+        // Answered on email: the desktop row waits no more, and no return claims it.
+        let mail = DeliveryID(ReminderKey(key)!, .email)
+        #expect(try store.log.claim(mail, kind: "todo", title: "Call", fireAt: fireAt, late: false, now: fireAt))
+        try store.log.finish(mail, state: .delivered, detail: nil, now: fireAt.adding(seconds: 2))
+        try store.log.respond(mail, response: "done")
+        let log = try store.log.deliveryLog(since: fireAt)
+        #expect(log[id]?.waiting == false && log[mail]?.waiting == false && log[id]?.firstDelivered == fireAt.adding(seconds: 2))
+        try store.log.respond(id, response: "done")
+        #expect(try !again(at: 900))
+        row = try #require(try store.log.deliveries(of: ReminderKey(key)!).first { $0.channel == .desktop })
+        #expect(row.repeats == 2 && row.state == .delivered)
     }
 
     @Test("only a delivered reminder can be snoozed; a response is recorded on its row")

@@ -4,22 +4,27 @@ import DawnletStore
 /// `todo`, `event` and `habit`: one set of verbs over the definition/occurrence split.
 /// Definitions are listed by `KIND list`; their merged occurrences by `today`.
 enum ItemCommands {
+    /// How an item's reminders go out, over its kind's: on add and edit alike.
+    static let styleOptions: [OptionSpec] = [.value("nag"), .value("urgency"), .value("sound")]
+    static let styleUsage = "[--nag EVERY|off] [--urgency LEVEL] [--sound NAME]"
+
     static var commands: [Command] {
         [
             Command(
-                path: ["todo", "add"], usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE] [--remind OFFSET]... [--channel LIST]",
+                path: ["todo", "add"],
+                usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
                 summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
-                options: [.value("due"), .value("every"), .repeatable("remind"), .value("channel")], positionals: 1...1, run: addTodo),
+                options: [.value("due"), .value("every"), .repeatable("remind"), .value("channel")] + styleOptions, positionals: 1...1, run: addTodo),
             Command(
                 path: ["event", "add"],
-                usage: "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE] [--remind OFFSET]... [--channel LIST]",
+                usage: "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
                 summary: "Add an event, optionally repeating; prints its id.",
-                options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind"), .value("channel")], positionals: 1...1,
-                run: addEvent),
+                options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind"), .value("channel")] + styleOptions,
+                positionals: 1...1, run: addEvent),
             Command(
-                path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE] [--channel LIST]",
+                path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE] [--channel LIST] \(styleUsage)",
                 summary: "Add a habit kept on some weekdays, from today or DATE; prints its id.",
-                options: [.value("days"), .value("at"), .value("from"), .value("channel")], positionals: 1...1, run: addHabit),
+                options: [.value("days"), .value("at"), .value("from"), .value("channel")] + styleOptions, positionals: 1...1, run: addHabit),
         ]
             + ItemKind.allCases.flatMap { kind in
                 var verbs = [
@@ -72,7 +77,8 @@ enum ItemCommands {
         let store = try invocation.openStore()
         let id = try store.items.addItem(
             kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
-            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), today: today, now: try invocation.now())
+            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil), today: today,
+            now: try invocation.now())
         invocation.output.line(String(id))
         invocation.echoResolved("due", as: "todo \(id): due", due)
     }
@@ -92,7 +98,8 @@ enum ItemCommands {
         let id = try invocation.openStore().items.addItem(
             kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
             schedule: schedule, durationMinutes: duration,
-            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), today: today, now: try invocation.now())
+            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil), today: today,
+            now: try invocation.now())
         invocation.output.line(String(id))
         invocation.echoResolved("start", as: "event \(id): starts", start)
     }
@@ -105,7 +112,8 @@ enum ItemCommands {
         let from = try invocation.optionalDate("from")
         let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: from ?? today, time: time)
         let id = try invocation.openStore().items.addItem(
-            kind: .habit, title: name, date: nil, time: time, schedule: schedule, channels: try invocation.itemChannels(), today: today,
+            kind: .habit, title: name, date: nil, time: time, schedule: schedule, channels: try invocation.itemChannels(),
+            style: try invocation.itemStyle(over: nil), today: today,
             now: try invocation.now())
         invocation.output.line(String(id))
         invocation.echoResolved("from", as: "habit \(id): from", from.map { ($0, nil) })
@@ -187,13 +195,13 @@ enum ItemCommands {
     }
 
     static func editCommand(_ kind: ItemKind) -> Command {
-        let reminding: [OptionSpec] = [.repeatable("remind"), .flag("no-remind"), .value("channel"), .flag("no-channel")]
+        let reminding: [OptionSpec] = [.repeatable("remind"), .flag("no-remind"), .value("channel"), .flag("no-channel")] + styleOptions
         switch kind {
         case .todo:
             return Command(
                 path: ["todo", "edit"],
                 usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
-                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel]",
+                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
                 summary: "Change the todo (or, with --on, one occurrence's title and time).",
                 options: [.value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once")]
                     + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
@@ -201,7 +209,7 @@ enum ItemCommands {
             return Command(
                 path: ["event", "edit"],
                 usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
-                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel]",
+                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
                 summary: "Change the event (or, with --on, one occurrence's title and time).",
                 options: [
                     .value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
@@ -209,9 +217,11 @@ enum ItemCommands {
                 ] + reminding, positionals: 1...1, run: { try edit(.event, &$0) })
         case .habit:
             return Command(
-                path: ["habit", "edit"], usage: "habit edit ID [--name N] [--days DAYS] [--at TIME | --no-time] [--channel LIST | --no-channel]",
-                summary: "Change the habit's name, days, time or channels.",
-                options: [.value("name"), .value("days"), .value("at"), .flag("no-time"), .value("channel"), .flag("no-channel")], positionals: 1...1,
+                path: ["habit", "edit"],
+                usage: "habit edit ID [--name N] [--days DAYS] [--at TIME | --no-time] [--channel LIST | --no-channel] \(styleUsage)",
+                summary: "Change the habit's name, days, time, channels or way of reminding.",
+                options: [.value("name"), .value("days"), .value("at"), .flag("no-time"), .value("channel"), .flag("no-channel")] + styleOptions,
+                positionals: 1...1,
                 run: { try edit(.habit, &$0) })
         }
     }
@@ -228,7 +238,7 @@ enum ItemCommands {
             let title = try arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
             let time = try invocation.optionalTime("at")
             let other =
-                ["due", "start", "every", "duration", "remind", "channel"].filter { arguments.value($0) != nil }
+                ["due", "start", "every", "duration", "remind", "channel", "nag", "urgency", "sound"].filter { arguments.value($0) != nil }
                 + ["no-time", "all-day", "once", "no-remind", "no-channel"].filter { arguments.has($0) }
             guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
             guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
@@ -278,6 +288,7 @@ enum ItemCommands {
         if !arguments.all("remind").isEmpty { new.reminders = try invocation.reminders() }
         if arguments.has("no-channel") { new.channels = nil }
         if let channels = try invocation.itemChannels() { new.channels = channels }
+        new.style = try invocation.itemStyle(over: old.style)
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
         guard new != old else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
@@ -307,6 +318,7 @@ enum ItemCommands {
         if let minutes = d.durationMinutes { line += "  for \(formatDuration(minutes))" }
         if !d.reminders.isEmpty { line += "  remind " + ReminderOffset.text(d.reminders) }
         if let channels = d.channels { line += "  by " + channels.map(\.rawValue).joined(separator: ",") }
+        if let style = d.style?.text { line += "  " + style }
         return line
     }
 

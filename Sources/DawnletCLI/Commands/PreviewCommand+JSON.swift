@@ -98,6 +98,7 @@ extension PreviewCommand {
         let r = p.pointee
         if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
         if r.snoozed { w.field("snoozed", true) }
+        if r.repetition > 0 { w.field("repeat", r.repetition) }
         if !r.settled.isEmpty {
             w.key("deliveries")
             w.beginArray()
@@ -108,6 +109,7 @@ extension PreviewCommand {
                 w.field("outcome", settled.outcome.rawValue)
                 if let at = settled.at { w.field("at", instant: at, utcOffset: r.utcOffset) }
                 w.field("detail", settled.detail)
+                if settled.waiting { w.field("waiting", true) }
                 w.endObject()
             }
             w.endArray()

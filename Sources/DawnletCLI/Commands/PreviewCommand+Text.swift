@@ -83,7 +83,9 @@ extension PreviewCommand {
     static func statusText(_ r: PlannedReminder) -> String? {
         var words: [String] = []
         switch r.status {
-        case .pending: if r.snoozed { words.append("snoozed") }
+        case .pending:
+            if r.snoozed { words.append("snoozed") }
+            if r.repetition > 0 { words.append("back until answered") }
         case .due: words.append("due: goes out now")
         case .late: words.append("late: goes out now, marked late")
         case .missed: words.append("missed: outside the grace window")
@@ -95,6 +97,7 @@ extension PreviewCommand {
             var text = "\(settled.outcome.rawValue) on \(channel)"
             if let at = settled.at { text += " at \(ISO8601.format(at, utcOffset: r.utcOffset).dropFirst(11).prefix(8))" }
             if settled.outcome == .failed, let detail = settled.detail { text += ": \(detail)" }
+            if settled.waiting { text += ", waiting for an answer" }
             words.append(text)
         }
         return words.isEmpty ? nil : words.joined(separator: "; ")

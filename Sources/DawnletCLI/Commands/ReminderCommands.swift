@@ -109,7 +109,7 @@ enum ReminderCommands {
                 var fields: [(String, JSON)] = [
                     ("key", .string(entry.key.description)), ("kind", .string(entry.kind)), ("title", .string(entry.title)),
                     ("due", .string(ISO8601.format(entry.fireAt, in: zone))), ("channels", .array(entry.channels.map { .string($0.rawValue) })),
-                    ("late", .bool(entry.late)),
+                    ("late", .bool(entry.late)), ("repeats", .int(entry.repeats)),
                 ]
                 if let until = entry.snoozedUntil { fields.append(("until", .string(ISO8601.format(until, in: zone)))) }
                 return .object(fields)
@@ -123,7 +123,8 @@ enum ReminderCommands {
         func line(_ entry: ReminderAnswers.Entry, _ when: Instant, _ prefix: String) -> String {
             let iso = ISO8601.format(when, in: zone)
             let time = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5))"
-            return "\(prefix)\(time)  \(entry.kind)  \(entry.title)  → \(entry.channels.map(\.rawValue).joined(separator: ", "))  (\(entry.key))"
+            let again = entry.repeats == 0 ? "" : "  back \(entry.repeats) time\(entry.repeats == 1 ? "" : "s")"
+            return "\(prefix)\(time)  \(entry.kind)  \(entry.title)  → \(entry.channels.map(\.rawValue).joined(separator: ", "))\(again)  (\(entry.key))"
         }
         if !snoozedOnly {
             if waiting.isEmpty { invocation.output.line("nothing waiting for an answer") }
