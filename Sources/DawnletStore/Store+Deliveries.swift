@@ -149,13 +149,19 @@ extension Store.Log {
     }
 
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
-    /// An answer given while it was snoozed calls the snooze off: it does not come back.
+    /// An answer given while it was snoozed calls the snooze off, and one given while it waited
+    /// ends a nag: it does not come back (a running runner is told, through the change feed).
     public func respond(_ id: DeliveryID, response: String) throws(StoreError) {
         try db.writeTransaction { () throws(StoreError) in
             let key: [SQLValue] = [.text(id.key.description), .text(id.channel.rawValue)]
-            if try db.run("UPDATE deliveries SET snoozed_until = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL", key) == 1 {
-                try notePlanChange(id.key)
-            }
+            let unsnoozed = try db.run("UPDATE deliveries SET snoozed_until = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL", key) == 1
+            let answered = try db.run(
+                """
+                UPDATE deliveries SET response = ?3 WHERE key = ?1 AND channel = ?2
+                AND state = \(Delivery.State.delivered.sql) AND (response IS NULL OR response IN (\(Delivery.closedByServer)))
+                AND ?3 NOT IN (\(Delivery.closedByServer))
+                """, key + [.text(response)]) == 1
+            if unsnoozed || answered { try notePlanChange(id.key) }
             try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response)] + key)
         }
     }
