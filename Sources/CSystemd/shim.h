@@ -30,6 +30,7 @@
     X(sd_bus_message_new_method_call) \
     X(sd_bus_message_open_container) \
     X(sd_bus_message_read_basic) \
+    X(sd_bus_message_skip) \
     X(sd_bus_message_unref) \
     X(sd_bus_open_user) \
     X(sd_bus_slot_set_destroy_callback) \

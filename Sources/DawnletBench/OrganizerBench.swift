@@ -109,9 +109,11 @@ enum OrganizerBench {
                 times[times.count / 2] * 1000, times[times.count - 1] * 1000))
     }
 
+    /// A year's database, begun a year ago (its reminders of the past are of its time): as a
+    /// person who has kept their days in it since then has it.
     static func populate(path: String, today: CivilDate) {
         do {
-            let store = try Store(path: path)
+            let store = try Store(path: path, began: Zone.utc.resolve(WallTime(hour: 0, minute: 0)!, on: today.adding(days: -365)).instant)
             var rng = SeededRandom(seed: 7)
             let weekly = { (days: UInt8) in Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: days)), anchor: today.adding(days: -365)) }
             for i in 0..<1250 {

@@ -382,12 +382,17 @@ enum Help {
                   horizon         how far ahead the runner plans, 1h to 366d (14d)
                   graceWindow     how late a missed reminder may still go out, at most 7d (12h)
                   late            per kind and default: send (the default), summary or drop a late reminder
+                  nag             how often an unanswered reminder comes back, per kind ("off"; "5m")
+                  nagFor          for how long at most after it first went out (1h)
+                  quietHours      { from: "22:00", to: "07:00", days, kinds, critical }: what falls due
+                                  inside goes out when they end (default: none)
                   reminders       default offsets per kind: event, todo, habit, bill, subscription,
                                   debt, goal, income, calendar (lists like ["10m"]; [] is off)
                   route           channels per kind, and default: desktop, command, email
-                  channels.desktop  expire, snooze (at least 5s), fallback (command, email or null)
+                  channels.desktop  expire, snooze (presets: "10m", "tomorrow 09:00", "15m before start"),
+                                    fallback (command, email or null), urgency, sound, persistence
                   channels.command  argv (run without a shell; {title} {body} {kind} {key} {when}
-                                    {due} {offset} {late} in its words), timeout (1s to 1h)
+                                    {due} {offset} {late} {repeat} {urgency} in its words), timeout (1s to 1h)
                   channels.email    url (smtp:// with STARTTLS, or smtps://), tls, from, to, user,
                                     passwordFile (0600), sendmail (instead of url), timeout, caFile
                   calendars       a list of { name, path (an .ics file or a vdir), readOnly, channels }

@@ -84,7 +84,14 @@ extension Invocation {
             guard let value = parse(text) else { throw .usage("--\(name) \"\(DisplayText.escaped(text))\" is not \(meaning)", globals.usage) }
             return .some(value)
         }
-        if let nag = try read("nag", "a time between 5s and 1d such as 5m, off, or default", ReminderStyle.nag) { style.nag = nag }
+        if let nag = try read("nag", "a time between 5s and 1d such as 5m, off, or default", ReminderStyle.nag) {
+            if let every = nag, every > config.nagFor {
+                throw .usage(
+                    "--nag \(DurationText.format(every)) is longer than nagFor (\(DurationText.format(config.nagFor))) in the config: it would never come back",
+                    globals.usage)
+            }
+            style.nag = nag
+        }
         if let urgency = try read("urgency", "low, normal, critical or default", Urgency.init(rawValue:)) { style.urgency = urgency }
         if let sound = try read("sound", "a sound name such as bell (letters, digits, - _ .), none or default", ReminderStyle.sound) { style.sound = sound }
         return style.isEmpty ? nil : style

@@ -246,6 +246,10 @@ enum ManPage {
             "nag",
             "How often a reminder not yet answered comes back, replacing the last one (a desktop notification's return is critical): \"off\" or a duration from \"5s\" to \"1d\", for every kind, or an object of kinds (keys as in reminders) and default. An item's --nag goes over it. Answered means Done, Skip, Snooze, Paid or dismissed by you, on any channel or device; a notification that expired or that the server closed still waits. Default \"off\"."
         ),
+        (
+            "quietHours",
+            "Hours in which reminders are held: { from: \"22:00\", to: \"07:00\" } (overnight when to is earlier), with days (the weekdays a stretch begins on; default every day), kinds (default every kind) and critical (\"pass\", the default: a reminder asking for critical urgency, its item's or its kind's, goes out all the same; or \"hold\"). A reminder due inside goes out when they end, marked held for quiet hours; several at once as one summary. A nag's returns wait too; a snooze does not (you asked for it); the morning digest goes out at its time. Not set by default."
+        ),
         ("nagFor", "How long after a reminder first went out it stops coming back: \"5s\" to \"12h\". Default \"1h\"."),
         (
             "reminders",
@@ -258,7 +262,10 @@ enum ManPage {
         ("channels", "How each channel delivers: an object with desktop, command and email."),
         ("channels.desktop", "Desktop notifications (org.freedesktop.Notifications on the session bus)."),
         ("channels.desktop.expire", "How long a notification stays: a duration; \"0s\" until dismissed (the default)."),
-        ("channels.desktop.snooze", "What the Snooze action postpones by: at least \"5s\". Default \"10m\"."),
+        (
+            "channels.desktop.snooze",
+            "The snoozes a notification offers, one or a list of up to six: a duration from the press (\"10m\", at least \"5s\"), a day and time (\"tomorrow 09:00\"), or a duration before the item starts (\"15m before start\", offered while still to come). reminder snooze without --for or --until takes the first. Default [\"10m\", \"1h\", \"tomorrow 09:00\", \"15m before start\"]."
+        ),
         (
             "channels.desktop.urgency",
             "The urgency asked for: \"low\", \"normal\" or \"critical\" (a server keeps a critical notification on screen), for every kind or an object of kinds and default. Not set: critical for an overdue todo and a bill due today, normal else. An item's --urgency goes over it."
@@ -266,6 +273,10 @@ enum ManPage {
         (
             "channels.desktop.sound",
             "A freedesktop sound name (such as \"message-new-instant\" or \"bell\") played where the server plays sounds, for every kind or an object of kinds and default; \"none\" for none. An item's --sound goes over it."
+        ),
+        (
+            "channels.desktop.whilePaused",
+            "While the notification server says it is paused (dunst's paused property, or Inhibited where a server has it; learned from its signals, never polled): \"hold\" (the default: desktop reminders wait, unseen and not recorded delivered, and go out when it resumes) or \"fallback\" (they go through channels.desktop.fallback)."
         ),
         (
             "channels.desktop.persistence",

@@ -114,6 +114,8 @@ public struct Config: Hashable, Sendable {
     public var nag: [ReminderKind: Duration] = [:]
     /// How long after it first went out a reminder stops coming back (`nagFor`).
     public var nagFor: Duration = .seconds(3_600)
+    /// Hours in which reminders are held until they end (`quietHours`; nil: none).
+    public var quietHours: QuietHours?
     /// Channels per kind; `nil` key is the default route.
     public var route: [ReminderKind: [Channel]] = [:]
     public var defaultRoute: [Channel] = [.desktop]
@@ -125,7 +127,8 @@ public struct Config: Hashable, Sendable {
     public struct Desktop: Hashable, Sendable {
         /// Seconds a notification stays; 0 means until dismissed.
         public var expire: Duration = .zero
-        public var snooze: Duration = .seconds(600)
+        /// The snoozes a notification offers (and `reminder snooze` takes the first of).
+        public var snooze: [SnoozePreset] = SnoozePreset.defaults
         /// The channel a desktop notification falls back to when no server answers; nil for none.
         public var fallback: Channel? = .command
         /// Per kind: the urgency asked for (a kind not named: normal, or critical for an overdue
@@ -134,6 +137,11 @@ public struct Config: Hashable, Sendable {
         public var urgency: [ReminderKind: Urgency] = [:]
         public var sound: [ReminderKind: String] = [:]
         public var persistence: [ReminderKind: Persistence] = [:]
+        /// While the server says it is paused: hold desktop reminders until it resumes, or send
+        /// them through the fallback channel.
+        public var whilePaused: WhilePaused = .hold
+
+        public enum WhilePaused: String, Hashable, Sendable { case hold, fallback }
     }
 
     public struct Command: Hashable, Sendable {
@@ -163,7 +171,8 @@ public struct Config: Hashable, Sendable {
     public init(_ value: ConfigValue) throws(ConfigError) {
         let root = try Config.object(value, "")
         try Config.allow(
-            root, "", ["timeZone", "morningDigest", "horizon", "graceWindow", "late", "nag", "nagFor", "reminders", "route", "channels", "calendars"])
+            root, "",
+            ["timeZone", "morningDigest", "horizon", "graceWindow", "late", "nag", "nagFor", "quietHours", "reminders", "route", "channels", "calendars"])
         if let v = root["timeZone"] { timeZone = try Config.string(v, "timeZone") }
         if let v = root["morningDigest"] {
             guard let time = WallTime(try Config.string(v, "morningDigest")) else {
@@ -199,6 +208,13 @@ public struct Config: Hashable, Sendable {
             nagFor = try Config.duration(v, "nagFor")
             guard (Duration.seconds(5)...Duration.seconds(43_200)).contains(nagFor) else { throw ConfigError("nagFor", "must be between 5s and 12h") }
         }
+        // A nag longer than its bound would never come back.
+        if let (kind, every) = nag.filter({ $0.value > nagFor }).min(by: { $0.key < $1.key }) {
+            throw ConfigError(
+                root["nag"].map { if case .object = $0 { "nag.\(kind.rawValue)" } else { "nag" } } ?? "nag",
+                "\(DurationText.format(every)) is longer than nagFor (\(DurationText.format(nagFor))): it would never come back")
+        }
+        if let v = root["quietHours"] { quietHours = try Config.quietHours(v) }
         if let v = root["reminders"] {
             let map = try Config.object(v, "reminders")
             for (key, list) in map {
@@ -255,11 +271,22 @@ public struct Config: Hashable, Sendable {
         try Config.allow(channels, "channels", ["desktop", "command", "email"])
         if let v = channels["desktop"] {
             let d = try Config.object(v, "channels.desktop")
-            try Config.allow(d, "channels.desktop", ["expire", "snooze", "fallback", "urgency", "sound", "persistence"])
+            try Config.allow(d, "channels.desktop", ["expire", "snooze", "fallback", "urgency", "sound", "persistence", "whilePaused"])
             if let e = d["expire"] { desktop.expire = try Config.duration(e, "channels.desktop.expire") }
             if let s = d["snooze"] {
-                desktop.snooze = try Config.duration(s, "channels.desktop.snooze")
-                guard desktop.snooze >= .seconds(5) else { throw ConfigError("channels.desktop.snooze", "must be at least 5s") }
+                // One preset, or a list of them.
+                let texts: [String]
+                if case .string(let one) = s { texts = [one] } else { texts = try Config.strings(s, "channels.desktop.snooze") }
+                guard (1...6).contains(texts.count) else { throw ConfigError("channels.desktop.snooze", "needs one to six presets") }
+                desktop.snooze = try texts.enumerated().map { (i, text) throws(ConfigError) in
+                    guard let preset = SnoozePreset(text) else {
+                        throw ConfigError(
+                            texts.count == 1 && s == .string(text) ? "channels.desktop.snooze" : "channels.desktop.snooze[\(i)]",
+                            "\"\(text)\" is not a snooze: a duration of at least 5s (10m), a day and time (tomorrow 09:00), or a duration before start (15m before start)"
+                        )
+                    }
+                    return preset
+                }
             }
             if let f = d["fallback"] {
                 if case .null = f {
@@ -285,6 +312,15 @@ public struct Config: Hashable, Sendable {
                     }
                     return name
                 }.filter { !$0.value.isEmpty }
+            }
+            if let w = d["whilePaused"] {
+                guard let choice = Desktop.WhilePaused(rawValue: try Config.string(w, "channels.desktop.whilePaused")) else {
+                    throw ConfigError("channels.desktop.whilePaused", "hold or fallback")
+                }
+                desktop.whilePaused = choice
+                if choice == .fallback && desktop.fallback == nil && d["fallback"] != nil {
+                    throw ConfigError("channels.desktop.whilePaused", "fallback needs channels.desktop.fallback (it is null)")
+                }
             }
             if let p = d["persistence"] {
                 desktop.persistence = try Config.perKind(p, "channels.desktop.persistence") { (value, path) throws(ConfigError) in
@@ -407,6 +443,45 @@ public struct Config: Hashable, Sendable {
             guard let channel = Channel(rawValue: name) else { throw ConfigError(path, "unknown channel \"\(name)\" (desktop, command or email)") }
             return channel
         }
+    }
+
+    /// `quietHours: { from: "22:00", to: "07:00", days: [...], kinds: [...], critical: "pass" }`.
+    static func quietHours(_ v: ConfigValue) throws(ConfigError) -> QuietHours {
+        let o = try object(v, "quietHours")
+        try allow(o, "quietHours", ["from", "to", "days", "kinds", "critical"])
+        func time(_ key: String) throws(ConfigError) -> WallTime {
+            guard let value = o[key] else { throw ConfigError("quietHours", "needs from and to") }
+            guard let time = WallTime(try string(value, "quietHours.\(key)")) else { throw ConfigError("quietHours.\(key)", "not a time as HH:MM") }
+            return time
+        }
+        var quiet = QuietHours(from: try time("from"), to: try time("to"))
+        guard quiet.from != quiet.to else { throw ConfigError("quietHours", "from and to are the same time") }
+        if let d = o["days"] {
+            quiet.days = WeekdaySet(
+                try strings(d, "quietHours.days").map { (name) throws(ConfigError) in
+                    guard let day = Weekday(name: name) else { throw ConfigError("quietHours.days", "\"\(name)\" is not a weekday (mon … sun)") }
+                    return day
+                })
+            guard !quiet.days.isEmpty else { throw ConfigError("quietHours.days", "names no day") }
+        }
+        if let k = o["kinds"] {
+            quiet.kinds = Set(
+                try strings(k, "quietHours.kinds").map { (name) throws(ConfigError) in
+                    guard let kind = ReminderKind(rawValue: name) else {
+                        throw ConfigError(
+                            "quietHours.kinds", "unknown kind \"\(name)\" (one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                    return kind
+                })
+        }
+        if let c = o["critical"] {
+            switch try string(c, "quietHours.critical") {
+            case "pass": quiet.criticalPasses = true
+            case "hold": quiet.criticalPasses = false
+            default: throw ConfigError("quietHours.critical", "pass or hold")
+            }
+        }
+        return quiet
     }
 
     /// A setting per kind: one value for every kind, or an object of kinds (and `default`, for

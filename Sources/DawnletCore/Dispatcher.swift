@@ -174,9 +174,11 @@ public enum Dispatcher {
     ///   - settled: deliveries ended since the plan was made: not started again.
     ///   - retries: temporary failures waiting for their next try.
     ///   - planEnds: the end of the plan's window (a re-plan is due then).
+    ///   - paused: channels whose server holds what it is given unseen: what is due on them waits
+    ///     (no wake: their resuming decides again).
     public static func decide(
         _ reminders: [PlannedReminder], inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
-        retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant
+        retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant, paused: Set<Channel> = []
     ) -> Decision {
         var decision = Decision(nextWake: planEnds)
         func wake(at instant: Instant) { decision.nextWake = min(decision.nextWake, instant) }
@@ -189,7 +191,7 @@ public enum Dispatcher {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue
             }
-            for channel in reminder.channels where reminder.settled[channel] == nil {
+            for channel in reminder.channels where reminder.settled[channel] == nil && !paused.contains(channel) {
                 let id = DeliveryID(reminder.key, channel)
                 if inFlight.contains(id) || settled.contains(id) { continue }
                 if let retry = retries[id], retry.at > now {
@@ -221,8 +223,17 @@ public enum Dispatcher {
                         failures: summarised.map(\.failures).max() ?? 0,
                         deadline: earliest.adding(policy.graceWindow)))
             }
+            // Held for quiet hours and going out together at their end: two or more as one summary.
+            let held = entries.filter { $0.reminder.heldFrom != nil && $0.timing == .due }
+            let heldTogether = held.count >= 2 ? Set(held.map(\.reminder.key)) : []
+            if !heldTogether.isEmpty {
+                decision.sends.append(
+                    Decision.Send(
+                        channel: channel, reminders: held.map(\.reminder), late: false, failures: held.map(\.failures).max() ?? 0,
+                        deadline: (held.map(\.reminder.fireAt).min() ?? now).adding(policy.graceWindow)))
+            }
             let inSummary = Set(summarised.map(\.reminder.key))
-            for entry in entries where entry.timing == .due || !inSummary.contains(entry.reminder.key) {
+            for entry in entries where !heldTogether.contains(entry.reminder.key) && (entry.timing == .due || !inSummary.contains(entry.reminder.key)) {
                 decision.sends.append(
                     Decision.Send(
                         channel: channel, reminders: [entry.reminder], late: entry.timing != .due,

@@ -9,7 +9,12 @@ public enum NotificationResponse: Hashable, Sendable {
 
 /// An action key a notification came back with: one of `ReminderAction`'s.
 public enum InvokedAction: Hashable, Sendable, CustomStringConvertible {
-    case done, skip, snooze
+    case done, skip
+    /// A snooze preset, worked out at the press (nil: the config's first, from a notification
+    /// of an older version's).
+    case snooze(SnoozePreset?)
+    /// A snooze to an instant worked out when the notification went out.
+    case snoozeUntil(Instant)
     /// Log payment of a subscription's renewal or a debt's month.
     case logPayment(kind: ReminderKind, id: Int64, date: CivilDate)
     /// A bill paid.
@@ -17,13 +22,19 @@ public enum InvokedAction: Hashable, Sendable, CustomStringConvertible {
     /// A key this program never offers (a server's "default", another program's).
     case unknown(String)
 
-    /// `ReminderAction.key` read back: `done`, `skip`, `snooze`, `log:subscription:3:2026-12-02`,
-    /// `paid:bill:1:2026-12-01`; anything else is `unknown`.
+    /// `ReminderAction.key` read back: `done`, `skip`, `snooze:10m`, `snooze-until:1796115600`,
+    /// `log:subscription:3:2026-12-02`, `paid:bill:1:2026-12-01`; anything else is `unknown`.
     public init(key: String) {
         switch key {
         case "done": self = .done
         case "skip": self = .skip
-        case "snooze": self = .snooze
+        case "snooze": self = .snooze(nil)
+        case _ where key.hasPrefix("snooze:"):
+            guard let preset = SnoozePreset(String(key.dropFirst("snooze:".count))) else { self = .unknown(key); return }
+            self = .snooze(preset)
+        case _ where key.hasPrefix("snooze-until:"):
+            guard let seconds = Int64(key.dropFirst("snooze-until:".count)), seconds > 0 else { self = .unknown(key); return }
+            self = .snoozeUntil(Instant(secondsSinceEpoch: seconds))
         default:
             let parts = key.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 4, parts[0] == "log" || parts[0] == "paid", let kind = ReminderKind(rawValue: String(parts[1])),
@@ -41,7 +52,8 @@ public enum InvokedAction: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .done: "done"
         case .skip: "skip"
-        case .snooze: "snooze"
+        case .snooze(let preset): preset.map { "snooze:\($0)" } ?? "snooze"
+        case .snoozeUntil(let until): "snooze-until:\(until.secondsSinceEpoch)"
         case .logPayment(let kind, let id, let date): "log:\(kind.rawValue):\(id):\(date)"
         case .paid(let kind, let id, let date): "paid:\(kind.rawValue):\(id):\(date)"
         case .unknown(let key): key

@@ -59,6 +59,8 @@ public struct PlannedReminder: Hashable, Sendable {
     /// A nag's how manyeth time back (1, 2, …) for a reminder that went out and waits for an
     /// answer; 0 for its first going out.
     public var repetition = 0
+    /// Due at this instant, inside quiet hours: held until `fireAt`, when they end.
+    public var heldFrom: Instant?
 
     /// A reminder kind, or "digest".
     public var kind: String { item?.kind.rawValue ?? "digest" }
@@ -122,6 +124,11 @@ public struct PlanRules: Sendable {
     /// How often a reminder of a kind comes back until answered, and for how long at most.
     public var nag: [ReminderKind: Duration]
     public var nagFor: Duration
+    public var quietHours: QuietHours?
+    /// Some kind comes back until answered (an item of its own nag, the planner sees for itself).
+    public var mayNag: Bool
+    /// The urgency each kind asks for (critical ones may pass quiet hours).
+    public var urgency: [ReminderKind: Urgency]
     /// When the database began: a reminder of an instant before it is never sent (see
     /// `Planner.floor(_:now:)`).
     public var databaseBegan: Instant?
@@ -135,6 +142,19 @@ public struct PlanRules: Sendable {
         route = { [config] kind in config.channels(for: kind) }
         nag = config.nag
         nagFor = config.nagFor
+        mayNag = !config.nag.isEmpty
+        quietHours = config.quietHours
+        urgency = config.desktop.urgency
+    }
+
+    /// When the quiet hours that hold a reminder of `item` due at `instant` (`local`: its wall
+    /// clock in seconds) end; nil when none do (no quiet hours, another kind, or a critical one
+    /// they let pass).
+    @inline(__always)
+    func heldUntil(_ instant: Instant, local: Int64, _ item: PlanItem, zone: Zone) -> Instant? {
+        guard let quietHours, let end = quietHours.end(of: instant, local: local, kind: item.kind, zone: zone) else { return nil }
+        if quietHours.criticalPasses && (item.style?.urgency ?? urgency[item.kind]) == .critical { return nil }
+        return end
     }
 
     /// How often, in seconds, `item`'s reminders come back until answered (its own nag, else its

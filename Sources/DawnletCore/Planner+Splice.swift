@@ -12,7 +12,7 @@ extension Planner {
         _ plan: inout [PlannedReminder], changed: (ReminderKind, Int64) -> Bool, items: [PlanItem], overdue: [PlanItem], rules: PlanRules,
         log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant], now: Instant, window: ClosedRange<Instant>, zone: Zone
     ) {
-        let context = Context(rules: rules, log: log, now: now, zone: zone)
+        let context = Context(rules: rules, log: log, now: now, zone: zone, items: items)
         // What the digests of the window listed, less what changed; the days whose lists that
         // changes (read through the indices: a reminder is not copied to be looked at).
         var due: [CivilDate: [PlanItem]] = [:]

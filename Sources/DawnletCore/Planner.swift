@@ -47,7 +47,7 @@ public enum Planner {
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
     ) -> Ordered {
-        let context = Context(rules: rules, log: log, now: now, zone: zone)
+        let context = Context(rules: rules, log: log, now: now, zone: zone, items: items)
         var (made, digestItems) = timed(items, context, snoozed: snoozed, window: window, scope: scope ?? window, includeSuppressed: includeSuppressed)
         for digest in digests(digestItems, overdue: overdue, context, window: window) { made.append(digest) }
         return Ordered(items: items, made: made, routes: context.routes)
@@ -66,10 +66,14 @@ public enum Planner {
         /// Some reminder went out and waits for an answer: a nag may bring it back.
         let mayRepeat: Bool
 
-        init(rules: PlanRules, log: [DeliveryID: Settlement], now: Instant, zone: Zone) {
+        init(rules: PlanRules, log: [DeliveryID: Settlement], now: Instant, zone: Zone, items: [PlanItem]) {
             self.rules = rules
             self.log = log
-            mayRepeat = log.values.contains { $0.waiting }
+            // Only where something nags, and something went out and waits: else no reminder is
+            // looked at for a return.
+            mayRepeat =
+                (rules.mayNag || items.contains { $0.styleBox != nil && $0.style?.nag.map { $0 > .zero } == true })
+                && log.contains { $0.value.waiting && !$0.key.key.isDigest }
             self.now = now
             self.zone = zone
             days = ZoneDayCache(zone: zone)
@@ -102,15 +106,20 @@ public enum Planner {
             guard mayRepeat, let nag = nag(item) else { return }
             for channel in channels {
                 guard let settled = log[DeliveryID(key, channel)], settled.waiting, let first = settled.firstDelivered,
-                    let next = nag.next(first: first, last: settled.at ?? first, now: now, lateAfter: rules.policy.lateAfter),
-                    window.contains(next.at)
+                    let next = nag.next(first: first, last: settled.at ?? first, now: now, lateAfter: rules.policy.lateAfter)
                 else { continue }
+                // A return inside quiet hours waits for their end.
                 let utc = zone.utcOffset(at: next.at)
-                let note = "back on \(channel) until answered: \(next.number) of \(nag.most), every \(DurationText.format(.seconds(nag.every)))"
+                let held = rules.heldUntil(next.at, local: next.at.secondsSinceEpoch + Int64(utc), item, zone: zone)
+                let at = held ?? next.at
+                guard window.contains(at) else { continue }
+                var note = "back on \(channel) until answered: \(next.number) of \(nag.most), every \(DurationText.format(.seconds(nag.every)))"
+                if held != nil { note += "; held for quiet hours" }
                 var reminder = PlannedReminder(
-                    key: key, fireAt: next.at, utcOffset: utc, channels: [channel], status: timing(next.at), settled: [:], snoozed: false,
+                    key: key, fireAt: at, utcOffset: zone.utcOffset(at: at), channels: [channel], status: timing(at), settled: [:], snoozed: false,
                     item: item, offset: offset, notes: notes + [note], items: [], overdueCount: 0, occurrenceDate: item.date)
                 reminder.repetition = next.number
+                reminder.heldFrom = held.map { _ in next.at }
                 made.append(reminder)
             }
         }
@@ -141,12 +150,17 @@ public enum Planner {
         // What is made goes through `inout` parameters, not captures: a variable the nested
         // functions captured would be checked for exclusive access at run time, per reminder.
         func plan(
-            _ index: Int, _ item: PlanItem, key: ReminderKey, fireAt: Instant, utcOffset: Int, offset: ReminderOffset, gap: String?, plain: Bool,
-            into made: inout Made
+            _ index: Int, _ item: PlanItem, key: ReminderKey, fireAt due: Instant, utcOffset dueOffset: Int, offset: ReminderOffset, gap: String?,
+            plain: Bool, into made: inout Made
         ) {
+            // Due inside quiet hours: held until they end.
+            let held = rules.quietHours == nil ? nil : rules.heldUntil(due, local: due.secondsSinceEpoch + Int64(dueOffset), item, zone: zone)
+            let fireAt = held ?? due
+            let utcOffset = held.map { zone.utcOffset(at: $0) } ?? dueOffset
             let inWindow = window.contains(fireAt)
-            guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && scope.contains(fireAt)) else { return }
-            let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
+            guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && scope.contains(due)) else { return }
+            var notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
+            if held != nil { notes.append("held for quiet hours (due \(ISO8601.format(due, utcOffset: dueOffset).dropFirst(11).prefix(5)))") }
             var channels = context.channels(of: item)
             var moved = false
             if !snoozed.isEmpty && item.suppression == nil {
@@ -175,10 +189,11 @@ public enum Planner {
                 return made.append(
                     item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now, kind: item.kind))
             }
-            made.append(
-                PlannedReminder(
-                    key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
-                    item: item, offset: offset, notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date))
+            var reminder = PlannedReminder(
+                key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
+                item: item, offset: offset, notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date)
+            if held != nil { reminder.heldFrom = due }
+            made.append(reminder)
         }
 
         /// A date-only item joins the morning digest of its day, or of the day a whole number of
@@ -195,17 +210,13 @@ public enum Planner {
                 // Exact instants, keyed by the instant (an alarm moved with its event reminds
                 // again; one re-read unchanged does not).
                 let channels = context.channels(of: item)
-                for alarm in alarms where (window.contains(alarm) || (context.mayRepeat && scope.contains(alarm))) && alarm.secondsSinceEpoch >= began {
+                // A snooze, a nag's return or quiet hours move one as any other reminder.
+                for alarm in alarms where alarm.secondsSinceEpoch >= began {
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
-                    context.repeats(key, item, offset: .minutes(lead), channels: channels, notes: [], window: window, into: &made)
-                    guard window.contains(alarm) else { continue }
-                    let utcOffset = days.utcOffset(at: alarm)
-                    let (state, settled) = context.status(key, alarm, channels)
-                    made.append(
-                        PlannedReminder(
-                            key: key, fireAt: alarm, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
-                            item: item, offset: .minutes(lead), notes: [], items: [], overdueCount: 0, occurrenceDate: item.date))
+                    plan(
+                        index, item, key: key, fireAt: alarm, utcOffset: days.utcOffset(at: alarm), offset: .minutes(lead), gap: nil, plain: false,
+                        into: &made)
                 }
                 return
             }
@@ -249,8 +260,8 @@ public enum Planner {
                     let (fireAt, utcOffset, gap) = fireInstant(base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: days)
                     // Of a time before the item existed: never sent, late or otherwise.
                     if fireAt.secondsSinceEpoch < from { continue }
-                    // Nothing snoozed or logged to look up: a plain one is kept as it is.
-                    if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty {
+                    // Nothing snoozed, logged or quiet to look up: a plain one is kept as it is.
+                    if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty && rules.quietHours == nil {
                         if window.contains(fireAt) {
                             made.append(
                                 item: index, at: fireAt, utcOffset: utcOffset, offset: offset,

@@ -10,6 +10,12 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
     /// calendar's item, whose parts (a UID) may hold any text; kept whole.
     case calendar(String)
 
+    /// A digest's: it lists, it is not answered item by item, and it never comes back.
+    public var isDigest: Bool {
+        if case .digest = self { return true }
+        return false
+    }
+
     public init?(_ text: String) {
         if text.hasPrefix("ics:") {
             self = .calendar(text)

@@ -23,6 +23,10 @@ public struct ReminderMessage: Hashable, Sendable {
     /// A freedesktop sound name to play where the server plays sounds.
     public var sound: String?
     public var persistence: Persistence = .default
+    /// When it went out (planned), and when its item starts (an event's start, a todo's due
+    /// time): a snooze "before start" counts back from it.
+    public var firedAt: Instant?
+    public var start: Instant?
     /// What can be logged as paid right from it: a digest's
     /// subscription renewals, debt due dates and bills not yet logged, or the reminder's own.
     public var payables: [Payable] = []
@@ -55,8 +59,10 @@ public struct ReminderMessage: Hashable, Sendable {
             when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
             urgency: reminder.repetition > 0 ? .critical : style.urgency ?? (pressing ? .critical : .normal))
         repetition = reminder.repetition
+        if let due = reminder.heldFrom { body += "\nHeld for quiet hours: due \(ISO8601.format(due, in: zone).dropFirst(11).prefix(5))." }
         sound = style.sound
         persistence = style.persistence
+        firedAt = reminder.fireAt
         let payable: Set<ReminderKind> = [.subscription, .debt, .bill]
         payables = (reminder.item.map { [$0] } ?? reminder.items)
             .filter { payable.contains($0.kind) && $0.suppression == nil }
@@ -66,9 +72,11 @@ public struct ReminderMessage: Hashable, Sendable {
         if let item = reminder.item {
             if let start = item.calendar?.start {
                 due = ISO8601.format(start, in: zone)
+                self.start = start
             } else if let time = item.time {
                 let resolved = zone.resolve(time, on: item.date)
                 due = ISO8601.format(resolved.instant, utcOffset: resolved.utcOffset)
+                start = resolved.instant
             } else {
                 due = item.date.description
             }
@@ -79,13 +87,19 @@ public struct ReminderMessage: Hashable, Sendable {
     /// lists the first `listed` (each line at most 120 characters) and counts the rest ("and 290
     /// more"), so it fits a command's argument list, a notification and a mail line alike.
     /// `when` is the moment it goes out.
-    public static func summary(of reminders: [PlannedReminder], when: String, listed: Int = 10) -> ReminderMessage {
+    /// Reminders held for quiet hours (each with `heldFrom`) are "held for quiet hours", listed
+    /// at the times they were due, and not late.
+    public static func summary(of reminders: [PlannedReminder], when: String, zone: Zone, listed: Int = 10) -> ReminderMessage {
         let shown = reminders.prefix(listed)
-        var lines = shown.map { DisplayText.bounded("\(ISO8601.format($0.fireAt, utcOffset: $0.utcOffset).prefix(16)) \($0.title)", to: 120) }
+        let held = reminders.allSatisfy { $0.heldFrom != nil }
+        var lines = shown.map { reminder in
+            let due = reminder.heldFrom.map { ISO8601.format($0, in: zone) } ?? ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset)
+            return DisplayText.bounded("\(due.prefix(16)) \(reminder.title)", to: 120)
+        }
         if reminders.count > listed { lines.append("and \(reminders.count - listed) more") }
         return ReminderMessage(
-            title: "\(reminders.count) reminders you missed", body: lines.joined(separator: "\n"),
-            key: .summary(shown.map(\.key), more: reminders.count - shown.count), when: when, late: true)
+            title: "\(reminders.count) reminders \(held ? "held for quiet hours" : "you missed")", body: lines.joined(separator: "\n"),
+            key: .summary(shown.map(\.key), more: reminders.count - shown.count), when: when, late: !held)
     }
 
     /// The command template's placeholders.
@@ -101,12 +115,18 @@ public struct ReminderMessage: Hashable, Sendable {
 
     /// What a person can do from the notification: Done where the CLI has `done` (todos, habits),
     /// Skip where it has `skip` (and bills), Log payment for a subscription renewal or a debt due
-    /// date and Paid for a bill (a digest's too), Done (acknowledged) on a calendar item's, Snooze
-    /// on every single reminder. A summary of several has none.
-    public func actions(snooze: Duration) -> [ReminderAction] {
+    /// date and Paid for a bill (a digest's too), Done (acknowledged) on a calendar item's, and
+    /// the snooze presets on every single reminder (one "before start" only where the item starts
+    /// later than the reminder went out). A summary of several has none.
+    public func actions(snooze: [SnoozePreset]) -> [ReminderAction] {
         let paying = payables.map { $0.kind == .bill ? ReminderAction.paid($0) : .logPayment($0) }
         guard case .reminder(let reminder) = key else { return [] }
-        if case .calendar = reminder { return [.done, .snooze(snooze)] }
+        let snoozes: [ReminderAction] = snooze.compactMap { preset in
+            guard case .beforeStart(let span) = preset else { return .snooze(preset, until: nil) }
+            guard let start, let firedAt, start.adding(.zero - span) > firedAt else { return nil }
+            return .snooze(preset, until: start.adding(.zero - span))
+        }
+        if case .calendar = reminder { return [.done] + snoozes }
         guard let target = reminder.item else { return kind == "digest" ? paying : [] }
         var actions: [ReminderAction] = []
         switch target.kind {
@@ -114,7 +134,7 @@ public struct ReminderMessage: Hashable, Sendable {
         case .event, .bill: actions = [.skip]
         default: break
         }
-        return paying + actions + [.snooze(snooze)]
+        return paying + actions + snoozes
     }
 }
 
@@ -122,7 +142,7 @@ extension ReminderMessage {
     /// The command lines that answer this reminder from a terminal, as `program` (the program's
     /// name, with the `--db` and `--config` it runs with) would type them: one per answer its
     /// notification offers, and `dismiss`. None for a summary, a test or a notice.
-    public func answerCommands(program: String, snooze: Duration) -> [String] {
+    public func answerCommands(program: String, snooze: [SnoozePreset], zone: Zone) -> [String] {
         guard case .reminder(let key) = key else { return [] }
         let target = ShellWords.quoted(key.description)
         var verbs: [String] = []
@@ -132,7 +152,9 @@ extension ReminderMessage {
             case .skip: verbs.append("skip")
             case .paid(let payable) where payable.kind == key.item?.kind && payable.id == key.item?.id: verbs.append("paid")
             case .logPayment(let payable) where payable.kind == key.item?.kind && payable.id == key.item?.id: verbs.append("log")
-            case .snooze: verbs.append("snooze \(target) --for \(DurationText.format(snooze))")
+            case .snooze(.after(let span), _): verbs.append("snooze \(target) --for \(DurationText.format(span))")
+            case .snooze(.at(let words), _): verbs.append("snooze \(target) --until \(ShellWords.quoted(words))")
+            case .snooze(_, let until?): verbs.append("snooze \(target) --until \(ISO8601.format(until, in: zone).prefix(16))")
             default: break
             }
         }
@@ -219,19 +241,23 @@ public enum MessageKey: Hashable, Sendable, CustomStringConvertible {
 
 /// An action button on a desktop notification.
 public enum ReminderAction: Hashable, Sendable {
-    case done, skip, snooze(Duration)
+    case done, skip
+    /// A snooze preset; `until`: the instant it was worked out to when the notification went out
+    /// (one before the item's start), else it is worked out at the press.
+    case snooze(SnoozePreset, until: Instant?)
     /// Records the payment of a subscription's renewal or a debt's month, as `log` does.
     case logPayment(ReminderMessage.Payable)
     /// Marks a bill's row paid.
     case paid(ReminderMessage.Payable)
 
-    /// The action key sent to the server and returned in ActionInvoked: `done`, `skip`, `snooze`,
+    /// The action key sent to the server and returned in ActionInvoked: `done`, `skip`,
+    /// `snooze:10m`, `snooze:tomorrow 09:00`, `snooze-until:1796115600`,
     /// `log:subscription:3:2026-12-02`, `paid:bill:1:2026-12-01`.
     public var key: String {
         switch self {
         case .done: "done"
         case .skip: "skip"
-        case .snooze: "snooze"
+        case .snooze(let preset, let until): until.map { "snooze-until:\($0.secondsSinceEpoch)" } ?? "snooze:\(preset)"
         case .logPayment(let p): "log:\(p.kind.rawValue):\(p.id):\(p.date)"
         case .paid(let p): "paid:\(p.kind.rawValue):\(p.id):\(p.date)"
         }
@@ -241,7 +267,7 @@ public enum ReminderAction: Hashable, Sendable {
         switch self {
         case .done: "Done"
         case .skip: "Skip"
-        case .snooze(let span): "Snooze \(DurationText.format(span))"
+        case .snooze(let preset, _): preset.label
         case .logPayment(let p): "Log payment: \(DisplayText.bounded(p.title, to: 40))"
         case .paid(let p): "Paid: \(DisplayText.bounded(p.title, to: 40))"
         }
@@ -268,7 +294,7 @@ public struct DesktopNotification: Hashable, Sendable {
 
     /// - Parameter capabilities: the server's GetCapabilities answer: `body-markup` makes the body
     ///   escaped markup; without `actions` no buttons are offered.
-    public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: Duration) {
+    public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: [SnoozePreset]) {
         summary = message.title + (message.late ? " (late)" : "") + (message.repetition > 0 ? " (again)" : "")
         body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(message.body) : message.body
         urgency = message.urgency.level

@@ -11,12 +11,22 @@ public struct DeliveryOutcome: Sendable {
     public var retry = false
     /// The desktop notification server's id for it.
     public var notificationID: UInt32?
+    /// Not shown: the notification server is paused. The reminder is held, not settled, until
+    /// it resumes.
+    public var serverPaused = false
 
     public init(state: Delivery.State, detail: String?, retry: Bool = false, notificationID: UInt32? = nil) {
         self.state = state
         self.detail = detail
         self.retry = retry
         self.notificationID = notificationID
+    }
+
+    /// Held: the notification server is paused.
+    public static var paused: DeliveryOutcome {
+        var outcome = DeliveryOutcome(state: .failed, detail: "the notification server is paused", retry: true)
+        outcome.serverPaused = true
+        return outcome
     }
 }
 
@@ -41,6 +51,10 @@ public final class LoopChannels: DeliveryChannels {
     let log: (LogEntry) -> Void
     /// What the person did with a notification: an action, or how it closed.
     var onResponse: (UInt32, NotificationResponse) -> Void = { _, _ in }
+    /// The notification server paused or resumed (learned from its signals).
+    var onPaused: (Bool) -> Void = { _ in }
+    /// Whether the server is paused, once asked (per connection), then kept by its signals.
+    private var paused: Bool?
     /// The session bus connection, opened at the first desktop reminder.
     var notifications: NotificationBus?
     /// What the notification server said it can do, asked once per connection (many reminders
@@ -113,7 +127,7 @@ public final class LoopChannels: DeliveryChannels {
         }
         let now = clock()
         let utcOffset = settings.zone.utcOffset(at: now)
-        let answers = message.answerCommands(program: settings.commandLine, snooze: settings.config.desktop.snooze)
+        let answers = message.answerCommands(program: settings.commandLine, snooze: settings.config.desktop.snooze, zone: settings.zone)
         let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset, answers: answers).rendered.utf8)
         Mailer.send(text, settings: email, environment: environment(message, .email), on: loop) { error in
             if let error { return failed(error) }
@@ -139,6 +153,11 @@ public final class LoopChannels: DeliveryChannels {
             case .success(let answer): capabilities = answer
             }
             let desktop = settings().config.desktop
+            if paused == true {
+                // Paused: held until it resumes, or through the fallback if the config says so.
+                guard desktop.whilePaused == .fallback else { return done(.paused) }
+                return desktopFailed(message, ServerPaused(), done: done)
+            }
             let notification = DesktopNotification(message, capabilities: capabilities, expire: desktop.expire, snooze: desktop.snooze)
             bus.notify(notification, replacing: replacing) { [self] result in
                 switch result {
@@ -156,18 +175,35 @@ public final class LoopChannels: DeliveryChannels {
         }
     }
 
-    /// The server's capabilities: remembered, or asked (once, however many wait for the answer).
+    /// The server's capabilities, and whether it is paused: remembered, or asked (once, however
+    /// many wait for the answer).
     private var waitingForCapabilities: [(Result<Set<String>, SystemError>) -> Void] = []
     private func withCapabilities(of bus: NotificationBus, _ then: @escaping (Result<Set<String>, SystemError>) -> Void) {
-        if let capabilities { return then(.success(capabilities)) }
+        if let capabilities, paused != nil { return then(.success(capabilities)) }
         waitingForCapabilities.append(then)
         guard waitingForCapabilities.count == 1 else { return }
         bus.capabilities { [self] result in
-            if case .success(let answer) = result { capabilities = answer }
-            let waiting = waitingForCapabilities
-            waitingForCapabilities = []
-            for next in waiting { next(result) }
+            func answer() {
+                let waiting = waitingForCapabilities
+                waitingForCapabilities = []
+                for next in waiting { next(result) }
+            }
+            guard case .success(let answered) = result else { return answer() }
+            capabilities = answered
+            guard paused == nil else { return answer() }
+            bus.paused { [self] now in
+                setPaused(now)
+                answer()
+            }
         }
+    }
+
+    /// The server's pause, as it asked or signalled: the runner is told of each change.
+    private func setPaused(_ now: Bool) {
+        guard paused != now else { return }
+        let was = paused
+        paused = now
+        if now || was == true { onPaused(now) }
     }
 
     /// The session bus connection, opened (or re-opened after it broke) on first use, attached to
@@ -176,11 +212,23 @@ public final class LoopChannels: DeliveryChannels {
         if let bus = notifications, bus.isOpen { return bus }
         notifications = nil
         capabilities = nil
+        paused = nil
         let bus = try NotificationBus()
         try bus.attach(to: loop)
         try bus.onResponses { [unowned self] id, response in self.onResponse(id, response) }
+        try bus.onPausedChanges { [unowned self] now in self.setPaused(now) }
+        try bus.onServerChanged { [unowned self] in
+            // A new server (a restart): asked afresh; what the old one held goes out.
+            capabilities = nil
+            setPaused(false)
+            paused = nil
+        }
         notifications = bus
         return bus
+    }
+
+    private struct ServerPaused: Error, CustomStringConvertible {
+        var description: String { "the notification server is paused" }
     }
 
     /// No bus, no server, or an error reply: the fallback channel carries the reminder, and the

@@ -81,8 +81,8 @@ extension PlanReader {
         let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions, money: money)
-        let rules = PlanRules(config: config, databaseBegan: try store.log.createdAt())
-        let log = try store.log.deliveryLog(since: window.lowerBound)
+        let rules = rules(definitions, databaseBegan: try store.log.createdAt())
+        let log = try store.log.deliveryLog(since: logSince(window))
         let snoozed = try store.log.snoozes()
         let overdue = try overdueTodos(definitions)
         let calendars = calendarItems(window)
@@ -101,13 +101,15 @@ extension PlanReader {
             reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
         }
         // A reminder that went out and waits may come back (a nag) as long after as the bound.
-        for (id, settled) in log where settled.waiting {
+        for (id, settled) in log where rules.mayNag && settled.waiting && !id.key.isDigest {
             guard id.key.item != nil else {
                 oneSlice = true
                 continue
             }
             reach = max(reach, Int(config.nagFor.wholeSeconds / 86_400) + 1)
         }
+        // Quiet hours hold a reminder until they end, the next day at the latest.
+        if config.quietHours != nil { reach = max(reach, 1) }
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
         var start: Instant? = window.lowerBound

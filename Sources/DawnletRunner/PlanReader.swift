@@ -107,7 +107,22 @@ public struct PlanReader {
         // The log of what is planned again: the changed items' reminders and the digests.
         return SpliceInput(
             ids: ids, items: items, overdue: try overdueTodos(definitions, only: ids[.todo] ?? []),
-            log: try store.log.deliveryLog(since: window.lowerBound, items: ids), snoozed: try store.log.snoozes())
+            log: try store.log.deliveryLog(since: logSince(window), items: ids), snoozed: try store.log.snoozes())
+    }
+
+    /// The plan's rules, knowing whether any of `definitions` comes back until answered.
+    func rules(_ definitions: [ItemDefinition], databaseBegan: Instant?) -> PlanRules {
+        var rules = PlanRules(config: config, databaseBegan: databaseBegan)
+        if !rules.mayNag { rules.mayNag = definitions.contains { ($0.style?.nag ?? .zero) > .zero } }
+        return rules
+    }
+
+    /// How far back a plan of `window` reads the delivery log: what went out there may come
+    /// back (a nag, up to its bound), or have gone out late (held for quiet hours, up to a day).
+    func logSince(_ window: ClosedRange<Instant>) -> Instant {
+        var back = config.nagFor
+        if config.quietHours != nil { back += .seconds(86_400) }
+        return window.lowerBound.adding(.zero - back)
     }
 
     /// The plan made again for `changes` only, in place (`spliceInput`, then `Planner.splice`);

@@ -29,7 +29,15 @@ extension Runner {
         switch action {
         case .done: answer = .done
         case .skip: answer = .skip
-        case .snooze: answer = .snooze(until: scheduler.now.adding(settings.config.desktop.snooze))
+        case .snooze(let preset):
+            let now = scheduler.now
+            guard let until = (preset ?? settings.config.desktop.snooze[0]).until(now: now, zone: settings.zone, start: nil) else {
+                return log(LogEntry("cannot snooze notification \(id) \(preset.map { "until \($0)" } ?? ""): that is not later than now", priority: 4))
+            }
+            answer = .snooze(until: until)
+        case .snoozeUntil(let until):
+            guard until > scheduler.now else { return log(LogEntry("cannot snooze notification \(id): its start has come", priority: 4)) }
+            answer = .snooze(until: until)
         case .paid(let kind, let source, let date): answer = .paid(kind, id: source, date: date)
         case .logPayment(let kind, let source, let date): answer = .logPayment(kind, id: source, date: date)
         case .unknown: return

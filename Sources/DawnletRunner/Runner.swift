@@ -135,6 +135,8 @@ public final class Runner {
                 loop: loop, clock: { [unowned self] in self.scheduler.now }, settings: { [unowned self] in self.settings },
                 log: { [unowned self] in self.log($0) })
             real.onResponse = { [unowned self] id, response in self.respond(to: id, response) }
+            // Held only where the config holds them: else they go through the fallback.
+            real.onPaused = { [unowned self] paused in self.send(.desktopPaused(paused && self.settings.config.desktop.whilePaused == .hold)) }
             self.channels = real
         }
     }

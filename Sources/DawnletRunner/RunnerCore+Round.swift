@@ -32,7 +32,8 @@ extension RunnerCore {
         // decision goes on).
         var effects = rewrites()
         let decision = Dispatcher.decide(
-            plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds)
+            plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds,
+            paused: paused)
         var round = Round(now: now, announce: announce, origin: origin, decision: decision, wake: decision.nextWake)
         for missed in decision.missed {
             // Due before the database began (a series added with a start in the past): never
@@ -78,8 +79,9 @@ extension RunnerCore {
                 let id = DeliveryID(reminder.key, send.channel)
                 guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
                 round.claims.append(
-                    Store.Log.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: send.late, isRepeat: reminder.repetition > 0)
-                )
+                    Store.Log.Claim(
+                        id, kind: reminder.kind, title: reminder.title, fireAt: reminder.heldFrom ?? reminder.fireAt, late: send.late,
+                        isRepeat: reminder.repetition > 0))
             }
         }
         self.round = round
@@ -107,7 +109,7 @@ extension RunnerCore {
                 guard !claimed.isEmpty else { continue }
                 let message =
                     claimed.count > 1
-                    ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone))
+                    ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
                     : ReminderMessage(claimed[0], late: send.late, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
@@ -183,14 +185,20 @@ extension RunnerCore {
         let send = ticket.send, message = ticket.message, zone = settings.zone
         let failures = send.failures + 1
         var effects: [RunnerEffect] = []
-        if outcome.state == .failed, outcome.retry, stopping {
+        // A nag's return: it went out before, and stays delivered whatever this try did (the
+        // next return tries again); its row is never left claimed.
+        let again = ticket.reminders.count == 1 && ticket.reminders[0].repetition > 0
+        if outcome.serverPaused, paused.insert(send.channel).inserted { effects.append(.log(Self.pausedLine)) }
+        if outcome.serverPaused && !again {
+            // Not shown: held (claimed, not settled) until the server resumes.
+        } else if outcome.state == .failed, outcome.retry, stopping, !again {
             // Stopping: it stays claimed, and the next start tries it again.
             effects.append(
                 .log(
                     LogEntry(
                         "\(message.key)@\(send.channel) \(Self.about(ticket.reminders, in: zone)) failed (\(outcome.detail ?? "")); left claimed for the next start",
                         priority: 4)))
-        } else if outcome.state == .failed, outcome.retry, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
+        } else if outcome.state == .failed, outcome.retry, !again, let at = settings.policy.retry(after: failures, deadline: send.deadline, now: now) {
             for id in ticket.ids { retries[id] = Retry(failures: failures, at: at) }
             effects.append(
                 .log(
@@ -202,10 +210,9 @@ extension RunnerCore {
             // A temporary failure with no try left (the backoff spent, or the grace window over):
             // the reminder was missed, and is recorded, listed and shown so. A nag's return that
             // fails leaves it as it was (delivered, waiting): the next return tries again.
-            let again = ticket.reminders.count == 1 && ticket.reminders[0].repetition > 0
             var state: Delivery.State = outcome.state == .failed && outcome.retry ? .missed : outcome.state
             if again && state != .delivered {
-                detail = "return \(ticket.reminders[0].repetition) \(state == .missed ? "missed" : "failed")" + (detail.map { ": \($0)" } ?? "")
+                detail = "return \(ticket.reminders[0].repetition) not shown" + (detail.map { ": \($0)" } ?? "")
                 state = .delivered
             }
             if state == .missed {

@@ -27,6 +27,9 @@ public struct RunnerCore: Sendable {
     /// since the last whole plan, which still shows them unsettled.
     public internal(set) var inFlight: Set<DeliveryID> = []
     public internal(set) var settledSincePlan: Set<DeliveryID> = []
+    /// Channels whose server holds what it is given unseen (a paused notification server):
+    /// nothing is handed to them until they resume.
+    public internal(set) var paused: Set<Channel> = []
     /// Temporary failures waiting for their next try.
     public internal(set) var retries: [DeliveryID: Retry] = [:]
     /// Outcomes that could not be written: settled here, and written again at the next decision,
@@ -96,6 +99,7 @@ public struct RunnerCore: Sendable {
                 .killChildren,
             ] + rewrites() + [.exit(exitCode)]
         case .deliveryFinished(let ticket, let outcome): return finished(ticket, outcome, now: now)
+        case .desktopPaused(let isPaused): return desktopPaused(isPaused, now: now)
         case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
         case .planned(let result): return planned(result)
         case .planFailed(let request, let error):
@@ -193,6 +197,24 @@ public struct RunnerCore: Sendable {
         if inFlight.isEmpty { return effects + rewrites() + [.exit(exitCode)] }
         return effects + [.armAfter(.shutdownBound, settings.shutdownBound)]
     }
+
+    /// The notification server paused: desktop reminders wait. Resumed: what waited goes out.
+    mutating func desktopPaused(_ isPaused: Bool, now: Instant) -> [RunnerEffect] {
+        guard !stopping, isPaused != paused.contains(.desktop) else { return [] }
+        if isPaused {
+            paused.insert(.desktop)
+            return [.log(Self.pausedLine)]
+        }
+        paused.remove(.desktop)
+        let said: [RunnerEffect] = [.log(LogEntry("the notification server resumed: desktop reminders held meanwhile go out", priority: 5))]
+        if round != nil {
+            round?.again = true
+            return said
+        }
+        return said + beginRound(now: now, announce: true, origin: nil)
+    }
+
+    static let pausedLine = LogEntry("the notification server is paused: desktop reminders are held until it resumes", priority: 5)
 
     mutating func armFailed(_ timer: TimerName, _ error: String, now: Instant) -> [RunnerEffect] {
         switch timer {

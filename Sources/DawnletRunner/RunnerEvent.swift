@@ -26,6 +26,8 @@ public enum RunnerEvent: Sendable {
     case deliveryFinished(Ticket, DeliveryOutcome)
     /// A timer could not be armed.
     case armFailed(TimerName, String)
+    /// The desktop notification server paused (its reminders are held) or resumed.
+    case desktopPaused(Bool)
 
     // Answers to requests.
     case planned(PlanResult)

@@ -155,12 +155,13 @@ extension Store.Log {
         try db.writeTransaction { () throws(StoreError) in
             let key: [SQLValue] = [.text(id.key.description), .text(id.channel.rawValue)]
             let unsnoozed = try db.run("UPDATE deliveries SET snoozed_until = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL", key) == 1
-            let answered = try db.run(
-                """
-                UPDATE deliveries SET response = ?3 WHERE key = ?1 AND channel = ?2
-                AND state = \(Delivery.State.delivered.sql) AND (response IS NULL OR response IN (\(Delivery.closedByServer)))
-                AND ?3 NOT IN (\(Delivery.closedByServer))
-                """, key + [.text(response)]) == 1
+            let answered =
+                try db.run(
+                    """
+                    UPDATE deliveries SET response = ?3 WHERE key = ?1 AND channel = ?2
+                    AND state = \(Delivery.State.delivered.sql) AND (response IS NULL OR response IN (\(Delivery.closedByServer)))
+                    AND ?3 NOT IN (\(Delivery.closedByServer))
+                    """, key + [.text(response)]) == 1
             if unsnoozed || answered { try notePlanChange(id.key) }
             try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response)] + key)
         }
@@ -225,7 +226,9 @@ extension Store.Log {
                             repeats = CASE WHEN snoozed_until IS NULL THEN repeats + ?9 ELSE 0 END,
                             snoozed_until = NULL, response = NULL
                         WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
-                            OR (?9 = 1 AND state = \(Delivery.State.delivered.sql) AND (response IS NULL OR response IN (\(Delivery.closedByServer))))
+                            OR (?9 = 1 AND state = \(Delivery.State.delivered.sql) AND NOT EXISTS (SELECT 1 FROM deliveries AS other
+                                WHERE other.key = excluded.key AND (other.snoozed_until IS NOT NULL
+                                    OR (other.response IS NOT NULL AND other.response NOT IN (\(Delivery.closedByServer))))))
                         """,
                         [
                             .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),

@@ -97,6 +97,95 @@ public final class NotificationBus {
         }
     }
 
+    /// Whether the server holds notifications back unseen, as it changes: dunst's `paused` (on
+    /// org.dunstproject.cmd0), or `Inhibited` where a server has it, learned from
+    /// PropertiesChanged signals, never polled (`paused(_:)` asks once). `changed` runs on the
+    /// loop's thread.
+    public func onPausedChanges(_ changed: @escaping (Bool) -> Void) throws(SystemError) {
+        try match(interface: "org.freedesktop.DBus.Properties", "PropertiesChanged") { [unowned self] m in
+            guard self.fromServer(m), let interface = try? NotificationBus.readString(m),
+                let name = NotificationBus.pauseProperties.first(where: { $0.interface == interface })?.name,
+                let paused = NotificationBus.readBoolean(named: name, in: m)
+            else { return }
+            changed(paused)
+        }
+    }
+
+    /// The notification server went away or another took its name (a restart): what was learned
+    /// of the old one (its name, its pause) no longer holds. `changed` runs on the loop's thread.
+    public func onServerChanged(_ changed: @escaping () -> Void) throws(SystemError) {
+        try match(path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", "NameOwnerChanged") { [unowned self] m in
+            guard let name = try? NotificationBus.readString(m), name == NotificationBus.service, (try? NotificationBus.readString(m)) != nil,
+                let owner = try? NotificationBus.readString(m)
+            else { return }
+            self.server = owner.isEmpty ? nil : owner
+            changed()
+        }
+    }
+
+    /// Whether the server is paused now; a server with neither property never is.
+    public func paused(_ done: @escaping (Bool) -> Void) {
+        askPaused(NotificationBus.pauseProperties[...], done)
+    }
+
+    /// Where servers say they are paused: dunst's own interface, then the proposed standard one.
+    static let pauseProperties = [(interface: "org.dunstproject.cmd0", name: "paused"), (interface: service, name: "Inhibited")]
+
+    /// Properties.Get of the first of `properties` the server has; none: not paused.
+    private func askPaused(_ properties: ArraySlice<(interface: String, name: String)>, _ changed: @escaping (Bool) -> Void) {
+        guard let property = properties.first else { return changed(false) }
+        callAsync(
+            { () throws(SystemError) in
+                let m = try Systemd.make("sd_bus_message_new_method_call") {
+                    $0.sd_bus_message_new_method_call(bus, &$1, NotificationBus.service, NotificationBus.path, "org.freedesktop.DBus.Properties", "Get")
+                }
+                var builder = MessageBuilder(m)
+                do throws(SystemError) {
+                    try builder.string(property.interface)
+                    try builder.string(property.name)
+                } catch {
+                    _ = Systemd.f.sd_bus_message_unref(m)
+                    throw error
+                }
+                return m
+            },
+            { reply throws(SystemError) in
+                var value: Int32 = 0
+                guard Systemd.f.sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "b") > 0,
+                    Systemd.f.sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "b")), &value) > 0
+                else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a boolean") }
+                return value != 0
+            },
+            { [unowned self] result in
+                switch result {
+                case .success(let paused): changed(paused)
+                case .failure: properties.count > 1 ? self.askPaused(properties.dropFirst(), changed) : changed(false)
+                }
+            })
+    }
+
+    /// The boolean property `name` in a PropertiesChanged signal's changed properties (a{sv}), read
+    /// after its interface name; nil when it is not among them.
+    static func readBoolean(named name: String, in m: OpaquePointer) -> Bool? {
+        guard Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return nil }
+        var found: Bool?
+        while found == nil, Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "e")), "sv") > 0 {
+            var key: UnsafePointer<CChar>?
+            guard Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &key) > 0, let key else { return nil }
+            if String(cString: key) == name {
+                var value: Int32 = 0
+                guard Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "b") > 0,
+                    Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "b")), &value) > 0
+                else { return nil }
+                found = value != 0
+            } else if Systemd.f.sd_bus_message_skip(m, "v") < 0 {
+                return nil
+            }
+            _ = Systemd.f.sd_bus_message_exit_container(m)
+        }
+        return found
+    }
+
     // MARK: - Messages
 
     private func message(_ member: String) throws(SystemError) -> OpaquePointer {
@@ -266,13 +355,15 @@ public final class NotificationBus {
         }
     }
 
-    private func match(_ member: String, _ handler: @escaping (OpaquePointer) -> Void) throws(SystemError) {
+    private func match(path: String = path, interface: String = service, _ member: String, _ handler: @escaping (OpaquePointer) -> Void)
+        throws(SystemError)
+    {
         let box = Unmanaged.passRetained(Callback(handler))
         let slot: OpaquePointer
         do {
             slot = try Systemd.make("sd_bus_match_signal") {
                 $0.sd_bus_match_signal(
-                    bus, &$1, nil, NotificationBus.path, NotificationBus.service, member,
+                    bus, &$1, nil, path, interface, member,
                     { m, userdata, _ in
                         if let m, let userdata { Unmanaged<Callback>.fromOpaque(userdata).takeUnretainedValue().call(m) }
                         return 0

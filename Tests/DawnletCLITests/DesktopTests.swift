@@ -272,6 +272,85 @@ extension ServeTests {
         #expect(log.components(separatedBy: ", replacing \(first)\n").count - 1 == 2, "\(log)")
     }
 
+    @Test("desktop: the snooze presets are offered as actions (a quarter before start only where that is still to come); Snooze 1h counts from the press")
+    func desktopSnoozePresets() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        let pressed = Date()
+        try session.invoke("Snooze 1h")
+        let listed = try waitForOutput("reminder", "list", "--snoozed", "--json", containing: "\"until\"", seconds: 10)
+        let menu = try String(contentsOfFile: session.menuFile, encoding: .utf8)
+        for label in ["Done", "Skip", "Snooze 10m", "Snooze 1h", "Until tomorrow 09:00"] { #expect(menu.contains("#\(label) "), "\(menu)") }
+        #expect(!menu.contains("before start"), "a todo due now has no quarter before it left: \(menu)")
+        let until = try #require(listed.firstMatch(of: /"until":"([^"]+)"/)?.1)
+        let back = try #require(ISO8601DateFormatter().date(from: String(until)))
+        #expect(abs(back.timeIntervalSince(pressed) - 3_600) < 5, "\(listed)")
+        // An event starting in 58 minutes, reminded an hour ahead (two minutes ago): a quarter
+        // before its start is still to come, and offered.
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "Europe/Berlin")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm"
+        let start = formatter.string(from: Date().addingTimeInterval(58 * 60))
+        try cli("--now", threeMinutesAgo(), "event", "add", "Talk", "--start", start, "--remind", "1h")
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        try session.invoke("Until 15m before start")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        let quarterBefore = formatter.string(from: try #require(ISO8601DateFormatter().date(from: start + ":00" + berlin(0, "xxx"))).addingTimeInterval(-900))
+        let snoozed = try waitForOutput("reminder", "list", "--snoozed", "--json", containing: "\"until\":\"\(quarterBefore)\"", seconds: 10)
+        #expect(snoozed.contains("event:1:"), "\(snoozed)")
+        #expect(try server.stop().0 == 0)
+    }
+
+    @Test("desktop: while dunst is paused a reminder is held, not recorded delivered; it shows when dunst resumes, learned from its signal")
+    func desktopPaused() throws {
+        let session = try DesktopSession(notificationServer: true)
+        try session.dunstctl(["set-paused", "true"])
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        // Claimed, handed to the desktop, and held there: nothing shown, nothing queued in dunst,
+        // nothing delivered (a second more, to see it stays so).
+        func states() throws -> String {
+            let script =
+                "import sqlite3,sys; c=sqlite3.connect('file:'+sys.argv[1]+'?mode=ro', uri=True); print(','.join(r[0] for r in c.execute('SELECT state FROM deliveries')))"
+            return try runTool("/usr/bin/python3", ["-c", script, db], environment: [:]).1.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while try states() != "claimed" && Date() < deadline { usleep(50_000) }
+        usleep(1_000_000)
+        #expect(try states() == "claimed")
+        let (_, waiting) = try session.dunstctl(["count", "waiting"])
+        #expect(session.displayed() == 0 && waiting.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        #expect(try cli("reminder", "list", "--json").stdout.contains(#""waiting":[]"#))
+        try session.dunstctl(["set-paused", "false"])
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        _ = try waitForOutput("reminder", "list", "--json", containing: "Stretch", seconds: 10)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("the notification server is paused: desktop reminders are held until it resumes"), "\(log)")
+        #expect(log.contains("the notification server resumed"), "\(log)")
+        #expect(log.components(separatedBy: "delivered todo:1:").count == 2, "\(log)")
+    }
+
+    @Test("desktop: while dunst is paused, whilePaused: fallback sends a reminder through the command channel, saying why")
+    func desktopPausedFallback() throws {
+        let session = try DesktopSession(notificationServer: true)
+        try writeConfig("", channels: "desktop: { whilePaused: \"fallback\" }")
+        try session.dunstctl(["set-paused", "true"])
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(waitForLines(1, seconds: 10).first?.contains("todo:1:") == true)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("the notification server is paused; sent through the command fallback"), "\(log)")
+        #expect(session.displayed() == 0)
+    }
+
     @Test("desktop: Skip on an event's notification skips that occurrence; a dismissed notification is recorded as such")
     func desktopSkipAndDismiss() throws {
         let session = try DesktopSession(notificationServer: true)

@@ -56,7 +56,8 @@ extension ServeTests {
         #expect(
             body.contains(
                 "Answer it from a terminal:\n  \(program) done todo:1:2026-12-01:0m\n  \(program) skip todo:1:2026-12-01:0m\n"
-                    + "  \(program) snooze todo:1:2026-12-01:0m --for 10m\n  \(program) dismiss todo:1:2026-12-01:0m\n"), "\(body)")
+                    + "  \(program) snooze todo:1:2026-12-01:0m --for 10m\n  \(program) snooze todo:1:2026-12-01:0m --for 1h\n"
+                    + "  \(program) snooze todo:1:2026-12-01:0m --until 'tomorrow 09:00'\n  \(program) dismiss todo:1:2026-12-01:0m\n"), "\(body)")
         let done = try #require(body.split(separator: "\n").first { $0.contains(" reminder done ") })
         let words = done.split(separator: " ").map(String.init)
         #expect(words.first == "dawnlet-remind")

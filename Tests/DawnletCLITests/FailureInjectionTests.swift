@@ -15,9 +15,10 @@ extension ServeTests {
         try writeConfig("", channels: "desktop: { fallback: null }")
         let (due, _) = twoMinutesAgo()
         try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
-        // The first async call of the connection asks the server what it can do; the second is Notify.
+        // The first async calls of the connection ask the server what it can do and whether it is
+        // paused; the third is Notify.
         let server = try Server(
-            db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@2=ECONNRESET"]) { $1 })
+            db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@3=ECONNRESET"]) { $1 })
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline, try count("SELECT count(*) FROM deliveries WHERE state = 'delivered'") == 0 { usleep(100_000) }

@@ -62,3 +62,28 @@ extension ServeTests {
         #expect(try server.stop().0 == 0)
     }
 }
+
+extension ServeTests {
+    @Test(
+        "quiet hours across midnight: a nag's returns inside wait for their end, and go out there with a reminder held too as one summary; then the nag goes on"
+    )
+    func nagAcrossQuietHours() throws {
+        try writeNagConfig("nagFor: \"10m\", quietHours: { from: \"23:59\", to: \"00:03\" },")
+        try cli("todo", "add", "Pills", "--due", "2026-12-01T23:56", "--nag", "1m")
+        try cli("todo", "add", "Tea", "--due", "2026-12-02T00:01")
+        // 22:55:58 UTC is 23:55:58 in Berlin; twenty times the real speed.
+        let server = try Server(db: db, config: config, start: "2026-12-01 22:55:58 x20")
+        let got = nagLines(7, seconds: 45)
+        let shown: [String] = got.map { line in line.replacing(/@[^|]*/, with: "") }
+        // 23:56, back at 23:57 and 23:58; 23:59 to 00:02 are quiet: the return due at 23:59 and
+        // Tea (00:01) go out at 00:03 as one summary; then the nag's next returns, 00:04 to 00:06
+        // (the eighth to the tenth, its bound).
+        #expect(shown == ["Pills|", "Pills|1", "Pills|2", "2 reminders held for quiet hours|", "Pills|8", "Pills|9", "Pills|10"], "\(got)")
+        let whens = got.map { String($0.split(separator: "@")[1].prefix(16)) }
+        #expect(whens[3] == "2026-12-02T00:03" && whens[4] == "2026-12-02T00:04" && whens[6] == "2026-12-02T00:06", "\(got)")
+        #expect(waitForLines(8, seconds: 6).count == 7)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("in one summary of 2"), "\(log)")
+    }
+}

@@ -40,17 +40,17 @@ import Testing
         "actions follow the CLI: done and skip for todos and habits, skip for events and bills, done (acknowledged) for calendar items, snooze for every single reminder"
     )
     func actionsByKind() {
-        let snooze = ReminderAction.snooze(.seconds(600))
-        #expect(message().actions(snooze: .seconds(600)) == [.done, .skip, snooze])
-        #expect(message(key: "habit:2:2026-12-01:0m").actions(snooze: .seconds(600)) == [.done, .skip, snooze])
-        #expect(message(key: "event:2:2026-12-01:10m").actions(snooze: .seconds(600)) == [.skip, snooze])
-        #expect(message(key: "bill:7:2026-12-01:3d").actions(snooze: .seconds(600)) == [.skip, snooze])
-        #expect(message(key: "debt:1:2026-12-15:0m").actions(snooze: .seconds(600)) == [snooze])
-        #expect(message(key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snooze: .seconds(600)) == [.done, snooze])
-        #expect(message(key: "digest:2026-12-01").actions(snooze: .seconds(600)).isEmpty)
-        #expect(message(key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snooze: .seconds(600)).isEmpty)
+        let snooze = ReminderAction.snooze(.after(.seconds(600)), until: nil)
+        #expect(message().actions(snooze: [.after(.seconds(600))]) == [.done, .skip, snooze])
+        #expect(message(key: "habit:2:2026-12-01:0m").actions(snooze: [.after(.seconds(600))]) == [.done, .skip, snooze])
+        #expect(message(key: "event:2:2026-12-01:10m").actions(snooze: [.after(.seconds(600))]) == [.skip, snooze])
+        #expect(message(key: "bill:7:2026-12-01:3d").actions(snooze: [.after(.seconds(600))]) == [.skip, snooze])
+        #expect(message(key: "debt:1:2026-12-15:0m").actions(snooze: [.after(.seconds(600))]) == [snooze])
+        #expect(message(key: "ics:work:uid@x:alarm:2026-12-01T08:50:00").actions(snooze: [.after(.seconds(600))]) == [.done, snooze])
+        #expect(message(key: "digest:2026-12-01").actions(snooze: [.after(.seconds(600))]).isEmpty)
+        #expect(message(key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").actions(snooze: [.after(.seconds(600))]).isEmpty)
         #expect(snooze.label == "Snooze 10m")
-        #expect(ReminderAction.snooze(.seconds(5_400)).label == "Snooze 1h30m")
+        #expect(ReminderAction.snooze(.after(.seconds(5_400)), until: nil).label == "Snooze 1h30m")
     }
 
     @Test("a command's {due} is the item's own time (with its offset in the zone), {offset} how long before; a date-only item's due is its date")
@@ -72,25 +72,86 @@ import Testing
         #expect(CommandTemplate.expand(["{due}|{offset}"], message(key: "digest:2026-12-01").templateValues) == ["|"])
     }
 
+    @Test(
+        "snooze presets: the default four; 'before start' only where the item starts later than the reminder went out; keys read back; an email's commands for each"
+    )
+    func snoozePresets() {
+        let berlin = Zone.named("Europe/Berlin")
+        let day = CivilDate("2026-12-04")!
+        func event(offset: ReminderOffset, fireAt: String) -> ReminderMessage {
+            let item = PlanItem(kind: .event, definitionID: 3, date: day, time: WallTime("14:30"), title: "Talk", source: .virtual)
+            let reminder = PlannedReminder(
+                key: .item(.event, id: 3, date: day, offset: offset), fireAt: ISO8601.parse(fireAt, zone: berlin)!, utcOffset: 3_600,
+                channels: [.desktop], status: .pending, settled: [:], snoozed: false, item: item, offset: offset, notes: [], items: [],
+                overdueCount: 0, occurrenceDate: day)
+            return ReminderMessage(reminder, late: false, zone: berlin)
+        }
+        let presets = Config().desktop.snooze
+        #expect(presets.map(\.description) == ["10m", "1h", "tomorrow 09:00", "15m before start"])
+        let hourAhead = event(offset: .hours(1), fireAt: "2026-12-04T13:30").actions(snooze: presets)
+        let quarterPast = ISO8601.parse("2026-12-04T14:15", zone: berlin)!.secondsSinceEpoch
+        #expect(hourAhead.map(\.key) == ["skip", "snooze:10m", "snooze:1h", "snooze:tomorrow 09:00", "snooze-until:\(quarterPast)"])
+        #expect(hourAhead.map(\.label) == ["Skip", "Snooze 10m", "Snooze 1h", "Until tomorrow 09:00", "Until 15m before start"])
+        // Ten minutes ahead: a quarter of an hour before it is past.
+        #expect(event(offset: .minutes(10), fireAt: "2026-12-04T14:20").actions(snooze: presets).count == 4)
+        // Each key reads back as the snooze it offered.
+        #expect(
+            hourAhead.dropFirst().map { InvokedAction(key: $0.key) } == [
+                .snooze(.after(.seconds(600))), .snooze(.after(.seconds(3_600))), .snooze(.at("tomorrow 09:00")),
+                .snoozeUntil(Instant(secondsSinceEpoch: quarterPast)),
+            ])
+        #expect(InvokedAction(key: "snooze") == .snooze(nil) && InvokedAction(key: "snooze:soon") == .unknown("snooze:soon"))
+        #expect(
+            event(offset: .hours(1), fireAt: "2026-12-04T13:30").answerCommands(program: "d", snooze: presets, zone: berlin).filter { $0.contains("snooze") }
+                == [
+                    "d reminder snooze event:3:2026-12-04:1h --for 10m", "d reminder snooze event:3:2026-12-04:1h --for 1h",
+                    "d reminder snooze event:3:2026-12-04:1h --until 'tomorrow 09:00'", "d reminder snooze event:3:2026-12-04:1h --until 2026-12-04T14:15",
+                ])
+    }
+
+    @Test(
+        "a snooze preset's instant, from the press",
+        arguments: [
+            // (preset, now in Berlin, start, expected)
+            ("10m", "2026-12-04T13:30:20", nil, "2026-12-04T13:40:20"), ("tomorrow 09:00", "2026-12-04T23:50:00", nil, "2026-12-05T09:00:00"),
+            ("09:00", "2026-12-04T08:00:00", nil, "2026-12-04T09:00:00"), ("09:00", "2026-12-04T10:00:00", nil, "2026-12-05T09:00:00"),
+            ("15m before start", "2026-12-04T13:30:00", "2026-12-04T14:30:00", "2026-12-04T14:15:00"),
+            ("15m before start", "2026-12-04T14:20:00", "2026-12-04T14:30:00", "none"), ("15m before start", "2026-12-04T13:30:00", nil, "none"),
+            // Across the autumn change: a day later at 09:00, whatever the offset.
+            ("tomorrow 09:00", "2026-10-24T20:00:00", nil, "2026-10-25T09:00:00"),
+        ] as [(String, String, String?, String)])
+    func presetInstant(preset: String, now: String, start: String?, expected: String) throws {
+        let berlin = Zone.named("Europe/Berlin")
+        let until = try #require(SnoozePreset(preset)).until(
+            now: ISO8601.parse(now, zone: berlin)!, zone: berlin, start: start.map { ISO8601.parse($0, zone: berlin)! })
+        #expect(until.map { String(ISO8601.format($0, in: berlin).prefix(19)) } ?? "none" == expected)
+    }
+
+    @Test("snooze presets that are not: too short, no time, words")
+    func badPresets() {
+        for bad in ["4s", "tomorrow", "soon", "15m before", "before start", "0s before start", ""] { #expect(SnoozePreset(bad) == nil, "\(bad)") }
+    }
+
     @Test("an email's answer commands: one per answer the notification offers, and dismiss; a calendar key quoted for the shell")
     func answerCommands() {
         let program = "dawnlet-remind --db '/home/me/my db.sqlite'"
         #expect(
-            message().answerCommands(program: program, snooze: .seconds(600)) == [
+            message().answerCommands(program: program, snooze: [.after(.seconds(600))], zone: .utc) == [
                 "\(program) reminder done todo:3:2026-12-01:0m", "\(program) reminder skip todo:3:2026-12-01:0m",
                 "\(program) reminder snooze todo:3:2026-12-01:0m --for 10m", "\(program) reminder dismiss todo:3:2026-12-01:0m",
             ])
         var bill = message(key: "bill:7:2026-12-01:3d")
         bill.payables = [.init(kind: .bill, id: 7, date: CivilDate("2026-12-01")!, title: "Rent")]
         #expect(
-            bill.answerCommands(program: "d", snooze: .seconds(3_600)) == [
+            bill.answerCommands(program: "d", snooze: [.after(.seconds(3_600))], zone: .utc) == [
                 "d reminder paid bill:7:2026-12-01:3d", "d reminder skip bill:7:2026-12-01:3d", "d reminder snooze bill:7:2026-12-01:3d --for 1h",
                 "d reminder dismiss bill:7:2026-12-01:3d",
             ])
         #expect(
-            message(key: "ics:work:it's $(x):alarm:2026-12-01T08:50:00").answerCommands(program: "d", snooze: .seconds(600)).first
+            message(key: "ics:work:it's $(x):alarm:2026-12-01T08:50:00").answerCommands(program: "d", snooze: [.after(.seconds(600))], zone: .utc).first
                 == #"d reminder done 'ics:work:it'\''s $(x):alarm:2026-12-01T08:50:00'"#)
-        #expect(message(key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").answerCommands(program: "d", snooze: .seconds(600)).isEmpty)
+        #expect(
+            message(key: "summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m").answerCommands(program: "d", snooze: [.after(.seconds(600))], zone: .utc).isEmpty)
         #expect(ShellWords.quoted("") == "''" && ShellWords.quoted("a b") == "'a b'" && ShellWords.quoted("/tmp/x.sqlite") == "/tmp/x.sqlite")
     }
 
@@ -126,14 +187,14 @@ import Testing
     @Test("the desktop body is escaped only for a server that reads markup; no actions without the capability")
     func desktopContent() {
         let m = message(title: hostile, body: hostile, late: true, urgency: .critical)
-        let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expire: .seconds(30), snooze: .seconds(600))
+        let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expire: .seconds(30), snooze: [.after(.seconds(600))])
         #expect(markup.body == "Pay &lt;b&gt;rent&lt;/b&gt; &amp; $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶")
         #expect(markup.summary == hostile + " (late)")
         #expect(markup.urgency == 2)
         #expect(markup.expireMilliseconds == 30_000)
         #expect(markup.category == "x-dawnlet.todo")
-        #expect(markup.actions.map(\.key) == ["done", "skip", "snooze"])
-        let plain = DesktopNotification(message(body: hostile), capabilities: ["body"], expire: .seconds(0), snooze: .seconds(600))
+        #expect(markup.actions.map(\.key) == ["done", "skip", "snooze:10m"])
+        let plain = DesktopNotification(message(body: hostile), capabilities: ["body"], expire: .seconds(0), snooze: [.after(.seconds(600))])
         #expect(plain.body == hostile)
         #expect(plain.urgency == 1)
         #expect(plain.actions.isEmpty)
@@ -225,17 +286,17 @@ import Testing
     @Test("payments from a notification: a digest offers Log payment and Paid for what it lists; the keys say what to record")
     func paymentActions() {
         var digest = message(key: "digest:2026-12-02")
-        #expect(digest.actions(snooze: .seconds(600)).isEmpty)
+        #expect(digest.actions(snooze: [.after(.seconds(600))]).isEmpty)
         let stream = ReminderMessage.Payable(kind: .subscription, id: 3, date: date("2026-12-02"), title: "Stream")
         let rent = ReminderMessage.Payable(kind: .bill, id: 1, date: date("2026-12-02"), title: "Rent")
         digest.payables = [stream, rent]
-        let actions = digest.actions(snooze: .seconds(600))
+        let actions = digest.actions(snooze: [.after(.seconds(600))])
         #expect(actions.map(\.key) == ["log:subscription:3:2026-12-02", "paid:bill:1:2026-12-02"])
         #expect(actions.map(\.label) == ["Log payment: Stream", "Paid: Rent"])
         // Each key the server gives back reads as the action it was made from, and prints as it came.
         #expect(InvokedAction(key: "log:subscription:3:2026-12-02") == .logPayment(kind: .subscription, id: 3, date: date("2026-12-02")))
         #expect(InvokedAction(key: "paid:bill:1:2026-12-02") == .paid(kind: .bill, id: 1, date: date("2026-12-02")))
-        for action in actions + [.done, .skip, .snooze(.seconds(600))] {
+        for action in actions + [.done, .skip, .snooze(.after(.seconds(600)), until: nil)] {
             #expect(InvokedAction(key: action.key).description == action.key)
             if case .unknown = InvokedAction(key: action.key) { Issue.record("\(action.key) read as unknown") }
         }
@@ -247,6 +308,6 @@ import Testing
         // A bill's own reminder: Paid beside Skip and Snooze.
         var bill = message(key: "bill:1:2026-12-02:0m")
         bill.payables = [rent]
-        #expect(bill.actions(snooze: .seconds(600)).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze"])
+        #expect(bill.actions(snooze: [.after(.seconds(600))]).map(\.key) == ["paid:bill:1:2026-12-02", "skip", "snooze:10m"])
     }
 }

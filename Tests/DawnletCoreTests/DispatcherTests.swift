@@ -160,7 +160,7 @@ import Testing
     func summaryBounded() {
         let long = String(repeating: "Überweisung ", count: 40)
         let reminders = (1...300).map { reminder($0, at: Int64($0), title: "\($0) \(long)") }
-        let message = ReminderMessage.summary(of: reminders, when: "2026-12-01T09:30:00+01:00")
+        let message = ReminderMessage.summary(of: reminders, when: "2026-12-01T09:30:00+01:00", zone: .utc)
         let lines = message.body.components(separatedBy: "\n")
         #expect(message.title == "300 reminders you missed")
         #expect(lines.count == 11)
@@ -173,7 +173,7 @@ import Testing
         // What a command's argv would carry: far below the kernel's 128 KiB per argument.
         #expect(message.templateValues.values.map(\.utf8.count).reduce(0, +) < 4_096)
         // Few enough to list: all of them, no count.
-        let few = ReminderMessage.summary(of: Array(reminders.prefix(4)), when: "x")
+        let few = ReminderMessage.summary(of: Array(reminders.prefix(4)), when: "x", zone: .utc)
         #expect(few.body.components(separatedBy: "\n").count == 4)
         #expect(few.key.description.hasSuffix("todo:4:2026-12-01:0m"))
     }

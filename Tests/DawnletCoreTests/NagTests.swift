@@ -103,7 +103,7 @@ import Testing
         // Its message: critical, "(again)" on the desktop and in a mail's subject, {repeat} for a command.
         let message = ReminderMessage(back, late: false, zone: NagTests.berlin, style: config.style(of: back.item))
         #expect(message.urgency == .critical && message.templateValues["repeat"] == "1")
-        #expect(DesktopNotification(message, capabilities: [], expire: .zero, snooze: .seconds(600)).summary == "Pills (again)")
+        #expect(DesktopNotification(message, capabilities: [], expire: .zero, snooze: [.after(.seconds(600))]).summary == "Pills (again)")
     }
 
     @Test(

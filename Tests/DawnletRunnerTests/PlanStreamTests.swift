@@ -194,13 +194,14 @@ import Testing
             ]
             if case .suppressed(let reason) = r.status { pairs.append(("reason", string(reason.rawValue))) }
             if r.snoozed { pairs.append(("snoozed", "true")) }
+            if r.repetition > 0 { pairs.append(("repeat", "\(r.repetition)")) }
             if !r.settled.isEmpty {
                 let deliveries = r.channels.compactMap { channel in
                     r.settled[channel].map { settled in
                         members(
                             [("channel", string(channel.rawValue)), ("outcome", string(settled.outcome.rawValue))]
                                 + (settled.at.map { [("at", string(ISO8601.format($0, utcOffset: r.utcOffset)))] } ?? [])
-                                + [("detail", optional(settled.detail))])
+                                + [("detail", optional(settled.detail))] + (settled.waiting ? [("waiting", "true")] : []))
                     }
                 }
                 pairs.append(("deliveries", "[" + deliveries.joined(separator: ",") + "]"))
@@ -234,7 +235,9 @@ import Testing
             }
             var words: [String] = []
             switch r.status {
-            case .pending: if r.snoozed { words.append("snoozed") }
+            case .pending:
+                if r.snoozed { words.append("snoozed") }
+                if r.repetition > 0 { words.append("back until answered") }
             case .due: words.append("due: goes out now")
             case .late: words.append("late: goes out now, marked late")
             case .missed: words.append("missed: outside the grace window")
@@ -246,6 +249,7 @@ import Testing
                 var text = "\(settled.outcome.rawValue) on \(channel)"
                 if let at = settled.at { text += " at \(ISO8601.format(at, utcOffset: r.utcOffset).dropFirst(11).prefix(8))" }
                 if settled.outcome == .failed, let detail = settled.detail { text += ": \(detail)" }
+                if settled.waiting { text += ", waiting for an answer" }
                 words.append(text)
             }
             let what = r.definitionID.map { "\(r.kind) #\($0)" } ?? r.kind

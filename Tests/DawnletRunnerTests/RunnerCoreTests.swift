@@ -345,4 +345,27 @@ final class CoreDriver {
         #expect(!d.effects.contains { if case .readChanges = $0 { true } else { false } })
         #expect(!d.effects.contains { if case .plan = $0 { true } else { false } })
     }
+
+    @Test("a paused notification server: what it was handed is held, not settled; what falls due meanwhile waits without a wake; on resume both go out")
+    func pausedServer() {
+        let d = driver([0, 600, 3_600], now: 0)
+        d.send(.start)
+        d.end(0, .paused)
+        #expect(d.core.paused == [.desktop] && d.written.isEmpty && d.core.inFlight.isEmpty)
+        #expect(d.logs.contains("the notification server is paused: desktop reminders are held until it resumes"))
+        // 09:10: the second falls due; nothing is handed over, and the wake goes to the third.
+        d.now = t0.adding(seconds: 600)
+        d.clear()
+        d.send(.wake(dataVersion: 1))
+        #expect(d.tickets.count == 1 && d.wakes == [t0.adding(seconds: 3_600)])
+        d.clear()
+        d.send(.desktopPaused(false))
+        #expect(d.tickets.count == 3 && d.delivered.suffix(2) == ["todo:1:2026-12-01:0m", "todo:2:2026-12-01:0m"])
+        #expect(d.claimed.map(\.description) == ["todo:1:2026-12-01:0m@desktop", "todo:1:2026-12-01:0m@desktop", "todo:2:2026-12-01:0m@desktop"])
+        // Paused again by its signal: the third waits too.
+        d.send(.desktopPaused(true))
+        d.now = t0.adding(seconds: 3_600)
+        d.send(.wake(dataVersion: 1))
+        #expect(d.tickets.count == 3)
+    }
 }

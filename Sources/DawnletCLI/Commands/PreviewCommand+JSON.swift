@@ -99,6 +99,7 @@ extension PreviewCommand {
         if case .suppressed(let reason) = r.status { w.field("reason", reason.rawValue) }
         if r.snoozed { w.field("snoozed", true) }
         if r.repetition > 0 { w.field("repeat", r.repetition) }
+        if let held = r.heldFrom { w.field("held_from", instant: held, utcOffset: r.utcOffset) }
         if !r.settled.isEmpty {
             w.key("deliveries")
             w.beginArray()

@@ -86,6 +86,7 @@ extension PreviewCommand {
         case .pending:
             if r.snoozed { words.append("snoozed") }
             if r.repetition > 0 { words.append("back until answered") }
+            if r.heldFrom != nil { words.append("held until \(ISO8601.format(r.fireAt, utcOffset: r.utcOffset).dropFirst(11).prefix(5)) for quiet hours") }
         case .due: words.append("due: goes out now")
         case .late: words.append("late: goes out now, marked late")
         case .missed: words.append("missed: outside the grace window")

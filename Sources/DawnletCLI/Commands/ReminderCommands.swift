@@ -23,7 +23,7 @@ enum ReminderCommands {
                 options: [.flag("waiting"), .flag("snoozed"), .flag("json")], run: list),
             Command(
                 path: ["reminder", "snooze"], usage: "reminder snooze [KEY] [--for DURATION | --until DATE TIME]",
-                summary: "Bring the reminder back later (default: the desktop snooze length), on each channel it went by; the series does not move.",
+                summary: "Bring the reminder back later (default: the first snooze preset), on each channel it went by; the series does not move.",
                 options: [.value("for"), .value("until")], positionals: 0...1, run: snooze),
         ]
         + answers.map { verb, summary in
@@ -62,7 +62,12 @@ enum ReminderCommands {
             }
             until = try invocation.timeZone().resolve(time, on: day).instant
         case (nil, nil):
-            until = now.adding(invocation.config.desktop.snooze)
+            // The first preset (one "before start" needs --until).
+            guard let first = invocation.config.desktop.snooze[0].until(now: now, zone: try invocation.timeZone(), start: nil) else {
+                throw CLIError.usage(
+                    "give --for or --until: the first snooze preset (\(invocation.config.desktop.snooze[0])) says no time from now", invocation.globals.usage)
+            }
+            until = first
         }
         try apply("snooze", &invocation) { _ in .snooze(until: until) }
     }
