@@ -66,6 +66,7 @@ enum RunnerBench {
 
         try replanCosts(binary: binary, folder: folder)
         try latency(binary: binary, folder: folder)
+        try nagWakes(binary: binary, folder: folder)
         try afterDeliveries(binary: binary, folder: folder, calendar: false)
         try afterDeliveries(binary: binary, folder: folder, calendar: true)
     }
@@ -225,6 +226,64 @@ enum RunnerBench {
                 format:
                     "  fire latency, %d reminders due at one instant × %d rounds = %d, real clock (a compiled recorder's start after the due instant): median %.1f ms, worst %.1f ms (target: median ≤ 3 ms, worst ≤ 6 ms)",
                 together, rounds, latencies.count, latencies[latencies.count / 2] * 1000, latencies[latencies.count - 1] * 1000))
+    }
+
+    /// A reminder that nags (every 10 s, for 40 s: four returns) on the command channel: the
+    /// runner's wake-ups in each wait between two returns (from just after one went out to just
+    /// before the next is due; target 0), each return's lateness, and the wake-ups once it is over.
+    static func nagWakes(binary: String, folder: URL) throws {
+        let run = folder.appendingPathComponent("nag")
+        try FileManager.default.createDirectory(at: run, withIntermediateDirectories: true)
+        let stamps = run.appendingPathComponent("stamps").path
+        try FileManager.default.createDirectory(atPath: stamps, withIntermediateDirectories: true)
+        let recorder = try recorder(in: run)
+        let config = run.appendingPathComponent("nag.json5").path
+        try """
+        { timeZone: "UTC", nagFor: "40s", route: { default: ["command"] }, channels: { command: { argv: ["\(recorder)", "\(stamps)/return{repeat}"] } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let db = run.appendingPathComponent("nag.sqlite").path
+        let now = Int(Date().timeIntervalSince1970)
+        let due = (now + 5 + 59) / 60 * 60
+        let when = ISO8601.format(Instant(secondsSinceEpoch: Int64(due)), utcOffset: 0).prefix(16)
+        _ = try OrganizerBench.timeProcess(binary, ["--db", db, "--config", config, "todo", "add", "Pills", "--due", String(when), "--nag", "10s"])
+        let runner = try spawn(binary, ["--db", db, "--config", config, "serve"], faketime: nil)
+        defer { terminate(runner) }
+        func stamp(_ name: String) -> Double? {
+            (try? String(contentsOfFile: "\(stamps)/\(name)", encoding: .utf8)).flatMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        func waitFor(_ name: String, until deadline: Date) -> Double? {
+            while Date() < deadline {
+                if let at = stamp(name) { return at }
+                usleep(20_000)
+            }
+            return nil
+        }
+        // The first going out ("return", {repeat} empty), then returns 1 to 4.
+        guard let first = waitFor("return", until: Date().addingTimeInterval(Double(due - now) + 20)) else {
+            return print("  nag: the reminder did not go out")
+        }
+        var between: [Int] = []
+        var lateness: [Double] = []
+        var last = first
+        for k in 1...4 {
+            // From half a second after the last went out to half a second before the next is due
+            // (instants are whole seconds: the first going out's, plus ten a return).
+            let next = first.rounded(.down) + Double(10 * k)
+            usleep(useconds_t(max(0, last + 0.5 - Date().timeIntervalSince1970) * 1_000_000))
+            let before = switches(runner)
+            usleep(useconds_t(max(0, next - 0.5 - Date().timeIntervalSince1970) * 1_000_000))
+            between.append(switches(runner) - before)
+            guard let at = waitFor("return\(k)", until: Date().addingTimeInterval(5)) else { return print("  nag: return \(k) did not go out") }
+            lateness.append(at - next)
+            last = at
+        }
+        usleep(500_000)
+        let before = switches(runner)
+        sleep(20)
+        let after = switches(runner) - before
+        print(
+            "  nag every 10 s for 40 s (command channel): wake-ups between returns \(between) (target 0 each); each return after its instant: "
+                + lateness.map { String(format: "%.1f ms", $0 * 1000) }.joined(separator: ", ") + "; after the last, 20 s idle: \(after) wake-ups")
     }
 
     /// Idle after deliveries: 67 reminders due at one instant on the command, desktop

@@ -209,7 +209,6 @@ public enum Planner {
             if let alarms = calendar.alarms {
                 // Exact instants, keyed by the instant (an alarm moved with its event reminds
                 // again; one re-read unchanged does not).
-                let channels = context.channels(of: item)
                 // A snooze, a nag's return or quiet hours move one as any other reminder.
                 for alarm in alarms where alarm.secondsSinceEpoch >= began {
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
