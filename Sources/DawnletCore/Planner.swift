@@ -159,8 +159,8 @@ public enum Planner {
             let utcOffset = held.map { zone.utcOffset(at: $0) } ?? dueOffset
             let inWindow = window.contains(fireAt)
             guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && scope.contains(due)) else { return }
-            var notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
-            if held != nil { notes.append("held for quiet hours (due \(ISO8601.format(due, utcOffset: dueOffset).dropFirst(11).prefix(5)))") }
+            // What a snooze's or a nag's return says too; a hold is this instant's own.
+            let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
             var channels = context.channels(of: item)
             var moved = false
             if !snoozed.isEmpty && item.suppression == nil {
@@ -185,13 +185,14 @@ public enum Planner {
             guard inWindow else { return }
             if item.suppression != nil && !includeSuppressed { return }
             let (state, settled) = item.suppression.map { (.suppressed($0), [:]) } ?? context.status(key, fireAt, channels)
-            if plain && notes.isEmpty && !moved && settled.isEmpty {
+            if plain && notes.isEmpty && held == nil && !moved && settled.isEmpty {
                 return made.append(
                     item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now, kind: item.kind))
             }
+            let heldNote = held.map { _ in "held for quiet hours (due \(ISO8601.format(due, utcOffset: dueOffset).dropFirst(11).prefix(5)))" }
             var reminder = PlannedReminder(
                 key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
-                item: item, offset: offset, notes: notes, items: [], overdueCount: 0, occurrenceDate: item.date)
+                item: item, offset: offset, notes: heldNote.map { notes + [$0] } ?? notes, items: [], overdueCount: 0, occurrenceDate: item.date)
             if held != nil { reminder.heldFrom = due }
             made.append(reminder)
         }
