@@ -8,7 +8,8 @@ PREFIX ?= $(HOME)/.local
 # sendmail client, libfaketime, Python's venv for the PyPI tools, imagemagick for screenshots,
 # openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python).
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
-DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db
+DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db \
+	notification-daemon xdotool
 # Bench: Remind, the program the plan figures are paired with, and GNU time for peak memory.
 DEB_BENCH := remind time
 # The calendar oracles: python-dateutil for RRULEs, recurring-ical-events on icalendar for whole

@@ -294,7 +294,9 @@ public struct DesktopNotification: Hashable, Sendable {
 
     /// - Parameter capabilities: the server's GetCapabilities answer: `body-markup` makes the body
     ///   escaped markup; without `actions` no buttons are offered.
-    public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: [SnoozePreset]) {
+    /// - Parameter mostActions: how many buttons the server shows (nil: all, as dunst's menu
+    ///   does); the first are kept (answers first, then the snoozes in their order).
+    public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: [SnoozePreset], mostActions: Int? = nil) {
         summary = message.title + (message.late ? " (late)" : "") + (message.repetition > 0 ? " (again)" : "")
         body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(message.body) : message.body
         urgency = message.urgency.level
@@ -302,7 +304,7 @@ public struct DesktopNotification: Hashable, Sendable {
         persistence = message.persistence
         category = "x-dawnlet.\(message.kind)"
         expireMilliseconds = Int32(clamping: expire.wholeSeconds * 1_000)
-        actions = capabilities.contains("actions") ? message.actions(snooze: snooze) : []
+        actions = capabilities.contains("actions") ? Array(message.actions(snooze: snooze).prefix(mostActions ?? .max)) : []
     }
 
     /// Text made inert for a server that reads the body as markup: `&`, `<` and `>` as entities.

@@ -55,6 +55,10 @@ public final class LoopChannels: DeliveryChannels {
     var onPaused: (Bool) -> Void = { _ in }
     /// Whether the server is paused, once asked (per connection), then kept by its signals.
     private var paused: Bool?
+    /// How many action buttons the server shows: dunst lists them all in its menu; others
+    /// (GNOME's, KDE's) show three or so, and cut the rest off.
+    private var mostActions: Int?
+    static let buttonsShown = 3
     /// The session bus connection, opened at the first desktop reminder.
     var notifications: NotificationBus?
     /// What the notification server said it can do, asked once per connection (many reminders
@@ -158,7 +162,8 @@ public final class LoopChannels: DeliveryChannels {
                 guard desktop.whilePaused == .fallback else { return done(.paused) }
                 return desktopFailed(message, ServerPaused(), done: done)
             }
-            let notification = DesktopNotification(message, capabilities: capabilities, expire: desktop.expire, snooze: desktop.snooze)
+            let notification = DesktopNotification(
+                message, capabilities: capabilities, expire: desktop.expire, snooze: desktop.snooze, mostActions: mostActions)
             bus.notify(notification, replacing: replacing) { [self] result in
                 switch result {
                 case .failure(let error):
@@ -191,7 +196,8 @@ public final class LoopChannels: DeliveryChannels {
             guard case .success(let answered) = result else { return answer() }
             capabilities = answered
             guard paused == nil else { return answer() }
-            bus.paused { [self] now in
+            bus.paused { [self] now, dunst in
+                mostActions = dunst ? nil : Self.buttonsShown
                 setPaused(now)
                 answer()
             }

@@ -123,17 +123,19 @@ public final class NotificationBus {
         }
     }
 
-    /// Whether the server is paused now; a server with neither property never is.
-    public func paused(_ done: @escaping (Bool) -> Void) {
-        askPaused(NotificationBus.pauseProperties[...], done)
+    /// Whether the server is paused now (a server with neither property never is), and whether
+    /// it is dunst (it has dunst's own interface).
+    public func paused(_ done: @escaping (_ paused: Bool, _ dunst: Bool) -> Void) {
+        askPaused(NotificationBus.pauseProperties[...]) { paused, interface in done(paused, interface == NotificationBus.pauseProperties[0].interface) }
     }
 
     /// Where servers say they are paused: dunst's own interface, then the proposed standard one.
     static let pauseProperties = [(interface: "org.dunstproject.cmd0", name: "paused"), (interface: service, name: "Inhibited")]
 
-    /// Properties.Get of the first of `properties` the server has; none: not paused.
-    private func askPaused(_ properties: ArraySlice<(interface: String, name: String)>, _ changed: @escaping (Bool) -> Void) {
-        guard let property = properties.first else { return changed(false) }
+    /// Properties.Get of the first of `properties` the server has, and its interface; none: not
+    /// paused.
+    private func askPaused(_ properties: ArraySlice<(interface: String, name: String)>, _ changed: @escaping (Bool, String?) -> Void) {
+        guard let property = properties.first else { return changed(false, nil) }
         callAsync(
             { () throws(SystemError) in
                 let m = try Systemd.make("sd_bus_message_new_method_call") {
@@ -158,8 +160,8 @@ public final class NotificationBus {
             },
             { [unowned self] result in
                 switch result {
-                case .success(let paused): changed(paused)
-                case .failure: properties.count > 1 ? self.askPaused(properties.dropFirst(), changed) : changed(false)
+                case .success(let paused): changed(paused, property.interface)
+                case .failure: properties.count > 1 ? self.askPaused(properties.dropFirst(), changed) : changed(false, nil)
                 }
             })
     }

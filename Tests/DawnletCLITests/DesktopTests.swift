@@ -351,6 +351,38 @@ extension ServeTests {
         #expect(session.displayed() == 0)
     }
 
+    @Test(
+        "desktop, GNOME's notification-daemon: three buttons (Skip, then the first snooze presets; the rest through reminder snooze), each preset clicked for real with xdotool, counted from the click"
+    )
+    func gnomePresets() throws {
+        let session = try DesktopSession(server: .gnome)
+        try writeConfig("", channels: "desktop: { snooze: [\"10m\", \"1h\", \"tomorrow 09:00\"] }")
+        // An event reminded ten minutes before it starts, two minutes ago.
+        let start = berlin(8 * 60, "yyyy-MM-dd'T'HH:mm")
+        try cli("--now", threeMinutesAgo(), "event", "add", "Talk", "--start", start, "--remind", "10m")
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        func snoozedFor(_ key: String, clicking button: Int) throws -> TimeInterval {
+            let deadline = Date().addingTimeInterval(10)
+            var shown = try session.buttons()
+            while shown.count < 3 && Date() < deadline {
+                usleep(100_000)
+                shown = try session.buttons()
+            }
+            #expect(shown.count == 3, "\(shown)")
+            let clicked = Date()
+            try session.click(button: button)
+            let listed = try waitForOutput("reminder", "list", "--snoozed", "--json", containing: key, seconds: 10)
+            let entry = try #require(listed.components(separatedBy: "},{").first { $0.contains(key) })
+            let until = try #require(entry.firstMatch(of: /"until":"([^"]+)"/)?.1)
+            return try #require(ISO8601DateFormatter().date(from: String(until))).timeIntervalSince(clicked)
+        }
+        #expect(abs(try snoozedFor("event:1:", clicking: 1) - 600) < 5)
+        // A second, added while serve runs: Snooze 1h.
+        try cli("--now", threeMinutesAgo(), "event", "add", "Review", "--start", start, "--remind", "10m")
+        #expect(abs(try snoozedFor("event:2:", clicking: 2) - 3_600) < 5)
+        #expect(try server.stop().0 == 0)
+    }
+
     @Test("desktop: Skip on an event's notification skips that occurrence; a dismissed notification is recorded as such")
     func desktopSkipAndDismiss() throws {
         let session = try DesktopSession(notificationServer: true)

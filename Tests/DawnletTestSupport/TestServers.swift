@@ -160,8 +160,25 @@ public final class DesktopSession {
     public var menuFile: String { folder.path("menu.txt") }
     public var choiceFile: String { folder.path("choice") }
 
-    public init(notificationServer: Bool) throws {
+    /// The notification server a session runs.
+    public enum NotificationServer {
+        case none, dunst
+        /// GNOME's notification-daemon: real buttons, clicked with xdotool (`click`).
+        case gnome
+    }
+
+    public convenience init(notificationServer: Bool) throws {
+        try self.init(server: notificationServer ? .dunst : .none)
+    }
+
+    public init(server: NotificationServer) throws {
+        let notificationServer = server != .none
         for tool in ["/usr/bin/dbus-daemon", "/usr/bin/Xvfb", "/usr/bin/dunst", "/usr/bin/dunstctl"] { try Repository.require(tool, tool) }
+        if server == .gnome {
+            for tool in [Self.gnomeDaemon, "/usr/bin/xdotool", "/usr/bin/dbus-send", "/usr/bin/import", "/usr/bin/convert"] {
+                try Repository.require(tool, tool)
+            }
+        }
         folder = try TemporaryFolder()
         let socket = folder.path("bus")
         try """
@@ -185,6 +202,18 @@ public final class DesktopSession {
         daemons.append(try Daemon("/usr/bin/Xvfb", [display, "-screen", "0", "1024x600x24", "-nolisten", "tcp"]))
         let x11 = "/tmp/.X11-unix/X\(display.dropFirst())"
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: x11) { usleep(50_000) }
+        if server == .gnome {
+            daemons.append(try Daemon(Self.gnomeDaemon, [], environment: environment))
+            let ask = [
+                "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner",
+                "string:org.freedesktop.Notifications",
+            ]
+            for _ in 0..<100 {
+                if (try? runTool("/usr/bin/dbus-send", ask, environment: environment))?.1.contains("boolean true") == true { return }
+                usleep(50_000)
+            }
+            throw TestServerError("notification-daemon did not start on \(display)")
+        }
         let dmenu = folder.path("dmenu.sh")
         try "#!/bin/sh\ncat > \(menuFile)\ngrep -m1 \"^#$(cat \(choiceFile)) \" \(menuFile)\n".write(toFile: dmenu, atomically: true, encoding: .utf8)
         chmod(dmenu, 0o755)
@@ -237,6 +266,51 @@ public final class DesktopSession {
     public func invoke(_ label: String) throws {
         try label.write(toFile: choiceFile, atomically: true, encoding: .utf8)
         try dunstctl(["context"])
+    }
+
+    static let gnomeDaemon = "/usr/lib/notification-daemon/notification-daemon"
+
+    /// The action buttons of the notification notification-daemon shows (the newest): found as the
+    /// runs of dark pixels (their labels) in the lowest band of text in its window, left to right;
+    /// as centres on the screen.
+    public func buttons() throws -> [(x: Int, y: Int)] {
+        let (_, windows) = try runTool("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "Notification"], environment: environment)
+        guard let window = windows.split(separator: "\n").last.map(String.init) else { return [] }
+        let (_, geometry) = try runTool("/usr/bin/xdotool", ["getwindowgeometry", "--shell", window], environment: environment)
+        var values: [String: Int] = [:]
+        for line in geometry.split(separator: "\n") {
+            let parts = line.split(separator: "=")
+            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+        }
+        guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"], let height = values["HEIGHT"], width > 0, height > 0 else { return [] }
+        let shot = folder.path("window.gray")
+        let (status, text) = try runTool(
+            "/bin/sh", ["-c", "import -window root -crop \(width)x\(height)+\(x)+\(y) -colorspace Gray -depth 8 gray:\(shot)"], environment: environment)
+        guard status == 0 else { throw TestServerError("import: \(text)") }
+        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
+        guard pixels.count == width * height else { return [] }
+        func dark(_ column: Int, _ row: Int) -> Bool { pixels[row * width + column] < 128 }
+        // Rows with text, inside the rounded frame's edges.
+        let rows = (4..<(height - 4)).filter { row in (8..<(width - 8)).contains { dark($0, row) } }
+        guard let last = rows.last else { return [] }
+        var band = [last]
+        while let top = band.first, rows.contains(top - 1) { band.insert(top - 1, at: 0) }
+        let columns = (8..<(width - 8)).filter { column in band.contains { dark(column, $0) } }
+        var runs: [[Int]] = []
+        for column in columns {
+            if let end = runs.last?.last, column - end <= 12 { runs[runs.count - 1].append(column) } else { runs.append([column]) }
+        }
+        let middle = y + (band[0] + band[band.count - 1]) / 2
+        return runs.map { (x: x + ($0[0] + $0[$0.count - 1]) / 2, y: middle) }
+    }
+
+    /// A real click (xdotool) on the notification's `index`th button.
+    public func click(button index: Int) throws {
+        let all = try buttons()
+        guard index < all.count else { throw TestServerError("no button \(index) among \(all.count)") }
+        let (status, text) = try runTool(
+            "/usr/bin/xdotool", ["mousemove", "\(all[index].x)", "\(all[index].y)", "click", "1"], environment: environment)
+        guard status == 0 else { throw TestServerError("xdotool: \(text)") }
     }
 
     /// A screenshot of the whole display (imagemagick's import), kept as a test artifact.
