@@ -12,9 +12,11 @@ extension Invocation {
         return home + "/.local/share/dawnlet/dawnlet.sqlite"
     }
 
-    /// The database, created (with its folders) if it is not there yet: for commands that write.
+    /// The database, created if it is not there yet: for commands that write. The default one's
+    /// folders are made too; a `--db` whose folder is missing is exit 66 (a mistyped path builds
+    /// nothing).
     func openStore() throws -> Store {
-        try Store(path: databasePath(), began: try now())
+        try Store(path: databasePath(), folders: globals.databasePath == nil, began: try now())
     }
 
     /// The database for a command that only reads: a missing one is exit 66, never created.

@@ -120,7 +120,7 @@ extension Runner {
             overdueCount = (today, try source.overdueCount(today: today))
         }
         return RunnerState(
-            next: next, overdue: overdueCount?.count ?? 0, missed: try store.log.count(.missed), failed: try store.log.count(.failed),
+            next: next, overdue: overdueCount?.count ?? 0, missed: try store.log.unacknowledgedMissedCount(), failed: try store.log.count(.failed),
             zone: zone.identifier, files: files, since: now, validUntil: validUntil)
     }
 

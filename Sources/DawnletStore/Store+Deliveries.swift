@@ -330,6 +330,14 @@ extension Store.Log {
     }
 
     /// Missed reminders not yet acknowledged (`missed --clear`), newest first.
+    /// How many missed reminders are not yet acknowledged (`missed --clear`): what `next` counts.
+    public func unacknowledgedMissedCount() throws(StoreError) -> Int {
+        Int(
+            try db.query(
+                "SELECT count(*) FROM deliveries WHERE state = \(Delivery.State.missed.sql) AND (response IS NULL OR response <> \(Delivery.acknowledged))"
+            ) { $0.int(0) }.first ?? 0)
+    }
+
     public func unacknowledgedMissed() throws(StoreError) -> [Delivery] {
         try deliveries(
             where: "state = \(Delivery.State.missed.sql) AND (response IS NULL OR response <> \(Delivery.acknowledged)) ORDER BY fire_at DESC, key", [])

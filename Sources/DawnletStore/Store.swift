@@ -26,8 +26,17 @@ public final class Store {
     /// version's. (`DatabaseFile` decides from the bytes.)
     /// With `create: false` (a command that only reads), a missing file is `.missing`, and
     /// nothing is created. A database created here began at `began` (nil: the system clock's now).
-    public init(path: String, busyTimeout: Duration = .seconds(5), create: Bool = true, began: Instant? = nil) throws(StoreError) {
+    /// With `folders: false` (a path the person typed), a missing folder is `.missing` too: a
+    /// mistyped path builds no folders.
+    public init(path: String, busyTimeout: Duration = .seconds(5), create: Bool = true, folders: Bool = true, began: Instant? = nil) throws(StoreError) {
         if create {
+            if !folders, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+                let folder = String(path[..<slash])
+                var info = stat()
+                guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                    throw StoreError(.missing, "no folder \(folder) for the database \(path) (make it first, or give another --db)")
+                }
+            }
             try Store.createIfMissing(path, busyTimeout: busyTimeout, began: began)
         } else {
             var info = stat()

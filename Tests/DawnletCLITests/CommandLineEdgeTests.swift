@@ -17,6 +17,22 @@ import Testing
         #expect(list.stdout.contains(#""title":"--help""#), "\(list.stdout)")
     }
 
+    @Test("a --db whose folder is missing is exit 66 naming it, and no folder is made; the default database's folders are")
+    func missingFolder() throws {
+        let folder = try TemporaryFolder()
+        let typo = folder.path("no/such/dir/x.sqlite")
+        let refused = try CLIProcess.run(["--db", typo, "todo", "add", "x"])
+        CLIProcess.expectFailure(refused, status: 66, mentioning: ["no folder \(folder.path("no/such/dir"))"])
+        #expect(!FileManager.default.fileExists(atPath: folder.path("no")))
+        // A file where the folder should be: the same.
+        try "".write(toFile: folder.path("file"), atomically: true, encoding: .utf8)
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", folder.path("file/x.sqlite"), "todo", "add", "x"]), status: 66, mentioning: ["no folder"])
+        // The default place is made with its parents.
+        let made = try CLIProcess.run(["todo", "add", "x"], environment: ["XDG_DATA_HOME": folder.path("data")])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.path("data/dawnlet/dawnlet.sqlite")))
+    }
+
     @Test("todo add serve, waiting on a locked database, is ended by SIGTERM at once")
     func serveAsTitle() throws {
         let folder = try TemporaryFolder()

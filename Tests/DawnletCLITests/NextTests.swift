@@ -57,6 +57,12 @@ import Testing
         let failedBar = try json(try next(at: "2026-12-02T10:00", "--format", "waybar"))
         #expect(failedBar["class"] as? String == "failed")
         #expect(failedBar["text"] as? String == "08:00 Wednesday 2026-12-02: 1 item · 1 overdue, 2 missed, 1 failed")
+        // Acknowledged, one by key and then the rest: counted no more.
+        try workspace.cli(["missed", "--clear", "todo:9:2026-11-30:0m"])
+        #expect(try json(try next(at: "2026-12-02T10:00", "--json"))["missed"] as? Int == 1)
+        try workspace.cli(["missed", "--clear"])
+        #expect(try json(try next(at: "2026-12-02T10:00", "--json"))["missed"] as? Int == 0)
+        #expect(try next(at: "2026-12-02T10:00").stdout.hasSuffix("\n1 overdue, 1 failed\n"))
 
         CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "next", "--format", "polybar"]), status: 2, mentioning: ["--format \"polybar\""])
     }

@@ -10,6 +10,7 @@ import Testing
     init() throws {
         folder = try TemporaryFolder()
         db = folder.path("data/dawnlet.sqlite")
+        try FileManager.default.createDirectory(atPath: folder.path("data"), withIntermediateDirectories: true)
     }
 
     @discardableResult
@@ -46,6 +47,18 @@ import Testing
         #expect(try todayItems("2026-12-01").map { $0["status"] as? String } == ["skipped", "open"])
         let text = try cli("today", "--date", "2026-12-01").stdout
         #expect(text.contains("[-] todo  #1  Take out bins  (skipped)"))
+    }
+
+    @Test("habit --days takes daily and weekdays, as schedules say them")
+    func habitDayWords() throws {
+        try cli("habit", "add", "Meds", "--days", "daily", "--at", "08:30")
+        try cli("habit", "add", "Standup notes", "--days", "weekdays")
+        // Saturday 2026-12-05: the daily one only; Monday: both.
+        #expect(try todayItems("2026-12-05").map { $0["title"] as? String } == ["Meds"])
+        #expect(try todayItems("2026-12-07").map { $0["title"] as? String }.sorted { ($0 ?? "") < ($1 ?? "") } == ["Meds", "Standup notes"])
+        try cli("habit", "edit", "1", "--days", "Weekdays")
+        #expect(try todayItems("2026-12-05").isEmpty)
+        try cli("habit", "add", "x", "--days", "fortnightly", expect: 2)
     }
 
     @Test("today: timed items in order, the overdue one-off marked and kept, done marked")
@@ -179,7 +192,8 @@ import Testing
         let locked = folder.path("locked")
         try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.url.path)
-        let result = try CLIProcess.run(["--db", locked + "/sub/dawnlet.sqlite", "todo", "add", "x"], as: "65534")
+        // The default database's folders are made; here they cannot be.
+        let result = try CLIProcess.run(["todo", "add", "x"], environment: ["XDG_DATA_HOME": locked + "/sub"], as: "65534")
         CLIProcess.expectFailure(result, status: 1, mentioning: ["cannot create folder", "Permission denied"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: locked).isEmpty)
     }

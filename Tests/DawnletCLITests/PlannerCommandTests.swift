@@ -134,7 +134,7 @@ import Testing
         try cli("habit", "done", "1")
     }
 
-    @Test("read-only commands never create a database: 66 naming the path; the first write creates it")
+    @Test("read-only commands never create a database: 66 naming the path; a write neither, into a folder not there; the first write creates it")
     func readOnlyNeverCreates() throws {
         let missing = folder.path("mistyped/path/dawnlet.sqlite")
         for command in [["today"], ["preview"], ["todo", "list"], ["money", "month", "2026-12"], ["missed"], ["debt", "list"]] {
@@ -144,6 +144,9 @@ import Testing
         let doctor = try CLIProcess.run(["--db", missing, "doctor"])
         #expect(doctor.stdout.contains("not created yet"), "\(doctor.stdout)")
         #expect(!FileManager.default.fileExists(atPath: folder.path("mistyped")))
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", missing, "todo", "add", "First"]), status: 66, mentioning: ["no folder"])
+        #expect(!FileManager.default.fileExists(atPath: folder.path("mistyped")))
+        try FileManager.default.createDirectory(atPath: folder.path("mistyped/path"), withIntermediateDirectories: true)
         #expect(try CLIProcess.run(["--db", missing, "todo", "add", "First"]).status == 0)
         #expect(try CLIProcess.run(["--db", missing, "today"]).status == 0)
     }
@@ -155,6 +158,12 @@ import Testing
         #expect(text.contains("Late"), "\(text)")
         let before = try cli("--tz", "UTC", "preview", "--now", "2026-12-01T00:00Z", "--from", "2026-12-01", "--to", "2026-12-03T23:00").stdout
         #expect(!before.contains("Late"))
+        // Date words, as every date option takes them: today (Tue) to thu is the same window.
+        #expect(try cli("--tz", "UTC", "--now", "2026-12-01T00:00Z", "preview", "--from", "today", "--to", "thu").stdout == text)
+        #expect(try cli("--tz", "UTC", "--now", "2026-12-01T00:00Z", "preview", "--from", "today", "--to", "thu 23:00").stdout == before)
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "preview", "--from", "someday", "--to", "thu"]), status: 2, mentioning: ["--from \"someday\" is not a date or time"]
+        )
     }
 
     @Test("preview: a week across the spring-forward change in Europe/Berlin")

@@ -295,6 +295,7 @@ import Testing
         for (attempt, lose) in ["was deleted or moved away", "was replaced by another file"].enumerated() {
             // Due a second after serve starts (09:00, then 09:01 in Berlin).
             let due = "2026-12-01T09:0\(attempt)"
+            try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
             #expect(try CLIProcess.run(["--db", path, "--config", config, "todo", "add", "Due", "--due", due]).status == 0)
             let server = try Server(db: path, config: config, start: ["2026-12-01 07:59:59", "2026-12-01 08:00:59"][attempt])
             // It runs its loop: the reminder went out.

@@ -299,9 +299,16 @@ enum ItemCommands {
     }
 
     /// `mon,wed,fri` as a set of weekdays, or a usage error.
+    /// `daily` and `weekdays` too, as schedules say them.
     static func weekdays(_ days: String, _ invocation: inout Invocation) throws(CLIError) -> WeekdaySet {
+        switch days.lowercased() {
+        case "daily", "every day": return .all
+        case "weekdays": return .workdays
+        default: break
+        }
         guard let parsed = Schedule("weekly on " + days), case .weekly(_, let set?) = parsed.rule, parsed.anchor == nil, parsed.time == nil else {
-            throw CLIError.usage("--days \"\(days)\" is not a list of weekdays like mon,wed,fri", invocation.globals.usage)
+            throw CLIError.usage(
+                "--days \"\(DisplayText.escaped(days))\" is not a list of weekdays like mon,wed,fri, nor daily or weekdays", invocation.globals.usage)
         }
         return set
     }

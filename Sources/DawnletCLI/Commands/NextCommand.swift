@@ -83,7 +83,7 @@ enum NextCommand {
         }
         let today = ISO8601.localDate(of: now, in: zone).date
         answer.overdue = try source.overdueCount(today: today)
-        answer.missed = try store.log.count(.missed)
+        answer.missed = try store.log.unacknowledgedMissedCount()
         answer.failed = try store.log.count(.failed)
         return answer
     }

@@ -17,19 +17,26 @@ enum PreviewCommand {
     static func run(_ invocation: inout Invocation) throws {
         let zone = try invocation.timeZone()
         let usage = invocation.globals.usage
-        func instant(_ name: String) throws(CLIError) -> Instant? {
+        let today = try invocation.today()
+        /// An ISO 8601 date or time, or date words as every date option takes them (`today`,
+        /// `fri 18:00`); with the day it names when no time was given.
+        func instant(_ name: String) throws(CLIError) -> (instant: Instant, day: CivilDate?)? {
             guard let text = invocation.arguments.value(name) else { return nil }
-            guard let value = ISO8601.parse(text, zone: zone) else {
-                throw .usage("--\(name) \"\(text)\" is not a date or time (2026-12-01, 2026-12-01T09:00 or 2026-12-01T09:00:00+01:00)", usage)
+            if let value = ISO8601.parse(text, zone: zone) { return (value, CivilDate(text)) }
+            guard let (day, time) = DateWords.dateAndTime(text, today: today) else {
+                throw .usage(
+                    "--\(name) \"\(DisplayText.escaped(text))\" is not a date or time (2026-12-01, today, fri, 2026-12-01T09:00, \"tomorrow 09:00\" or 2026-12-01T09:00:00+01:00)",
+                    usage)
             }
-            return value
+            return (zone.resolve(time ?? WallTime.midnight, on: day).instant, time == nil ? day : nil)
         }
         let now = try invocation.now()
-        let from = try instant("from")
-        var to = try instant("to")
+        let from = try instant("from")?.instant
+        let toAsked = try instant("to")
+        var to = toAsked?.instant
         // `--to DATE` includes that day, as `occurrences --to` does: up to the next day's start.
-        if let text = invocation.arguments.value("to"), let day = CivilDate(text), let end = to {
-            to = max(end, ISO8601.parse(day.adding(days: 1).description, zone: zone)?.adding(seconds: -1) ?? end)
+        if let day = toAsked?.day, let end = to {
+            to = max(end, zone.resolve(WallTime.midnight, on: day.adding(days: 1)).instant.adding(seconds: -1))
         }
         let window: ClosedRange<Instant>
         switch (from, to, invocation.arguments.value("days")) {
