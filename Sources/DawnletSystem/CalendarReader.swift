@@ -1,4 +1,5 @@
 internal import CICal
+import DawnletCCall
 import DawnletCore
 import FoundationEssentials
 import Glibc
@@ -102,9 +103,11 @@ public enum CalendarReader {
             result.problems.append(problem)
             return result
         }
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            result.problems.append(CalendarProblem(file: path, "no such file or folder"))
+        let isFolder: Bool
+        switch CalendarReader.kind(of: path) {
+        case .success(let folder): isFolder = folder
+        case .failure(let problem):
+            result.problems.append(problem)
             return result
         }
         var files = [path]
@@ -160,5 +163,18 @@ public enum CalendarReader {
             known.updateValue(zone, forKey: tzid)  // nil too: a name that is no IANA zone is asked once
             return zone
         }
+    }
+}
+
+extension CalendarReader {
+    /// Whether a calendar's path is a folder (a vdir) or a file, following symlinks; what stands in
+    /// the way, said as the system says it (a missing path, a loop of symlinks, a folder not searchable).
+    static func kind(of path: String) -> Swift.Result<Bool, CalendarProblem> {
+        var info = stat()
+        guard CCall.posix("stat", context: path, { stat(path, &info) }) == 0 else {
+            let reason = errno == ENOENT ? "no such file or folder" : String(cString: strerror(errno))
+            return .failure(CalendarProblem(file: path, reason))
+        }
+        return .success(info.st_mode & S_IFMT == S_IFDIR)
     }
 }

@@ -9,9 +9,10 @@ public enum CalendarWriter {
     /// The file of `path` (a file, or a vdir of them) holding `uid`, changed by `edit` (nil: not
     /// this file) and replaced; returns that file, or what went wrong.
     public static func update(path: String, uid: String, _ edit: (String) -> String?) -> Result<String, CalendarProblem> {
-        var isFolder = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            return .failure(CalendarProblem(file: path, "no such file or folder"))
+        let isFolder: Bool
+        switch CalendarReader.kind(of: path) {
+        case .success(let folder): isFolder = folder
+        case .failure(let problem): return .failure(problem)
         }
         var files = [path]
         if isFolder {

@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test("broken files are reported with libical's words and skipped; nothing else is lost")
-    func broken() {
+    func broken() throws {
         let calendars = Self.corpus.appendingPathComponent("calendars").path
         let bad = read("\(calendars)/small_bad_calendar.ics", from: "1990-01-01T00:00", to: "2040-01-01T00:00")
         #expect(bad.occurrences.isEmpty)
@@ -69,6 +69,11 @@ import Testing
         #expect(builtin.occurrences.contains { $0.start == at("2014-08-29T12:00") }, "America/New_York without a VTIMEZONE: libical's own")
         let missing = read("/nonexistent/calendar.ics", from: "2026-01-01T00:00", to: "2026-02-01T00:00")
         #expect(missing.problems.map(\.description) == ["/nonexistent/calendar.ics: no such file or folder"])
+        // A path that is itself a loop of symlinks says so, as one inside a folder does.
+        let folder = try TemporaryFolder()
+        #expect(symlink(folder.path("b.ics"), folder.path("a.ics")) == 0 && symlink(folder.path("a.ics"), folder.path("b.ics")) == 0)
+        let loop = read(folder.path("a.ics"), from: "2026-01-01T00:00", to: "2026-02-01T00:00")
+        #expect(loop.problems.map(\.description) == ["\(folder.path("a.ics")): Too many levels of symbolic links"])
     }
 
     @Test("RRULE with an RDATE period and a RECURRENCE-ID override in a VTIMEZONE (RFC 7265's example)")
