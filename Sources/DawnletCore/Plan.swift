@@ -153,7 +153,7 @@ public struct PlanRules: Sendable {
     @inline(__always)
     func heldUntil(_ instant: Instant, local: Int64, _ item: PlanItem, zone: Zone) -> Instant? {
         guard let quietHours, let end = quietHours.end(of: instant, local: local, kind: item.kind, zone: zone) else { return nil }
-        if quietHours.criticalPasses && (item.style?.urgency ?? urgency[item.kind]) == .critical { return nil }
+        if quietHours.criticalPasses && item.urgency(urgency) == .critical { return nil }
         return end
     }
 

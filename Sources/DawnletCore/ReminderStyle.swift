@@ -113,6 +113,9 @@ extension PlanItem {
         let every = style?.nag ?? kinds[kind]
         return every.flatMap { $0 > .zero ? $0 : nil }
     }
+
+    /// The urgency it asks for: its own, else its kind's in `kinds` (nil: neither says).
+    public func urgency(_ kinds: [ReminderKind: Urgency]) -> Urgency? { style?.urgency ?? kinds[kind] }
 }
 
 extension Config {
@@ -123,7 +126,7 @@ extension Config {
         let own = item.style
         let sound = own?.sound ?? desktop.sound[kind]
         return DeliveryStyle(
-            nag: item.nag(nag), urgency: own?.urgency ?? desktop.urgency[kind],
+            nag: item.nag(nag), urgency: item.urgency(desktop.urgency),
             sound: sound.flatMap { $0.isEmpty ? nil : $0 }, persistence: desktop.persistence[kind] ?? .default)
     }
 }
