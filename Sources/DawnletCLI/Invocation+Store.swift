@@ -158,13 +158,17 @@ extension Invocation {
         return month
     }
 
-    /// A title or name a person typed: not empty, not huge, no control characters.
+    /// A title or name a person typed: not empty, not huge, no control characters and no bidi
+    /// override (text shown in another order than it is stored).
     func text(_ value: String, _ what: String) throws(CLIError) -> String {
         let trimmed = String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         guard !trimmed.isEmpty else { throw .usage("the \(what) is empty", globals.usage) }
         guard trimmed.count <= 500 else { throw .usage("the \(what) is longer than 500 characters", globals.usage) }
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .usage("the \(what) contains a control character (such as a line break)", globals.usage)
+        if let bad = trimmed.unicodeScalars.first(where: { !DisplayText.isTypable($0) }) {
+            let which =
+                bad.properties.generalCategory == .control
+                ? "a control character (such as a line break)" : "U+\(String(bad.value, radix: 16, uppercase: true)), a bidi override or line separator"
+            throw .usage("the \(what) contains \(which)", globals.usage)
         }
         return trimmed
     }

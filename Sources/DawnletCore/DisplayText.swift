@@ -4,23 +4,50 @@ public enum DisplayText {
     /// `text` on one line with nothing a terminal would act on: backslash, line breaks, tabs and
     /// every other control or format character written as an escape (`\n`, `\t`, `\u{1B}`), so
     /// an error or a log line can neither break in two nor recolour a terminal.
-    public static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String { escape(text, backslash: true) }
+
+    /// A title or name as a list shows it: every control, format (bidi override) or line-separating
+    /// character written as `\u{1B}`, `\n`…, so what a calendar or another program put in it can
+    /// neither drive the terminal nor reorder the line; all else, backslashes too, as it is.
+    /// Text with nothing to escape (nearly all) is returned as it is, without copying.
+    public static func shown(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) }) else { return text }
+        return escape(text, backslash: false)
+    }
+
+    /// Whether a title a person types may hold `scalar`: not a control character (a line break,
+    /// ESC), a line or paragraph separator, or a bidi embedding, override or isolate (U+202A–U+202E,
+    /// U+2066–U+2069), which would show the text in another order than it is stored.
+    public static func isTypable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029: return false
+        default: return scalar.properties.generalCategory != .control
+        }
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value >= 0x20 && scalar.value < 0x7F { return false }
+        switch scalar {
+        case "\u{200C}", "\u{200D}": return false  // joiners: part of emoji and scripts
+        default:
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned: return true
+            default: return false
+            }
+        }
+    }
+
+    private static func escape(_ text: String, backslash: Bool) -> String {
         var result = ""
         result.unicodeScalars.reserveCapacity(text.unicodeScalars.count)
         for scalar in text.unicodeScalars {
             switch scalar {
-            case "\\": result += "\\\\"
+            case "\\" where backslash: result += "\\\\"
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case "\u{200C}", "\u{200D}": result.unicodeScalars.append(scalar)  // joiners: part of emoji and scripts
-            default:
-                switch scalar.properties.generalCategory {
-                case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned:
-                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-                default:
-                    result.unicodeScalars.append(scalar)
-                }
+            case _ where needsEscape(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -297,8 +297,12 @@ public struct DesktopNotification: Hashable, Sendable {
     /// - Parameter mostActions: how many buttons the server shows (nil: all, as dunst's menu
     ///   does); the first are kept (answers first, then the snoozes in their order).
     public init(_ message: ReminderMessage, capabilities: Set<String>, expire: Duration, snooze: [SnoozePreset], mostActions: Int? = nil) {
-        summary = message.title + (message.late ? " (late)" : "") + (message.repetition > 0 ? " (again)" : "")
-        body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(message.body) : message.body
+        summary = DisplayText.shown(message.title) + (message.late ? " (late)" : "") + (message.repetition > 0 ? " (again)" : "")
+        // Each line's control and bidi characters shown as escapes (a server may pass them on to a
+        // terminal or reorder the text by them); the line breaks themselves kept.
+        let shown = message.body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { DisplayText.shown(String($0)) }
+            .joined(separator: "\n")
+        body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(shown) : shown
         urgency = message.urgency.level
         sound = capabilities.contains("sound") ? message.sound : nil
         persistence = message.persistence

@@ -56,17 +56,17 @@ import Testing
                          [ ] bill  #1  Rent  -950.00
 
                 2026-12-02 Wednesday
-                  09:30  [ ] event #1  Standup
-                  13:00  [ ] event ics:work  Review
-                         [x] todo  #2  Water
+                  09:30  [ ] event        #1  Standup
+                  13:00  [ ] event        ics:work  Review
+                         [x] todo         #2  Water
                          [x] subscription #1  Stream  -12.99  logged (payment #1 on 2026-12-02)
 
                 2026-12-03 Thursday
-                  07:00  [ ] habit #1  Walk
-                  09:30  [-] event #1  Standup  (skipped)
-                         [ ] todo  #2  Water
-                         [ ] debt  #1  Card  40.00
-                         [ ] goal  #1  Bike  800.00
+                  07:00  [ ] habit  #1  Walk
+                  09:30  [-] event  #1  Standup  (skipped)
+                         [ ] todo   #2  Water
+                         [ ] debt   #1  Card  40.00
+                         [ ] goal   #1  Bike  800.00
                          [ ] income #1  Salary  3000.00
 
                 """)
@@ -86,7 +86,7 @@ import Testing
         try populate()
         let agendaDay = try cli("agenda", "--from", "2026-12-03", "--days", "1").stdout
         #expect(try cli("today", "--date", "2026-12-03").stdout == agendaDay)
-        #expect(agendaDay.contains("debt  #1  Card") && agendaDay.contains("income #1  Salary"))
+        #expect(agendaDay.contains("debt   #1  Card") && agendaDay.contains("income #1  Salary"))
         #expect(try cli("agenda").stdout.components(separatedBy: "\n").filter { $0.hasPrefix("2026-12-") }.count == 7)
         for days in ["0", "367", "x"] {
             CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "agenda", "--days", days]), status: 2, mentioning: ["--days"])

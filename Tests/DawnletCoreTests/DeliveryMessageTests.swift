@@ -184,18 +184,20 @@ import Testing
         #expect(ReminderKey("digest:2026-02-28")?.item == nil)
     }
 
-    @Test("the desktop body is escaped only for a server that reads markup; no actions without the capability")
+    @Test(
+        "the desktop body is escaped only for a server that reads markup; control and bidi characters shown as escapes, its line breaks kept; no actions without the capability"
+    )
     func desktopContent() {
-        let m = message(title: hostile, body: hostile, late: true, urgency: .critical)
+        let m = message(title: hostile + "\u{1B}]0;x\u{7}", body: hostile + "\u{202E}", late: true, urgency: .critical)
         let markup = DesktopNotification(m, capabilities: ["body", "body-markup", "actions"], expire: .seconds(30), snooze: [.after(.seconds(600))])
-        #expect(markup.body == "Pay &lt;b&gt;rent&lt;/b&gt; &amp; $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶")
-        #expect(markup.summary == hostile + " (late)")
+        #expect(markup.body == "Pay &lt;b&gt;rent&lt;/b&gt; &amp; $(touch x)\nBcc: victim@example.org\nÜberweisung 💶\\u{202E}")
+        #expect(markup.summary == #"Pay <b>rent</b> & $(touch x)\r\nBcc: victim@example.org\nÜberweisung 💶\u{1B}]0;x\u{7} (late)"#)
         #expect(markup.urgency == 2)
         #expect(markup.expireMilliseconds == 30_000)
         #expect(markup.category == "x-dawnlet.todo")
         #expect(markup.actions.map(\.key) == ["done", "skip", "snooze:10m"])
         let plain = DesktopNotification(message(body: hostile), capabilities: ["body"], expire: .seconds(0), snooze: [.after(.seconds(600))])
-        #expect(plain.body == hostile)
+        #expect(plain.body == hostile.replacingOccurrences(of: "\r\n", with: "\n"))
         #expect(plain.urgency == 1)
         #expect(plain.actions.isEmpty)
         #expect(plain.expireMilliseconds == 0)

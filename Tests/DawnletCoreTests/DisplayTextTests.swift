@@ -20,6 +20,13 @@ import Testing
         #expect(!DisplayText.escaped(raw).contains("\n"))
     }
 
+    @Test("shown: as escaped, but a backslash stays one; text with nothing to escape is itself")
+    func shown() {
+        #expect(DisplayText.shown("C:\\tmp \u{1B}]0;x\u{7} \u{202E}exe\r\n") == #"C:\tmp \u{1B}]0;x\u{7} \u{202E}exe\r\n"#)
+        #expect(DisplayText.shown("Überweisung 💶 👩‍👩‍👧 C:\\tmp") == "Überweisung 💶 👩‍👩‍👧 C:\\tmp")
+        #expect(DisplayText.isTypable("\u{202E}") == false && DisplayText.isTypable("\u{2067}") == false && DisplayText.isTypable("\u{200F}"))
+    }
+
     @Test("bounded: at most the limit in characters, cut text ends in an ellipsis, short text unchanged")
     func bounded() {
         #expect(DisplayText.bounded("abcdef", to: 4) == "abc…")

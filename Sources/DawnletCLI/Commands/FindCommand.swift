@@ -38,6 +38,6 @@ enum FindCommand {
             return
         }
         if matches.isEmpty { invocation.output.line("nothing matches \"\(DisplayText.escaped(text))\"") }
-        for m in matches { invocation.output.line("\(m.kind) #\(m.id)  \(m.title)\(m.detail.isEmpty ? "" : "  (\(m.detail))")") }
+        for m in matches { invocation.output.line(DisplayText.shown("\(m.kind) #\(m.id)  \(m.title)\(m.detail.isEmpty ? "" : "  (\(m.detail))")")) }
     }
 }

@@ -315,7 +315,7 @@ enum ItemCommands {
 
     /// What a definition now is, as `list` shows it.
     static func describe(_ d: ItemDefinition) -> String {
-        var line = d.title
+        var line = DisplayText.shown(d.title)
         if let schedule = d.schedule {
             line += "  (\(schedule))"
         } else if let date = d.date {

@@ -93,7 +93,7 @@ enum MoneyCalendarCommands {
         }
         if subscriptions.isEmpty { invocation.output.line("no subscriptions") }
         for s in subscriptions {
-            invocation.output.line("#\(s.id)  \(s.name)  \(s.amount)  (\(s.schedule))\(s.active ? "" : "  paused")")
+            invocation.output.line("#\(s.id)  \(DisplayText.shown(s.name))  \(s.amount)  (\(s.schedule))\(s.active ? "" : "  paused")")
         }
     }
 
@@ -157,7 +157,8 @@ enum MoneyCalendarCommands {
         if debts.isEmpty { invocation.output.line("no debts") }
         for d in debts {
             invocation.output.line(
-                "#\(d.id)  \(d.name)  balance \(d.balance), minimum \(d.minimumPayment) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")")
+                "#\(d.id)  \(DisplayText.shown(d.name))  balance \(d.balance), minimum \(d.minimumPayment) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")"
+            )
         }
     }
 
@@ -200,7 +201,7 @@ enum MoneyCalendarCommands {
             return
         }
         if goals.isEmpty { invocation.output.line("no goals") }
-        for g in goals { invocation.output.line("#\(g.id)  \(g.name)  \(g.target)\(g.targetDate.map { " by \($0)" } ?? "")") }
+        for g in goals { invocation.output.line("#\(g.id)  \(DisplayText.shown(g.name))  \(g.target)\(g.targetDate.map { " by \($0)" } ?? "")") }
     }
 
     static func addIncome(_ invocation: inout Invocation) throws {
@@ -227,7 +228,8 @@ enum MoneyCalendarCommands {
         }
         if sources.isEmpty { invocation.output.line("no income sources") }
         for s in sources {
-            invocation.output.line("#\(s.id)  \(s.name)  \(s.amount)  (\(s.schedule))\(s.schedule.anchor == nil ? "  no anchor date: not projected" : "")")
+            invocation.output.line(
+                "#\(s.id)  \(DisplayText.shown(s.name))  \(s.amount)  (\(s.schedule))\(s.schedule.anchor == nil ? "  no anchor date: not projected" : "")")
         }
     }
 
@@ -275,7 +277,7 @@ enum MoneyCalendarCommands {
         if events.isEmpty { invocation.output.line("nothing this month") }
         for e in events {
             let amount = e.amount?.description ?? ""
-            var text = "\(e.date)  \(e.kind.rawValue.rightPadded(12)) #\(e.sourceID)  \(e.name)  \(amount)"
+            var text = "\(e.date)  \(e.kind.rawValue.rightPadded(12)) #\(e.sourceID)  \(DisplayText.shown(e.name))  \(amount)"
             if let payment = e.payment { text += "  logged (payment #\(payment.id) on \(payment.date))" }
             invocation.output.line(text)
         }
@@ -309,7 +311,7 @@ enum MoneyCalendarCommands {
         }
         if payments.isEmpty { invocation.output.line("no payments") }
         for p in payments {
-            invocation.output.line("#\(p.id)  \(p.date)  \(p.kind.rawValue) \(p.sourceID) \(source(p))  \(p.amount)  for \(period(p))")
+            invocation.output.line("#\(p.id)  \(p.date)  \(p.kind.rawValue) \(p.sourceID) \(DisplayText.shown(source(p)))  \(p.amount)  for \(period(p))")
         }
     }
 

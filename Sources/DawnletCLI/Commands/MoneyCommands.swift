@@ -52,7 +52,7 @@ enum MoneyCommands {
             return
         }
         if definitions.isEmpty { invocation.output.line("no recurring transactions") }
-        for d in definitions { invocation.output.line("#\(d.id)  \(d.name)  \(d.amount)  (\(d.schedule))") }
+        for d in definitions { invocation.output.line("#\(d.id)  \(DisplayText.shown(d.name))  \(d.amount)  (\(d.schedule))") }
     }
 
     static func month(_ invocation: inout Invocation) throws {
@@ -81,7 +81,7 @@ enum MoneyCommands {
         invocation.output.line("\(month)")
         for row in rows {
             let mark = row.status == .skipped ? "  (skipped)" : row.status == .paid ? "  (paid)" : ""
-            invocation.output.line("  \(row.date)  \(row.amount.description.leftPadded(12))  \(row.name)\(mark)")
+            invocation.output.line("  \(row.date)  \(row.amount.description.leftPadded(12))  \(DisplayText.shown(row.name))\(mark)")
         }
         invocation.output.line("  total       \(total.description.leftPadded(12))")
     }

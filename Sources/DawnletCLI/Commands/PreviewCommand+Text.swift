@@ -17,7 +17,7 @@ extension PreviewCommand {
     static func writeLines(_ r: Planner.PlainReminder, to out: ByteBuffer, dates: inout CivilDate.TextCache) {
         let item = r.item
         let (kind, id, timed) = (item.pointee.kind, item.pointee.definitionID, item.pointee.time != nil)
-        let title = item.pointee.title
+        let title = DisplayText.shown(item.pointee.title)
         out.write(upTo: 256 + 4 * (maximumDigits + 16) + r.channels.count * 10 + title.utf8.count) { base in
             var c = JSONCursor(base: base, count: 0)
             c.raw("  ")
@@ -66,7 +66,8 @@ extension PreviewCommand {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
-        var first = "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
+        var first =
+            "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(DisplayText.shown(r.title))  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
         if let state = statusText(r) {
             // Failed and missed red, late yellow, what went out or will not dim.
             let word = String(describing: statusWord(r))
@@ -74,8 +75,8 @@ extension PreviewCommand {
             first += "  " + (color.map { Output.paint("[\(state)]", $0, colored: colored) } ?? "[\(state)]")
         }
         var lines = [first]
-        if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
-        lines.append("           why: " + r.why.joined(separator: "; "))
+        if r.item == nil { lines += r.body.split(separator: "\n").map { "           · " + DisplayText.shown(String($0)) } }
+        lines.append("           why: " + DisplayText.shown(r.why.joined(separator: "; ")))
         return lines
     }
 

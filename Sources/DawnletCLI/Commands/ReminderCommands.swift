@@ -129,7 +129,8 @@ enum ReminderCommands {
             let iso = ISO8601.format(when, in: zone)
             let time = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5))"
             let again = entry.repeats == 0 ? "" : "  back \(entry.repeats) time\(entry.repeats == 1 ? "" : "s")"
-            return "\(prefix)\(time)  \(entry.kind)  \(entry.title)  → \(entry.channels.map(\.rawValue).joined(separator: ", "))\(again)  (\(entry.key))"
+            return
+                "\(prefix)\(time)  \(entry.kind)  \(DisplayText.shown(entry.title))  → \(entry.channels.map(\.rawValue).joined(separator: ", "))\(again)  (\(entry.key))"
         }
         if !snoozedOnly {
             if waiting.isEmpty { invocation.output.line("nothing waiting for an answer") }

@@ -109,7 +109,8 @@ enum ServeCommands {
         if rows.isEmpty { invocation.output.line("nothing missed") }
         for row in rows {
             invocation.output.line(
-                invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red) + "  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))")
+                invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red)
+                    + "  \(row.kind)  \(DisplayText.shown(row.title))  → \(row.channel)  (\(row.key))")
         }
     }
 }

@@ -125,11 +125,13 @@ enum TodayCommand {
         func source(_ entry: Agenda.Entry) -> String { entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-") }
         // Ids padded to the day's widest, so titles line up (`#1 ` beside `#11`).
         let width = day.entries.compactMap { $0.definitionID.map { "#\($0)".count } }.max() ?? 0
+        // Kinds padded to the day's widest, so that "subscription" beside "todo" keeps titles in line.
+        let kindWidth = max(5, day.entries.map(\.kind.count).max() ?? 0)
         for entry in day.entries {
             let box = ["done": "[x]", "logged": "[x]", "paid": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
-            var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.count >= 5 ? entry.kind : entry.kind.rightPadded(5)) "
-            let shown = source(entry)
-            line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(entry.title)"
+            var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.rightPadded(kindWidth)) "
+            let shown = DisplayText.shown(source(entry))
+            line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(DisplayText.shown(entry.title))"
             if let amount = entry.amount { line += "  \(amount)" }
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }

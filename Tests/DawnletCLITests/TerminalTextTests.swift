@@ -1,0 +1,75 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Titles from outside (a calendar's SUMMARY, a row another program wrote) shown in a terminal:
+/// every human-readable view writes their control and bidi characters as escapes, JSON keeps them
+/// exactly, and a person cannot type a bidi override into a title.
+@Suite struct TerminalTextTests {
+    let workspace: Workspace
+    var db: String { workspace.db }
+    /// A title that would set the terminal's title, clear the screen and reverse the rest of the line.
+    static let hostile = "Call \u{1B}]0;pwned\u{07}\u{1B}[2J back \u{202E}evil"
+    static let shown = #"Call \u{1B}]0;pwned\u{7}\u{1B}[2J back \u{202E}evil"#
+
+    init() throws {
+        var workspace = try Workspace()
+        let config = workspace.folder.path("config.json5")
+        let vdir = workspace.folder.path("cal")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+        BEGIN:VEVENT\r\nUID:hostile@example.org\r\nSUMMARY:\(Self.hostile)\r\nDTSTART:20261201T130000Z\r\n\
+        BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nDESCRIPTION:x\r\nEND:VALARM\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: vdir + "/hostile.ics", atomically: true, encoding: .utf8)
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"cal\", path: \"\(vdir)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        workspace.globals = ["--config", config, "--now", "2026-12-01T08:00Z"]
+        self.workspace = workspace
+    }
+
+    @discardableResult
+    func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try workspace.cli(arguments, expect: status, sourceLocation: sourceLocation)
+    }
+
+    /// Sets a title the way another program could: the CLI itself refuses these characters.
+    func setTitle(_ title: String, table: String, id: Int) throws {
+        let (status, text) = try runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(f'UPDATE {sys.argv[4]} SET title=? WHERE id=?', (sys.argv[2], int(sys.argv[3]))); c.commit()",
+                db, title, "\(id)", table,
+            ], environment: [:])
+        #expect(status == 0, "\(text)")
+    }
+
+    @Test("a hostile title from a calendar and from another program: escaped in today, agenda, preview, todo list, event list and find; exact in JSON")
+    func escapedEverywhere() throws {
+        try cli("todo", "add", "placeholder", "--due", "2026-12-01T09:00")
+        try cli("event", "add", "placeholder", "--start", "2026-12-01T10:00")
+        try setTitle(Self.hostile, table: "todos", id: 1)
+        try setTitle(Self.hostile, table: "events", id: 1)
+        for command in [["today"], ["agenda", "--days", "2"], ["preview", "--days", "1"], ["todo", "list"], ["event", "list"], ["find", "call"]] {
+            let out = try workspace.cli(command).stdout
+            #expect(!out.contains("\u{1B}") && !out.contains("\u{07}") && !out.contains("\u{202E}"), "\(command): \(out)")
+            #expect(out.contains(Self.shown), "\(command): \(out)")
+        }
+        // The calendar's event too, where it is listed.
+        #expect(try cli("agenda", "--days", "1").stdout.components(separatedBy: Self.shown).count == 4)
+        let json = try cli("todo", "list", "--json").stdout
+        #expect(json.contains(#""title":"Call \u001b]0;pwned\u0007\u001b[2J back \#u{202E}evil""#), "\(json)")
+    }
+
+    @Test("add and edit refuse a bidi override or isolate in a title (exit 2); right-to-left text itself is welcome")
+    func bidiRefused() throws {
+        for title in ["invoice \u{202E}fdp.exe", "a \u{2066}b\u{2069}"] {
+            let added = try cli("todo", "add", title, expect: 2)
+            #expect(added.stderr.contains("bidi override"), "\(added.stderr)")
+        }
+        try cli("todo", "add", "שלום עולם")
+        try cli("todo", "edit", "1", "--title", "\u{202D}x", expect: 2)
+        #expect(try cli("todo", "list").stdout.contains("#1  שלום עולם"))
+    }
+}
