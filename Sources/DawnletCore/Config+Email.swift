@@ -14,19 +14,27 @@ extension Config {
         public var caFile: String?
 
         /// The host of `url` (`mail.example.org` in `smtp://mail.example.org:587`), brackets removed.
-        public var host: String? {
-            guard let url, let rest = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first else { return nil }
-            let authority = rest.split(separator: "@").last ?? rest
+        public var host: String? { url.flatMap(Email.host(of:)) }
+
+        /// The host of a URL the config accepts (no `@`, `?` or `#`, which the config refuses):
+        /// what lies between `://` and the port or path. The sender checks the host again as
+        /// curl itself reads it.
+        static func host(of url: String) -> String? {
+            let rest = url.hasPrefix("smtps://") ? url.dropFirst(8) : url.hasPrefix("smtp://") ? url.dropFirst(7) : nil
+            guard let authority = rest?.prefix(while: { $0 != "/" }) else { return nil }
             if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
                 return String(authority[authority.index(after: authority.startIndex)..<close])
             }
-            return String(authority.split(separator: ":").first ?? authority)
+            return String(authority.prefix { $0 != ":" })
         }
 
         /// The host is this machine: `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8 written
         /// as four numbers. A name that merely starts with `127.` (`127.0.0.1.example.com`) is not.
-        public var hostIsLoopback: Bool {
-            guard let host else { return false }
+        public var hostIsLoopback: Bool { host.map(Email.isLoopback) ?? false }
+
+        /// The same for a host name or address (an IPv6 address with or without its brackets).
+        public static func isLoopback(_ host: String) -> Bool {
+            let host = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
             if host.lowercased() == "localhost" || host == "::1" { return true }
             let parts = host.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 4, parts[0] == "127" else { return false }

@@ -356,6 +356,15 @@ public struct Config: Hashable, Sendable {
                 guard url.hasPrefix("smtp://") || url.hasPrefix("smtps://") else {
                     throw ConfigError("channels.email.url", "must start with smtp:// or smtps://")
                 }
+                // Only scheme://host[:port][/domain]: a `?`, `#`, `@`, `%` or `\` would let this check
+                // and curl read different hosts out of the same text (the user goes in `user`).
+                if let bad = url.unicodeScalars.first(where: { "?#@%\\ ".unicodeScalars.contains($0) || !DisplayText.isTypable($0) }) {
+                    throw ConfigError(
+                        "channels.email.url",
+                        "may hold only smtp[s]://host[:port][/domain]; \(bad == "@" ? "the login goes in user and passwordFile" : "\"\(DisplayText.escaped(String(bad)))\" has no place in it")"
+                    )
+                }
+                guard let host = Email.host(of: url), !host.isEmpty else { throw ConfigError("channels.email.url", "names no host") }
                 email.url = url
             }
             if let t = e["tls"] {

@@ -171,6 +171,12 @@ final class Curl: @unchecked Sendable {
     let multiInfoRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?
     let multiStrerror: @convention(c) (CURLMcode) -> UnsafePointer<CChar>?
     let multiSetopt: UnsafeMutableRawPointer
+    // The URL interface: the host read out of a URL exactly as a transfer would read it.
+    let urlNew: @convention(c) () -> UnsafeMutableRawPointer?
+    let urlSet: @convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafePointer<CChar>?, UInt32) -> CURLUcode
+    let urlGet: @convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UInt32) -> CURLUcode
+    let urlCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// The library, or why it could not be loaded; loaded (and globally initialised) once.
     static let shared: Result<Curl, MailError> = Result { () throws(MailError) in try Curl() }
@@ -208,8 +214,29 @@ final class Curl: @unchecked Sendable {
             to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?).self)
         multiStrerror = unsafeBitCast(try symbol("curl_multi_strerror"), to: (@convention(c) (CURLMcode) -> UnsafePointer<CChar>?).self)
         multiSetopt = try symbol("curl_multi_setopt")
+        urlNew = unsafeBitCast(try symbol("curl_url"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
+        urlSet = unsafeBitCast(
+            try symbol("curl_url_set"), to: (@convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafePointer<CChar>?, UInt32) -> CURLUcode).self)
+        urlGet = unsafeBitCast(
+            try symbol("curl_url_get"),
+            to: (@convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UInt32) -> CURLUcode).self)
+        urlCleanup = unsafeBitCast(try symbol("curl_url_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
+        free = unsafeBitCast(try symbol("curl_free"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
         let globalInit = unsafeBitCast(try symbol("curl_global_init"), to: (@convention(c) (Int) -> CURLcode).self)
         guard globalInit(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { throw MailError("curl_global_init failed", permanent: true) }
+    }
+
+    /// `url` read by curl's own URL parser (a CURLU handle, which the caller cleans up with
+    /// `urlCleanup`) and the host it names; nil when curl cannot read it.
+    func parse(_ url: String) -> (handle: UnsafeMutableRawPointer, host: String)? {
+        guard let handle = urlNew() else { return nil }
+        var host: UnsafeMutablePointer<CChar>?
+        guard urlSet(handle, CURLUPART_URL, url, 0) == CURLUE_OK, urlGet(handle, CURLUPART_HOST, &host, 0) == CURLUE_OK, let host else {
+            urlCleanup(handle)
+            return nil
+        }
+        defer { free(host) }
+        return (handle, String(cString: host))
     }
 
     /// "curl_multi_add_handle: Out of memory": a failed multi call, for an error message.

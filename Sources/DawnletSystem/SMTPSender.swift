@@ -291,6 +291,8 @@ private final class Transfer {
     /// CURLOPT_ERRORBUFFER: curl writes its message here.
     private let errors: UnsafeMutablePointer<CChar>
     private var recipients: UnsafeMutablePointer<curl_slist>?
+    /// The URL as curl parsed it (CURLOPT_CURLU): the transfer goes to the host that was checked.
+    private var parsedURL: UnsafeMutableRawPointer?
     private var done: ((MailError?) -> Void)?
     private var closed = false
 
@@ -313,11 +315,19 @@ private final class Transfer {
     /// Sets the options; returns the failure (curl's "failed initialization", as a blocking
     /// send would report it) when curl refuses one.
     func configure(url: String, settings: Config.Email, password: String?, connectOnly: Bool, closesConnection: Bool) -> MailError? {
+        // The host as curl reads it, whatever the config's own check made of the text: clear
+        // text only to this machine.
+        guard let (parsed, host) = curl.parse(url) else { return MailError("curl cannot read channels.email.url as a URL", permanent: true) }
+        parsedURL = parsed
+        if settings.tls == .none && url.hasPrefix("smtp://") && !Config.Email.isLoopback(host) {
+            return MailError(
+                "tls none is refused: curl reads the host of channels.email.url as \(DisplayText.escaped(host)), not this machine", permanent: true)
+        }
         for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
         let s = curl.setopt
         var failed = false
         func option(_ rc: CURLcode) { if rc != CURLE_OK { failed = true } }
-        option(dawnlet_curl_setopt_string(s, handle, CURLOPT_URL, url))
+        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_CURLU, parsed))
         option(dawnlet_curl_setopt_string(s, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>"))
         option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
         option(dawnlet_curl_setopt_long(s, handle, connectOnly ? CURLOPT_CONNECT_ONLY : CURLOPT_UPLOAD, 1))
@@ -389,6 +399,8 @@ private final class Transfer {
         curl.easyCleanup(handle)
         curl.slistFreeAll(recipients)
         recipients = nil
+        curl.urlCleanup(parsedURL)
+        parsedURL = nil
     }
 
     /// Calls `done`, once.

@@ -33,6 +33,21 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.path("data/dawnlet/dawnlet.sqlite")))
     }
 
+    @Test("an SMTP URL that reads as loopback one way and as another host the way curl reads it is refused with 78, for every command")
+    func smtpURLRefused() throws {
+        let folder = try TemporaryFolder()
+        for url in ["smtp://0.0.0.0#@127.0.0.1:2525", "smtp://0.0.0.0?@127.0.0.1:2525", "smtp://mail.example.com#@localhost"] {
+            let config = folder.path("c.json5")
+            try "{ channels: { email: { url: '\(url)', tls: 'none', from: 'a@b', to: ['c@d'] } } }".write(toFile: config, atomically: true, encoding: .utf8)
+            for command in [["notify-test", "--channel", "email"], ["today"]] {
+                let result = try CLIProcess.run(["--db", folder.path("d.sqlite"), "--config", config] + command)
+                CLIProcess.expectFailure(result, status: 78, mentioning: ["channels.email.url", "has no place in it"])
+            }
+            let doctor = try CLIProcess.run(["--db", folder.path("d.sqlite"), "--config", config, "doctor"])
+            #expect(doctor.status == 1 && doctor.stdout.contains("FAIL config") && doctor.stdout.contains("has no place in it"), "\(doctor.stdout)")
+        }
+    }
+
     @Test("todo add serve, waiting on a locked database, is ended by SIGTERM at once")
     func serveAsTitle() throws {
         let folder = try TemporaryFolder()

@@ -99,6 +99,16 @@ import Testing
             ("{ channels: { email: { url: 'smtp://127.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
             ("{ channels: { email: { url: 'smtp://127.0.0.256', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
             ("{ channels: { email: { url: 'smtp://localhost.evil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.tls", "loopback"),
+            // Text a simple reading and curl's would split at different places: refused whole.
+            ("{ channels: { email: { url: 'smtp://0.0.0.0#@127.0.0.1:2525', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "has no place"),
+            ("{ channels: { email: { url: 'smtp://0.0.0.0?@127.0.0.1:2525', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "has no place"),
+            (
+                "{ channels: { email: { url: 'smtp://mail.example.com#@localhost', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.url",
+                "has no place"
+            ),
+            ("{ channels: { email: { url: 'smtp://me:secret@mail.example.com', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "user and passwordFile"),
+            ("{ channels: { email: { url: 'smtp://127.0.0.1%2eevil.com', tls: 'none', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "has no place"),
+            ("{ channels: { email: { url: 'smtp://', from: 'a@b', to: ['c@d'] } } }", "channels.email.url", "names no host"),
             ("{ channels: { email: { url: 'smtp://x', from: 'a@b', to: ['c@d'], timeout: '0s' } } }", "channels.email.timeout", "between"),
             ("{ channels: { email: { sendmail: [], from: 'a@b', to: ['c@d'] } } }", "channels.email.sendmail", "program"),
             ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),

@@ -104,6 +104,34 @@ import Testing
     }
 
     /// The email settings the runner would read from its config, with tls none (loopback).
+    @Test(
+        "tls none is checked against the host as curl reads the URL: one that a simpler reading would take for loopback is refused before any connection, permanently; localhost still sends",
+        arguments: ["smtp://0.0.0.0#@127.0.0.1:PORT", "smtp://0.0.0.0?@127.0.0.1:PORT", "smtp://mail.example.com#@127.0.0.1:PORT"])
+    func curlReadsTheHost(_ template: String) throws {
+        let folder = try TemporaryFolder()
+        let smtp = try LoopbackServer(.smtp(maildir: folder.path("maildir")))
+        let url = template.replacingOccurrences(of: "PORT", with: "\(smtp.port)")
+        let message = Array("From: a@b\r\nTo: c@d\r\nSubject: x\r\n\r\nx\r\n".utf8)
+        let host = url.dropFirst(7).prefix { $0 != "#" && $0 != "?" }
+        /// One send on a loop of its own, waited for.
+        func send(_ url: String) throws -> MailError? {
+            let loop = try EventLoop()
+            let sender = try SMTPSender(loop: loop)
+            var outcome: MailError?? = .none
+            sender.send(url: url, settings: try Self.settings(timeout: "5s"), password: nil, message: message) { error in
+                outcome = .some(error)
+                loop.exit(0)
+            }
+            _ = try withExtendedLifetime(sender) { try loop.run() }
+            return try #require(outcome)
+        }
+        let refused = try #require(try send(url))
+        #expect(refused.permanent && refused.message.contains("curl reads the host of channels.email.url as \(host), not this machine"), "\(refused)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("maildir") + "/new").isEmpty)
+        #expect(try send("smtp://localhost:\(smtp.port)") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("maildir") + "/new").count == 1)
+    }
+
     static func settings(timeout: String) throws -> Config.Email {
         let config = try Config(
             .object([
