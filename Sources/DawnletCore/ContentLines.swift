@@ -45,6 +45,68 @@ public enum ContentLines {
         return result
     }
 
+    /// `input` without what holds a NUL byte, which no iCalendar text may (and which would end the
+    /// text for a C parser there, dropping every valid item after it): the innermost component
+    /// holding it (a VEVENT, a VALARM…, never the VCALENDAR itself), else its content line.
+    /// `dropped` says what went, one entry per component or line, as "a NUL byte at line 12:
+    /// the VEVENT of lines 8–20 left out".
+    public static func withoutNUL(_ input: [UInt8]) -> (bytes: [UInt8], dropped: [String]) {
+        guard input.contains(0) else { return (input, []) }
+        // Logical lines: their byte ranges, first physical line numbers, and whether they hold a NUL.
+        var lines: [(range: Range<Int>, number: Int, nul: Bool)] = []
+        var (start, number) = (0, 1)
+        while start < input.count {
+            var end = start
+            var physical = 0
+            repeat {
+                while end < input.count && input[end] != 0x0A { end += 1 }
+                if end < input.count { end += 1 }
+                physical += 1
+            } while end < input.count && (input[end] == 0x20 || input[end] == 0x09)
+            lines.append((start..<end, number, input[start..<end].contains(0)))
+            (start, number) = (end, number + physical)
+        }
+        func word(_ line: Int, after prefix: String) -> String? {
+            let text = String(decoding: input[lines[line].range].prefix(80), as: UTF8.self).uppercased()
+            guard text.hasPrefix(prefix) else { return nil }
+            return String(text.dropFirst(prefix.count).prefix { $0 != "\r" && $0 != "\n" && $0 != "\r\n" && $0 != ";" && $0 != " " })
+        }
+        // Components as spans of lines, and the innermost one (not a VCALENDAR) each line is in.
+        var open: [(name: String, line: Int)] = []
+        var spanEnd: [Int: Int] = [:]
+        var holder = [Int?](repeating: nil, count: lines.count)
+        for i in lines.indices {
+            if let name = word(i, after: "BEGIN:") {
+                open.append((name, i))
+                if name != "VCALENDAR" { holder[i] = i }
+                continue
+            }
+            holder[i] = open.last(where: { $0.name != "VCALENDAR" })?.line
+            if let name = word(i, after: "END:"), let at = open.lastIndex(where: { $0.name == name }) {
+                for closed in open[at...] { spanEnd[closed.line] = i }
+                open.removeSubrange(at...)
+            }
+        }
+        var drop = [Bool](repeating: false, count: lines.count)
+        var dropped: [String] = []
+        for i in lines.indices where lines[i].nul && !drop[i] {
+            if let begin = holder[i] {
+                let end = spanEnd[begin] ?? lines.count - 1
+                for k in begin...end { drop[k] = true }
+                let last = lines[end].number + input[lines[end].range].dropLast().filter { $0 == 0x0A }.count
+                let name = word(begin, after: "BEGIN:").map { String($0.prefix(20)) } ?? "component"
+                dropped.append("a NUL byte at line \(lines[i].number): the \(name) of lines \(lines[begin].number)–\(last) left out")
+            } else {
+                drop[i] = true
+                dropped.append("a NUL byte at line \(lines[i].number): that line left out")
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(input.count)
+        for i in lines.indices where !drop[i] { bytes += input[lines[i].range] }
+        return (bytes, dropped)
+    }
+
     /// `bytes` cut to end neither inside a UTF-8 sequence nor after a lone escape backslash.
     static func whole(_ bytes: [UInt8]) -> [UInt8] {
         var kept = bytes

@@ -73,9 +73,18 @@ extension CalendarReader {
                 let names = bounded.cut.sorted { $0.key < $1.key }.map { "\(DisplayText.escaped($0.key))\($0.value > 1 ? " ×\($0.value)" : "")" }
                 problem("properties longer than \(ContentLines.longest >> 10) KiB: SUMMARY cut, others left out (\(names.joined(separator: ", ")))")
             }
-            bytes = bounded.bytes
-            guard var text = String(validating: bytes, as: UTF8.self) ?? String(bytes: bytes, encoding: .isoLatin1) else {
-                return problem("not text")
+            let original = bytes
+            let clean = ContentLines.withoutNUL(bounded.bytes)
+            for dropped in clean.dropped.prefix(5) { problem(dropped) }
+            if clean.dropped.count > 5 { problem("\(clean.dropped.count - 5) more components or lines holding a NUL byte left out") }
+            bytes = clean.bytes
+            var text: String
+            if let valid = String(validating: bytes, as: UTF8.self) {
+                text = valid
+            } else {
+                // Shown with U+FFFD where it is not UTF-8, as iCalendar text must be; said once.
+                text = String(decoding: bytes, as: UTF8.self)
+                problem("not valid UTF-8 at line \(Self.firstInvalidLine(original)): shown with \u{FFFD} in its place")
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             if let trailing = Self.afterCalendarEnd(bytes) {
@@ -97,6 +106,16 @@ extension CalendarReader {
                     expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
                 }
             }
+        }
+
+        /// The number of the first line of the file that is not valid UTF-8.
+        static func firstInvalidLine(_ bytes: [UInt8]) -> Int {
+            var number = 1
+            for line in bytes.split(separator: 10, omittingEmptySubsequences: false) {
+                if String(validating: line, as: UTF8.self) == nil { return number }
+                number += 1
+            }
+            return number
         }
 
         /// The first `BEGIN:NAME` (with its line) after the last END:VCALENDAR, if any: libical

@@ -135,6 +135,27 @@ import Testing
         #expect(reminders.allSatisfy { $0["definition_id"] is NSNull || $0["kind"] as? String == "digest" })
     }
 
+    @Test("a NUL byte in one event leaves out only that event, and says where; a title not in UTF-8 shows U+FFFD, with one warning")
+    func nulAndInvalidUTF8() throws {
+        let path = folder.path("work") + "/events.ics"
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let dentist = try #require(bytes.firstRange(of: Array("SUMMARY:Dentist".utf8)))
+        bytes[dentist.upperBound - 1] = 0
+        let holiday = try #require(bytes.firstRange(of: Array("SUMMARY:Holiday".utf8)))
+        bytes[holiday.upperBound - 1] = 0xE9
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try CLIProcess.createDatabase(db)
+        let result = try CLIProcess.run(["--db", db, "--config", config, "agenda", "--from", "2026-12-01", "--days", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Standup") && result.stdout.contains("Holida\u{FFFD}") && !result.stdout.contains("Dentist"), "\(result.stdout)")
+        let warnings = result.stderr.split(separator: "\n").filter { $0.contains("events.ics") }
+        #expect(
+            warnings == [
+                "dawnlet-remind: warning: calendar \(path): a NUL byte at line 13: the VEVENT of lines 11–19 left out",
+                "dawnlet-remind: warning: calendar \(path): not valid UTF-8 at line 22: shown with \u{FFFD} in its place",
+            ], "\(result.stderr)")
+    }
+
     @Test("doctor reads each calendar and says what it found and what is wrong")
     func doctor() throws {
         let result = try CLIProcess.run(["--db", db, "--config", config, "doctor"])

@@ -26,6 +26,7 @@ import Testing
         let signalled: Bool
         let overran: Bool
         let stderr: String
+        let stdout: String
     }
 
     /// Runs the binary with `arguments`; killed (and reported) past `seconds`.
@@ -40,7 +41,10 @@ import Testing
         let errPath = folder.path("stderr")
         FileManager.default.createFile(atPath: errPath, contents: nil)
         let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = FileHandle.nullDevice
+        let outPath = folder.path("stdout")
+        FileManager.default.createFile(atPath: outPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         let ended = DispatchSemaphore(value: 0)
@@ -52,9 +56,11 @@ import Testing
             ended.wait()
         }
         try err.close()
+        try out.close()
         return Ending(
             status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal, overran: overran,
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "")
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            stdout: String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data(), as: UTF8.self))
     }
 
     func check(_ ending: Ending, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -65,6 +71,12 @@ import Testing
             sourceLocation: sourceLocation)
         for crash in ["Fatal error", "backtrace", "Illegal instruction", "Segmentation"] {
             #expect(!ending.stderr.contains(crash), "\(what): \(ending.stderr.prefix(300))", sourceLocation: sourceLocation)
+        }
+        // Nothing from a file reaches the terminal raw: no escape, bell or bidi override on either stream.
+        for raw in ["\u{1B}", "\u{07}", "\u{202E}"] {
+            #expect(
+                !ending.stdout.contains(raw) && !ending.stderr.contains(raw), "\(what): a raw U+\(raw.unicodeScalars.first!.value)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -99,6 +111,8 @@ import Testing
         "calendars: [{ name: \"a\", path: \"/dev/zero\" }], ",
         "route: { todo: [\"email\"] }, ", "channels: { email: { url: \"smtp://127.0.0.1.evil.com\", tls: \"none\", to: [\"a@b\"] } }, ",
         "command: { argv: [\"/bin/true\", \"{title}\"] }, ", "\u{0}", "\u{FEFF}", "é", "💶",
+        "channels: { email: { url: \"smtp://0.0.0.0#@127.0.0.1:2525\", tls: \"none\", from: \"a@b\", to: [\"a@b\"] } }, ",
+        "url: \"smtp://mail.example.com?@localhost\", ",
     ]
 
     static let calendarTokens = [
@@ -106,6 +120,7 @@ import Testing
         "RDATE:20261201T090000Z,20261202T090000Z\r\n", "EXDATE:20261201\r\n", "BEGIN:VEVENT\r\n", "END:VEVENT\r\n", "BEGIN:VTIMEZONE\r\n",
         "DTSTART;TZID=Nowhere/Land:20261201T090000\r\n", "DTSTART:99991231T235959Z\r\n", "DTSTART:00010101\r\n",
         "TRIGGER:-P9999W\r\n", "BEGIN:VALARM\r\nTRIGGER:PT0S\r\nEND:VALARM\r\n", ";", ":", ",", "\\", "\u{1B}]0;x\u{07}",
+        "SUMMARY:\u{1B}[2J\u{202E}x\u{07}\r\n", "\u{0}", "BEGIN:VEVENT\r\nSUMMARY:\u{0}\r\n", "\u{FFFD}",
     ]
 
     // MARK: - Targets
@@ -115,8 +130,12 @@ import Testing
         let example = try [UInt8](Data(contentsOf: Self.root.appendingPathComponent("config/config.example.json5")))
         let config = folder.path("config.json5")
         let db = folder.path("c.sqlite")
+        // A calendar path that is a loop of symlinks.
+        let loop = folder.path("loop.ics")
+        #expect(symlink(loop, loop) == 0)
+        let tokens = Self.configTokens + ["calendars: [{ name: \"loop\", path: \"\(loop)\" }], "]
         for index in 0..<Self.cases {
-            let text = mutate(example, tokens: Self.configTokens)
+            let text = mutate(example, tokens: tokens)
             try Data(text).write(to: URL(fileURLWithPath: config))
             let command = random.pick([["today"], ["preview", "--days", "2"], ["todo", "list"], ["money", "month", "2026-12"]])
             let ending = try run(["--db", db, "--config", config] + command)
@@ -190,7 +209,8 @@ import Testing
             "todo", "event", "habit", "money", "add", "list", "done", "skip", "delete", "preview", "today", "missed", "export",
             "occurrences", "--due", "--on", "--at", "--every", "--remind", "--amount", "--days", "--now", "--json", "--help", "--",
             "--tz", "Mars/Olympus", "9999-12-31T23:59Z", "0000-01-01", "2026-02-30", "25:00", "-1", "99999999999999999999",
-            "9999999999999.99", "daily", "monthly on day 31", "every 0 weeks", "1e9m", "\n", "\u{1B}[2J", "💶", "",
+            "9999999999999.99", "daily", "monthly on day 31", "every 0 weeks", "1e9m", "\n", "\u{1B}[2J", "💶", "", "\u{202E}",
+            "--db", "/nonexistent/dir/x.sqlite", "find",
         ]
         for index in 0..<Self.cases {
             let arguments = (0...random.below(6)).map { _ in random.pick(words) }

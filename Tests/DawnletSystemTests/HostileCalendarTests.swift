@@ -34,6 +34,32 @@ import Testing
         CalendarReader.read(name: "x", path: path, window: window, zone: zone, budget: budget)
     }
 
+    @Test("a NUL byte drops only the component holding it (the innermost: an event, or only its alarm) or, outside any, its line; each said with its lines")
+    func nulBytes() throws {
+        let alarm = "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:x\u{0}y\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\n"
+        let text = calendar(event("a") + event("b", summary: "B\u{0}ad") + event("c", alarm) + "X-NOTE:n\u{0}\r\n" + event("d"))
+        let result = read(try write("nul.ics", text))
+        #expect(result.occurrences.map(\.uid) == ["a", "c", "d"])
+        #expect(result.occurrences.first { $0.uid == "c" }.map { $0.alarms == nil } == true)
+        #expect(
+            result.problems.map(\.message) == [
+                "a NUL byte at line 14: the VEVENT of lines 10–15 left out",
+                "a NUL byte at line 23: the VALARM of lines 21–25 left out",
+                "a NUL byte at line 27: that line left out",
+            ])
+    }
+
+    @Test("invalid UTF-8 is shown as U+FFFD, with one warning naming its first line; the items are read")
+    func invalidUTF8() throws {
+        var bytes = Array(calendar(event("a", summary: "caf__") + event("b", summary: "x__")).utf8)
+        for (i, byte) in bytes.enumerated() where byte == UInt8(ascii: "_") { bytes[i] = i % 2 == 0 ? 0xE9 : 0xFF }
+        let path = folder.path("latin.ics")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let result = read(path)
+        #expect(result.occurrences.map(\.title) == ["caf\u{FFFD}\u{FFFD}", "x\u{FFFD}\u{FFFD}"])
+        #expect(result.problems.map(\.message) == ["not valid UTF-8 at line 8: shown with \u{FFFD} in its place"])
+    }
+
     @Test("a FIFO and a device in a vdir are skipped unopened (no hang); the vdir's other files are read")
     func notRegular() throws {
         let vdir = folder.path("vdir")
