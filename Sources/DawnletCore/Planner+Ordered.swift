@@ -133,6 +133,14 @@ extension Planner {
             case .whole(let p): p.pointee.fireAt
             }
         }
+
+        /// Still to go out: pending, or due or late now (`PlannedReminder.isToGoOut`).
+        public var isToGoOut: Bool {
+            switch self {
+            case .plain(let r): r.timing != .missed
+            case .whole(let p): p.pointee.isToGoOut
+            }
+        }
     }
 
     /// A plain reminder's parts (see `Fire`): made whole, it is the `PlannedReminder` with these,

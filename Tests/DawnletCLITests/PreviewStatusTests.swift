@@ -61,3 +61,27 @@ extension PlannerCommandTests {
         #expect(reminders.first { $0["title"] as? String == "Snoozed" }?["snoozed"] as? Bool == true)
     }
 }
+
+extension PlannerCommandTests {
+    @Test("preview by default starts where serve's decision does: what goes out now, 11 h late, is listed; what went out then only with --all")
+    func previewShowsLate() throws {
+        for (title, time) in [("Morning run", "08:00"), ("Sent", "09:00"), ("Evening", "21:00")] {
+            try cli("todo", "add", title, "--due", "2026-12-01T\(time)", "--remind", "0m", "--tz", "Europe/Berlin")
+        }
+        // 09:00 Berlin went out.
+        try sql(
+            """
+            INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, snoozed_until) VALUES
+            ('todo:2:2026-12-01:0m', 'desktop', 'delivered', 'todo', 'Sent', 1796112000, 1796112000, 1796112001, 'notification 4', NULL)
+            """)
+        let text = try cli("preview", "--tz", "Europe/Berlin", "--now", "2026-12-01T19:37", "--days", "1").stdout
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains(" Morning run  →") && $0.hasSuffix("[late: goes out now, marked late]") }, "\(text)")
+        #expect(lines.contains { $0.contains(" Evening  →") }, "\(text)")
+        #expect(!text.contains(" Sent  →"), "\(text)")
+        let all = try cli("preview", "--all", "--tz", "Europe/Berlin", "--now", "2026-12-01T19:37", "--days", "1").stdout
+        #expect(all.contains(" Sent  →"), "\(all)")
+        let json = try cli("preview", "--json", "--tz", "Europe/Berlin", "--now", "2026-12-01T19:37", "--days", "1").stdout
+        #expect(json.contains(#""key":"todo:1:2026-12-01:0m""#) && !json.contains(#""key":"todo:2:2026-12-01:0m""#), "\(json)")
+    }
+}

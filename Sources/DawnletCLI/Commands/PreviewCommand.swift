@@ -8,7 +8,7 @@ import FoundationEssentials
 enum PreviewCommand {
     static let command = Command(
         path: ["preview"], usage: "preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]",
-        summary: "Show the reminders that will fire (default: the next 7 days), with channel and reason.",
+        summary: "Show the reminders that will fire (default: what goes out now, late, and the next 7 days), with channel and reason.",
         options: [.value("from"), .value("to"), .value("days"), .flag("all"), .flag("json")], run: run)
 
     /// The longest window one call may ask for.
@@ -39,6 +39,8 @@ enum PreviewCommand {
             to = max(end, zone.resolve(WallTime.midnight, on: day.adding(days: 1)).instant.adding(seconds: -1))
         }
         let window: ClosedRange<Instant>
+        // Before this instant, only what still goes out is shown.
+        var lookback: Instant?
         switch (from, to, invocation.arguments.value("days")) {
         case (nil, nil, let daysText):
             var days = 7
@@ -48,7 +50,10 @@ enum PreviewCommand {
                 }
                 days = n
             }
-            window = now...now.adding(seconds: Int64(days) * 86_400)
+            // From where the runner's own decision starts, the grace window back: what goes out
+            // now, late, is shown too (what went out then is not, unless --all).
+            window = now.adding(.zero - invocation.config.graceWindow)...now.adding(seconds: Int64(days) * 86_400)
+            lookback = now
         case (let from?, let to?, nil):
             guard from <= to else { throw CLIError.usage("--to is before --from", usage) }
             guard to.secondsSinceEpoch - from.secondsSinceEpoch <= Int64(maximumDays) * 86_400 else {
@@ -64,6 +69,7 @@ enum PreviewCommand {
 
         let source = PlanReader(store: try invocation.readStore(), config: invocation.config, zone: zone)
         let all = invocation.arguments.has("all")
+        let shownFrom = all ? nil : lookback
         // Streamed in time order as the plan is made, some days at a time: a year of a large
         // database is hundreds of thousands of reminders, never held whole.
         var problems: [CalendarProblem] = []
@@ -78,7 +84,7 @@ enum PreviewCommand {
                     // next days are planned; here they go out in order.
                     problems = try source.forEachSlice(
                         now: now, window: window, includeSuppressed: all,
-                        render: RenderedSlice.init(json:)
+                        render: { plan in RenderedSlice(json: plan, shownFrom: shownFrom) }
                     ) { slice in
                         w.elements(slice.bytes, send: Output.write)
                         return true
@@ -97,7 +103,8 @@ enum PreviewCommand {
             let colored = invocation.output.colored
             var shownDay: CivilDate?
             problems = try source.forEachSlice(
-                now: now, window: window, includeSuppressed: all, render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored) }
+                now: now, window: window, includeSuppressed: all,
+                render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom) }
             ) { slice in
                 guard let first = slice.firstDay else { return true }
                 if first != shownDay {
@@ -110,7 +117,7 @@ enum PreviewCommand {
             }
             if shownDay == nil {
                 invocation.output.line(
-                    "nothing to remind of between \(ISO8601.format(window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanReader.latest), in: zone))"
+                    "nothing to remind of between \(ISO8601.format(lookback ?? window.lowerBound, in: zone)) and \(ISO8601.format(min(window.upperBound, PlanReader.latest), in: zone))"
                 )
             }
         }
@@ -130,12 +137,14 @@ enum PreviewCommand {
         let firstDay: CivilDate?
         let lastDay: CivilDate?
 
-        /// As JSON array elements, with no comma before the first.
-        init(json plan: Planner.Ordered) {
+        /// As JSON array elements, with no comma before the first. Before `shownFrom`, only what
+        /// still goes out.
+        init(json plan: Planner.Ordered, shownFrom: Instant?) {
             // About what a reminder takes, so the buffer seldom grows.
             var w = JSONWriter(capacity: 240 * plan.count)
             var dates = CivilDate.TextCache()
             _ = plan.forEachEntry { entry in
+                if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
                 switch entry {
                 case .plain(let r): PreviewCommand.write(r, to: &w, dates: &dates)
                 case .whole(let p): PreviewCommand.write(p, to: &w, dates: &dates)
@@ -146,12 +155,13 @@ enum PreviewCommand {
         }
 
         /// As text: each reminder's lines, their days' headings between them.
-        init(text plan: Planner.Ordered, zone: Zone, colored: Bool) {
+        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?) {
             let out = ByteBuffer(capacity: 128 * plan.count)
             var first: CivilDate?
             var last: CivilDate?
             var dates = CivilDate.TextCache()
             _ = plan.forEachEntry { entry in
+                if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
                 let day = ISO8601.localDate(of: entry.fireAt, in: zone).date
                 if day != last {
                     if last != nil {
