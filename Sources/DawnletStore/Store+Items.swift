@@ -183,14 +183,20 @@ extension Store.Items {
 
     /// Records one instance: its status and/or edits. Creates the row if the instance was virtual;
     /// keeps what is not given. The caller has checked the date is an occurrence.
+    /// Returns the status the instance had recorded before (nil: none).
+    @discardableResult
     public func setOccurrence(
         _ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus?,
         title: String? = nil, time: WallTime? = nil
-    ) throws(StoreError) {
+    ) throws(StoreError) -> OccurrenceStatus? {
         let tables = KindTables.of(kind)
         let initial: OccurrenceStatus = kind == .habit ? .done : .open
-        try db.writeTransaction { () throws(StoreError) in
+        return try db.writeTransaction { () throws(StoreError) -> OccurrenceStatus? in
             _ = try definition(kind, id: definitionID)
+            let before =
+                try db.query(
+                    "SELECT status FROM \(tables.occurrences) WHERE definition_id = ? AND date = ?", [.int(definitionID), .text(date.description)]
+                ) { row in OccurrenceStatus(rawValue: row.text(0)) }.first ?? nil
             try db.run(
                 """
                 INSERT INTO \(tables.occurrences) (definition_id, date, status, title, time) VALUES (?1, ?2, coalesce(?3, ?6), ?4, ?5)
@@ -201,16 +207,18 @@ extension Store.Items {
                     .int(definitionID), .text(date.description), status.map { .text($0.rawValue) } ?? .null, title.sql,
                     .described(time), .text(initial.rawValue),
                 ])
+            return before
         }
     }
 
     /// Undoes `done` or `skip` on one instance: the row goes back to what it was before it was
     /// marked — removed when it held nothing else, else open with its edits kept (a habit's
-    /// entry, which only records done or skipped, is removed). `.notFound` when that instance is
-    /// not marked `status`.
-    public func clearOccurrence(_ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus) throws(StoreError) {
+    /// entry, which only records done or skipped, is removed). Returns false, changing nothing,
+    /// when that instance is not marked `status`.
+    @discardableResult
+    public func clearOccurrence(_ kind: ItemKind, definitionID: Int64, date: CivilDate, status: OccurrenceStatus) throws(StoreError) -> Bool {
         let tables = KindTables.of(kind)
-        try db.writeTransaction { () throws(StoreError) in
+        return try db.writeTransaction { () throws(StoreError) -> Bool in
             _ = try definition(kind, id: definitionID)
             let key: [SQLValue] = [.int(definitionID), .text(date.description), .text(status.rawValue)]
             let removed = try db.run(
@@ -218,10 +226,8 @@ extension Store.Items {
                 DELETE FROM \(tables.occurrences) WHERE definition_id = ? AND date = ? AND status = ?
                 AND (\(kind == .habit ? "1" : "0") OR (title IS NULL AND time IS NULL))
                 """, key)
-            guard removed == 0 else { return }
-            guard try db.run("UPDATE \(tables.occurrences) SET status = 'open' WHERE definition_id = ? AND date = ? AND status = ?", key) == 1 else {
-                throw StoreError(.notFound, "\(tables.noun) \(definitionID) on \(date) is not \(status == .done ? "done" : "skipped")")
-            }
+            guard removed == 0 else { return true }
+            return try db.run("UPDATE \(tables.occurrences) SET status = 'open' WHERE definition_id = ? AND date = ? AND status = ?", key) == 1
         }
     }
 

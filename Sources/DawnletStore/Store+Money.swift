@@ -114,17 +114,15 @@ extension Store.Money {
         }
     }
 
-    /// Undoes `money skip`: the (definition, date) transaction counts again.
-    public func unskipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) {
-        try db.writeTransaction { () throws(StoreError) in
+    /// Undoes `money skip`: the (definition, date) transaction counts again. Returns false,
+    /// changing nothing, when it was not skipped.
+    @discardableResult
+    public func unskipTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) -> Bool {
+        try db.writeTransaction { () throws(StoreError) -> Bool in
             _ = try recurringTransaction(id: definitionID)
-            guard
-                try db.run(
-                    "UPDATE transactions SET status = 'posted' WHERE definition_id = ? AND date = ? AND status = 'skipped'",
-                    [.int(definitionID), .text(date.description)]) == 1
-            else {
-                throw StoreError(.notFound, "recurring transaction \(definitionID) on \(date) is not skipped")
-            }
+            return try db.run(
+                "UPDATE transactions SET status = 'posted' WHERE definition_id = ? AND date = ? AND status = 'skipped'",
+                [.int(definitionID), .text(date.description)]) == 1
         }
     }
 

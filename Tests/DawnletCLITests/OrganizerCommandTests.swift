@@ -49,6 +49,24 @@ import Testing
         #expect(text.contains("[-] todo  #1  Take out bins  (skipped)"))
     }
 
+    @Test("done and skip without --on: today's occurrence, else the next open one, named on stderr; a habit is not done ahead")
+    func doneWithoutOn() throws {
+        try cli("todo", "add", "Bins", "--every", "weekly on thu")
+        try cli("todo", "add", "Water", "--every", "daily")
+        let done = try cli("todo", "done", "1")
+        #expect(done.stdout == "todo 1 on 2026-12-03: done\n")
+        #expect(done.stderr == "todo 1: 2026-12-03, its next open occurrence (today, 2026-12-01, is not one)\n", "\(done.stderr)")
+        #expect(try cli("todo", "list").stdout.contains("[open]  next 2026-12-10"))
+        #expect(try cli("todo", "skip", "1").stdout == "todo 1 on 2026-12-10: skipped\n")
+        #expect(try cli("todo", "reopen", "1").stdout == "todo 1 on 2026-12-03: open again\n")
+        let today = try cli("todo", "done", "2")
+        #expect(today.stdout == "todo 2 on 2026-12-01: done\n" && today.stderr.isEmpty, "\(today.stderr)")
+        try cli("habit", "add", "Swim", "--days", "thu")
+        let habit = try cli("habit", "done", "1", expect: 65)
+        #expect(habit.stderr.contains("2026-12-01 is not an occurrence of habit 1") && habit.stderr.contains("give --on DATE"), "\(habit.stderr)")
+        #expect(try cli("habit", "skip", "1").stdout == "habit 1 on 2026-12-03: skipped\n")
+    }
+
     @Test("habit --days takes daily and weekdays, as schedules say them")
     func habitDayWords() throws {
         try cli("habit", "add", "Meds", "--days", "daily", "--at", "08:30")

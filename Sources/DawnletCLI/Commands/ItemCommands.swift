@@ -176,12 +176,14 @@ enum ItemCommands {
         let id = try invocation.id()
         let store = try invocation.openStore()
         let definition = try store.items.definition(kind, id: id)
-        let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
+        // Without --on: today's, else the next open one (a habit is done on its day, not ahead).
+        let date = try occurrenceDate(of: definition, invocation: invocation, store: store, next: kind == .habit && status == .done ? nil : .open)
         if kind == .habit, status == .done, date > (try invocation.today()) {
             throw CLIError.data("habit \(id) on \(date) is in the future: a habit is done on the day, or after it")
         }
-        try store.items.setOccurrence(kind, definitionID: id, date: date, status: status)
-        invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status.rawValue)")
+        let before = try store.items.setOccurrence(kind, definitionID: id, date: date, status: status)
+        // Asked twice, the same answer: already so, and nothing changed.
+        invocation.output.line("\(kind.rawValue) \(id) on \(date): \(before == status ? "already " : "")\(status.rawValue)")
     }
 
     /// `reopen` and `unskip`: the occurrence goes back to what it was before it was marked.
@@ -189,9 +191,11 @@ enum ItemCommands {
         let id = try invocation.id()
         let store = try invocation.openStore()
         let definition = try store.items.definition(kind, id: id)
-        let date = try occurrenceDate(of: definition, invocation: invocation, store: store)
-        try store.items.clearOccurrence(kind, definitionID: id, date: date, status: status)
-        invocation.output.line("\(kind.rawValue) \(id) on \(date): \(status == .done ? "open again" : "no longer skipped")")
+        let date = try occurrenceDate(of: definition, invocation: invocation, store: store, next: status)
+        let cleared = try store.items.clearOccurrence(kind, definitionID: id, date: date, status: status)
+        let outcome =
+            status == .done ? (cleared ? "open again" : "was not done; nothing changed") : (cleared ? "no longer skipped" : "was not skipped; nothing changed")
+        invocation.output.line("\(kind.rawValue) \(id) on \(date): \(outcome)")
     }
 
     static func editCommand(_ kind: ItemKind) -> Command {
@@ -335,9 +339,13 @@ enum ItemCommands {
         invocation.output.line("\(kind.rawValue) \(id) deleted")
     }
 
-    /// The occurrence a verb acts on: `--on DATE` (default today) for a repeating item, which must be
-    /// a date its schedule produces (or one already recorded); a one-off's own date.
-    static func occurrenceDate(of definition: ItemDefinition, invocation: Invocation, store: Store) throws -> CivilDate {
+    /// The occurrence a verb acts on: a one-off's own date; for a repeating item `--on DATE`, which
+    /// must be a date its schedule produces (or one already recorded). Without it, today's, when
+    /// today is one; else, given `next`, the first from today on within a year with that status
+    /// (open for done and skip, done for reopen), and which date that is goes to stderr.
+    static func occurrenceDate(of definition: ItemDefinition, invocation: Invocation, store: Store, next wanted: OccurrenceStatus? = nil) throws
+        -> CivilDate
+    {
         let noun = "\(definition.kind.rawValue) \(definition.id)"
         guard let schedule = definition.schedule else {
             // An undated todo is done on the day it is marked (or the day already recorded).
@@ -348,14 +356,23 @@ enum ItemCommands {
             }
             return own
         }
-        let date = try invocation.optionalDate("on") ?? invocation.today()
+        let asked = try invocation.optionalDate("on")
+        let today = try invocation.today()
+        let date = asked ?? today
         let anchor = definition.date ?? date
-        if !schedule.matches(date, defaultAnchor: anchor),
-            try store.items.storedOccurrences([definition.kind], in: date...date).first(where: { $0.definitionID == definition.id }) == nil
-        {
-            throw CLIError.data("\(date) is not an occurrence of \(noun) (\(schedule))")
+        let recorded = try store.items.storedOccurrences([definition.kind], in: date...date).contains { $0.definitionID == definition.id }
+        if recorded || schedule.matches(date, defaultAnchor: anchor) { return date }
+        guard asked == nil, let wanted else {
+            throw CLIError.data("\(date) is not an occurrence of \(noun) (\(schedule))\(asked == nil ? "; give --on DATE" : "")")
         }
-        return date
+        let year = today...today.adding(days: 366)
+        let stored = try store.items.storedOccurrences([definition.kind], in: year).filter { $0.definitionID == definition.id }
+        let word = wanted == .open ? "open" : wanted.rawValue
+        guard let next = OccurrenceMerge.occurrences(of: [definition], stored: stored, in: year).first(where: { $0.status == wanted })?.date else {
+            throw CLIError.data("today is not an occurrence of \(noun) (\(schedule)), and none within a year is \(word); give --on DATE")
+        }
+        invocation.output.error("\(noun): \(next), its next \(word) occurrence (today, \(today), is not one)")
+        return next
     }
 
     /// `45m`, `2h`, `1h30m`: minutes, 1 to 30 days' worth.

@@ -101,8 +101,8 @@ enum MoneyCommands {
     static func unskip(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
         guard let date = try invocation.optionalDate("on") else { throw CLIError.usage("--on is required", invocation.globals.usage) }
-        try invocation.openStore().money.unskipTransaction(definitionID: id, date: date)
-        invocation.output.line("recurring transaction \(id) on \(date): no longer skipped")
+        let cleared = try invocation.openStore().money.unskipTransaction(definitionID: id, date: date)
+        invocation.output.line("recurring transaction \(id) on \(date): \(cleared ? "no longer skipped" : "was not skipped; nothing changed")")
     }
 
     static func delete(_ invocation: inout Invocation) throws {
