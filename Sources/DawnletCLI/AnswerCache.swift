@@ -11,14 +11,15 @@ import Glibc
 /// XDG_RUNTIME_DIR nothing is kept.
 ///
 /// The answer is a function of the request (the days, the format, the zone, today's date, this
-/// binary) and of the files it was read from: the database and its WAL, the config, the
+/// binary), of the clock only where an open todo of today's reaches its time (it is kept until
+/// then), and of the files it was read from: the database and its WAL, the config, the
 /// calendars (each file of a calendar folder) and the zone's rules. Each file's stamp
 /// (device:inode:size:mtime) is taken before it is read and kept with the answer; a later call
 /// uses the answer only if every stamp is the same. A write gives a file a new mtime, except one
 /// made in the same tick of the kernel's coarse clock as a write before it: so nothing is kept
 /// while a file's mtime is that recent (git's "racy" index entries, met the same way).
 struct AnswerCache {
-    static let version = 1
+    static let version = 2
     /// Larger answers (a long agenda) are made each time.
     static let maximumBytes = 1 << 20
     /// Longer than a tick of the coarse clock file times come from (4 ms at 250 Hz).
@@ -75,21 +76,22 @@ struct AnswerCache {
     /// The answer kept for this request, if every file is as it was when it was read. The file
     /// is one line of JSON (what the answer was made for and from) and the answer after it, as
     /// it was printed.
-    func read() -> ArraySlice<UInt8>? {
+    func read(now: Instant) -> ArraySlice<UInt8>? {
         guard case .success(let bytes) = RegularFile.read(path, limit: AnswerCache.maximumBytes + (1 << 16)),
             let end = bytes.firstIndex(of: UInt8(ascii: "\n")),
             let document = try? JSON5.parse(Array(bytes[..<end])), case .object(let root) = document.value,
             case .number(let version)? = root["version"], version == Double(AnswerCache.version),
             case .string(let request)? = root["request"], request == self.request,
             case .number(let length)? = root["length"], length == Double(bytes.count - end - 1),
+            case .number(let until)? = root["until"], Double(now.secondsSinceEpoch) < until,
             RunnerStateFile.stampsHold(root["files"], for: files)
         else { return nil }
         return bytes[(end + 1)...]
     }
 
-    /// Keeps `output`, read from the files as `stamps` found them; a failure only means the next
-    /// call makes the answer again.
-    func keep(_ output: String, stamps: [String]) {
+    /// Keeps `output`, read from the files as `stamps` found them, for calls before `until` (when
+    /// the clock alone changes the answer); a failure only means the next call makes it again.
+    func keep(_ output: String, stamps: [String], until: Instant) {
         guard output.utf8.count <= AnswerCache.maximumBytes, stamps.count == files.count else { return }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { return }
@@ -99,6 +101,7 @@ struct AnswerCache {
         w.field("request", request)
         RunnerStateFile.write(stamps: Array(zip(files, stamps)), to: &w)
         w.field("length", output.utf8.count)
+        w.field("until", Int(until.secondsSinceEpoch))
         w.endObject()
         _ = RegularFile.replace(path, with: w.out.withBytes { Array($0) } + [UInt8(ascii: "\n")] + Array(output.utf8))
     }

@@ -14,7 +14,7 @@ public enum Agenda {
         public let time: WallTime?
         /// `open`, `done`, `skipped`, `logged`, `paid` (a bill) or `overdue`.
         public let status: String
-        /// An overdue one-off todo's own date.
+        /// An overdue one-off todo's own date (today's, for one overdue since its time today).
         public let overdueSince: CivilDate?
         /// `virtual`, `stored`, or `ics:NAME` for a calendar file's item.
         public let source: String
@@ -31,7 +31,7 @@ public enum Agenda {
     /// Each day of `days`. Overdue one-off todos, and undated ones not done, stand on `today` only
     /// (when it is in range), as the `today` view has always shown them.
     public static func days(
-        _ days: ClosedRange<CivilDate>, today: CivilDate, definitions: [ItemDefinition], stored: [StoredOccurrence],
+        _ days: ClosedRange<CivilDate>, today: CivilDate, secondsOfDay: Int? = nil, definitions: [ItemDefinition], stored: [StoredOccurrence],
         bills recurring: [RecurringTransaction], transactions: [Transaction], money: [CalendarEvent], calendar: [CalendarOccurrence]
     ) -> [Day] {
         // Bills from the one merge (reading only: a month never laid out is not laid out here),
@@ -56,7 +56,7 @@ public enum Agenda {
             let day = CivilDate(dayNumber: number)
             let occurrences =
                 day == today
-                ? OccurrenceMerge.day(day, definitions: definitions, stored: stored)
+                ? OccurrenceMerge.day(day, secondsOfDay: secondsOfDay, definitions: definitions, stored: stored)
                 : OccurrenceMerge.occurrences(of: definitions, stored: stored, in: day...day)
             var entries = occurrences.map {
                 Entry(

@@ -103,7 +103,7 @@ public struct Occurrence: Hashable, Sendable {
     public let status: OccurrenceStatus
     public let source: Origin
     public let rowID: Int64?
-    /// A one-off todo past its date and not done.
+    /// A one-off todo past its date (or its time on the day), and not done.
     public var overdue: Bool
 
     public var kind: ItemKind { definition.kind }
@@ -179,15 +179,27 @@ public enum OccurrenceMerge {
         }
     }
 
+    /// Whether a one-off todo due on `date` (at `time`, if it has one) and not done is overdue
+    /// at `now` (its local date and seconds into it): from the next day, or from its time on the day.
+    public static func isOverdue(_ date: CivilDate, at time: WallTime?, now: (date: CivilDate, secondsOfDay: Int)) -> Bool {
+        date < now.date || (date == now.date && time.map { $0.secondsOfDay <= now.secondsOfDay } == true)
+    }
+
     /// The merged item for `today` across modules (the `today` view): everything that falls on it,
     /// plus one-off todos that are overdue (dated before today, not done) or undated and not done,
-    /// which stay on today until done. Missed instances of repeating items do not carry over.
+    /// which stay on today until done. Today's own one-off todo is overdue from its time, given
+    /// `secondsOfDay` (now's). Missed instances of repeating items do not carry over.
     public static func day(
-        _ today: CivilDate, definitions: [ItemDefinition], stored: [StoredOccurrence]
+        _ today: CivilDate, secondsOfDay: Int? = nil, definitions: [ItemDefinition], stored: [StoredOccurrence]
     ) -> [Occurrence] {
         var items = occurrences(of: definitions, stored: stored, in: today...today)
         var todoRows: [Int64: StoredOccurrence] = [:]
         for row in stored where row.kind == .todo { todoRows[row.definitionID] = row }
+        if let secondsOfDay {
+            for i in items.indices where items[i].kind == .todo && items[i].definition.schedule == nil && items[i].status == .open {
+                items[i].overdue = isOverdue(items[i].date, at: items[i].time, now: (today, secondsOfDay))
+            }
+        }
         for definition in definitions where definition.kind == .todo && definition.schedule == nil {
             let row = todoRows[definition.id]
             guard row == nil || row?.status == .open else { continue }  // done or skipped: settled
@@ -255,13 +267,16 @@ public struct TodoStanding: Hashable, Sendable {
     public let status: Status
     public let next: CivilDate?
 
-    /// `stored`: the todo's rows (any dates). Pure: `today` is an argument.
-    public init(_ todo: ItemDefinition, stored: [StoredOccurrence], today: CivilDate) {
+    /// `stored`: the todo's rows (any dates). Pure: `today` is an argument, and now's seconds
+    /// into it (nil: a timed todo is overdue only from the next day).
+    public init(_ todo: ItemDefinition, stored: [StoredOccurrence], today: CivilDate, secondsOfDay: Int? = nil) {
         guard todo.isRepeating else {
             let row = stored.first { $0.definitionID == todo.id && (todo.date == nil || $0.date == todo.date) }
             if row?.status == .done || row?.status == .skipped {
                 status = .done
-            } else if let due = todo.date, due < today {
+            } else if let due = todo.date,
+                OccurrenceMerge.isOverdue(due, at: secondsOfDay == nil ? nil : row?.time ?? todo.time, now: (today, secondsOfDay ?? 0))
+            {
                 status = .overdue
             } else {
                 status = .open

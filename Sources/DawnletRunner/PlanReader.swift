@@ -195,9 +195,21 @@ public struct PlanReader {
         }
     }
 
-    /// How many one-off todos are open with a date before `today`.
-    public func overdueCount(today: CivilDate) throws -> Int {
-        try overdueTodos(try store.items.definitions([.todo])).filter { $0.date < today }.count
+    /// How many one-off todos are open and overdue at `now` (dated before today, or due today at a
+    /// time passed), and when that count next grows by the clock alone: the next such time today,
+    /// else the next midnight.
+    public func overdue(at now: Instant) throws -> (count: Int, until: Instant) {
+        let local = ISO8601.localDate(of: now, in: zone)
+        var until = zone.resolve(.midnight, on: local.date.adding(days: 1)).instant
+        var count = 0
+        for todo in try overdueTodos(try store.items.definitions([.todo])) {
+            if OccurrenceMerge.isOverdue(todo.date, at: todo.time, now: local) {
+                count += 1
+            } else if todo.date == local.date, let time = todo.time {
+                until = min(until, zone.resolve(time, on: todo.date).instant)
+            }
+        }
+        return (count, until)
     }
 
     /// "day 31 falls on 2026-02-28, the month's last day" when a monthly day was clamped.

@@ -115,10 +115,12 @@ extension Runner {
             guard core.planEnds.adding(seconds: -lookahead) > now else { return nil }
             validUntil = min(validUntil, core.planEnds.adding(seconds: -lookahead))
         }
-        if overdueCount?.date != today {
+        if overdueCount.map({ $0.until <= now }) ?? true {
             let source = PlanReader(store: store, config: settings.config, zone: zone, zones: settings.zones)
-            overdueCount = (today, try source.overdueCount(today: today))
+            overdueCount = try source.overdue(at: now)
         }
+        // A timed todo due later today becomes overdue at its time: the count changes then.
+        if let until = overdueCount?.until { validUntil = min(validUntil, until) }
         return RunnerState(
             next: next, overdue: overdueCount?.count ?? 0, missed: try store.log.unacknowledgedMissedCount(), failed: try store.log.count(.failed),
             zone: zone.identifier, files: files, since: now, validUntil: validUntil)

@@ -103,7 +103,7 @@ public final class Runner {
     var publishedFile = true
     var publishFailure: String?
     var readStamps: [String: String] = [:]
-    var overdueCount: (date: CivilDate, count: Int)?
+    var overdueCount: (count: Int, until: Instant)?
     /// When the last plan or splice began reading, and when the core had made it and decided on
     /// it: what the "planned" line says it cost.
     var planMeasured: (started: Duration?, handled: Duration?) = (nil, nil)

@@ -36,8 +36,10 @@ import Testing
         #expect(bar["tooltip"] as? String == "Tue 2026-12-01 12:05  todo #2  Call &lt;mum&gt; &amp; dad  (in 2 h 5 min)")
         #expect(bar["class"] as? String == "pending")
         #expect(try json(try next(at: "2026-12-01T11:55", "--format", "waybar"))["class"] as? String == "soon")
-        // Not sent while nothing ran: at 14:00 it goes out late, and is still the next.
-        #expect(try next(at: "2026-12-01T14:00").stdout == "Tue 2026-12-01 12:05  todo #2  Call <mum> & dad  (now, 1 h 55 min late)\n")
+        // Not sent while nothing ran: at 14:00 it goes out late, and is still the next; the todo
+        // itself is overdue since 12:05.
+        #expect(
+            try next(at: "2026-12-01T14:00").stdout == "Tue 2026-12-01 12:05  todo #2  Call <mum> & dad  (now, 1 h 55 min late)\n1 overdue\n")
         // Past the grace window (12 h) it is missed, not next: the next is the morning digest that
         // lists it overdue, late itself.
         #expect(try next(at: "2026-12-02T10:00").stdout.hasPrefix("Wed 2026-12-02 08:00  digest  Wednesday 2026-12-02: 1 item  (now, 2 h late)\n"))

@@ -67,6 +67,31 @@ import Testing
         #expect(try cli("habit", "skip", "1").stdout == "habit 1 on 2026-12-03: skipped\n")
     }
 
+    @Test("a timed todo is overdue from its time: today, agenda, todo list and next's count; a kept answer of today is not used past it")
+    func overdueFromItsTime() throws {
+        let runtime = folder.path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        func run(_ now: String, _ arguments: String...) throws -> String {
+            let result = try CLIProcess.run(["--db", db, "--tz", "UTC", "--now", "2026-12-01T\(now)Z"] + arguments, environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        try cli("todo", "add", "Call the bank", "--due", "2026-12-01T18:41", "--tz", "UTC")
+        try cli("todo", "add", "Later", "--due", "2026-12-01T21:00", "--tz", "UTC")
+        let before = try run("18:40", "today")
+        #expect(before.contains("[ ] todo  #1  Call the bank\n"), "\(before)")
+        #expect(try run("18:40", "todo", "list").contains("Call the bank  due 2026-12-01 18:41  [open]"))
+        #expect(try run("18:40", "next", "--json").contains(#""overdue":0"#))
+        let after = try run("18:41", "today")
+        #expect(after.contains("[ ] todo  #1  Call the bank  OVERDUE since 18:41\n") && after.contains("#2  Later\n"), "\(after)")
+        #expect(try run("18:42", "agenda", "--days", "1").contains("Call the bank  OVERDUE since 18:41"))
+        #expect(try run("18:41", "todo", "list").contains("Call the bank  due 2026-12-01 18:41  [overdue]"))
+        #expect(try run("18:41", "todo", "list", "--overdue").contains("Call the bank") && !(try run("18:41", "todo", "list", "--overdue").contains("Later")))
+        let next = try run("18:41", "next", "--json")
+        #expect(next.contains(#""overdue":1"#), "\(next)")
+        #expect(try run("18:41", "today", "--json").contains(#""title":"Call the bank","time":"18:41","status":"open","overdue":true"#))
+    }
+
     @Test("habit --days takes daily and weekdays, as schedules say them")
     func habitDayWords() throws {
         try cli("habit", "add", "Meds", "--days", "daily", "--at", "08:30")

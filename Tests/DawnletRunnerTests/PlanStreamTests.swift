@@ -256,9 +256,10 @@ import Testing
             let column = what.count >= 16 ? String(what.prefix(16)) : what + String(repeating: " ", count: 16 - what.count)
             let time = ISO8601.format(r.fireAt, utcOffset: r.utcOffset).dropFirst(11).prefix(5)
             let state = words.isEmpty ? "" : "  [\(words.joined(separator: "; "))]"
-            lines.append("  \(time)  \(column) \(r.title)  → \(r.channels.map(\.rawValue).joined(separator: ", "))\(state)")
-            if r.item == nil { lines += r.body.split(separator: "\n").map { "           · \($0)" } }
-            lines.append("           why: " + r.why.joined(separator: "; "))
+            // Text from outside with its control characters as escapes (DisplayText.shown).
+            lines.append("  \(time)  \(column) \(DisplayText.shown(r.title))  → \(r.channels.map(\.rawValue).joined(separator: ", "))\(state)")
+            if r.item == nil { lines += r.body.split(separator: "\n").map { "           · " + DisplayText.shown(String($0)) } }
+            lines.append("           why: " + DisplayText.shown(r.why.joined(separator: "; ")))
         }
         return lines.map { $0 + "\n" }.joined()
     }

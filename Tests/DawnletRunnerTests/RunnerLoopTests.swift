@@ -288,7 +288,9 @@ final class FakeChannels: DeliveryChannels {
         var states: [RunnerState?] = []
     }
 
-    @Test("the state for next: the next reminder, held until it goes out or midnight; a delivery moves it on; todos overdue at midnight count")
+    @Test(
+        "the state for next: the next reminder, held until it goes out or midnight; a delivery moves it on; todos overdue from their time, and at midnight, count"
+    )
     func publishedState() throws {
         let published = Published()
         var config = Config()
@@ -317,8 +319,8 @@ final class FakeChannels: DeliveryChannels {
         #expect(channels.keys == ["todo:1:2026-12-01:0m"])
         channels.end(0)
         let after = try #require(published.states.last ?? nil)
-        // The morning digest at 08:00 is next, but midnight comes first: then Tonight is overdue.
-        #expect(after.next?.kind == "digest" && after.validUntil == at("2026-12-02T00:00") && after.overdue == 1, "\(after)")
+        // The morning digest at 08:00 is next, but midnight comes first; Tonight is overdue since 22:00.
+        #expect(after.next?.kind == "digest" && after.validUntil == at("2026-12-02T00:00") && after.overdue == 2, "\(after)")
         // Midnight: the state runs out, and is published again.
         scheduler.advance(to: at("2026-12-02T00:00"))
         let midnight = try #require(published.states.last ?? nil)

@@ -125,13 +125,14 @@ enum ItemCommands {
         // Todos: where each stands today, and the filter asked for.
         var standing: [Int64: TodoStanding] = [:]
         if kind == .todo {
-            let today = try invocation.today()
+            let now = ISO8601.localDate(of: try invocation.now(), in: try invocation.timeZone())
+            let today = now.date
             let wanted = ["open", "done", "overdue"].filter { invocation.arguments.has($0) }
             guard wanted.count <= 1 else { throw CLIError.usage("give one of --open, --done and --overdue", invocation.globals.usage) }
             let rows = Dictionary(
                 grouping: try store.items.storedOccurrences([.todo], in: today...today.adding(days: 366)) + (try store.items.oneOffTodoRows()),
                 by: \.definitionID)
-            for d in definitions { standing[d.id] = TodoStanding(d, stored: Array(Set(rows[d.id] ?? [])), today: today) }
+            for d in definitions { standing[d.id] = TodoStanding(d, stored: Array(Set(rows[d.id] ?? [])), today: today, secondsOfDay: now.secondsOfDay) }
             if let filter = wanted.first {
                 definitions = definitions.filter { d in
                     let status = standing[d.id]?.status

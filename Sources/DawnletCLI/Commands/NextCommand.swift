@@ -81,8 +81,7 @@ enum NextCommand {
             }
             start = end.adding(seconds: 1)
         }
-        let today = ISO8601.localDate(of: now, in: zone).date
-        answer.overdue = try source.overdueCount(today: today)
+        answer.overdue = try source.overdue(at: now).count
         answer.missed = try store.log.unacknowledgedMissedCount()
         answer.failed = try store.log.count(.failed)
         return answer

@@ -64,20 +64,29 @@ enum TodayCommand {
         let request =
             "\(command) \(range.lowerBound)...\(range.upperBound) today=\(today) zone=\(zone.identifier) json=\(invocation.json) color=\(invocation.output.colored)"
         let cache = AnswerCache(command, database: database, request: request, files: files)
-        if let kept = cache?.read() { return invocation.output.lines(kept) }
+        let now = try invocation.now()
+        if let kept = cache?.read(now: now) { return invocation.output.lines(kept) }
         // Stamped before anything is read: a write after this is seen by the next call.
         let stamps = cache?.stamps()
         let (days, problems) = try self.days(range, &invocation)
         invocation.output.warn(problems)
         let text = render(days, invocation.output)
         invocation.output.lines(text)
-        if let cache, let stamps, problems.isEmpty { cache.keep(text, stamps: stamps) }
+        // Kept until an open todo of today's reaches its time (a one-off is overdue from then).
+        var until = zone.resolve(.midnight, on: today.adding(days: 1)).instant
+        for day in days where day.date == today {
+            for entry in day.entries where entry.kind == "todo" && entry.status == "open" && entry.overdueSince == nil {
+                if let time = entry.time { until = min(until, zone.resolve(time, on: today).instant) }
+            }
+        }
+        if let cache, let stamps, problems.isEmpty { cache.keep(text, stamps: stamps, until: until) }
     }
 
     /// Reads what the days need and merges it (Agenda.days), and the calendar files that could
     /// not be used.
     static func days(_ range: ClosedRange<CivilDate>, _ invocation: inout Invocation) throws -> ([Agenda.Day], [CalendarProblem]) {
-        let today = try invocation.today()
+        let now = ISO8601.localDate(of: try invocation.now(), in: try invocation.timeZone())
+        let today = now.date
         let store = try invocation.readStore()
         let stored = try store.items.storedOccurrences(in: range) + (try store.items.oneOffTodoRows())
         let money = MoneyCalendar.events(
@@ -89,7 +98,7 @@ enum TodayCommand {
             zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanReader(store: store, config: invocation.config, zone: zone).calendarItems(window)
         let days = Agenda.days(
-            range, today: today, definitions: try store.items.definitions(), stored: Array(Set(stored)),
+            range, today: today, secondsOfDay: now.secondsOfDay, definitions: try store.items.definitions(), stored: Array(Set(stored)),
             bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
             calendar: calendars.items.compactMap(\.calendar))
         return (days, calendars.problems)
@@ -136,7 +145,11 @@ enum TodayCommand {
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
             if box != "[ ]" { line = output.paint(line, .dim) }
-            if let due = entry.overdueSince { line += "  " + output.paint("OVERDUE since \(due)", .red) }
+            if let due = entry.overdueSince {
+                // Overdue since its time today, or since its day.
+                let since = due == day.date ? entry.time?.description ?? due.description : due.description
+                line += "  " + output.paint("OVERDUE since \(since)", .red)
+            }
             text += line + "\n"
         }
         return text
