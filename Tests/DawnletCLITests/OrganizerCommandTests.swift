@@ -92,6 +92,16 @@ import Testing
         #expect(try run("18:41", "today", "--json").contains(#""title":"Call the bank","time":"18:41","status":"open","overdue":true"#))
     }
 
+    @Test("add with --every and a date says what was made: the date it counts from and its first occurrence")
+    func addSaysFirst() throws {
+        let todo = try cli("todo", "add", "x", "--every", "weekly on thu", "--due", "fri")
+        #expect(todo.stderr == "todo 1: weekly on thu from 2026-12-04; first occurrence Thu 2026-12-10\n", "\(todo.stderr)")
+        let event = try cli("event", "add", "y", "--every", "monthly on day 31", "--start", "2026-12-01T09:00")
+        #expect(event.stderr == "event 1: monthly on day 31 from 2026-12-01; first occurrence Thu 2026-12-31\n", "\(event.stderr)")
+        // Without --every, the date as before.
+        #expect(try cli("todo", "add", "z", "--due", "fri").stderr == "todo 2: due Fri 2026-12-04\n")
+    }
+
     @Test("habit --days takes daily and weekdays, as schedules say them")
     func habitDayWords() throws {
         try cli("habit", "add", "Meds", "--days", "daily", "--at", "08:30")

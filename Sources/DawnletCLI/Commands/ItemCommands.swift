@@ -80,7 +80,22 @@ enum ItemCommands {
             reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil), today: today,
             now: try invocation.now())
         invocation.output.line(String(id))
-        invocation.echoResolved("due", as: "todo \(id): due", due)
+        if schedule == nil {
+            invocation.echoResolved("due", as: "todo \(id): due", due)
+        } else {
+            try echoFirst(.todo, id, store: store, today: today, invocation)
+        }
+    }
+
+    /// For an item added with `--every`: on stderr, the schedule as kept (with the date it counts
+    /// from) and its first occurrence from today, which need not be the date given (`--due fri`
+    /// with `weekly on thu` counts from Friday; the first is the Thursday after).
+    static func echoFirst(_ kind: ItemKind, _ id: Int64, store: Store, today: CivilDate, _ invocation: Invocation) throws {
+        let definition = try store.items.definition(kind, id: id)
+        guard let schedule = definition.schedule else { return }
+        let first = OccurrenceMerge.occurrences(of: [definition], stored: [], in: today...today.adding(days: 366)).first?.date
+        let day = first.map { "first occurrence \($0.weekday.shortName.prefix(1).uppercased() + $0.weekday.shortName.dropFirst()) \($0)" }
+        invocation.output.error("\(kind.rawValue) \(id): \(schedule); \(day ?? "no occurrence within a year")")
     }
 
     static func addEvent(_ invocation: inout Invocation) throws {
@@ -95,13 +110,18 @@ enum ItemCommands {
         }
         let schedule = try invocation.schedule("every")
         let today = try invocation.today()
-        let id = try invocation.openStore().items.addItem(
+        let store = try invocation.openStore()
+        let id = try store.items.addItem(
             kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
             schedule: schedule, durationMinutes: duration,
             reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil), today: today,
             now: try invocation.now())
         invocation.output.line(String(id))
-        invocation.echoResolved("start", as: "event \(id): starts", start)
+        if schedule == nil {
+            invocation.echoResolved("start", as: "event \(id): starts", start)
+        } else {
+            try echoFirst(.event, id, store: store, today: today, invocation)
+        }
     }
 
     static func addHabit(_ invocation: inout Invocation) throws {
