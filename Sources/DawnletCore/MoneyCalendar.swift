@@ -125,15 +125,15 @@ public enum MoneyCalendar {
                         payment: paid[PaymentKey(kind: .subscription, id: sub.id, periodStart: date)]))
             }
         }
-        for debt in debts where debt.balance > .zero {
+        // A debt is due each month while it has a balance; a month logged stays, paid off or not.
+        for debt in debts {
             var month = YearMonth(containing: range.lowerBound)
             while month.firstDay <= range.upperBound {
                 let due = debt.dueDate(in: month)
-                if range.contains(due) {
+                let payment = paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]
+                if range.contains(due), debt.balance > .zero || payment != nil {
                     events.append(
-                        CalendarEvent(
-                            kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment,
-                            payment: paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]))
+                        CalendarEvent(kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment, payment: payment))
                 }
                 let following = month.next
                 if following == month { break }  // the last supported month

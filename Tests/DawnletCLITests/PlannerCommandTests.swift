@@ -93,9 +93,15 @@ import Testing
         CLIProcess.expectFailure(
             try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-01-01"]), status: 65,
             mentioning: ["no renewal"])
-        // Paid off: gone from the calendar.
+        // Paid off: no longer due, but the months logged stay, marked, in the calendar and the agenda.
         try cli("debt", "pay-off", "1")
         #expect(!(try cli("calendar", "2026-04", "--json").stdout.contains("Card")))
+        #expect(
+            try cli("calendar", "2026-02", "--json").stdout.contains(
+                #""kind":"debt","date":"2026-02-28","name":"Card","amount":"40.00","loggable":true,"logged":true"#))
+        let text = try cli("calendar", "2026-03").stdout
+        #expect(text.contains("#1  Card") && text.contains("logged"), "\(text)")
+        #expect(try cli("agenda", "--from", "2026-03-31", "--days", "1").stdout.contains("[x] debt"))
     }
 
     @Test("payments are money paid: above zero; over a debt's balance clears it and says by how much; paid off or paused: 65")
