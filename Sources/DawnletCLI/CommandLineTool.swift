@@ -198,8 +198,10 @@ struct Invocation {
 
     /// A date option's value as people type it (DateWords), from today in the configured zone.
     func date(_ name: String, _ text: String) throws(CLIError) -> CivilDate {
-        guard let date = DateWords.date(text, today: try today()) else {
-            throw .usage("--\(name) \"\(text)\" is not a date: give \(DateWords.examples)", globals.usage)
+        let today = try today()
+        guard let date = DateWords.date(text, today: today) else {
+            let why = DateWords.whyNot(text, today: today).map { " (\($0))" } ?? ""
+            throw .usage("--\(name) \"\(text)\" is not a date\(why): give \(DateWords.examples)", globals.usage)
         }
         return date
     }

@@ -39,9 +39,11 @@ extension Invocation {
     /// `DATE`, `DATETHH:MM` or `DATE HH:MM`, DATE as people type it (`tomorrow 09:00`).
     func dateAndTime(_ name: String) throws(CLIError) -> (CivilDate, WallTime?)? {
         guard let text = arguments.value(name) else { return nil }
-        guard let resolved = DateWords.dateAndTime(text, today: try today()) else {
+        let today = try today()
+        guard let resolved = DateWords.dateAndTime(text, today: today) else {
+            let why = DateWords.whyNot(text, today: today).map { " (\($0))" } ?? ""
             throw .usage(
-                "--\(name) \"\(text)\" is not a date, or a date and time: give \(DateWords.examples), "
+                "--\(name) \"\(text)\" is not a date, or a date and time\(why): give \(DateWords.examples), "
                     + "optionally with a time (2026-12-04T09:30, tomorrow 09:00, fri 18:30)", globals.usage)
         }
         return resolved

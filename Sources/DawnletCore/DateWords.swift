@@ -44,6 +44,34 @@ public enum DateWords {
         return (day, time)
     }
 
+    /// Why `text`, which `dateAndTime` did not take, is not a date: a day its month does not have
+    /// (`2026-02-30`), a month or year out of range, or a time not written as 24-hour HH:MM
+    /// (`tomorrow 9am`). Nil when there is nothing more to say than the accepted forms.
+    public static func whyNot(_ text: String, today: CivilDate) -> String? {
+        let trimmed = text.trimmingPrefixSpaces.trimmingSuffixSpaces
+        var (head, tail) = (trimmed, String?.none)
+        if let space = trimmed.lastIndex(of: " ") {
+            (head, tail) = (String(trimmed[..<space]).trimmingSuffixSpaces, String(trimmed[trimmed.index(after: space)...]))
+        } else if trimmed.count > 11, trimmed[trimmed.index(trimmed.startIndex, offsetBy: 10)] == "T" {
+            (head, tail) = (String(trimmed.prefix(10)), String(trimmed.dropFirst(11)))
+        }
+        if let tail, WallTime(tail) == nil, date(head, today: today) != nil {
+            return "\"\(tail)\" is not a time: write it as 24-hour HH:MM (09:00, 18:30)"
+        }
+        // An ISO date in shape (YYYY-MM-DD) that names no day.
+        let parts = head.split(separator: "-", omittingEmptySubsequences: false)
+        guard head.count == 10, parts.count == 3, parts.map(\.count) == [4, 2, 2], parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        guard CivilDate.supportedYears.contains(year) else {
+            return "the year must be from \(CivilDate.supportedYears.lowerBound) to \(CivilDate.supportedYears.upperBound)"
+        }
+        guard (1...12).contains(month) else { return "there is no month \(parts[1]): months are 01 to 12" }
+        let length = CivilDate.daysInMonth(year: year, month: month)
+        guard (1...length).contains(day) else { return "\(parts[0])-\(parts[1]) has no day \(parts[2]): it has \(length) days" }
+        return nil
+    }
+
     /// `+3d`, `-1w`, `+2m` (a month's day clamped to its length: Jan 31 + 1m is Feb 28), `+1y`.
     private static func offset(_ word: String, from today: CivilDate) -> CivilDate? {
         guard let sign = word.first, sign == "+" || sign == "-", let unit = word.last, word.count >= 3, word.count <= 8,

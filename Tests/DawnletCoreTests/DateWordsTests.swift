@@ -19,6 +19,25 @@ import Testing
         #expect(DateWords.date(text, today: today) == date(expected))
     }
 
+    @Test(
+        "why a text is not a date: a day the month lacks, a month or year out of range, a time not HH:MM; nothing more for a mere unknown word",
+        arguments: [
+            ("2026-02-30", "2026-02 has no day 30: it has 28 days"), ("2028-02-30T09:00", "2028-02 has no day 30: it has 29 days"),
+            ("2026-04-31 10:00", "2026-04 has no day 31: it has 30 days"), ("2026-13-01", "there is no month 13: months are 01 to 12"),
+            ("2026-00-10", "there is no month 00: months are 01 to 12"), ("0000-01-01", "the year must be from 1 to 9999"),
+            ("tomorrow 9am", "\"9am\" is not a time: write it as 24-hour HH:MM (09:00, 18:30)"),
+            ("fri 24:00", "\"24:00\" is not a time: write it as 24-hour HH:MM (09:00, 18:30)"),
+        ])
+    func whyNot(_ text: String, _ why: String) {
+        #expect(DateWords.dateAndTime(text, today: today) == nil)
+        #expect(DateWords.whyNot(text, today: today) == why)
+    }
+
+    @Test("no reason beyond the accepted forms for a word that is not one")
+    func noReason() {
+        for text in ["tomorow", "someday 09:00", "2026/12/01", ""] { #expect(DateWords.whyNot(text, today: today) == nil, "\(text)") }
+    }
+
     @Test("a month's day is clamped to the month's length; across a year end; a leap day a year on")
     func clamped() {
         #expect(DateWords.date("+1m", today: date("2027-01-31")) == date("2027-02-28"))
