@@ -205,7 +205,11 @@ import Testing
         #expect(got.last?.hasSuffix(" todo:1:2026-12-01:0m Recent|late") == true, "\(got)")
         #expect(try server.stop().0 == 0)
         let missed = try cli("missed", "--json").stdout
-        #expect(missed.contains(#""key":"todo:2:2026-11-30:0m","channel":"desktop","kind":"todo","title":"Old","due":"2026-11-30T09:00:00+01:00""#))
+        #expect(
+            missed.contains(
+                #""key":"todo:2:2026-11-30:0m","channel":"desktop","kind":"todo","title":"Old","due":"2026-11-30T09:00:00+01:00","why":"outside the grace window""#
+            ),
+            "\(missed)")
         #expect(!missed.contains("Recent"))
         // Nothing of it goes out on the next start.
         let again = try Server(db: db, config: config, start: "2026-12-01 08:31:00")
@@ -232,6 +236,8 @@ import Testing
         #expect(try server.stop().0 == 0)
         missed = try cli("missed").stdout
         #expect(missed.contains("todo:1:2026-12-01:0m") && missed.contains("todo:2:2026-12-01:0m"), "\(missed)")
+        // Each says why it was missed.
+        #expect(missed.contains("→ desktop  (todo:2:2026-12-01:0m): outside the grace window\n"), "\(missed)")
         #expect(!missed.contains("2026-11-"), "\(missed)")
         #expect(try cli("missed", "--clear", "todo:2:2026-12-01:0m").stdout == "1 missed reminder acknowledged\n")
         #expect(!(try cli("missed").stdout.contains("todo:2:")))

@@ -100,6 +100,7 @@ enum ServeCommands {
                                 .object([
                                     ("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
                                     ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone))),
+                                    ("why", $0.detail.map { .string($0) } ?? .null),
                                 ])
                             })
                     )
@@ -110,7 +111,8 @@ enum ServeCommands {
         for row in rows {
             invocation.output.line(
                 invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red)
-                    + "  \(row.kind)  \(DisplayText.shown(row.title))  → \(row.channel)  (\(row.key))")
+                    + "  \(row.kind)  \(DisplayText.shown(row.title))  → \(row.channel)  (\(row.key))"
+                    + (row.detail.map { ": " + DisplayText.shown($0) } ?? ""))
         }
     }
 }
