@@ -21,6 +21,17 @@ public enum Agenda {
         public let amount: Amount?
         /// The payment that logged it (subscriptions and debts).
         public let payment: Payment?
+        /// A timed event's end by its duration: `10:15` the same day, `2026-12-02T01:00` a later one.
+        public var end: String? = nil
+    }
+
+    /// When an event at `time` on `date` that lasts `minutes` ends, as `Entry.end` says it.
+    static func end(of date: CivilDate, at time: WallTime?, minutes: Int?) -> String? {
+        guard let time, let minutes, minutes > 0 else { return nil }
+        let total = time.secondsOfDay / 60 + minutes
+        let day = date.adding(days: total / 1440)
+        let wall = WallTime(hour: total % 1440 / 60, minute: total % 60)!
+        return day == date ? wall.description : "\(day)T\(wall)"
     }
 
     public struct Day: Hashable, Sendable {
@@ -62,7 +73,8 @@ public enum Agenda {
                 Entry(
                     kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
                     status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
-                    source: $0.source.rawValue, amount: nil, payment: nil)
+                    source: $0.source.rawValue, amount: nil, payment: nil,
+                    end: $0.kind == .event ? end(of: $0.date, at: $0.time, minutes: $0.definition.durationMinutes) : nil)
             }
             entries += bills[day] ?? []
             entries += (dues[day] ?? []).map {

@@ -81,6 +81,19 @@ import Testing
                 #"{"kind":"event","id":null,"definition_id":null,"title":"Review","time":"13:00","status":"open","overdue":false,"source":"ics:work"}"#))
     }
 
+    @Test("an event with a duration shows its end, the same day or a later one; find shows a one-off's time")
+    func eventEnd() throws {
+        try cli("event", "add", "Meet", "--start", "2026-12-01T09:30", "--duration", "45m")
+        try cli("event", "add", "Party", "--start", "2026-12-01T23:00", "--duration", "3h", "--every", "weekly on tue")
+        let text = try cli("agenda", "--days", "1").stdout
+        #expect(text.contains("09:30  [ ] event #1  Meet  until 10:15\n") && text.contains("23:00  [ ] event #2  Party  until 2026-12-02 02:00\n"), "\(text)")
+        let json = try cli("today", "--json").stdout
+        #expect(json.contains(#""title":"Meet","time":"09:30","status":"open","overdue":false,"source":"virtual","end":"10:15""#), "\(json)")
+        #expect(json.contains(#""end":"2026-12-02T02:00""#))
+        #expect(try cli("find", "meet").stdout == "event #1  Meet  (2026-12-01 09:30)\n")
+        #expect(try cli("find", "party").stdout == "event #2  Party  (weekly on tue from 2026-12-01 at 23:00)\n")
+    }
+
     @Test("today is the agenda's day, the four money sources included; defaults to seven days; bad --days is 2")
     func todayAndDefaults() throws {
         try populate()

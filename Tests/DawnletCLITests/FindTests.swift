@@ -51,7 +51,7 @@ import Testing
         #expect(
             try cli("find", "RENT").stdout == """
                 todo #1  Pay rent  (2026-12-01)
-                event #1  Rental viewing  (2026-12-03)
+                event #1  Rental viewing  (2026-12-03 17:00)
                 money #1  Rent  (-950.00 monthly on day 1 from 2026-01-01)
                 subscription #1  Parent's streaming  (-9.99 monthly on day 5 from 2026-01-05)
 

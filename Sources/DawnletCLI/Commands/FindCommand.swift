@@ -15,7 +15,10 @@ enum FindCommand {
         let store = try invocation.readStore()
         var found: [(kind: String, id: Int64, title: String, detail: String)] = []
         for d in try store.items.definitions() {
-            found.append((d.kind.rawValue, d.id, d.title, d.schedule?.description ?? d.date?.description ?? ""))
+            // When: the date and time of a one-off, the schedule (with its time) of a series.
+            var when = d.schedule?.description ?? d.date?.description ?? ""
+            if let time = d.time, d.schedule?.time == nil { when += (when.isEmpty ? "" : " ") + (d.schedule == nil ? "" : "at ") + time.description }
+            found.append((d.kind.rawValue, d.id, d.title, when))
         }
         for t in try store.money.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.schedule)")) }
         for s in try store.sources.subscriptions() { found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")")) }

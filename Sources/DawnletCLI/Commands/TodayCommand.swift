@@ -119,6 +119,7 @@ enum TodayCommand {
                             ("status", .string(entry.overdueSince == nil ? entry.status : "open")),
                             ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
                         ]
+                        if let end = entry.end { members.append(("end", .string(end))) }
                         if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
                         if let payment = entry.payment { members.append(("payment", .int(Int(payment.id)))) }
                         return .object(members)
@@ -141,6 +142,7 @@ enum TodayCommand {
             var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.rightPadded(kindWidth)) "
             let shown = DisplayText.shown(source(entry))
             line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(DisplayText.shown(entry.title))"
+            if let end = entry.end { line += "  until \(String(end.map { $0 == "T" ? " " : $0 }))" }
             if let amount = entry.amount { line += "  \(amount)" }
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
