@@ -36,4 +36,23 @@ import Testing
         // Every other command still refuses it.
         CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "--config", config, "today"]), status: 78, mentioning: [config])
     }
+
+    @Test("doctor names the config it reads, and a config under the program's name, never read, is a failure saying where it belongs")
+    func misplacedConfig() throws {
+        let home = workspace.folder.path("xdg")
+        try FileManager.default.createDirectory(atPath: home + "/dawnlet-remind", withIntermediateDirectories: true)
+        try "{ timeZone: 'Asia/Tokyo' }".write(toFile: home + "/dawnlet-remind/config.json5", atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["--db", workspace.db, "doctor"], environment: ["XDG_CONFIG_HOME": home])
+        #expect(r.status == 1, "\(r.stdout)")
+        #expect(r.stdout.contains("ok   config: \(home)/dawnlet/config.json5 (absent: defaults)\n"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains(
+                "FAIL config: \(home)/dawnlet-remind/config.json5 is not read: the config is \(home)/dawnlet/config.json5; to fix: move it there"),
+            "\(r.stdout)")
+        // With the real one there too, a note.
+        try FileManager.default.createDirectory(atPath: home + "/dawnlet", withIntermediateDirectories: true)
+        try "{}".write(toFile: home + "/dawnlet/config.json5", atomically: true, encoding: .utf8)
+        let both = try CLIProcess.run(["--db", workspace.db, "doctor"], environment: ["XDG_CONFIG_HOME": home])
+        #expect(both.stdout.contains("note config: \(home)/dawnlet-remind/config.json5 is not read"), "\(both.stdout)")
+    }
 }

@@ -139,6 +139,17 @@ enum DeliveryCommands {
         } else {
             report(true, "config", "\(configPath) (\(FileManager.default.fileExists(atPath: configPath) ? "read" : "absent: defaults"))")
         }
+        // A config written under the program's own name (or another near miss) is never read: say so.
+        if invocation.globals.configPath == nil {
+            let folder = String(configPath.dropLast("/dawnlet/config.json5".count))
+            let misplaced = ["/\(CommandLineTool.name)/config.json5", "/\(CommandLineTool.name)/config.json", "/dawnlet/config.json"].map { folder + $0 }
+            for other in misplaced where FileManager.default.fileExists(atPath: other) {
+                let present = FileManager.default.fileExists(atPath: configPath)
+                report(
+                    present ? nil : false, "config", "\(other) is not read: the config is \(configPath)",
+                    fix: "move it there (mv \(other) \(configPath)), or give --config")
+            }
+        }
         do {
             let zone = try invocation.timeZone()
             report(
