@@ -124,14 +124,39 @@ extension Invocation {
         return amount
     }
 
-    /// A payment's `--amount`: money paid, so above zero; `fallback` when the option is absent.
-    func paidAmount(_ name: String, default fallback: Amount) throws(CLIError) -> Amount {
-        guard arguments.value(name) != nil else { return fallback }
-        let paid = try amount(name)
-        guard paid > .zero else {
-            throw .usage("--\(name) \(paid) is not an amount paid: give how much you paid, above zero (e.g. 25.00)", globals.usage)
+    /// Which way a money option goes, by the one sign convention (`moneyAmount`).
+    enum MoneyWay { case paid, received, either, size }
+
+    /// A money option by the one sign convention every view shows: what you pay is negative, what
+    /// you receive positive, a balance or a target a size above zero. Where the kind says which
+    /// way (a subscription is paid, income received) the sign may be left off; the other sign,
+    /// and zero, are refused. Returns it signed that way (a size positive).
+    func moneyAmount(_ name: String, _ way: MoneyWay, _ what: String) throws(CLIError) -> Amount {
+        let text = try required(name)
+        let amount = try amount(name)
+        let size = amount.magnitude
+        switch way {
+        case .paid:
+            guard size > .zero, !text.hasPrefix("+") else {
+                throw .usage(
+                    "--\(name) \(text): \(what) is money you pay: write \(size == .zero ? "an amount above zero, such as -12.50" : "-\(size) (or \(size) without a sign)")",
+                    globals.usage)
+            }
+            return amount.paidOut
+        case .received:
+            guard amount > .zero else {
+                throw .usage("--\(name) \(text): \(what) is money you receive, written \(size) (above zero)", globals.usage)
+            }
+            return amount
+        case .either:
+            guard amount != .zero else { throw .usage("--\(name) \(text): \(what) is not zero: -950 goes out, 3200 comes in", globals.usage) }
+            return amount
+        case .size:
+            guard amount > .zero else {
+                throw .usage("--\(name) \(text): \(what) is an amount above zero, such as \(size == .zero ? "100.00" : size.description)", globals.usage)
+            }
+            return amount
         }
-        return paid
     }
 
     func reminders() throws(CLIError) -> [ReminderOffset] {
@@ -145,9 +170,9 @@ extension Invocation {
 
     /// `add NAME --amount AMOUNT --every SCHEDULE`, shared by money, subscriptions and income:
     /// checks the arguments, adds through `add`, prints the new id.
-    mutating func addScheduledAmount(_ add: (Store, String, Amount, Schedule, CivilDate) throws -> Int64) throws {
+    mutating func addScheduledAmount(_ way: MoneyWay, _ what: String, _ add: (Store, String, Amount, Schedule, CivilDate) throws -> Int64) throws {
         let name = try text(arguments.positionals[0], "name")
-        let amount = try amount("amount")
+        let amount = try moneyAmount("amount", way, what)
         guard let schedule = try schedule("every") else { throw CLIError.usage("--every is required", globals.usage) }
         let id = try add(try openStore(), name, amount, schedule, try today())
         output.line(String(id))

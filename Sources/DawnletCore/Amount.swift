@@ -39,6 +39,12 @@ public struct Amount: Hashable, Comparable, Sendable {
 
     public static func < (lhs: Amount, rhs: Amount) -> Bool { lhs.minorUnits < rhs.minorUnits }
     public static let zero = Amount(minorUnits: 0)
+
+    /// The amount without its sign: a size (a balance, a target, how much was paid).
+    public var magnitude: Amount { Amount(minorUnits: minorUnits < 0 ? -minorUnits : minorUnits) }
+
+    /// The amount as money you pay, which every view shows negative.
+    public var paidOut: Amount { Amount(minorUnits: -magnitude.minorUnits) }
 }
 
 extension Amount: CustomStringConvertible {

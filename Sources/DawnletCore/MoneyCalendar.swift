@@ -133,7 +133,7 @@ public enum MoneyCalendar {
                 let payment = paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]
                 if range.contains(due), debt.balance > .zero || payment != nil {
                     events.append(
-                        CalendarEvent(kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment, payment: payment))
+                        CalendarEvent(kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment.paidOut, payment: payment))
                 }
                 let following = month.next
                 if following == month { break }  // the last supported month

@@ -89,7 +89,7 @@ public struct ReminderAnswers {
                 throw StoreError(.conflict, "only a subscription's or a debt's payment is logged\(kind == .bill ? "; a bill is paid (reminder paid)" : "")")
             }
             let logged = try store.sources.logPayment(for: kind == .debt ? .debt : .subscription, id: id, on: date, amount: nil)
-            response = "logged payment #\(logged.payment): \(kind) \(id), \(logged.amount) for \(logged.period)"
+            response = "logged payment #\(logged.payment): \(kind) \(id), \(logged.amount.paidOut) for \(logged.period)"
         case .done, .skip, .dismiss:
             response = try answerItem(answer, key, now: now)
         }

@@ -29,9 +29,14 @@ extension Store.Sources {
     }
 
     /// A subscription or income row (id, name, amount_minor, schedule, active): one shape, two tables.
+    /// Signed as money moves for you, whatever sign an older version stored: a subscription is
+    /// paid (negative), income received (positive).
     static func scheduledAmount(_ row: Statement, _ schedules: ScheduleTexts, _ noun: String) throws(StoreError) -> ScheduledAmount {
         guard let schedule = schedules.parse(row.text(3)) else { throw StoreError(.corrupt, "\(noun) \(row.int(0)) has a schedule this version cannot read") }
-        return ScheduledAmount(id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)), schedule: schedule, active: row.int(4) == 1)
+        let stored = Amount(minorUnits: row.int(2))
+        return ScheduledAmount(
+            id: row.int(0), name: row.text(1), amount: noun == "subscription" ? stored.paidOut : stored.magnitude, schedule: schedule,
+            active: row.int(4) == 1)
     }
 
     public func setSubscriptionActive(id: Int64, _ active: Bool) throws(StoreError) {
@@ -299,6 +304,13 @@ extension Store.Sources {
             }
             if kind == .money {
                 try db.run("DELETE FROM transactions WHERE definition_id = ? AND date >= ? AND status = 'posted'", [.int(id), .described(today)])
+            }
+            // A debt's monthly payment is never more than what is owed (paid off: no payment is due).
+            if kind == .debt {
+                let debt = try self.debt(id: id)
+                if debt.balance > .zero && debt.minimumPayment > debt.balance {
+                    throw StoreError(.conflict, "the minimum payment \(debt.minimumPayment) would be more than the balance \(debt.balance) of debt \(id)")
+                }
             }
         }
     }

@@ -38,7 +38,9 @@ import Testing
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
         try cli("goal", "add", "Bike", "--target", "800", "--by", "2026-12-03")
         try cli("income", "add", "Salary", "--amount", "3000", "--every", "monthly on day 3 from 2026-01-03")
-        try cli("subscription", "log", "1", "--on", "2026-12-02")
+        // Logged on the day it was paid (a date ahead is refused): seen from that day.
+        let logged = try CLIProcess.run(["--db", db, "--now", "2026-12-02T12:00Z", "subscription", "log", "1", "--on", "2026-12-02"])
+        #expect(logged.status == 0, "\(logged.stderr)")
         try cli("todo", "done", "2", "--on", "2026-12-02")
         try cli("event", "skip", "1", "--on", "2026-12-03")
     }
@@ -65,7 +67,7 @@ import Testing
                   07:00  [ ] habit  #1  Walk
                   09:30  [-] event  #1  Standup  (skipped)
                          [ ] todo   #2  Water
-                         [ ] debt   #1  Card  40.00
+                         [ ] debt   #1  Card  -40.00
                          [ ] goal   #1  Bike  800.00
                          [ ] income #1  Salary  3000.00
 

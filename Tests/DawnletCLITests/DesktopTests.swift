@@ -121,10 +121,10 @@ extension ServeTests {
         let menu = try String(contentsOfFile: session.menuFile, encoding: .utf8)
         #expect(menu.contains("#Log payment: Stream ("), "\(menu)")
         #expect(menu.contains("#Paid: Rent ("), "\(menu)")
-        #expect(payments == "#1  \(day)  subscription 1 Stream  12.99  for \(day)\n")
+        #expect(payments == "#1  \(day)  subscription 1 Stream  -12.99  for \(day)\n")
         let (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains("logged payment #1: subscription 1, 12.99 for the period \(day) to "), "\(log)")
+        #expect(log.contains("logged payment #1: subscription 1, -12.99 for the period \(day) to "), "\(log)")
         #expect(try cli("agenda", "--from", day, "--days", "1").stdout.contains("[x] subscription #1  Stream  -12.99  logged (payment #1 on \(day))"))
     }
 

@@ -121,7 +121,7 @@ import Testing
         #expect(try cli("income", "list").stdout.contains("3100.00"))
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
         try cli("debt", "edit", "1", "--day", "9", "--balance", "80", "--minimum", "20")
-        #expect(try cli("debt", "list").stdout == "#1  Card  balance 80.00, minimum 20.00 on day 9\n")
+        #expect(try cli("debt", "list").stdout == "#1  Card  balance 80.00, minimum payment -20.00 on day 9\n")
         try cli("goal", "add", "Bike", "--target", "800")
         try cli("goal", "edit", "1", "--by", "2027-06-01", "--target", "900")
         #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  900.00 by 2027-06-01"))
@@ -135,7 +135,7 @@ import Testing
             (["todo", "edit", "1", "--at", "09:00", "--no-time"], ["give --at or --no-time, not both"]),
             (["todo", "edit", "1", "--every", "daily", "--once"], ["give --every or --once, not both"]),
             (["todo", "edit", "1", "--on", "2026-12-02", "--due", "tomorrow"], ["with --on only --title and --at apply (not --due)"]),
-            (["debt", "edit", "1", "--minimum", "0"], ["--minimum must be above zero"]),
+            (["debt", "edit", "1", "--minimum", "0"], ["a debt's minimum payment is money you pay: write an amount above zero"]),
             (["goal", "edit", "1"], ["nothing to change"]),
         ] {
             CLIProcess.expectFailure(try CLIProcess.run(["--db", db] + arguments), status: 2, mentioning: words)

@@ -55,7 +55,7 @@ import Testing
         let feb = try cli("calendar", "2026-02", "--json").stdout
         #expect(
             feb
-                == #"{"month":"2026-02","events":[{"id":1,"kind":"subscription","date":"2026-02-15","name":"Stream","amount":"-12.99","loggable":true,"logged":true},{"id":1,"kind":"goal","date":"2026-02-20","name":"Holiday","amount":"2000.00","loggable":false,"logged":false},{"id":1,"kind":"income","date":"2026-02-27","name":"Salary","amount":"3000.00","loggable":false,"logged":false},{"id":1,"kind":"debt","date":"2026-02-28","name":"Card","amount":"50.00","loggable":true,"logged":false}]}"#
+                == #"{"month":"2026-02","events":[{"id":1,"kind":"subscription","date":"2026-02-15","name":"Stream","amount":"-12.99","loggable":true,"logged":true},{"id":1,"kind":"goal","date":"2026-02-20","name":"Holiday","amount":"2000.00","loggable":false,"logged":false},{"id":1,"kind":"income","date":"2026-02-27","name":"Salary","amount":"3000.00","loggable":false,"logged":false},{"id":1,"kind":"debt","date":"2026-02-28","name":"Card","amount":"-50.00","loggable":true,"logged":false}]}"#
                 + "\n")
         let april = try cli("calendar", "2026-04", "--json").stdout
         #expect(april.contains(#""kind":"debt","date":"2026-04-30""#))
@@ -69,13 +69,58 @@ import Testing
         #expect(try cli("income", "list").stdout.contains("#2  Old  1.00  (monthly on day 10)  no anchor date: not projected"))
     }
 
+    @Test(
+        "one sign convention for every money kind: what is paid negative, received positive, sizes above zero; the other sign refused; shown the same in every view"
+    )
+    func signConvention() throws {
+        for (arguments, words) in [
+            (
+                ["subscription", "add", "S", "--amount", "+15.49", "--every", "monthly on day 1"],
+                ["a subscription's price is money you pay: write -15.49 (or 15.49 without a sign)"]
+            ),
+            (["subscription", "add", "S", "--amount", "0", "--every", "monthly on day 1"], ["money you pay"]),
+            (["income", "add", "I", "--amount", "-3200", "--every", "monthly on day 25"], ["income is money you receive, written 3200.00"]),
+            (["goal", "add", "G", "--target", "-5"], ["a goal's target is an amount above zero"]),
+            (["debt", "add", "D", "--balance", "-100", "--minimum", "40", "--day", "3"], ["a debt's balance (what you owe) is an amount above zero"]),
+            (["debt", "add", "D", "--balance", "100", "--minimum", "500", "--day", "3"], ["--minimum 500.00 is more than the balance 100.00"]),
+            (["debt", "add", "D", "--balance", "100", "--minimum", "+40", "--day", "3"], ["a debt's minimum payment is money you pay"]),
+            (["money", "add", "R", "--amount", "0", "--every", "monthly on day 1"], ["is not zero"]),
+        ] {
+            CLIProcess.expectFailure(try CLIProcess.run(["--db", db] + arguments), status: 2, mentioning: words)
+        }
+        // Unsigned where the kind says the way: stored and shown by the convention.
+        try cli("subscription", "add", "Stream", "--amount", "15.49", "--every", "monthly on day 1 from 2026-01-01")
+        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "-75", "--day", "3")
+        try cli("income", "add", "Salary", "--amount", "+3200", "--every", "monthly on day 25 from 2026-01-25")
+        #expect(try cli("subscription", "list").stdout == "#1  Stream  -15.49  (monthly on day 1 from 2026-01-01)\n")
+        #expect(try cli("debt", "list").stdout == "#1  Card  balance 100.00, minimum payment -75.00 on day 3\n")
+        #expect(try cli("income", "list").stdout.contains("#1  Salary  3200.00"))
+        #expect(try cli("subscription", "log", "1", "--on", "2026-02-01").stdout.hasPrefix("payment #1: subscription 1, -15.49 on 2026-02-01"))
+        #expect(try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "75").stdout.hasPrefix("payment #2: debt 1, -75.00 on 2026-02-03"))
+        let calendar = try cli("calendar", "2026-02").stdout
+        for shown in ["subscription #1  Stream  -15.49", "debt         #1  Card  -75.00", "income       #1  Salary  3200.00"] {
+            #expect(calendar.contains(shown), "\(shown) in \(calendar)")
+        }
+        let agenda = try cli("agenda", "--from", "2026-02-03", "--days", "1").stdout
+        #expect(agenda.contains("#1  Card  -75.00"), "\(agenda)")
+        let payments = try cli("payment", "list", "--json").stdout
+        #expect(payments.contains(#""amount":"-15.49""#) && payments.contains(#""amount":"-75.00""#), "\(payments)")
+        #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"25.00","minimum":"-75.00""#))
+        // Edits by the same convention; a minimum above the balance is refused.
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "subscription", "edit", "1", "--amount", "+16"]), status: 2, mentioning: ["money you pay"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "debt", "edit", "1", "--minimum", "50"]), status: 65, mentioning: ["more than the balance 25.00"])
+        try cli("subscription", "edit", "1", "--amount", "16")
+        #expect(try cli("subscription", "list").stdout.contains("Stream  -16.00"))
+    }
+
     @Test("logging twice in one period is refused for both kinds, naming the payment; the next period is allowed")
     func logging() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 31 from 2026-01-31")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "31")
         #expect(
             try cli("subscription", "log", "1", "--on", "2026-02-28").stdout
-                == "payment #1: subscription 1, 12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
+                == "payment #1: subscription 1, -12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
         let again = try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-03-30"])
         CLIProcess.expectFailure(again, status: 65, mentioning: ["already logged", "payment #1", "2026-02-28"])
         try cli("subscription", "log", "1", "--on", "2026-03-31")
@@ -88,7 +133,7 @@ import Testing
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"20.00""#))
         #expect(
             try cli("calendar", "2026-02", "--json").stdout.contains(
-                #""kind":"debt","date":"2026-02-28","name":"Card","amount":"40.00","loggable":true,"logged":true"#))
+                #""kind":"debt","date":"2026-02-28","name":"Card","amount":"-40.00","loggable":true,"logged":true"#))
         // Before the first renewal there is no period to log.
         CLIProcess.expectFailure(
             try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-01-01"]), status: 65,
@@ -98,29 +143,36 @@ import Testing
         #expect(!(try cli("calendar", "2026-04", "--json").stdout.contains("Card")))
         #expect(
             try cli("calendar", "2026-02", "--json").stdout.contains(
-                #""kind":"debt","date":"2026-02-28","name":"Card","amount":"40.00","loggable":true,"logged":true"#))
+                #""kind":"debt","date":"2026-02-28","name":"Card","amount":"-40.00","loggable":true,"logged":true"#))
         let text = try cli("calendar", "2026-03").stdout
         #expect(text.contains("#1  Card") && text.contains("logged"), "\(text)")
         #expect(try cli("agenda", "--from", "2026-03-31", "--days", "1").stdout.contains("[x] debt"))
     }
 
-    @Test("payments are money paid: above zero; over a debt's balance clears it and says by how much; paid off or paused: 65")
+    @Test(
+        "payments are money paid: shown negative, written -130 or 130; +, zero and a date ahead refused; over a debt's balance clears it and says by how much; paid off or paused: 65"
+    )
     func paymentRules() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
-        for amount in ["-100", "0", "0.00"] {
+        for amount in ["+100", "0", "0.00"] {
             CLIProcess.expectFailure(
                 try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-03", "--amount", amount]), status: 2,
-                mentioning: ["is not an amount paid", "above zero"])
+                mentioning: ["a payment is money you pay: write "])
             CLIProcess.expectFailure(
                 try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01", "--amount", amount]),
-                status: 2, mentioning: ["is not an amount paid"])
+                status: 2, mentioning: ["a payment is money you pay"])
         }
+        // Money is logged when it was paid, not ahead (as a habit is done on its day).
+        let ahead = String(ISO8601.format(Instant(Date()).adding(seconds: 3 * 86_400), utcOffset: 0).prefix(10))
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", ahead, "--amount", "20"]), status: 65,
+            mentioning: ["\(ahead) is in the future: a payment is logged on the day it is made, or after"])
         // Nothing of those was logged: the month's one payment is still free, the balance whole.
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"100.00""#))
         #expect(
             try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130").stdout
-                == "payment #1: debt 1, 130.00 on 2026-02-03, for the month 2026-02; debt 1 is paid off (30.00 more than its balance of 100.00)\n")
+                == "payment #1: debt 1, -130.00 on 2026-02-03, for the month 2026-02; debt 1 is paid off (30.00 more than its balance of 100.00)\n")
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"0.00""#))
         CLIProcess.expectFailure(
             try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-03-03"]), status: 65,
@@ -130,12 +182,12 @@ import Testing
             try CLIProcess.run(["--db", db, "subscription", "log", "1", "--on", "2026-02-01"]), status: 65,
             mentioning: ["subscription 1 is paused"])
         try cli("subscription", "resume", "1")
-        #expect(try cli("subscription", "log", "1", "--on", "2026-02-01").stdout.hasPrefix("payment #2: subscription 1, 12.99 on 2026-02-01"))
+        #expect(try cli("subscription", "log", "1", "--on", "2026-02-01").stdout.hasPrefix("payment #2: subscription 1, -12.99 on 2026-02-01"))
+        #expect(try cli("payment", "list").stdout.contains("#2  2026-02-01  subscription 1 Stream  -12.99  for 2026-02-01"))
         // A habit is not done ahead of its day.
         try cli("habit", "add", "Walk", "--days", "mon,tue,wed,thu,fri,sat,sun")
-        let ahead = ISO8601.format(Instant(Date()).adding(seconds: 3 * 86_400), utcOffset: 0).prefix(10)
         CLIProcess.expectFailure(
-            try CLIProcess.run(["--db", db, "habit", "done", "1", "--on", String(ahead)]), status: 65,
+            try CLIProcess.run(["--db", db, "habit", "done", "1", "--on", ahead]), status: 65,
             mentioning: ["is in the future"])
         try cli("habit", "done", "1")
     }

@@ -71,13 +71,13 @@ import Testing
         try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130")
         #expect(
             try cli("payment", "list").stdout == """
-                #1  2026-02-01  subscription 1 Stream  12.99  for 2026-02-01
-                #2  2026-02-03  debt 1 Card  130.00  for 2026-02
+                #1  2026-02-01  subscription 1 Stream  -12.99  for 2026-02-01
+                #2  2026-02-03  debt 1 Card  -130.00  for 2026-02
 
                 """)
         #expect(
             try cli("payment", "list", "--json").stdout.contains(
-                #"{"id":2,"kind":"debt","source_id":1,"source":"Card","period":"2026-02","amount":"130.00","date":"2026-02-03"}"#))
+                #"{"id":2,"kind":"debt","source_id":1,"source":"Card","period":"2026-02","amount":"-130.00","date":"2026-02-03"}"#))
         #expect(try cli("payment", "delete", "2").stdout == "payment #2 deleted: debt 1 is unlogged for the month 2026-02\n")
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"100.00""#), "130 paid took 100; 100 given back")
         try cli("payment", "delete", "1")
@@ -103,7 +103,7 @@ import Testing
         #expect(try cli("subscription", "list").stdout == "no subscriptions\n" || !(try cli("subscription", "list").stdout.contains("Stream")))
         #expect(!(try cli("calendar", "2026-02").stdout.contains("Stream")))
         #expect(!(try cli("calendar", "2026-02").stdout.contains("Salary")))
-        #expect(try cli("payment", "list").stdout.contains("subscription 1 (deleted)  12.99"))
+        #expect(try cli("payment", "list").stdout.contains("subscription 1 (deleted)  -12.99"))
         // A new subscription does not take the deleted one's id (nor its payment).
         #expect(try cli("subscription", "add", "Music", "--amount", "-9.99", "--every", "monthly on day 1").stdout == "2\n")
     }

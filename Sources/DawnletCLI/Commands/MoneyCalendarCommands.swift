@@ -70,7 +70,7 @@ enum MoneyCalendarCommands {
         ]
 
     static func addSubscription(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount { try $0.sources.addSubscription(name: $1, amount: $2, schedule: $3, today: $4) }
+        try invocation.addScheduledAmount(.paid, "a subscription's price") { try $0.sources.addSubscription(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func listSubscriptions(_ invocation: inout Invocation) throws {
@@ -110,10 +110,13 @@ enum MoneyCalendarCommands {
     /// `subscription log` and `debt log`: the store's one way of logging a payment.
     static func log(_ kind: Payment.Kind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        let date = try invocation.optionalDate("on") ?? invocation.today()
-        let amount = try invocation.arguments.value("amount") == nil ? nil : invocation.paidAmount("amount", default: .zero)
+        let today = try invocation.today()
+        let date = try invocation.optionalDate("on") ?? today
+        // Money is logged when it went out, as a habit is done on its day: not ahead.
+        guard date <= today else { throw CLIError.data("\(date) is in the future: a payment is logged on the day it is made, or after") }
+        let amount = try invocation.arguments.value("amount") == nil ? nil : invocation.moneyAmount("amount", .paid, "a payment").magnitude
         let logged = try invocation.openStore().sources.logPayment(for: kind, id: id, on: date, amount: amount)
-        var line = "payment #\(logged.payment): \(kind.rawValue) \(id), \(logged.amount) on \(date), for \(logged.period)"
+        var line = "payment #\(logged.payment): \(kind.rawValue) \(id), \(logged.amount.paidOut) on \(date), for \(logged.period)"
         if let over = logged.paidOff {
             line += "; debt \(id) is paid off"
             if over > .zero { line += " (\(over) more than its balance of \(Amount(minorUnits: logged.amount.minorUnits - over.minorUnits)))" }
@@ -123,14 +126,15 @@ enum MoneyCalendarCommands {
 
     static func addDebt(_ invocation: inout Invocation) throws {
         let name = try invocation.text(invocation.arguments.positionals[0], "name")
-        let balance = try invocation.amount("balance")
-        let minimum = try invocation.amount("minimum")
+        let balance = try invocation.moneyAmount("balance", .size, "a debt's balance (what you owe)")
+        // Kept as a size; shown, as every payment, negative.
+        let minimum = try invocation.moneyAmount("minimum", .paid, "a debt's minimum payment").magnitude
         let dayText = try invocation.required("day")
         guard let day = Int(dayText), (1...31).contains(day) else {
             throw CLIError.usage("--day \"\(dayText)\" is not a day of the month (1 to 31)", invocation.globals.usage)
         }
-        guard balance >= .zero, minimum > .zero else {
-            throw CLIError.usage("--balance must not be negative and --minimum must be above zero", invocation.globals.usage)
+        guard minimum <= balance else {
+            throw CLIError.usage("--minimum \(minimum) is more than the balance \(balance): a payment cannot exceed what is owed", invocation.globals.usage)
         }
         let today = try invocation.today()
         invocation.output.line(String(try invocation.openStore().sources.addDebt(name: name, balance: balance, minimum: minimum, day: day, today: today)))
@@ -147,7 +151,7 @@ enum MoneyCalendarCommands {
                             debts.map {
                                 .object([
                                     ("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
-                                    ("minimum", .string($0.minimumPayment.description)), ("day", .int($0.paymentDay)),
+                                    ("minimum", .string($0.minimumPayment.paidOut.description)), ("day", .int($0.paymentDay)),
                                 ])
                             })
                     )
@@ -157,7 +161,7 @@ enum MoneyCalendarCommands {
         if debts.isEmpty { invocation.output.line("no debts") }
         for d in debts {
             invocation.output.line(
-                "#\(d.id)  \(DisplayText.shown(d.name))  balance \(d.balance), minimum \(d.minimumPayment) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")"
+                "#\(d.id)  \(DisplayText.shown(d.name))  balance \(d.balance), minimum payment \(d.minimumPayment.paidOut) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")"
             )
         }
     }
@@ -174,7 +178,7 @@ enum MoneyCalendarCommands {
 
     static func addGoal(_ invocation: inout Invocation) throws {
         let name = try invocation.text(invocation.arguments.positionals[0], "name")
-        let target = try invocation.amount("target")
+        let target = try invocation.moneyAmount("target", .size, "a goal's target")
         let by = try invocation.optionalDate("by")
         let today = try invocation.today()
         let id = try invocation.openStore().sources.addGoal(name: name, target: target, by: by, today: today)
@@ -205,7 +209,7 @@ enum MoneyCalendarCommands {
     }
 
     static func addIncome(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount { try $0.sources.addIncome(name: $1, amount: $2, schedule: $3, today: $4) }
+        try invocation.addScheduledAmount(.received, "income") { try $0.sources.addIncome(name: $1, amount: $2, schedule: $3, today: $4) }
     }
 
     static func listIncome(_ invocation: inout Invocation) throws {
@@ -301,7 +305,7 @@ enum MoneyCalendarCommands {
                             payments.map { p in
                                 .object([
                                     ("id", .int(Int(p.id))), ("kind", .string(p.kind.rawValue)), ("source_id", .int(Int(p.sourceID))),
-                                    ("source", .string(source(p))), ("period", .string(period(p))), ("amount", .string(p.amount.description)),
+                                    ("source", .string(source(p))), ("period", .string(period(p))), ("amount", .string(p.amount.paidOut.description)),
                                     ("date", .string(p.date.description)),
                                 ])
                             })
@@ -311,7 +315,8 @@ enum MoneyCalendarCommands {
         }
         if payments.isEmpty { invocation.output.line("no payments") }
         for p in payments {
-            invocation.output.line("#\(p.id)  \(p.date)  \(p.kind.rawValue) \(p.sourceID) \(DisplayText.shown(source(p)))  \(p.amount)  for \(period(p))")
+            invocation.output.line(
+                "#\(p.id)  \(p.date)  \(p.kind.rawValue) \(p.sourceID) \(DisplayText.shown(source(p)))  \(p.amount.paidOut)  for \(period(p))")
         }
     }
 
@@ -353,19 +358,25 @@ enum MoneyCalendarCommands {
         let usage = invocation.globals.usage
         var changes = MoneyChanges()
         if let name = invocation.arguments.value("name") { changes.name = try invocation.text(name, "name") }
-        func amount(_ name: String) throws -> Amount? { invocation.arguments.value(name) == nil ? nil : try invocation.amount(name) }
-        changes.amount = try amount("amount")
+        /// Each by the sign convention of its kind (`moneyAmount`).
+        func amount(_ name: String, _ way: Invocation.MoneyWay, _ what: String) throws -> Amount? {
+            invocation.arguments.value(name) == nil ? nil : try invocation.moneyAmount(name, way, what)
+        }
+        changes.amount =
+            switch kind {
+            case .subscription: try amount("amount", .paid, "a subscription's price")
+            case .income: try amount("amount", .received, "income")
+            default: try amount("amount", .either, "a recurring transaction")
+            }
         changes.schedule = try invocation.schedule("every")
-        changes.minimum = try amount("minimum")
-        changes.balance = try amount("balance")
-        changes.target = try amount("target")
+        changes.minimum = try amount("minimum", .paid, "a debt's minimum payment")?.magnitude
+        changes.balance = try amount("balance", .size, "a debt's balance (what you owe)")
+        changes.target = try amount("target", .size, "a goal's target")
         if let text = invocation.arguments.value("day") {
             guard let day = Int(text), (1...31).contains(day) else { throw CLIError.usage("--day \"\(text)\" is not a day of the month (1 to 31)", usage) }
             changes.day = day
         }
         changes.targetDate = try invocation.optionalDate("by")
-        if let minimum = changes.minimum, minimum <= .zero { throw CLIError.usage("--minimum must be above zero", usage) }
-        if let balance = changes.balance, balance < .zero { throw CLIError.usage("--balance must not be negative", usage) }
         guard !changes.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
         try invocation.openStore().sources.editMoney(kind, id: id, changes, today: try invocation.today())
         invocation.output.line("\(kind == .money ? "recurring transaction" : kind.rawValue) \(id) changed")

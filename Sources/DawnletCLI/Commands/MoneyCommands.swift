@@ -30,7 +30,9 @@ enum MoneyCommands {
     ]
 
     static func add(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount { try $0.money.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4) }
+        try invocation.addScheduledAmount(.either, "a recurring transaction") {
+            try $0.money.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4)
+        }
     }
 
     static func list(_ invocation: inout Invocation) throws {
