@@ -80,7 +80,7 @@ enum ManPage {
             dawnlet\\-remind \\- reminders for todos, events, habits and money, fired exactly on time
             .SH SYNOPSIS
             .B dawnlet\\-remind
-            [\\fB\\-\\-config\\fR \\fIPATH\\fR] [\\fB\\-\\-db\\fR \\fIPATH\\fR] [\\fB\\-\\-tz\\fR \\fIZONE\\fR] [\\fB\\-\\-now\\fR \\fIISO\\fR]
+            [\\fB\\-\\-config\\fR \\fIPATH\\fR] [\\fB\\-\\-db\\fR \\fIPATH\\fR] [\\fB\\-\\-tz\\fR \\fIZONE\\fR] [\\fB\\-\\-now\\fR \\fIISO\\fR] [\\fB\\-\\-color\\fR \\fIWHEN\\fR]
             \\fICOMMAND\\fR [\\fIOPTIONS\\fR]
             .br
             .B dawnlet\\-remind help

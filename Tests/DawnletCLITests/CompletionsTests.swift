@@ -3,8 +3,8 @@ import Foundation
 import Testing
 
 /// Shell completions generated from the command table, run in the shells themselves:
-/// bash's completion function with COMP_WORDS as bash sets them, fish's `complete -C`, zsh's
-/// function with its completion builtins recorded.
+/// bash's completion function with COMP_WORDS as bash sets them, fish's `complete -C`, and an
+/// interactive zsh with compinit in a pseudo-terminal, TAB pressed, its listing read back.
 @Suite struct CompletionsTests {
     let workspace: Workspace
     let scripts: TemporaryFolder
@@ -68,8 +68,15 @@ import Testing
         #expect(Set(try bash(["preview", "--"])) == ["--from", "--to", "--days", "--all", "--json", "--help"])
         #expect(try bash(["notify-test", "--channel", "e"]) == ["email"])
         #expect(try bash(["help", "sch"]) == ["schedules"])
-        #expect(try bash(["--db", workspace.db, "todo", "done", ""]) == ["1", "2"])
+        // Several ids: each listed with its title; one: the id alone, to be inserted.
+        #expect(try bash(["--db", workspace.db, "todo", "done", ""]) == ["1  (Renew passport)", "2  (Call: mum 'n' dad)"])
+        #expect(try bash(["--db", workspace.db, "todo", "done", "2"]) == ["2"])
         #expect(try bash(["--db", workspace.db, "debt", "log", ""]) == ["1"])
+        #expect(try bash(["--color", ""]) == ["auto", "always", "never"])
+        #expect(try bash(["--color", "always", "to"]) == ["todo", "today"], "--color's value is stepped over")
+        #expect(try bash(["--c"]) == ["--config", "--color"])
+        #expect(try bash(["man-page", ""]) == ["1", "5"])
+        #expect(try bash(["completions", "z"]) == ["zsh"])
         #expect(try bash(["--db", workspace.db, "todo", "done", "1", ""]) == [], "one ID is enough")
         #expect(try bash(["--due", ""]) == [], "a value is not completed as a command")
     }
@@ -84,29 +91,32 @@ import Testing
         #expect(try fish("dawnlet-remind next --format ").map { $0.split(separator: "\t")[0] } == ["waybar"])
         #expect(try fish("dawnlet-remind --db \(workspace.db) todo done ") == ["1\tRenew passport", "2\tCall: mum 'n' dad"])
         #expect(try fish("dawnlet-remind --db \(workspace.db) todo done 2 ") == [])
+        #expect(try fish("dawnlet-remind --color ").map { $0.split(separator: "\t")[0] } == ["always", "auto", "never"])
+        #expect(try fish("dawnlet-remind man-page ") == ["1\tthe commands", "5\tthe config file"])
     }
 
-    @Test("zsh: the script parses, and its function offers the same words through compadd and _describe")
+    @Test("zsh: in an interactive zsh with compinit, TAB lists verbs and ids with their descriptions, --color's values, man-page's sections")
     func zshCompletes() throws {
         try Repository.require("/usr/bin/zsh", "zsh")
         let path = try script("zsh")
         #expect(try runTool("/usr/bin/zsh", ["-n", path], environment: environment).0 == 0)
-        func zsh(_ line: [String]) throws -> [String] {
-            let program = """
-                compadd() { local i=${@[(i)--]}; print -l -- "${@[i+1,-1]}" }
-                _describe() { print -l -- "${(@P)2}" }
-                _files() { print -- FILES }
-                source "$1" >/dev/null 2>&1
-                words=(dawnlet-remind "${@[2,-1]}"); CURRENT=$#words; PREFIX=${words[-1]}
-                _dawnlet_remind
-                """
-            let (status, output) = try runTool("/usr/bin/zsh", ["-f", "-c", program, "zsh", path] + line, environment: environment)
+        // Found on fpath under the name its #compdef line gives, as an installed one is.
+        let functions = scripts.path("functions")
+        try FileManager.default.createDirectory(atPath: functions, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: path, toPath: functions + "/_dawnlet-remind")
+        let driver = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Scripts/zsh-complete.zsh").path
+        /// The lines zsh lists after TAB, trimmed, without the echoed command line and prompt.
+        func zsh(_ words: String...) throws -> [String] {
+            let (status, output) = try runTool("/usr/bin/zsh", ["-f", driver, functions, "dawnlet-remind"] + words, environment: environment)
             #expect(status == 0, "\(output)")
-            return output.split(separator: "\n").map(String.init)
+            return output.split(separator: "\n").map { String($0.reversed().drop { $0 == " " }.reversed()) }
+                .filter { !$0.isEmpty && !$0.contains("dawnlet-remind") }
         }
-        #expect(try zsh(["todo", ""]).contains { $0.hasPrefix("done:Mark one occurrence done") })
-        #expect(try zsh(["--db", workspace.db, "todo", "done", ""]) == ["1:Renew passport", "2:Call: mum 'n' dad"])
-        #expect(try zsh(["--config", ""]) == ["FILES"])
+        let verbs = try zsh("todo")
+        #expect(verbs.contains("done    -- Mark one occurrence done (default: today's, or the one-off todo)."), "\(verbs)")
+        #expect(try zsh("--db", workspace.db, "todo", "done") == ["1  -- Renew passport", "2  -- Call: mum 'n' dad"])
+        #expect(try zsh("--color") == ["always  auto    never"])
+        #expect(try zsh("man-page") == ["1  -- the commands", "5  -- the config file"])
     }
 
     @Test("ids of a noun that has none, a shell that is not one: exit 2 with the nearest")

@@ -41,6 +41,12 @@ import Testing
             #expect(text.contains("\n.SH \(section)\n"), "no \(section)")
         }
         for code in ["0", "1", "2", "65", "66", "78"] { #expect(text.contains(".TP\n.B \(code)\n"), "exit \(code)") }
+        // The synopsis names every global option the top-level usage names.
+        let synopsis = try #require(text.split(separator: ".SH ").first { $0.hasPrefix("SYNOPSIS") })
+        let usage = try CLIProcess.run(["help"]).stdout.split(separator: "\n").first { $0.hasPrefix("usage: ") } ?? ""
+        let globals = usage.matches(of: /--([a-z]+)/).map { String($0.1) }
+        #expect(globals.contains("color"), "\(usage)")
+        for option in globals { #expect(synopsis.contains("\\fB\\-\\-\(option)\\fR"), "--\(option) not in the synopsis") }
         let unit = try String(contentsOf: Repository.root.appendingPathComponent("systemd/dawnlet-remind.service"), encoding: .utf8)
         #expect(unit.contains("\nDocumentation=man:dawnlet-remind(1) man:dawnlet-remind.json5(5)\n"))
     }

@@ -50,7 +50,10 @@ enum CompletionsCommand {
         }
     }
 
-    static let globalValues = ["config", "db", "tz", "now"]
+    static let globalValues = ["config", "db", "tz", "now", "color"]
+
+    /// The global options, as a command line's first words take them.
+    static let globalOptions = "--config --db --tz --now --color --help --version"
 
     /// Every option that takes a value, anywhere: its next word is not completed as a command.
     static var valueOptions: [String] {
@@ -58,7 +61,13 @@ enum CompletionsCommand {
     }
 
     /// The values an option takes, where they are few.
-    static let choices: [String: [String]] = ["channel": ["desktop", "command", "email"], "format": ["waybar"]]
+    static let choices: [String: [String]] = ["channel": ["desktop", "command", "email"], "format": ["waybar"], "color": ["auto", "always", "never"]]
+
+    /// The words a command's first argument is one of, with what each means.
+    static let positionals: [String: [(String, String)]] = [
+        "completions": [("bash", "the bash script"), ("zsh", "the zsh script"), ("fish", "the fish script"), ("ids", "ids and titles of a noun")],
+        "man-page": [("1", "the commands"), ("5", "the config file")],
+    ]
 
     static var topLevel: [String] { Help.nouns + ["help"] }
 
@@ -120,7 +129,7 @@ enum CompletionsCommand {
             + ") return ;;\n    esac\n"
         s += """
                 if ((${#words[@]} == 0)); then
-                    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "--config --db --tz --now --help --version" -- "$cur")); return; fi
+                    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "\(globalOptions)" -- "$cur")); return; fi
                     COMPREPLY=($(compgen -W "\(topLevel.joined(separator: " "))" -- "$cur")); return
                 fi
                 local noun=${words[0]} command opts ids=
@@ -142,11 +151,29 @@ enum CompletionsCommand {
                     *) return ;;
                 esac
                 if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
-                [[ $command == completions ]] && ((${#words[@]} == 1)) && COMPREPLY=($(compgen -W "bash zsh fish ids" -- "$cur"))
                 local taken=$(( ${#words[@]} - $(wc -w <<< "$command") ))
+                case $command in
+
+            """
+        for (command, words) in positionals.sorted(by: { $0.key < $1.key }) {
+            s += "        \(command)) ((taken == 0)) && COMPREPLY=($(compgen -W \"\(words.map(\.0).joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+        }
+        s += """
+                esac
                 if [[ -n $ids ]] && ((taken == 0)); then
-                    local IFS=$'\\n'
-                    COMPREPLY=($(compgen -W "$(dawnlet-remind "${globals[@]}" completions ids "$ids" 2>/dev/null | cut -f1)" -- "$cur"))
+                    local IFS=$'\\n' line
+                    local -a found=()
+                    for line in $(dawnlet-remind "${globals[@]}" completions ids "$ids" 2>/dev/null); do
+                        [[ ${line%%$'\\t'*} == "$cur"* ]] && found+=("$line")
+                    done
+                    # One: the id itself. Several: each with its title, as bash lists them; their
+                    # common beginning (what bash inserts) is still the ids'.
+                    if ((${#found[@]} == 1)); then
+                        COMPREPLY=("${found[0]%%$'\\t'*}")
+                    else
+                        COMPREPLY=()
+                        for line in "${found[@]}"; do COMPREPLY+=("${line%%$'\\t'*}  (${line#*$'\\t'})"); done
+                    fi
                     # bash replaces only what follows the last colon typed.
                     local typed=${cur%"${cur##*:}"}
                     [[ -n $typed && $COMP_WORDBREAKS == *:* ]] && COMPREPLY=("${COMPREPLY[@]#"$typed"}")
@@ -203,7 +230,7 @@ enum CompletionsCommand {
             } + [("help", "help on a command or topic")]
         s += """
                 if (($#args == 0)); then
-                    if [[ $PREFIX == -* ]]; then compadd -- --config --db --tz --now --help --version; return; fi
+                    if [[ $PREFIX == -* ]]; then compadd -- \(globalOptions); return; fi
                     described=\(described(nouns)); _describe command described; return
                 fi
                 local noun=${args[1]} command opts ids=
@@ -225,8 +252,17 @@ enum CompletionsCommand {
                     *) return ;;
                 esac
                 if [[ $PREFIX == -* ]]; then compadd -- ${=opts}; return; fi
-                [[ $command == completions ]] && (($#args == 1)) && { compadd -- bash zsh fish ids; return; }
-                local taken=$(( $#args - ${#${(z)command}} ))
+                # The command's words as an array: a one-word command's length would be its letters'.
+                local -a commandWords=(${(z)command})
+                local taken=$(( $#args - $#commandWords ))
+                case $command in
+
+            """
+        for (command, words) in positionals.sorted(by: { $0.key < $1.key }) {
+            s += "        \(command)) ((taken == 0)) && { described=\(described(words)); _describe argument described; }; return ;;\n"
+        }
+        s += """
+                esac
                 if [[ -n $ids ]] && ((taken == 0)); then
                     local -a pairs
                     # _describe reads word:description; a colon in the word (a reminder key) is escaped.
@@ -297,6 +333,7 @@ enum CompletionsCommand {
             complete -c dawnlet-remind -l db -r -F -d 'the database'
             complete -c dawnlet-remind -l tz -x -d 'an IANA time zone'
             complete -c dawnlet-remind -l now -x -d 'the present, as ISO 8601'
+            complete -c dawnlet-remind -l color -x -a 'auto always never' -d 'colour: auto (a terminal), always or never'
             complete -c dawnlet-remind -s h -l help -d 'print help'
             complete -c dawnlet-remind -l version -d 'print the version'
 
@@ -331,7 +368,9 @@ enum CompletionsCommand {
                 s += "complete -c dawnlet-remind -n '__dawnlet_is \(words)' -a '(__dawnlet_ids \(ids))'\n"
             }
         }
-        s += "complete -c dawnlet-remind -n '__dawnlet_is completions' -a 'bash zsh fish ids'\n"
+        for (command, words) in positionals.sorted(by: { $0.key < $1.key }) {
+            for (word, meaning) in words { s += "complete -c dawnlet-remind -n '__dawnlet_is \(command)' -a \(word) -d \(quoted(meaning))\n" }
+        }
         return String(s.dropLast())
     }
 
