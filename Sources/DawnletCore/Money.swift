@@ -33,23 +33,39 @@ public struct YearMonth: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (a: YearMonth, b: YearMonth) -> Bool { (a.year, a.month) < (b.year, b.month) }
 }
 
-/// A recurring transaction (a bill, a salary): the money module's definition.
+/// A recurring transaction (a bill, a salary), or a one-off one on a single date: the money
+/// module's definition.
 public struct RecurringTransaction: Hashable, Sendable {
     public let id: Int64
     public var name: String
     public var amount: Amount
-    /// Its anchor is explicit once stored.
+    /// Its anchor is explicit once stored. Not used for a one-off.
     public var schedule: Schedule
     /// Where the anchor defaults to for a schedule without one.
     public var created: CivilDate
+    /// A one-off transaction's date: then it falls on that day alone.
+    public var once: CivilDate?
 
-    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, created: CivilDate) {
+    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, created: CivilDate, once: CivilDate? = nil) {
         self.id = id
         self.name = name
         self.amount = amount
         self.schedule = schedule
         self.created = created
+        self.once = once
     }
+
+    /// The dates it falls on in `range`: its schedule's, or a one-off's date.
+    public func dates(in range: ClosedRange<CivilDate>) -> [CivilDate] {
+        guard let once else { return schedule.occurrences(in: range, defaultAnchor: created) }
+        return range.contains(once) ? [once] : []
+    }
+
+    /// Whether it falls on `date`.
+    public func falls(on date: CivilDate) -> Bool { once.map { $0 == date } ?? schedule.matches(date, defaultAnchor: created) }
+
+    /// When it falls, as `money list` says it: its schedule, or `once on 2026-12-24`.
+    public var when: String { once.map { "once on \($0)" } ?? schedule.description }
 }
 
 /// A real transaction row: the money module's occurrence.
@@ -90,7 +106,7 @@ public enum MoneyRules {
         for row in existing { if let id = row.definitionID { have.insert(PairKey(id: id, date: row.date)) } }
         var result: [Due] = []
         for definition in definitions {
-            for date in definition.schedule.occurrences(in: month.days, defaultAnchor: definition.created)
+            for date in definition.dates(in: month.days)
             where !have.contains(PairKey(id: definition.id, date: date)) {
                 result.append(Due(definition: definition, date: date))
             }

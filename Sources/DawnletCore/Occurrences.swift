@@ -254,7 +254,7 @@ extension OccurrenceMerge {
         var stored: [Key: Transaction] = [:]
         for row in rows { if let id = row.definitionID, range.contains(row.date) { stored[Key(id: id, date: row.date)] = row } }
         return definitions.flatMap { bill in
-            bill.schedule.occurrences(in: range, defaultAnchor: bill.created).map { (bill, $0, stored[Key(id: bill.id, date: $0)]) }
+            bill.dates(in: range).map { (bill, $0, stored[Key(id: bill.id, date: $0)]) }
         }
     }
 }

@@ -119,7 +119,7 @@ extension PlanReader {
                     kind: .bill, definitionID: bill.id, date: date, time: nil, title: row?.name ?? bill.name,
                     source: row == nil ? .virtual : .stored,
                     suppression: row?.status == .skipped ? .skipped : row?.status == .paid ? .logged : nil,
-                    detail: (row?.amount ?? bill.amount).description, note: clampNote(bill.schedule, date)))
+                    detail: (row?.amount ?? bill.amount).description, note: bill.once == nil ? clampNote(bill.schedule, date) : nil))
         }
 
         var paymentDays: [Int64: Int] = [:]

@@ -282,6 +282,11 @@ enum Migrations {
         ALTER TABLE deliveries ADD COLUMN first_delivered_at INTEGER;
         ALTER TABLE deliveries ADD COLUMN repeats INTEGER NOT NULL DEFAULT 0;
         """,
+        // A one-off transaction: a recurring transaction's row that falls on this date alone
+        // (its schedule column then holds a schedule from that date, not used).
+        """
+        ALTER TABLE recurring_transactions ADD COLUMN once TEXT;
+        """,
     ]
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`

@@ -14,9 +14,23 @@ extension Store.Money {
         return db.lastInsertRowID
     }
 
+    /// A one-off transaction on `date` (`money add --on`): a definition like a recurring one, so
+    /// that it is listed, edited, skipped and deleted by its id, laid out in its month and totalled.
+    public func addOneOff(name: String, amount: Amount, on date: CivilDate, today: CivilDate) throws(StoreError) -> Int64 {
+        try db.run(
+            "INSERT INTO recurring_transactions (name, amount_minor, schedule, created, once) VALUES (?, ?, ?, ?, ?)",
+            [.text(name), .int(amount.minorUnits), .described(Self.onceSchedule(date)), .described(today), .described(date)])
+        return db.lastInsertRowID
+    }
+
+    /// What a one-off's schedule column holds: a schedule from its date, never used.
+    static func onceSchedule(_ date: CivilDate) -> Schedule { Schedule(rule: .monthlyOnDay(interval: 1, day: nil), anchor: date) }
+
+    static let recurringColumns = "id, name, amount_minor, schedule, created, once"
+
     /// With `ids`, only those.
     public func recurringTransactions(ids: Set<Int64>? = nil) throws(StoreError) -> [RecurringTransaction] {
-        try db.query("SELECT id, name, amount_minor, schedule, created FROM recurring_transactions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
+        try db.query("SELECT \(Self.recurringColumns) FROM recurring_transactions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.recurring(row, schedules)
         }
     }
@@ -24,7 +38,7 @@ extension Store.Money {
     public func recurringTransaction(id: Int64) throws(StoreError) -> RecurringTransaction {
         guard
             let found = try db.query(
-                "SELECT id, name, amount_minor, schedule, created FROM recurring_transactions WHERE id = ?",
+                "SELECT \(Self.recurringColumns) FROM recurring_transactions WHERE id = ?",
                 [.int(id)], { (row) throws(StoreError) in try Self.recurring(row, schedules) }
             ).first
         else { throw StoreError(.notFound, "no recurring transaction with id \(id)") }
@@ -32,12 +46,13 @@ extension Store.Money {
     }
 
     private static func recurring(_ row: Statement, _ schedules: ScheduleTexts) throws(StoreError) -> RecurringTransaction {
-        guard let schedule = schedules.parse(row.text(3)), let created = CivilDate(row.text(4)) else {
+        let once = row.optionalText(5)
+        guard let schedule = schedules.parse(row.text(3)), let created = CivilDate(row.text(4)), once.map({ CivilDate($0) != nil }) ?? true else {
             throw StoreError(.corrupt, "recurring transaction \(row.int(0)) cannot be read")
         }
         return RecurringTransaction(
             id: row.int(0), name: row.text(1), amount: Amount(minorUnits: row.int(2)),
-            schedule: schedule, created: created)
+            schedule: schedule, created: created, once: once.flatMap(CivilDate.init))
     }
 
     /// Loads a month: in one write transaction, creates the transaction row of every (definition,

@@ -253,11 +253,15 @@ public struct MoneyChanges: Sendable {
     public var balance: Amount?
     public var target: Amount?
     public var targetDate: CivilDate?
+    /// A transaction's one date: it becomes (or stays) a one-off on it. A new `schedule` makes
+    /// a one-off recurring.
+    public var once: CivilDate?
 
     public init() {}
 
     public var isEmpty: Bool {
         name == nil && amount == nil && schedule == nil && minimum == nil && day == nil && balance == nil && target == nil && targetDate == nil
+            && once == nil
     }
 }
 
@@ -291,6 +295,11 @@ extension Store.Sources {
                     schedule.anchor = stored.flatMap(schedules.parse)?.anchor ?? today
                 }
                 columns.append(("schedule", .described(schedule)))
+                if kind == .money { columns.append(("once", .null)) }
+            }
+            if let once = changes.once {
+                columns.append(("once", .described(once)))
+                columns.append(("schedule", .described(Store.Money.onceSchedule(once))))
             }
             if let minimum = changes.minimum { columns.append(("minimum_minor", .int(minimum.minorUnits))) }
             if let day = changes.day { columns.append(("payment_day", .int(Int64(day)))) }
@@ -304,6 +313,10 @@ extension Store.Sources {
             }
             if kind == .money {
                 try db.run("DELETE FROM transactions WHERE definition_id = ? AND date >= ? AND status = 'posted'", [.int(id), .described(today)])
+                // A one-off's row is the transaction itself, not history: moved, it goes with it.
+                if let once = changes.once {
+                    try db.run("DELETE FROM transactions WHERE definition_id = ? AND date <> ? AND status <> 'paid'", [.int(id), .described(once)])
+                }
             }
             // A debt's monthly payment is never more than what is owed (paid off: no payment is due).
             if kind == .debt {

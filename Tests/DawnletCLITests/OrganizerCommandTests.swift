@@ -157,11 +157,11 @@ import Testing
         #expect(first == second)
         #expect(
             first
-                == #"{"month":"2026-02","transactions":[{"id":2,"definition_id":1,"date":"2026-02-01","name":"Rent","amount":"-950.00","status":"posted"},{"id":3,"definition_id":3,"date":"2026-02-27","name":"Salary","amount":"2500.00","status":"posted"},{"id":1,"definition_id":2,"date":"2026-02-28","name":"Stream","amount":"-12.99","status":"skipped"}],"total":"1550.00"}"#
+                == #"{"month":"2026-02","lines":[{"date":"2026-02-01","kind":"bill","id":2,"source_id":1,"name":"Rent","amount":"-950.00","status":"posted"},{"date":"2026-02-27","kind":"bill","id":3,"source_id":3,"name":"Salary","amount":"2500.00","status":"posted"},{"date":"2026-02-28","kind":"bill","id":1,"source_id":2,"name":"Stream","amount":"-12.99","status":"skipped"}],"in":"2500.00","out":"-950.00","net":"1550.00"}"#
                 + "\n")
         let text = try cli("money", "month", "2026-02").stdout
         #expect(text.contains("2026-02-28        -12.99  Stream  (skipped)"))
-        #expect(text.contains("total            1550.00"))
+        #expect(text.hasSuffix("  in               2500.00\n  out              -950.00\n  net              1550.00\n"), "\(text)")
     }
 
     @Test(

@@ -20,7 +20,7 @@ enum FindCommand {
             if let time = d.time, d.schedule?.time == nil { when += (when.isEmpty ? "" : " ") + (d.schedule == nil ? "" : "at ") + time.description }
             found.append((d.kind.rawValue, d.id, d.title, when))
         }
-        for t in try store.money.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.schedule)")) }
+        for t in try store.money.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.when)")) }
         for s in try store.sources.subscriptions() { found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")")) }
         for d in try store.sources.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)")) }
         for g in try store.sources.goals() { found.append(("goal", g.id, g.name, "target \(g.target)")) }

@@ -337,13 +337,14 @@ enum MoneyCalendarCommands {
     static func editCommand(_ kind: MoneyEditKind) -> Command {
         let options: [String]
         switch kind {
-        case .money, .subscription, .income: options = ["name", "amount", "every"]
+        case .money: options = ["name", "amount", "every", "on"]
+        case .subscription, .income: options = ["name", "amount", "every"]
         case .debt: options = ["name", "minimum", "day", "balance"]
         case .goal: options = ["name", "target", "by"]
         }
         let placeholders = [
             "name": "N", "amount": "AMOUNT", "every": "SCHEDULE", "minimum": "AMOUNT", "day": "N", "balance": "AMOUNT",
-            "target": "AMOUNT", "by": "DATE",
+            "target": "AMOUNT", "by": "DATE", "on": "DATE",
         ]
         let noun = kind == .money ? "recurring transaction" : kind == .income ? "income source" : kind.rawValue
         return Command(
@@ -377,6 +378,10 @@ enum MoneyCalendarCommands {
             changes.day = day
         }
         changes.targetDate = try invocation.optionalDate("by")
+        if kind == .money {
+            changes.once = try invocation.optionalDate("on")
+            guard changes.once == nil || changes.schedule == nil else { throw CLIError.usage("give --every or --on, not both", usage) }
+        }
         guard !changes.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
         try invocation.openStore().sources.editMoney(kind, id: id, changes, today: try invocation.today())
         invocation.output.line("\(kind == .money ? "recurring transaction" : kind.rawValue) \(id) changed")

@@ -5,15 +5,15 @@ import DawnletStore
 enum MoneyCommands {
     static let commands: [Command] = [
         Command(
-            path: ["money", "add"], usage: "money add NAME --amount AMOUNT --every SCHEDULE",
-            summary: "Add a recurring transaction (negative amounts go out); prints its id.",
-            options: [.value("amount"), .value("every")], positionals: 1...1, run: add),
+            path: ["money", "add"], usage: "money add NAME --amount AMOUNT (--every SCHEDULE | --on DATE)",
+            summary: "Add a recurring transaction, or with --on a one-off one (negative amounts go out); prints its id.",
+            options: [.value("amount"), .value("every"), .value("on")], positionals: 1...1, run: add),
         Command(
             path: ["money", "list"], usage: "money list [--json]", summary: "List recurring transactions.",
             options: [.flag("json")], run: list),
         Command(
             path: ["money", "month"], usage: "money month [YYYY-MM] [--json]",
-            summary: "Show a month's transactions (creating those its recurring ones are due) and its total.",
+            summary: "Show a month's whole cashflow: bills, one-offs, renewals, debt payments and income, with totals in, out and net.",
             options: [.flag("json")], positionals: 0...1, run: month),
         Command(
             path: ["money", "skip"], usage: "money skip ID --on DATE",
@@ -30,8 +30,21 @@ enum MoneyCommands {
     ]
 
     static func add(_ invocation: inout Invocation) throws {
-        try invocation.addScheduledAmount(.either, "a recurring transaction") {
-            try $0.money.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4)
+        let usage = invocation.globals.usage
+        switch (invocation.arguments.value("every"), invocation.arguments.value("on")) {
+        case (nil, nil): throw CLIError.usage("give --every SCHEDULE for a recurring transaction, or --on DATE for a one-off", usage)
+        case (_?, _?): throw CLIError.usage("give --every or --on, not both", usage)
+        case (_?, nil):
+            try invocation.addScheduledAmount(.either, "a recurring transaction") {
+                try $0.money.addRecurringTransaction(name: $1, amount: $2, schedule: $3, today: $4)
+            }
+        case (nil, _?):
+            let name = try invocation.text(invocation.arguments.positionals[0], "name")
+            let amount = try invocation.moneyAmount("amount", .either, "a transaction")
+            let date = try invocation.date("on", invocation.required("on"))
+            let id = try invocation.openStore().money.addOneOff(name: name, amount: amount, on: date, today: try invocation.today())
+            invocation.output.line(String(id))
+            invocation.echoResolved("on", as: "money \(id): once on", (date, nil))
         }
     }
 
@@ -46,7 +59,8 @@ enum MoneyCommands {
                             definitions.map {
                                 .object([
                                     ("id", .int(Int($0.id))), ("name", .string($0.name)), ("amount", .string($0.amount.description)),
-                                    ("schedule", .string($0.schedule.description)),
+                                    ("schedule", $0.once == nil ? .string($0.schedule.description) : .null),
+                                    ("once", $0.once.map { .string($0.description) } ?? .null),
                                 ])
                             })
                     )
@@ -54,38 +68,48 @@ enum MoneyCommands {
             return
         }
         if definitions.isEmpty { invocation.output.line("no recurring transactions") }
-        for d in definitions { invocation.output.line("#\(d.id)  \(DisplayText.shown(d.name))  \(d.amount)  (\(d.schedule))") }
+        for d in definitions { invocation.output.line("#\(d.id)  \(DisplayText.shown(d.name))  \(d.amount)  (\(d.when))") }
     }
 
     static func month(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
-        let rows = try invocation.readStore().money.loadMonth(month)
-        let total = MoneyRules.total(rows)
+        let store = try invocation.readStore()
+        let rows = try store.money.loadMonth(month)
+        let events = MoneyCalendar.events(
+            in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(), goals: [],
+            incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
+        let cashflow = MoneyMonth(month, transactions: rows, events: events)
         if invocation.json {
             invocation.output.line(
                 JSON.object([
                     ("month", .string(month.description)),
                     (
-                        "transactions",
+                        "lines",
                         .array(
-                            rows.map {
+                            cashflow.lines.map {
                                 .object([
-                                    ("id", .int(Int($0.id))), ("definition_id", $0.definitionID.map { .int(Int($0)) } ?? .null),
-                                    ("date", .string($0.date.description)), ("name", .string($0.name)),
-                                    ("amount", .string($0.amount.description)), ("status", .string($0.status.rawValue)),
+                                    ("date", .string($0.date.description)), ("kind", .string($0.kind)), ("id", $0.id.map { .int(Int($0)) } ?? .null),
+                                    ("source_id", $0.sourceID.map { .int(Int($0)) } ?? .null), ("name", .string($0.name)),
+                                    ("amount", .string($0.amount.description)), ("status", .string($0.status)),
                                 ])
                             })
                     ),
-                    ("total", .string(total.description)),
+                    ("in", .string(cashflow.incoming.description)), ("out", .string(cashflow.outgoing.description)),
+                    ("net", .string(cashflow.net.description)),
                 ]))
             return
         }
         invocation.output.line("\(month)")
-        for row in rows {
-            let mark = row.status == .skipped ? "  (skipped)" : row.status == .paid ? "  (paid)" : ""
-            invocation.output.line("  \(row.date)  \(row.amount.description.leftPadded(12))  \(DisplayText.shown(row.name))\(mark)")
+        for line in cashflow.lines {
+            // A bill says only what is not plain (skipped, paid); the calendar's kinds say what they are.
+            let mark =
+                line.kind == "bill"
+                ? (line.status == "posted" ? "" : "  (\(line.status))") : "  (\(line.kind) #\(line.sourceID ?? 0), \(line.status))"
+            invocation.output.line("  \(line.date)  \(line.amount.description.leftPadded(12))  \(DisplayText.shown(line.name))\(mark)")
         }
-        invocation.output.line("  total       \(total.description.leftPadded(12))")
+        for (label, total) in [("in", cashflow.incoming), ("out", cashflow.outgoing), ("net", cashflow.net)] {
+            invocation.output.line("  \(label.rightPadded(10))  \(total.description.leftPadded(12))")
+        }
     }
 
     static func skip(_ invocation: inout Invocation) throws {
@@ -93,8 +117,8 @@ enum MoneyCommands {
         guard let date = try invocation.optionalDate("on") else { throw CLIError.usage("--on is required", invocation.globals.usage) }
         let store = try invocation.openStore()
         let definition = try store.money.recurringTransaction(id: id)
-        guard definition.schedule.matches(date, defaultAnchor: definition.created) else {
-            throw CLIError.data("\(date) is not an occurrence of recurring transaction \(id) (\(definition.schedule))")
+        guard definition.falls(on: date) else {
+            throw CLIError.data("\(date) is not an occurrence of recurring transaction \(id) (\(definition.when))")
         }
         try store.money.skipTransaction(definitionID: id, date: date)
         invocation.output.line("recurring transaction \(id) on \(date): skipped")

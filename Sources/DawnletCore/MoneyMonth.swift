@@ -1,0 +1,65 @@
+/// A month's whole cashflow: every line of money of the month, whatever it comes from — bills
+/// (the real transaction rows, one-off ones among them), subscription renewals, debt payments due
+/// and income — each with its status, and the exact totals in, out and net. Goals are no flow of
+/// money and are not in it. Pure: the caller reads the rows and the calendar's events.
+public struct MoneyMonth: Hashable, Sendable {
+    public struct Line: Hashable, Sendable {
+        /// `bill`, `subscription`, `debt` or `income`.
+        public let kind: String
+        public let date: CivilDate
+        /// The transaction row (a bill) or the logged payment, if any.
+        public let id: Int64?
+        /// The recurring transaction, subscription, debt or income source it comes from (nil: a
+        /// one-off transaction, or one whose recurring transaction was deleted).
+        public let sourceID: Int64?
+        public let name: String
+        /// Signed as money moves for you: paid negative, received positive. A logged payment's
+        /// own amount, where one is logged.
+        public let amount: Amount
+        /// `posted`, `paid`, `skipped` (bills), `logged` or `due` (subscriptions, debts, income).
+        public let status: String
+
+        /// Whether it counts in the totals: all but a skipped bill.
+        public var counts: Bool { status != "skipped" }
+    }
+
+    public let month: YearMonth
+    /// By date, then bills before the calendar's kinds (in its order), then id.
+    public let lines: [Line]
+    /// What comes in (positive), what goes out (negative), and the two together; exact for any
+    /// number of lines (128 bits).
+    public let incoming: Total
+    public let outgoing: Total
+    public var net: Total { Total(minorUnits: incoming.minorUnits + outgoing.minorUnits) }
+
+    /// `transactions`: the month's rows (`Store.Money.loadMonth`); `events`: the money calendar's
+    /// events of the month (`MoneyCalendar.events`), of which goals are left out.
+    public init(_ month: YearMonth, transactions: [Transaction], events: [CalendarEvent]) {
+        var lines = transactions.map {
+            Line(
+                kind: "bill", date: $0.date, id: $0.id, sourceID: $0.definitionID, name: $0.name, amount: $0.amount,
+                status: $0.status.rawValue)
+        }
+        for event in events where event.kind != .goal {
+            guard let amount = event.payment.map({ $0.amount.paidOut }) ?? event.amount else { continue }
+            lines.append(
+                Line(
+                    kind: event.kind.rawValue, date: event.date, id: event.payment?.id, sourceID: event.sourceID, name: event.name,
+                    amount: amount, status: event.payment == nil ? "due" : "logged"))
+        }
+        let order = ["bill"] + CalendarEvent.Kind.allCases.map(\.rawValue)
+        lines.sort { a, b in
+            if a.date != b.date { return a.date < b.date }
+            if a.kind != b.kind { return order.firstIndex(of: a.kind) ?? 0 < order.firstIndex(of: b.kind) ?? 0 }
+            return (a.sourceID ?? a.id ?? 0) < (b.sourceID ?? b.id ?? 0)
+        }
+        var (incoming, outgoing) = (Int128(0), Int128(0))
+        for line in lines where line.counts {
+            if line.amount > .zero { incoming += Int128(line.amount.minorUnits) } else { outgoing += Int128(line.amount.minorUnits) }
+        }
+        self.month = month
+        self.lines = lines
+        self.incoming = Total(minorUnits: incoming)
+        self.outgoing = Total(minorUnits: outgoing)
+    }
+}

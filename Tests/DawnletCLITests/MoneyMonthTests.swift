@@ -1,0 +1,112 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// A month's whole cashflow (`money month`) and one-off transactions, from outside: every line of
+/// money of the month from every source, its totals checked against a sum made apart from the
+/// program, over its own JSON.
+@Suite struct MoneyMonthTests {
+    let workspace: Workspace
+    init() throws { workspace = try Workspace(globals: ["--now", "2026-12-20T12:00Z", "--tz", "UTC"]) }
+
+    @discardableResult
+    func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try workspace.cli(arguments, expect: status, sourceLocation: sourceLocation)
+    }
+
+    /// In, out and net of a `money month --json` document, summed by Python's Decimal over its
+    /// lines (skipped ones left out), as the three strings the document should hold.
+    func independentTotals(_ json: String) throws -> [String] {
+        let script = """
+            import json, sys
+            from decimal import Decimal
+            doc = json.loads(sys.stdin.read())
+            amounts = [Decimal(l["amount"]) for l in doc["lines"] if l["status"] != "skipped"]
+            got_in = sum((a for a in amounts if a > 0), Decimal("0.00"))
+            got_out = sum((a for a in amounts if a < 0), Decimal("0.00"))
+            print(f"{got_in:.2f} {got_out:.2f} {got_in + got_out:.2f}")
+            """
+        let input = workspace.folder.path("month.json")
+        try json.write(toFile: input, atomically: true, encoding: .utf8)
+        let (status, output) = try runTool("/bin/sh", ["-c", "python3 -c \"$1\" < \"$2\"", "sh", script, input], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(status == 0, "\(output)")
+        return output.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    }
+
+    @Test(
+        "money month lists every line of the month — bills, a one-off, renewals, debt payments, income — with statuses, and totals in, out and net that an independent sum agrees with"
+    )
+    func wholeMonth() throws {
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-01-01")
+        try cli("money", "add", "Gym", "--amount", "-30.10", "--every", "monthly on day 5 from 2026-01-05")
+        try cli("money", "add", "New bike", "--amount", "-480.55", "--on", "2026-12-15")
+        try cli("money", "add", "Refund", "--amount", "19.99", "--on", "2026-11-30")
+        try cli("subscription", "add", "Stream", "--amount", "15.49", "--every", "monthly on day 2 from 2026-01-02")
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("income", "add", "Salary", "--amount", "3200", "--every", "monthly on day 25 from 2026-01-25")
+        try cli("goal", "add", "Holiday", "--target", "900", "--by", "2026-12-24")
+        try cli("money", "skip", "2", "--on", "2026-12-05")
+        try cli("subscription", "log", "1", "--on", "2026-12-02")
+        try cli("debt", "log", "1", "--on", "2026-12-03", "--amount", "55.25")
+
+        let text = try cli("money", "month", "2026-12").stdout
+        #expect(
+            text == """
+                2026-12
+                  2026-12-01       -950.00  Rent
+                  2026-12-02        -15.49  Stream  (subscription #1, logged)
+                  2026-12-03        -55.25  Card  (debt #1, logged)
+                  2026-12-05        -30.10  Gym  (skipped)
+                  2026-12-15       -480.55  New bike
+                  2026-12-25       3200.00  Salary  (income #1, due)
+                  in               3200.00
+                  out             -1501.29
+                  net              1698.71
+
+                """, "\(text)")
+        let json = try cli("money", "month", "2026-12", "--json").stdout
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect([document["in"], document["out"], document["net"]].compactMap { $0 as? String } == (try independentTotals(json)))
+        let lines = try #require(document["lines"] as? [[String: Any]])
+        #expect(
+            lines.map { "\($0["kind"]!) \($0["status"]!)" } == [
+                "bill posted", "subscription logged", "debt logged", "bill skipped", "bill posted", "income due",
+            ])
+        #expect(!json.contains("Holiday"), "a goal is no flow of money")
+        // November holds the one-off refund, and nothing of December's one-off.
+        let november = try cli("money", "month", "2026-11", "--json").stdout
+        #expect(november.contains(#""name":"Refund","amount":"19.99","status":"posted""#) && !november.contains("New bike"), "\(november)")
+        #expect(try independentTotals(november) == ["3219.99", "-1035.59", "2184.40"], "\(november)")
+        #expect(november.hasSuffix(#""in":"3219.99","out":"-1035.59","net":"2184.40"}"# + "\n"), "\(november)")
+    }
+
+    @Test("a one-off transaction: added with --on, listed, on the agenda, moved by edit, skipped and unskipped, made recurring, deleted")
+    func oneOff() throws {
+        #expect(try cli("money", "add", "New bike", "--amount", "-480", "--on", "2026-12-22").stdout == "1\n")
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db, "money", "add", "x", "--amount", "-1", "--on", "2026-12-22", "--every", "monthly"]), status: 2,
+            mentioning: ["give --every or --on, not both"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db, "money", "add", "x", "--amount", "-1"]), status: 2, mentioning: ["--on DATE for a one-off"])
+        #expect(try cli("money", "list").stdout == "#1  New bike  -480.00  (once on 2026-12-22)\n")
+        #expect(try cli("money", "list", "--json").stdout.contains(#""schedule":null,"once":"2026-12-22""#))
+        #expect(try cli("agenda", "--from", "2026-12-22", "--days", "1").stdout.contains("[ ] bill  #1  New bike  -480.00"))
+        #expect(try cli("money", "month", "2026-12").stdout.contains("2026-12-22       -480.00  New bike\n"))
+        // Moved: its row goes with it.
+        try cli("money", "edit", "1", "--on", "2026-12-28")
+        let moved = try cli("money", "month", "2026-12").stdout
+        #expect(moved.contains("2026-12-28       -480.00  New bike\n") && !moved.contains("2026-12-22"), "\(moved)")
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db, "money", "skip", "1", "--on", "2026-12-22"]), status: 65, mentioning: ["once on 2026-12-28"])
+        try cli("money", "skip", "1", "--on", "2026-12-28")
+        #expect(try cli("money", "month", "2026-12", "--json").stdout.hasSuffix(#""net":"0.00"}"# + "\n"))
+        try cli("money", "unskip", "1", "--on", "2026-12-28")
+        #expect(try cli("money", "month", "2026-12", "--json").stdout.hasSuffix(#""net":"-480.00"}"# + "\n"))
+        // Recurring from here on.
+        try cli("money", "edit", "1", "--every", "monthly on day 28 from 2026-12-28")
+        #expect(try cli("money", "list").stdout == "#1  New bike  -480.00  (monthly on day 28 from 2026-12-28)\n")
+        #expect(try cli("money", "month", "2027-01").stdout.contains("2027-01-28       -480.00  New bike"))
+        try cli("money", "delete", "1")
+        #expect(try cli("money", "list").stdout == "no recurring transactions\n")
+    }
+}
