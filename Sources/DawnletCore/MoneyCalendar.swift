@@ -57,16 +57,17 @@ public struct Goal: Hashable, Sendable {
     }
 }
 
-/// A logged payment of a subscription or a debt, bound to the period it pays.
+/// A logged payment of a subscription or a debt, bound to the period it pays, or money put
+/// towards a goal (its period is its date).
 public struct Payment: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable { case subscription, debt }
+    public enum Kind: String, Hashable, Sendable { case subscription, debt, goal }
 
     public let id: Int64
     public let kind: Kind
     public let sourceID: Int64
     public let date: CivilDate
     public let amount: Amount
-    /// The renewal date for a subscription; the first of the month for a debt.
+    /// The renewal date for a subscription; the first of the month for a debt; its date for a goal.
     public let periodStart: CivilDate
 
     public init(id: Int64, kind: Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate) {
@@ -76,6 +77,58 @@ public struct Payment: Hashable, Sendable {
         self.date = date
         self.amount = amount
         self.periodStart = periodStart
+    }
+}
+
+/// How far a goal is on a day: what its payments saved up to then, of its target, and what is
+/// needed each month to reach it by its date.
+public struct GoalProgress: Hashable, Sendable, CustomStringConvertible {
+    public let saved: Total
+    public let target: Amount
+    /// Whole percent saved, 0 to 100 (more saved than the target is 100).
+    public let percent: Int
+    /// What is still to save (zero once reached).
+    public let remaining: Total
+    /// What is needed a month, rounded up to the cent, to reach the target by its date: nil
+    /// without a date, once reached, or when the date has passed.
+    public let perMonth: Total?
+
+    public init(_ goal: Goal, payments: [Payment], on day: CivilDate) {
+        let saved = payments.reduce(Int128(0)) {
+            $1.kind == .goal && $1.sourceID == goal.id && $1.date <= day ? $0 + Int128($1.amount.magnitude.minorUnits) : $0
+        }
+        let target = Int128(goal.target.minorUnits)
+        let remaining = max(0, target - saved)
+        self.saved = Total(minorUnits: saved)
+        self.target = goal.target
+        self.remaining = Total(minorUnits: remaining)
+        percent = target > 0 ? Int(min(100, saved * 100 / target)) : 100
+        if let by = goal.targetDate, by >= day, remaining > 0 {
+            // The months left, this one counted: December to June is 7 payments' time.
+            let months = Int128(max(1, by.monthIndex - day.monthIndex + 1))
+            perMonth = Total(minorUnits: (remaining + months - 1) / months)
+        } else {
+            perMonth = nil
+        }
+    }
+
+    /// `saved 150.00 of 900.00 (16%), 750.00 to go`.
+    public var description: String {
+        "saved \(saved) of \(target) (\(percent)%)" + (remaining.minorUnits > 0 ? ", \(remaining) to go" : ", reached")
+    }
+}
+
+/// A debt's standing: what its payments paid so far, and how many months of minimum payments
+/// the balance still takes.
+public struct DebtProgress: Hashable, Sendable {
+    public let paid: Total
+    /// Nil when paid off.
+    public let monthsToPayoff: Int?
+
+    public init(_ debt: Debt, payments: [Payment]) {
+        paid = Total(minorUnits: payments.reduce(Int128(0)) { $1.kind == .debt && $1.sourceID == debt.id ? $0 + Int128($1.amount.magnitude.minorUnits) : $0 })
+        let minimum = Int64(max(1, debt.minimumPayment.magnitude.minorUnits))
+        monthsToPayoff = debt.balance > .zero ? Int((debt.balance.minorUnits + minimum - 1) / minimum) : nil
     }
 }
 
@@ -114,8 +167,13 @@ public enum MoneyCalendar {
         in range: ClosedRange<CivilDate>, subscriptions: [Subscription], debts: [Debt], goals: [Goal],
         incomes: [IncomeSource], payments: [Payment]
     ) -> [CalendarEvent] {
+        // The first payment of each period (a debt's month may hold extra ones after it).
         var paid: [PaymentKey: Payment] = [:]
-        for p in payments { paid[PaymentKey(kind: p.kind, id: p.sourceID, periodStart: p.periodStart)] = p }
+        for p in payments where p.kind != .goal {
+            let key = PaymentKey(kind: p.kind, id: p.sourceID, periodStart: p.periodStart)
+            if let kept = paid[key], kept.id < p.id { continue }
+            paid[key] = p
+        }
         var events: [CalendarEvent] = []
         for sub in subscriptions where sub.active {
             for date in sub.schedule.occurrences(in: range, defaultAnchor: range.lowerBound) {

@@ -16,7 +16,8 @@ public struct MoneyMonth: Hashable, Sendable {
         /// Signed as money moves for you: paid negative, received positive. A logged payment's
         /// own amount, where one is logged.
         public let amount: Amount
-        /// `posted`, `paid`, `skipped` (bills), `logged` or `due` (subscriptions, debts, income).
+        /// `posted`, `paid`, `skipped` (bills), `logged` or `due` (subscriptions, debts, income),
+        /// `extra` (a debt's payment after the month's first).
         public let status: String
 
         /// Whether it counts in the totals: all but a skipped bill.
@@ -33,8 +34,9 @@ public struct MoneyMonth: Hashable, Sendable {
     public var net: Total { Total(minorUnits: incoming.minorUnits + outgoing.minorUnits) }
 
     /// `transactions`: the month's rows (`Store.Money.loadMonth`); `events`: the money calendar's
-    /// events of the month (`MoneyCalendar.events`), of which goals are left out.
-    public init(_ month: YearMonth, transactions: [Transaction], events: [CalendarEvent]) {
+    /// events of the month (`MoneyCalendar.events`), of which goals are left out; `payments`: the
+    /// payments, of which a debt's extra ones in the month are lines of their own.
+    public init(_ month: YearMonth, transactions: [Transaction], events: [CalendarEvent], payments: [Payment]) {
         var lines = transactions.map {
             Line(
                 kind: "bill", date: $0.date, id: $0.id, sourceID: $0.definitionID, name: $0.name, amount: $0.amount,
@@ -46,6 +48,13 @@ public struct MoneyMonth: Hashable, Sendable {
                 Line(
                     kind: event.kind.rawValue, date: event.date, id: event.payment?.id, sourceID: event.sourceID, name: event.name,
                     amount: amount, status: event.payment == nil ? "due" : "logged"))
+        }
+        for event in events where event.kind == .debt {
+            guard let first = event.payment else { continue }
+            for p in payments where p.kind == .debt && p.sourceID == event.sourceID && p.periodStart == first.periodStart && p.id != first.id {
+                lines.append(
+                    Line(kind: "debt", date: p.date, id: p.id, sourceID: p.sourceID, name: event.name, amount: p.amount.paidOut, status: "extra"))
+            }
         }
         let order = ["bill"] + CalendarEvent.Kind.allCases.map(\.rawValue)
         lines.sort { a, b in

@@ -28,7 +28,7 @@ extension PlanReader {
             debts = try store.sources.debts(ids: some(.debt))
             goals = try store.sources.goals(ids: some(.goal))
             incomes = try store.sources.incomeSources(ids: some(.income))
-            payments = try store.sources.payments(of: ids.map { ($0[.subscription] ?? [], $0[.debt] ?? []) })
+            payments = try store.sources.payments(of: ids.map { ($0[.subscription] ?? [], $0[.debt] ?? [], $0[.goal] ?? []) })
         }
     }
 
@@ -124,6 +124,7 @@ extension PlanReader {
 
         var paymentDays: [Int64: Int] = [:]
         for debt in money.debts { paymentDays[debt.id] = debt.paymentDay }
+        let goals = Dictionary(money.goals.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for event in MoneyCalendar.events(
             in: range, subscriptions: money.subscriptions, debts: money.debts, goals: money.goals,
             incomes: money.incomes, payments: money.payments)
@@ -136,7 +137,10 @@ extension PlanReader {
                 PlanItem(
                     kind: event.kind.reminderKind, definitionID: event.sourceID, date: event.date,
                     time: nil, title: event.name, source: event.payment == nil ? .virtual : .stored,
-                    suppression: event.payment == nil ? nil : .logged, detail: event.amount?.description, note: note))
+                    suppression: event.payment == nil ? nil : .logged,
+                    detail: event.kind == .goal
+                        ? goals[event.sourceID].map { GoalProgress($0, payments: money.payments, on: event.date).description }
+                        : event.amount?.description, note: note))
         }
         return items
     }

@@ -287,6 +287,17 @@ enum Migrations {
         """
         ALTER TABLE recurring_transactions ADD COLUMN once TEXT;
         """,
+        // Payments towards a goal (saved), and more than one payment of a debt in a month (an
+        // extra one): the table without its one-per-period constraint, which the store keeps
+        // for subscriptions alone. Its change triggers go with the old table: made again.
+        neverReused(
+            "payments", kind: nil,
+            columns: """
+                kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt', 'goal')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
+                amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, balance_taken_minor INTEGER
+                """)
+            + "CREATE INDEX payments_period ON payments(kind, source_id, period_start);\n"
+            + changeTriggers("payments", kind: "kind", id: "source_id"),
     ]
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`

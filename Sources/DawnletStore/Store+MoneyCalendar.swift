@@ -114,13 +114,14 @@ extension Store.Sources {
     }
 
     /// With `of`, only the payments of those subscriptions and debts.
-    public func payments(in range: ClosedRange<CivilDate>? = nil, of sources: (subscriptions: Set<Int64>, debts: Set<Int64>)? = nil) throws(StoreError)
-        -> [Payment]
-    {
+    public func payments(
+        in range: ClosedRange<CivilDate>? = nil, of sources: (subscriptions: Set<Int64>, debts: Set<Int64>, goals: Set<Int64>)? = nil
+    ) throws(StoreError) -> [Payment] {
         var sql = "SELECT id, kind, source_id, date, amount_minor, period_start FROM payments"
         if let sources {
             sql +=
-                " WHERE ((kind = 'subscription' AND source_id IN (\(sqlList(sources.subscriptions)))) OR (kind = 'debt' AND source_id IN (\(sqlList(sources.debts)))))"
+                " WHERE ((kind = 'subscription' AND source_id IN (\(sqlList(sources.subscriptions)))) OR (kind = 'debt' AND source_id IN (\(sqlList(sources.debts))))"
+                + " OR (kind = 'goal' AND source_id IN (\(sqlList(sources.goals)))))"
         }
         let filtered = range.map { _ in sql + (sources == nil ? " WHERE" : " AND") + " period_start BETWEEN ? AND ?" } ?? sql
         let arguments: [SQLValue] = range.map { [.described($0.lowerBound), .described($0.upperBound)] } ?? []
@@ -132,22 +133,26 @@ extension Store.Sources {
         }
     }
 
-    /// Records a payment for the period it falls in; refuses a second one for that period, naming
-    /// the first. A debt payment also lowers its balance (never below zero).
+    /// Records a payment for the period it falls in. A subscription's period takes one payment:
+    /// a second is refused, naming the first. A debt's month takes more (the payments after the
+    /// first are extra, `extra` says which the first was); a debt payment also lowers its balance
+    /// (never below zero). A goal takes any number. Returns the payment's id and the period's
+    /// payment before it, if any.
     public func logPayment(
         kind: Payment.Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate,
         periodText: String
-    ) throws(StoreError) -> Int64 {
+    ) throws(StoreError) -> (id: Int64, after: Int64?) {
         try db.writeTransaction { () throws(StoreError) in
             let existing = try db.query(
-                "SELECT id, date, amount_minor FROM payments WHERE kind = ? AND source_id = ? AND period_start = ?",
+                "SELECT id, date, amount_minor FROM payments WHERE kind = ? AND source_id = ? AND period_start = ? ORDER BY id",
                 [.text(kind.rawValue), .int(sourceID), .described(periodStart)]
             ) {
                 (id: $0.int(0), date: $0.text(1), amount: Amount(minorUnits: $0.int(2)))
             }
-            if let first = existing.first {
+            if kind == .subscription, let first = existing.first {
                 throw StoreError(
-                    .conflict, "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount) on \(first.date)")
+                    .conflict,
+                    "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount.paidOut) on \(first.date)")
             }
             try db.run(
                 "INSERT INTO payments (kind, source_id, date, amount_minor, period_start) VALUES (?, ?, ?, ?, ?)",
@@ -159,7 +164,7 @@ extension Store.Sources {
                 try db.run("UPDATE debts SET balance_minor = balance_minor - ? WHERE id = ?", [.int(taken), .int(sourceID)])
                 try db.run("UPDATE payments SET balance_taken_minor = ? WHERE id = ?", [.int(taken), .int(id)])
             }
-            return id
+            return (id, kind == .goal ? nil : existing.first?.id)
         }
     }
 
@@ -171,6 +176,8 @@ extension Store.Sources {
         public let period: String
         /// A debt paid off by it, and by how much it was over the balance (zero if exactly).
         public let paidOff: Amount?
+        /// The month's payment before it, for an extra payment of a debt.
+        public var extraAfter: Int64? = nil
     }
 
     /// Logs the payment of a subscription's billing period holding `date`, or of a debt's month:
@@ -189,15 +196,30 @@ extension Store.Sources {
             let paid = amount ?? Amount(minorUnits: Int64(subscription.amount.minorUnits.magnitude))
             let text = "the period \(period.lowerBound) to \(period.upperBound)"
             let payment = try logPayment(kind: .subscription, sourceID: id, date: date, amount: paid, periodStart: period.lowerBound, periodText: text)
-            return Logged(payment: payment, amount: paid, period: text, paidOff: nil)
+            return Logged(payment: payment.id, amount: paid, period: text, paidOff: nil)
         case .debt:
             let debt = try debt(id: id)
             guard debt.balance > .zero else { throw StoreError(.conflict, "debt \(id) is paid off: there is nothing left to pay") }
-            let paid = amount ?? min(debt.minimumPayment, debt.balance)
             let month = YearMonth(containing: date)
+            // The month's minimum once; more only as an amount asked for (an extra payment), so
+            // that a second press of Log payment pays nothing twice.
+            if amount == nil, let first = try payments(in: month.firstDay...month.firstDay, of: ([], [id], [])).first {
+                throw StoreError(
+                    .conflict,
+                    "debt \(id) is already logged for the month \(month): payment #\(first.id) of \(first.amount.paidOut) on \(first.date); give --amount for an extra payment"
+                )
+            }
+            let paid = amount ?? min(debt.minimumPayment, debt.balance)
             let payment = try logPayment(kind: .debt, sourceID: id, date: date, amount: paid, periodStart: month.firstDay, periodText: "the month \(month)")
             let over = paid >= debt.balance ? Amount(minorUnits: paid.minorUnits - debt.balance.minorUnits) : nil
-            return Logged(payment: payment, amount: paid, period: "the month \(month)", paidOff: over)
+            var logged = Logged(payment: payment.id, amount: paid, period: "the month \(month)", paidOff: over)
+            logged.extraAfter = payment.after
+            return logged
+        case .goal:
+            guard try goals(ids: [id]).first != nil else { throw StoreError(.notFound, "no goal with id \(id)") }
+            guard let amount else { throw StoreError(.conflict, "goal \(id): give --amount, what you put towards it") }
+            let payment = try logPayment(kind: .goal, sourceID: id, date: date, amount: amount, periodStart: date, periodText: "goal \(id)")
+            return Logged(payment: payment.id, amount: amount, period: "goal \(id)", paidOff: nil)
         }
     }
 

@@ -121,10 +121,11 @@ import Testing
         #expect(try cli("income", "list").stdout.contains("3100.00"))
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
         try cli("debt", "edit", "1", "--day", "9", "--balance", "80", "--minimum", "20")
-        #expect(try cli("debt", "list").stdout == "#1  Card  balance 80.00, minimum payment -20.00 on day 9\n")
+        #expect(
+            try cli("debt", "list").stdout == "#1  Card  balance 80.00, minimum payment -20.00 on day 9; paid 0.00 so far, 4 months to payoff at the minimum\n")
         try cli("goal", "add", "Bike", "--target", "800")
         try cli("goal", "edit", "1", "--by", "2027-06-01", "--target", "900")
-        #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  900.00 by 2027-06-01"))
+        #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  saved 0.00 of 900.00 (0%), 900.00 to go by 2027-06-01"))
     }
 
     @Test("what edit refuses: nothing to change, both of a pair, more than title and time for one occurrence, an unknown id")

@@ -110,3 +110,64 @@ import Testing
         #expect(try cli("money", "list").stdout == "no recurring transactions\n")
     }
 }
+
+extension MoneyMonthTests {
+    @Test(
+        "goals: goal log records what is put towards one; goal list shows saved, target, percent and a month's pace to its date; payment delete undoes; its reminder says how far off"
+    )
+    func goalProgress() throws {
+        try cli("goal", "add", "Bike", "--target", "900", "--by", "2027-06-01")
+        try cli("goal", "add", "Rainy day", "--target", "1000")
+        #expect(
+            try cli("goal", "log", "1", "--amount", "150", "--on", "2026-12-05").stdout
+                == "payment #1: goal 1, -150.00 on 2026-12-05; saved 150.00 of 900.00 (16%), 750.00 to go\n")
+        try cli("goal", "log", "1", "--amount", "-50")
+        CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "goal", "log", "1"]), status: 65, mentioning: ["give --amount"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db, "goal", "log", "1", "--amount", "+5"]), status: 2, mentioning: ["money you pay"])
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db, "goal", "log", "9", "--amount", "5"]), status: 65, mentioning: ["no goal with id 9"])
+        // December to June: seven months for the 700.00 left.
+        #expect(
+            try cli("goal", "list").stdout == """
+                #1  Bike  saved 200.00 of 900.00 (22%), 700.00 to go by 2027-06-01; 100.00 a month to reach it
+                #2  Rainy day  saved 0.00 of 1000.00 (0%), 1000.00 to go
+
+                """)
+        #expect(try cli("goal", "list", "--json").stdout.contains(#""saved":"200.00","percent":22,"per_month":"100.00""#))
+        #expect(try cli("payment", "list").stdout.contains("#2  2026-12-20  goal 1 Bike  -50.00  for 2026-12-20"))
+        // Its reminder a week before its date, and on it, says how far off it is.
+        let preview = try cli("preview", "--from", "2027-05-25", "--to", "2027-06-01").stdout
+        #expect(preview.contains("goal: Bike (2027-06-01) saved 200.00 of 900.00 (22%), 700.00 to go"), "\(preview)")
+        #expect(try cli("payment", "delete", "2").stdout == "payment #2 deleted: goal 1 has 50.00 less saved\n")
+        #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  saved 150.00 of 900.00 (16%), 750.00 to go by 2027-06-01; 107.15 a month"))
+        // Reached: no pace, and said so.
+        try cli("goal", "log", "1", "--amount", "800")
+        #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  saved 950.00 of 900.00 (100%), reached by 2027-06-01\n"))
+    }
+
+    @Test(
+        "debts: an extra payment in a month is taken and says so, the minimum twice is not; debt list shows paid so far and months to payoff; money month lists the extra"
+    )
+    func debtProgress() throws {
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("debt", "log", "1", "--on", "2026-12-03")
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db, "debt", "log", "1"]), status: 65, mentioning: ["already logged for the month 2026-12", "--amount"])
+        #expect(
+            try cli("debt", "log", "1", "--on", "2026-12-10", "--amount", "100").stdout
+                == "payment #2: debt 1, -100.00 on 2026-12-10, for the month 2026-12; an extra payment, after payment #1 this month\n")
+        #expect(
+            try cli("debt", "list").stdout
+                == "#1  Card  balance 360.00, minimum payment -40.00 on day 3; paid 140.00 so far, 9 months to payoff at the minimum\n")
+        #expect(try cli("debt", "list", "--json").stdout.contains(#""paid":"140.00","months_to_payoff":9"#))
+        let month = try cli("money", "month", "2026-12").stdout
+        #expect(month.contains("2026-12-03        -40.00  Card  (debt #1, logged)\n  2026-12-10       -100.00  Card  (debt #1, extra)\n"), "\(month)")
+        #expect(month.contains("-140.00"))
+        // Deleting the extra gives its 100.00 back; the month stays logged.
+        try cli("payment", "delete", "2")
+        #expect(try cli("debt", "list").stdout.hasPrefix("#1  Card  balance 460.00"))
+        try cli("debt", "log", "1", "--amount", "460")
+        #expect(try cli("debt", "list").stdout.hasSuffix("paid 500.00 so far  paid off\n"))
+    }
+}

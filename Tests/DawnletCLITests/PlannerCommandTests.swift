@@ -93,7 +93,9 @@ import Testing
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "-75", "--day", "3")
         try cli("income", "add", "Salary", "--amount", "+3200", "--every", "monthly on day 25 from 2026-01-25")
         #expect(try cli("subscription", "list").stdout == "#1  Stream  -15.49  (monthly on day 1 from 2026-01-01)\n")
-        #expect(try cli("debt", "list").stdout == "#1  Card  balance 100.00, minimum payment -75.00 on day 3\n")
+        #expect(
+            try cli("debt", "list").stdout == "#1  Card  balance 100.00, minimum payment -75.00 on day 3; paid 0.00 so far, 2 months to payoff at the minimum\n"
+        )
         #expect(try cli("income", "list").stdout.contains("#1  Salary  3200.00"))
         #expect(try cli("subscription", "log", "1", "--on", "2026-02-01").stdout.hasPrefix("payment #1: subscription 1, -15.49 on 2026-02-01"))
         #expect(try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "75").stdout.hasPrefix("payment #2: debt 1, -75.00 on 2026-02-03"))
@@ -114,7 +116,7 @@ import Testing
         #expect(try cli("subscription", "list").stdout.contains("Stream  -16.00"))
     }
 
-    @Test("logging twice in one period is refused for both kinds, naming the payment; the next period is allowed")
+    @Test("logging twice in one period is refused for a subscription, and for a debt's minimum, naming the payment; the next period is allowed")
     func logging() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 31 from 2026-01-31")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "31")
@@ -126,8 +128,9 @@ import Testing
         try cli("subscription", "log", "1", "--on", "2026-03-31")
 
         try cli("debt", "log", "1", "--on", "2026-02-03")
-        let twice = try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-27", "--amount", "10"])
-        CLIProcess.expectFailure(twice, status: 65, mentioning: ["debt 1 is already logged for the month 2026-02", "payment #3"])
+        let twice = try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-27"])
+        CLIProcess.expectFailure(
+            twice, status: 65, mentioning: ["debt 1 is already logged for the month 2026-02", "payment #3", "give --amount for an extra payment"])
         try cli("debt", "log", "1", "--on", "2026-03-03")
         // Two payments of 40 leave 20; the calendar still shows the debt, logged in February.
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"20.00""#))

@@ -48,7 +48,8 @@ import Testing
         func log(_ day: Int) throws -> Int64 {
             try store.sources.logPayment(
                 kind: .subscription, sourceID: 1, date: CivilDate(year: 2026, month: 12, day: day)!, amount: Amount(minorUnits: 100),
-                periodStart: CivilDate(year: 2026, month: 12, day: day)!, periodText: "December")
+                periodStart: CivilDate(year: 2026, month: 12, day: day)!, periodText: "December"
+            ).id
         }
         #expect(try log(5) == 1)
         try store.db.run("DELETE FROM payments WHERE id = 1")

@@ -27,7 +27,8 @@ enum MoneyCalendarCommands {
                 summary: "Add a debt paid on day N of each month (clamped); prints its id.",
                 options: [.value("balance"), .value("minimum"), .value("day")], positionals: 1...1, run: addDebt),
             Command(
-                path: ["debt", "list"], usage: "debt list [--json]", summary: "List debts and their balances.",
+                path: ["debt", "list"], usage: "debt list [--json]",
+                summary: "List debts: balance, minimum payment, paid so far, months to payoff at the minimum.",
                 options: [.flag("json")], run: listDebts),
             Command(
                 path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
@@ -40,7 +41,14 @@ enum MoneyCalendarCommands {
                 path: ["goal", "add"], usage: "goal add NAME --target AMOUNT [--by DATE]",
                 summary: "Add a savings goal, optionally with a deadline; prints its id.",
                 options: [.value("target"), .value("by")], positionals: 1...1, run: addGoal),
-            Command(path: ["goal", "list"], usage: "goal list [--json]", summary: "List goals.", options: [.flag("json")], run: listGoals),
+            Command(
+                path: ["goal", "list"], usage: "goal list [--json]",
+                summary: "List goals: saved, target, percent, and what is needed a month to reach one by its date.",
+                options: [.flag("json")], run: listGoals),
+            Command(
+                path: ["goal", "log"], usage: "goal log ID --amount AMOUNT [--on DATE]",
+                summary: "Record money put towards a goal (default: today); payment delete undoes it.",
+                options: [.value("amount"), .value("on")], positionals: 1...1, run: { try log(.goal, &$0) }),
             Command(
                 path: ["income", "add"], usage: "income add NAME --amount AMOUNT --every SCHEDULE",
                 summary: "Add an income source; prints its id.",
@@ -115,8 +123,15 @@ enum MoneyCalendarCommands {
         // Money is logged when it went out, as a habit is done on its day: not ahead.
         guard date <= today else { throw CLIError.data("\(date) is in the future: a payment is logged on the day it is made, or after") }
         let amount = try invocation.arguments.value("amount") == nil ? nil : invocation.moneyAmount("amount", .paid, "a payment").magnitude
-        let logged = try invocation.openStore().sources.logPayment(for: kind, id: id, on: date, amount: amount)
-        var line = "payment #\(logged.payment): \(kind.rawValue) \(id), \(logged.amount.paidOut) on \(date), for \(logged.period)"
+        let store = try invocation.openStore()
+        let logged = try store.sources.logPayment(for: kind, id: id, on: date, amount: amount)
+        var line = "payment #\(logged.payment): \(kind.rawValue) \(id), \(logged.amount.paidOut) on \(date)"
+        if kind == .goal, let goal = try store.sources.goals(ids: [id]).first {
+            line += "; \(GoalProgress(goal, payments: try store.sources.payments(of: ([], [], [id])), on: today))"
+        } else {
+            line += ", for \(logged.period)"
+        }
+        if let first = logged.extraAfter { line += "; an extra payment, after payment #\(first) this month" }
         if let over = logged.paidOff {
             line += "; debt \(id) is paid off"
             if over > .zero { line += " (\(over) more than its balance of \(Amount(minorUnits: logged.amount.minorUnits - over.minorUnits)))" }
@@ -141,7 +156,10 @@ enum MoneyCalendarCommands {
     }
 
     static func listDebts(_ invocation: inout Invocation) throws {
-        let debts = try invocation.readStore().sources.debts()
+        let store = try invocation.readStore()
+        let debts = try store.sources.debts()
+        let payments = try store.sources.payments(of: ([], Set(debts.map(\.id)), []))
+        let progress = Dictionary(debts.map { ($0.id, DebtProgress($0, payments: payments)) }, uniquingKeysWith: { a, _ in a })
         if invocation.json {
             invocation.output.line(
                 JSON.object([
@@ -152,6 +170,8 @@ enum MoneyCalendarCommands {
                                 .object([
                                     ("id", .int(Int($0.id))), ("name", .string($0.name)), ("balance", .string($0.balance.description)),
                                     ("minimum", .string($0.minimumPayment.paidOut.description)), ("day", .int($0.paymentDay)),
+                                    ("paid", .string(progress[$0.id]?.paid.description ?? "0.00")),
+                                    ("months_to_payoff", progress[$0.id]?.monthsToPayoff.map { .int($0) } ?? .null),
                                 ])
                             })
                     )
@@ -161,8 +181,9 @@ enum MoneyCalendarCommands {
         if debts.isEmpty { invocation.output.line("no debts") }
         for d in debts {
             invocation.output.line(
-                "#\(d.id)  \(DisplayText.shown(d.name))  balance \(d.balance), minimum payment \(d.minimumPayment.paidOut) on day \(d.paymentDay)\(d.balance > .zero ? "" : "  paid off")"
-            )
+                "#\(d.id)  \(DisplayText.shown(d.name))  balance \(d.balance), minimum payment \(d.minimumPayment.paidOut) on day \(d.paymentDay)"
+                    + "; paid \(progress[d.id]?.paid.description ?? "0.00") so far"
+                    + (progress[d.id]?.monthsToPayoff.map { ", \($0) month\($0 == 1 ? "" : "s") to payoff at the minimum" } ?? "  paid off"))
         }
     }
 
@@ -187,7 +208,11 @@ enum MoneyCalendarCommands {
     }
 
     static func listGoals(_ invocation: inout Invocation) throws {
-        let goals = try invocation.readStore().sources.goals()
+        let store = try invocation.readStore()
+        let goals = try store.sources.goals()
+        let payments = try store.sources.payments(of: ([], [], Set(goals.map(\.id))))
+        let today = try invocation.today()
+        let progress = Dictionary(goals.map { ($0.id, GoalProgress($0, payments: payments, on: today)) }, uniquingKeysWith: { a, _ in a })
         if invocation.json {
             invocation.output.line(
                 JSON.object([
@@ -198,6 +223,8 @@ enum MoneyCalendarCommands {
                                 .object([
                                     ("id", .int(Int($0.id))), ("name", .string($0.name)), ("target", .string($0.target.description)),
                                     ("by", $0.targetDate.map { .string($0.description) } ?? .null),
+                                    ("saved", .string(progress[$0.id]?.saved.description ?? "0.00")), ("percent", .int(progress[$0.id]?.percent ?? 0)),
+                                    ("per_month", progress[$0.id]?.perMonth.map { .string($0.description) } ?? .null),
                                 ])
                             })
                     )
@@ -205,7 +232,11 @@ enum MoneyCalendarCommands {
             return
         }
         if goals.isEmpty { invocation.output.line("no goals") }
-        for g in goals { invocation.output.line("#\(g.id)  \(DisplayText.shown(g.name))  \(g.target)\(g.targetDate.map { " by \($0)" } ?? "")") }
+        for g in goals {
+            guard let p = progress[g.id] else { continue }
+            let pace = p.perMonth.map { "; \($0) a month to reach it" } ?? ""
+            invocation.output.line("#\(g.id)  \(DisplayText.shown(g.name))  \(p)\(g.targetDate.map { " by \($0)" } ?? "")\(pace)")
+        }
     }
 
     static func addIncome(_ invocation: inout Invocation) throws {
@@ -294,6 +325,7 @@ enum MoneyCalendarCommands {
         var names: [String: String] = [:]
         for s in try store.sources.subscriptions() { names["subscription:\(s.id)"] = s.name }
         for d in try store.sources.debts() { names["debt:\(d.id)"] = d.name }
+        for g in try store.sources.goals() { names["goal:\(g.id)"] = g.name }
         func source(_ p: Payment) -> String { names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)" }
         func period(_ p: Payment) -> String { p.kind == .debt ? YearMonth(containing: p.periodStart).description : p.periodStart.description }
         if invocation.json {
@@ -324,7 +356,10 @@ enum MoneyCalendarCommands {
         let id = try invocation.id()
         let payment = try invocation.openStore().sources.deletePayment(id: id)
         invocation.output.line(
-            "payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")"
+            "payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) "
+                + (payment.kind == .goal
+                    ? "has \(payment.amount.magnitude) less saved"
+                    : "is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")")
         )
     }
 

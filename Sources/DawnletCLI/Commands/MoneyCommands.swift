@@ -75,10 +75,11 @@ enum MoneyCommands {
         let month = try invocation.monthArgument()
         let store = try invocation.readStore()
         let rows = try store.money.loadMonth(month)
+        let payments = try store.sources.payments()
         let events = MoneyCalendar.events(
             in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(), goals: [],
-            incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
-        let cashflow = MoneyMonth(month, transactions: rows, events: events)
+            incomes: try store.sources.incomeSources(), payments: payments)
+        let cashflow = MoneyMonth(month, transactions: rows, events: events, payments: payments)
         if invocation.json {
             invocation.output.line(
                 JSON.object([
