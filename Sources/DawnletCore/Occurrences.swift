@@ -299,3 +299,50 @@ extension Occurrence.Origin {
         }
     }
 }
+
+/// A habit's streaks, from its stored entries up to a day: the days it was kept on in a row up to
+/// then (a day still open today does not break it), the longest such run, and this week's days
+/// kept of those planned. A skipped day neither breaks a run nor adds to it; a day kept off the
+/// habit's days (they were changed since) counts as kept.
+public struct HabitStreak: Hashable, Sendable {
+    public let current: Int
+    public let longest: Int
+    /// Monday to Sunday of the week holding `today`.
+    public let doneThisWeek: Int
+    public let plannedThisWeek: Int
+
+    public init(_ habit: ItemDefinition, stored: [StoredOccurrence], today: CivilDate) {
+        var entries: [CivilDate: OccurrenceStatus] = [:]
+        for row in stored where row.kind == habit.kind && row.definitionID == habit.id && row.date <= today { entries[row.date] = row.status }
+        let monday = today.adding(days: 1 - today.weekday.isoNumber)
+        let week = monday...monday.adding(days: 6)
+        var days: [(date: CivilDate, status: OccurrenceStatus?)] = []
+        var planned = 0
+        if let schedule = habit.schedule {
+            let start = schedule.anchor ?? habit.date ?? today
+            if start <= week.upperBound {
+                schedule.forEachOccurrence(in: start...week.upperBound, defaultAnchor: start) { date in
+                    if week.contains(date) { planned += 1 }
+                    if date <= today { days.append((date, entries.removeValue(forKey: date))) }
+                    return true
+                }
+            }
+        }
+        for (date, status) in entries where status == .done { days.append((date, .done)) }
+        days.sort { $0.date < $1.date }
+        var (run, longest) = (0, 0)
+        for day in days {
+            switch day.status {
+            case .done?:
+                run += 1
+                longest = max(longest, run)
+            case .skipped?: continue
+            default: if day.date != today { run = 0 }
+            }
+        }
+        current = run
+        self.longest = longest
+        doneThisWeek = days.filter { week.contains($0.date) && $0.status == .done }.count
+        plannedThisWeek = planned
+    }
+}

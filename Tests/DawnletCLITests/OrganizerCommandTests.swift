@@ -102,6 +102,31 @@ import Testing
         #expect(try cli("todo", "add", "z", "--due", "fri").stderr == "todo 2: due Fri 2026-12-04\n")
     }
 
+    @Test(
+        "habit streaks from the stored entries: a skipped day does not break one, a missed day does, today still open does not; kept across an edit of the days"
+    )
+    func habitStreaks() throws {
+        // 2026-12-01 is a Tuesday; seen from Thursday 2026-12-10.
+        func run(_ arguments: String...) throws -> String {
+            let result = try CLIProcess.run(["--db", db, "--tz", "UTC", "--now", "2026-12-10T12:00Z"] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try run("habit", "add", "Walk", "--days", "daily", "--from", "2026-12-01")
+        for day in ["01", "02", "03", "05", "06", "07", "09"] { _ = try run("habit", "done", "1", "--on", "2026-12-\(day)") }
+        _ = try run("habit", "skip", "1", "--on", "2026-12-08")
+        // Today (the 10th) still open: the run of the 5th–9th, the 8th skipped, stands.
+        #expect(try run("habit", "list") == "#1  Walk  (daily from 2026-12-01)  streak 4, longest 4; this week 2 of 7\n")
+        _ = try run("habit", "done", "1")
+        #expect(try run("habit", "list", "--json").contains(#""streak":{"current":5,"longest":5,"week_done":3,"week_planned":7}"#))
+        // The days changed to weekdays: the weekend kept before still counts as kept.
+        _ = try run("habit", "edit", "1", "--days", "weekdays")
+        #expect(try run("habit", "list").hasSuffix("streak 5, longest 5; this week 3 of 5\n"))
+        // A missed planned day breaks the run, seen from the day after.
+        let later = try CLIProcess.run(["--db", db, "--tz", "UTC", "--now", "2026-12-12T12:00Z", "habit", "list"]).stdout
+        #expect(later.hasSuffix("streak 0, longest 5; this week 3 of 5\n"), "\(later)")
+    }
+
     @Test("habit --days takes daily and weekdays, as schedules say them")
     func habitDayWords() throws {
         try cli("habit", "add", "Meds", "--days", "daily", "--at", "08:30")

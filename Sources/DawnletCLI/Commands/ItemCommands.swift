@@ -35,7 +35,9 @@ enum ItemCommands {
                             options: [.flag("open"), .flag("done"), .flag("overdue"), .flag("json")], run: { try list(.todo, &$0) })
                         : Command(
                             path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
-                            summary: "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
+                            summary: kind == .habit
+                                ? "List the habits you defined, with their streaks and this week's days kept."
+                                : "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
                             options: [.flag("json")], run: { try list(kind, &$0) }),
                     Command(
                         path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
@@ -160,6 +162,14 @@ enum ItemCommands {
                 }
             }
         }
+        // Habits: their streaks, from every entry since the earliest began.
+        var streaks: [Int64: HabitStreak] = [:]
+        if kind == .habit, !definitions.isEmpty {
+            let today = try invocation.today()
+            let earliest = definitions.compactMap { $0.schedule?.anchor }.min() ?? today
+            let rows = try store.items.storedOccurrences([.habit], in: min(earliest, today)...today)
+            for d in definitions { streaks[d.id] = HabitStreak(d, stored: rows, today: today) }
+        }
         if invocation.json {
             let items = definitions.map { d -> JSON in
                 var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]
@@ -172,6 +182,16 @@ enum ItemCommands {
                     members.append(("status", .string(standing.status.rawValue)))
                     members.append(("next", standing.next.map { .string($0.description) } ?? .null))
                 }
+                if let s = streaks[d.id] {
+                    members.append(
+                        (
+                            "streak",
+                            .object([
+                                ("current", .int(s.current)), ("longest", .int(s.longest)), ("week_done", .int(s.doneThisWeek)),
+                                ("week_planned", .int(s.plannedThisWeek)),
+                            ])
+                        ))
+                }
                 return .object(members)
             }
             invocation.output.line(JSON.object([(kind.rawValue + "s", .array(items))]))
@@ -182,6 +202,9 @@ enum ItemCommands {
         let width = definitions.map { "#\($0.id)".count }.max() ?? 0
         for d in definitions {
             var line = "#\(d.id)".rightPadded(width) + "  " + describe(d)
+            if let s = streaks[d.id] {
+                line += "  streak \(s.current), longest \(s.longest); this week \(s.doneThisWeek) of \(s.plannedThisWeek)"
+            }
             if let standing = standing[d.id] {
                 let status = "[\(standing.status.rawValue)]"
                 line += "  " + (standing.status == .overdue ? invocation.output.paint(status, .red) : status)
