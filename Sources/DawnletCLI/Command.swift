@@ -16,6 +16,7 @@ struct Command: Sendable {
         ItemCommands.commands + MoneyCommands.commands + MoneyCalendarCommands.commands + [
             TodayCommand.command,
             TodayCommand.agendaCommand,
+            DashboardCommand.command,
             FindCommand.command,
             PreviewCommand.command,
             NextCommand.command,

@@ -263,6 +263,7 @@ enum Help {
             "calendar": ["", "2027-02", "--json"],
             "today": ["", "--date tomorrow", "--json"],
             "agenda": ["", "--days 14", "--from mon --days 5 --json"],
+            "dashboard": ["", "--json"],
             "find": ["passport", "\"dentist\" --json"],
             "preview": ["", "--days 1 --all", "--from 2027-01-01 --to 2027-02-01 --json"],
             "next": ["", "--json", "--format waybar"],

@@ -48,12 +48,15 @@ public struct Goal: Hashable, Sendable {
     public var name: String
     public var target: Amount
     public var targetDate: CivilDate?
+    /// The day it was added: where its pace starts.
+    public var created: CivilDate?
 
-    public init(id: Int64, name: String, target: Amount, targetDate: CivilDate?) {
+    public init(id: Int64, name: String, target: Amount, targetDate: CivilDate?, created: CivilDate? = nil) {
         self.id = id
         self.name = name
         self.target = target
         self.targetDate = targetDate
+        self.created = created
     }
 }
 

@@ -72,3 +72,32 @@ public struct MoneyMonth: Hashable, Sendable {
         self.outgoing = Total(minorUnits: outgoing)
     }
 }
+
+/// A closed month as it stood when it closed: what came in and went out, and each debt's balance
+/// at its end. Kept once (`month_snapshots`), so that the month after compares with a record of
+/// the past, not with the past worked out again from definitions edited since.
+public struct MonthSnapshot: Hashable, Sendable {
+    public let month: YearMonth
+    public let incoming: Total
+    public let outgoing: Total
+    /// Debt id → balance at the month's end.
+    public let debts: [Int64: Amount]
+
+    public init(month: YearMonth, incoming: Total, outgoing: Total, debts: [Int64: Amount]) {
+        (self.month, self.incoming, self.outgoing, self.debts) = (month, incoming, outgoing, debts)
+    }
+
+    public var net: Total { Total(minorUnits: incoming.minorUnits + outgoing.minorUnits) }
+
+    /// `month` closed: its cashflow, and each debt's balance at its end, worked back from the
+    /// balance now by what the payments made after it took off.
+    public init(closing cashflow: MoneyMonth, debts: [Debt], payments: [Payment], taken: [Int64: Amount]) {
+        var balances: [Int64: Amount] = [:]
+        for debt in debts {
+            let after = payments.filter { $0.kind == .debt && $0.sourceID == debt.id && $0.date > cashflow.month.lastDay }
+            let back = after.reduce(Int64(0)) { $0 + (taken[$1.id] ?? $1.amount.magnitude).minorUnits }
+            balances[debt.id] = Amount(minorUnits: debt.balance.minorUnits + back)
+        }
+        self.init(month: cashflow.month, incoming: cashflow.incoming, outgoing: cashflow.outgoing, debts: balances)
+    }
+}

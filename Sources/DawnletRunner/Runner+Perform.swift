@@ -42,7 +42,9 @@ extension Runner {
             do { try scheduler.arm(timer, after: span) } catch { send(.armFailed(timer, "\(error)")) }
         case .cancel(let timer): scheduler.cancel(timer)
         case .notify(let state): ServiceNotify.send(state)
-        case .publish(let now): publishState(now: now)
+        case .publish(let now):
+            closeMonth(now: now)
+            publishState(now: now)
         case .withdraw: withdrawState()
         case .log(let entry): log(entry)
         case .planned(let line, let reminders):

@@ -77,6 +77,21 @@ extension Runner {
         armStateTimer(state)
     }
 
+    /// At the first decision of a month, the month before is closed: its figures kept as they
+    /// stand (`MonthClose`), once. Written on the runner's own connection, which leaves its plan's
+    /// data version as it was.
+    func closeMonth(now: Instant) {
+        let today = ISO8601.localDate(of: now, in: settings.zone).date
+        let month = YearMonth(containing: today)
+        guard closedMonth != month else { return }
+        closedMonth = month
+        do {
+            _ = try MonthClose.previous(before: today, store: store, now: now)
+        } catch {
+            log(LogEntry("cannot keep the figures of the month before \(month): \(error)", priority: 4))
+        }
+    }
+
     /// Withdraws the published state (a calendar or zone file changed, the runner stops).
     func withdrawState() {
         guard let publish = settings.publish, publishedFile else { return }

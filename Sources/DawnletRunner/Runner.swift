@@ -104,6 +104,8 @@ public final class Runner {
     var publishFailure: String?
     var readStamps: [String: String] = [:]
     var overdueCount: (count: Int, until: Instant)?
+    /// The month whose previous one is closed (its snapshot kept): checked at each decision.
+    var closedMonth: YearMonth?
     /// When the last plan or splice began reading, and when the core had made it and decided on
     /// it: what the "planned" line says it cost.
     var planMeasured: (started: Duration?, handled: Duration?) = (nil, nil)
@@ -208,6 +210,7 @@ public final class Runner {
         case .zoneSettle: zoneFilesChanged()
         case .stateExpiry:
             overdueCount = nil
+            closeMonth(now: scheduler.now)
             publishState(now: scheduler.now)
         case .shutdownBound: send(.shutdownBoundExpired)
         default: break

@@ -298,6 +298,18 @@ enum Migrations {
                 """)
             + "CREATE INDEX payments_period ON payments(kind, source_id, period_start);\n"
             + changeTriggers("payments", kind: "kind", id: "source_id"),
+        // A closed month as it stood: its money in and out (minor units, as decimal text: a
+        // month's total may pass 64 bits) and each debt's balance at its end ("id:minor,…"),
+        // written once, so that editing a series later never rewrites last month's figures.
+        """
+        CREATE TABLE month_snapshots (
+            month TEXT PRIMARY KEY,
+            taken_at INTEGER NOT NULL,
+            money_in TEXT NOT NULL,
+            money_out TEXT NOT NULL,
+            debts TEXT NOT NULL
+        );
+        """,
     ]
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`

@@ -171,3 +171,67 @@ extension MoneyMonthTests {
         #expect(try cli("debt", "list").stdout.hasSuffix("paid 500.00 so far  paid off\n"))
     }
 }
+
+extension MoneyMonthTests {
+    @Test(
+        "dashboard: today, the week's payments, this month against last month's snapshot (kept across an edit of the series), debts, goals, habits and flags; its figures agree with money month"
+    )
+    func dashboard() throws {
+        func at(_ now: String, _ arguments: String...) throws -> String {
+            let result = try CLIProcess.run(["--db", workspace.db, "--tz", "UTC", "--now", now] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        let november = "2026-11-05T12:00Z", december = "2026-12-10T12:00Z"
+        _ = try at(november, "money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-09-01")
+        _ = try at(november, "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        _ = try at(november, "goal", "add", "Bike", "--target", "900", "--by", "2027-06-01")
+        _ = try at(november, "income", "add", "Salary", "--amount", "3200", "--every", "monthly on day 25 from 2026-09-25")
+        _ = try at(november, "money", "month", "2026-10")
+        _ = try at(november, "money", "month", "2026-11")
+        _ = try at("2026-11-10T12:00Z", "debt", "log", "1", "--on", "2026-11-03")
+        _ = try at(december, "habit", "add", "Walk", "--days", "daily", "--from", "2026-12-07")
+        _ = try at(december, "habit", "done", "1", "--on", "2026-12-08")
+        _ = try at(december, "todo", "add", "Old", "--due", "2026-12-01")
+        _ = try at(december, "money", "add", "Gift", "--amount", "-30", "--on", "2026-12-14")
+        _ = try at(december, "money", "edit", "1", "--amount", "-1000")
+        let text = try at(december, "dashboard")
+        #expect(
+            text == """
+                Thursday 2026-12-10
+                today: 1 open, 1 overdue
+                next 7 days:
+                  2026-12-14  bill         Gift  -30.00
+                2026-12: in 3200.00, out -1070.00, net 2130.00 ↓ (2026-11: net 2210.00)
+                debts:
+                  Card  balance 460.00 → (end of 2026-11: 460.00)
+                goals:
+                  Bike  saved 0.00 of 900.00 (0%), 900.00 to go
+                habits:
+                  Walk  streak 0, longest 1; this week 1 of 7
+                flags:
+                  ! 1 todo overdue
+                  ! Rent on 2026-12-01: -1000.00, more than its usual -950.00
+                  ! Bike: 0.00 saved, 151.44 by now to reach 900.00 by 2027-06-01
+                  ! Card: the payment due 2026-12-03 is not logged
+
+                """, "\(text)")
+        // Last month's figures are the snapshot: November's row changed since does not move them.
+        let (status, output) = try runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE transactions SET amount_minor=-200000 WHERE date='2026-11-01'\"); c.commit()",
+                workspace.db,
+            ],
+            environment: [:])
+        #expect(status == 0, "\(output)")
+        #expect(try at(december, "money", "month", "2026-11", "--json").contains(#""net":"1160.00""#))
+        let json = try at(december, "dashboard", "--json")
+        #expect(json.contains(#""last_month":{"month":"2026-11","in":"3200.00","out":"-990.00","net":"2210.00"}"#), "\(json)")
+        // This month's figures are money month's, to the cent.
+        let month = try at(december, "money", "month", "2026-12", "--json")
+        #expect(month.hasSuffix(#""in":"3200.00","out":"-1070.00","net":"2130.00"}"# + "\n"), "\(month)")
+        #expect(json.contains(#""in":"3200.00","out":"-1070.00","net":"2130.00","trend":"↓""#), "\(json)")
+    }
+}

@@ -327,3 +327,36 @@ final class FakeChannels: DeliveryChannels {
         #expect(midnight.overdue == 2 && midnight.validUntil == at("2026-12-02T08:00"), "\(midnight)")
     }
 }
+
+extension RunnerLoopTests {
+    @Test("serve closes each month at its first decision of the next: the month's money and debts' balances kept once, not rewritten by later edits")
+    func closesMonths() throws {
+        try store.money.addRecurringTransaction(
+            name: "Rent", amount: Amount(minorUnits: -95_000), schedule: try Schedule(parsing: "monthly on day 1 from 2026-10-01"), today: date("2026-10-01"))
+        let card = try store.sources.addDebt(
+            name: "Card", balance: Amount(minorUnits: 50_000), minimum: Amount(minorUnits: 4_000), day: 3, today: date("2026-10-01"))
+        // Paid in December: November's end balance is worked back to before it.
+        _ = try store.sources.logPayment(for: .debt, id: card, on: date("2026-12-01"), amount: Amount(minorUnits: 10_000))
+        try todo("New year", "09:00", on: "2027-01-01")
+        var delivered = Set<Int>()
+        scheduler.setWallClock(to: at("2026-12-01T00:30"))
+        runner.start()
+        let november = try #require(try store.sources.snapshot(of: YearMonth("2026-11")!))
+        #expect(november.outgoing.description == "-990.00" && november.incoming.description == "0.00", "\(november)")
+        #expect(november.debts[card] == Amount(minorUnits: 50_000))
+        // Edited afterwards: the snapshot stays as it was.
+        try store.db.run("UPDATE transactions SET amount_minor = -120000 WHERE date = '2026-11-01'")
+        // Through December's digests and bills to the new year's first reminder.
+        while !channels.keys.contains("todo:1:2027-01-01:0m"), let wake = runner.nextWake, wake <= at("2027-01-01T09:00") {
+            scheduler.advance(to: wake)
+            for i in channels.handed.indices where !delivered.contains(i) {
+                delivered.insert(i)
+                channels.end(i)
+            }
+        }
+        #expect(channels.keys.contains("todo:1:2027-01-01:0m"))
+        #expect(try store.sources.snapshot(of: YearMonth("2026-11")!) == november)
+        let december = try #require(try store.sources.snapshot(of: YearMonth("2026-12")!))
+        #expect(december.debts[card] == Amount(minorUnits: 40_000) && december.outgoing.description == "-1050.00", "\(december)")
+    }
+}

@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletRunner
 import DawnletStore
 
 /// `money`: recurring transactions (the definitions) and the month of real rows they materialise.
@@ -73,13 +74,7 @@ enum MoneyCommands {
 
     static func month(_ invocation: inout Invocation) throws {
         let month = try invocation.monthArgument()
-        let store = try invocation.readStore()
-        let rows = try store.money.loadMonth(month)
-        let payments = try store.sources.payments()
-        let events = MoneyCalendar.events(
-            in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(), goals: [],
-            incomes: try store.sources.incomeSources(), payments: payments)
-        let cashflow = MoneyMonth(month, transactions: rows, events: events, payments: payments)
+        let cashflow = try MonthClose.cashflow(of: month, store: try invocation.readStore())
         if invocation.json {
             invocation.output.line(
                 JSON.object([

@@ -1,0 +1,30 @@
+import DawnletCore
+import DawnletStore
+
+/// A month's money as the store holds it, and the closing of a month: its snapshot written once,
+/// when the month after begins (`serve` at its first decision then; a command that shows last
+/// month's figures, when none was written).
+public enum MonthClose {
+    /// `month`'s whole cashflow: its rows (laid out if they were not), the calendar's renewals,
+    /// debt payments and income, and the payments.
+    public static func cashflow(of month: YearMonth, store: Store) throws -> MoneyMonth {
+        let rows = try store.money.loadMonth(month)
+        let payments = try store.sources.payments()
+        let events = MoneyCalendar.events(
+            in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(), goals: [],
+            incomes: try store.sources.incomeSources(), payments: payments)
+        return MoneyMonth(month, transactions: rows, events: events, payments: payments)
+    }
+
+    /// The snapshot of the month before `today`'s: the one kept, else made now and kept.
+    public static func previous(before today: CivilDate, store: Store, now: Instant) throws -> MonthSnapshot? {
+        let current = YearMonth(containing: today)
+        guard current.firstDay.dayNumber > CivilDate(year: 1, month: 1, day: 31)!.dayNumber else { return nil }
+        let previous = YearMonth(containing: current.firstDay.adding(days: -1))
+        if let kept = try store.sources.snapshot(of: previous) { return kept }
+        let closing = MonthSnapshot(
+            closing: try cashflow(of: previous, store: store), debts: try store.sources.debts(), payments: try store.sources.payments(),
+            taken: try store.sources.balanceTaken())
+        return try store.sources.keep(closing, takenAt: now)
+    }
+}
