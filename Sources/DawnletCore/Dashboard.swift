@@ -31,7 +31,7 @@ public enum Dashboard {
             guard let id = row.definitionID else { continue }
             largest[id] = max(largest[id] ?? .zero, row.amount.magnitude)
         }
-        for line in month.lines where line.kind == "bill" && line.counts {
+        for line in month.lines where line.kind == "bill" && line.counts && line.amount < .zero {
             guard let id = line.sourceID, let usual = largest[id], line.amount.magnitude > usual else { continue }
             flags.append(Flag(kind: "bill", text: "\(line.name) on \(line.date): \(line.amount), more than its usual \(usual.paidOut)"))
         }

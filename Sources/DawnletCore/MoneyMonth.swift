@@ -36,7 +36,9 @@ public struct MoneyMonth: Hashable, Sendable {
     /// `transactions`: the month's rows (`Store.Money.loadMonth`); `events`: the money calendar's
     /// events of the month (`MoneyCalendar.events`), of which goals are left out; `payments`: the
     /// payments, of which a debt's extra ones in the month are lines of their own.
-    public init(_ month: YearMonth, transactions: [Transaction], events: [CalendarEvent], payments: [Payment]) {
+    /// A payment whose source is paused or deleted (no event) is a line of its own, named from
+    /// `names` (`"subscription:3"` → its name) or `(deleted)`.
+    public init(_ month: YearMonth, transactions: [Transaction], events: [CalendarEvent], payments: [Payment], names: [String: String] = [:]) {
         var lines = transactions.map {
             Line(
                 kind: "bill", date: $0.date, id: $0.id, sourceID: $0.definitionID, name: $0.name, amount: $0.amount,
@@ -49,12 +51,21 @@ public struct MoneyMonth: Hashable, Sendable {
                     kind: event.kind.rawValue, date: event.date, id: event.payment?.id, sourceID: event.sourceID, name: event.name,
                     amount: amount, status: event.payment == nil ? "due" : "logged"))
         }
+        var shown = Set(events.compactMap { $0.payment?.id })
         for event in events where event.kind == .debt {
             guard let first = event.payment else { continue }
             for p in payments where p.kind == .debt && p.sourceID == event.sourceID && p.periodStart == first.periodStart && p.id != first.id {
                 lines.append(
                     Line(kind: "debt", date: p.date, id: p.id, sourceID: p.sourceID, name: event.name, amount: p.amount.paidOut, status: "extra"))
+                shown.insert(p.id)
             }
+        }
+        // Paid all the same: a payment of the month whose source was paused or deleted since.
+        for p in payments where p.kind != .goal && month.days.contains(p.periodStart) && !shown.contains(p.id) {
+            lines.append(
+                Line(
+                    kind: p.kind.rawValue, date: p.periodStart, id: p.id, sourceID: p.sourceID, name: names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)",
+                    amount: p.amount.paidOut, status: "logged"))
         }
         let order = ["bill"] + CalendarEvent.Kind.allCases.map(\.rawValue)
         lines.sort { a, b in

@@ -10,14 +10,19 @@ public enum MonthClose {
     public static func cashflow(of month: YearMonth, store: Store) throws -> MoneyMonth {
         let rows = try store.money.loadMonth(month)
         let payments = try store.sources.payments()
+        let (subscriptions, debts) = (try store.sources.subscriptions(), try store.sources.debts())
         let events = MoneyCalendar.events(
-            in: month.days, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(), goals: [],
-            incomes: try store.sources.incomeSources(), payments: payments)
-        return MoneyMonth(month, transactions: rows, events: events, payments: payments)
+            in: month.days, subscriptions: subscriptions, debts: debts, goals: [], incomes: try store.sources.incomeSources(), payments: payments)
+        var names: [String: String] = [:]
+        for s in subscriptions { names["subscription:\(s.id)"] = s.name }
+        for d in debts { names["debt:\(d.id)"] = d.name }
+        return MoneyMonth(month, transactions: rows, events: events, payments: payments, names: names)
     }
 
-    /// The snapshot of the month before `today`'s: the one kept, else made now and kept.
-    public static func previous(before today: CivilDate, store: Store, now: Instant) throws -> MonthSnapshot? {
+    /// The snapshot of the month before `today`'s: the one kept, else made now — and kept only
+    /// when that month has ended by the clock's day `clock` (a what-if `--now` ahead of the clock
+    /// keeps nothing).
+    public static func previous(before today: CivilDate, store: Store, now: Instant, clock: CivilDate) throws -> MonthSnapshot? {
         let current = YearMonth(containing: today)
         guard current.firstDay.dayNumber > CivilDate(year: 1, month: 1, day: 31)!.dayNumber else { return nil }
         let previous = YearMonth(containing: current.firstDay.adding(days: -1))
@@ -25,6 +30,7 @@ public enum MonthClose {
         let closing = MonthSnapshot(
             closing: try cashflow(of: previous, store: store), debts: try store.sources.debts(), payments: try store.sources.payments(),
             taken: try store.sources.balanceTaken())
+        guard YearMonth(containing: clock) > previous else { return closing }
         return try store.sources.keep(closing, takenAt: now)
     }
 }

@@ -84,9 +84,9 @@ extension Runner {
         let today = ISO8601.localDate(of: now, in: settings.zone).date
         let month = YearMonth(containing: today)
         guard closedMonth != month else { return }
-        closedMonth = month
         do {
-            _ = try MonthClose.previous(before: today, store: store, now: now)
+            _ = try MonthClose.previous(before: today, store: store, now: now, clock: today)
+            closedMonth = month
         } catch {
             log(LogEntry("cannot keep the figures of the month before \(month): \(error)", priority: 4))
         }

@@ -289,14 +289,21 @@ enum Migrations {
         """,
         // Payments towards a goal (saved), and more than one payment of a debt in a month (an
         // extra one): the table without its one-per-period constraint, which the store keeps
-        // for subscriptions alone. Its change triggers go with the old table: made again.
-        neverReused(
-            "payments", kind: nil,
-            columns: """
-                kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt', 'goal')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
-                amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, balance_taken_minor INTEGER
-                """)
-            + "CREATE INDEX payments_period ON payments(kind, source_id, period_start);\n"
+        // for subscriptions alone. Its change triggers go with the old table: made again. Its
+        // sequence too (dropping the table drops it): kept, so that no id is ever used twice.
+        "CREATE TEMP TABLE payments_sequence AS SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'payments'), 0) AS seq;\n"
+            + neverReused(
+                "payments", kind: nil,
+                columns: """
+                    kind TEXT NOT NULL CHECK (kind IN ('subscription', 'debt', 'goal')), source_id INTEGER NOT NULL, date TEXT NOT NULL,
+                    amount_minor INTEGER NOT NULL, period_start TEXT NOT NULL, balance_taken_minor INTEGER
+                    """)
+                + """
+                UPDATE sqlite_sequence SET seq = max(seq, (SELECT seq FROM payments_sequence)) WHERE name = 'payments';
+                DROP TABLE payments_sequence;
+                CREATE INDEX payments_period ON payments(kind, source_id, period_start);
+
+                """
             + changeTriggers("payments", kind: "kind", id: "source_id"),
         // A closed month as it stood: its money in and out (minor units, as decimal text: a
         // month's total may pass 64 bits) and each debt's balance at its end ("id:minor,…"),

@@ -140,7 +140,7 @@ extension Store.Sources {
     /// payment before it, if any.
     public func logPayment(
         kind: Payment.Kind, sourceID: Int64, date: CivilDate, amount: Amount, periodStart: CivilDate,
-        periodText: String
+        periodText: String, allowExtra: Bool = true
     ) throws(StoreError) -> (id: Int64, after: Int64?) {
         try db.writeTransaction { () throws(StoreError) in
             let existing = try db.query(
@@ -149,10 +149,11 @@ extension Store.Sources {
             ) {
                 (id: $0.int(0), date: $0.text(1), amount: Amount(minorUnits: $0.int(2)))
             }
-            if kind == .subscription, let first = existing.first {
+            if kind == .subscription || !allowExtra, let first = existing.first {
                 throw StoreError(
                     .conflict,
-                    "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount.paidOut) on \(first.date)")
+                    "\(kind.rawValue) \(sourceID) is already logged for \(periodText): payment #\(first.id) of \(first.amount.paidOut) on \(first.date)"
+                        + (kind == .debt ? "; give --amount for an extra payment" : ""))
             }
             try db.run(
                 "INSERT INTO payments (kind, source_id, date, amount_minor, period_start) VALUES (?, ?, ?, ?, ?)",
@@ -201,16 +202,12 @@ extension Store.Sources {
             let debt = try debt(id: id)
             guard debt.balance > .zero else { throw StoreError(.conflict, "debt \(id) is paid off: there is nothing left to pay") }
             let month = YearMonth(containing: date)
-            // The month's minimum once; more only as an amount asked for (an extra payment), so
-            // that a second press of Log payment pays nothing twice.
-            if amount == nil, let first = try payments(in: month.firstDay...month.firstDay, of: ([], [id], [])).first {
-                throw StoreError(
-                    .conflict,
-                    "debt \(id) is already logged for the month \(month): payment #\(first.id) of \(first.amount.paidOut) on \(first.date); give --amount for an extra payment"
-                )
-            }
             let paid = amount ?? min(debt.minimumPayment, debt.balance)
-            let payment = try logPayment(kind: .debt, sourceID: id, date: date, amount: paid, periodStart: month.firstDay, periodText: "the month \(month)")
+            // The month's minimum once; more only as an amount asked for (an extra payment), so
+            // that a second press of Log payment pays nothing twice (checked in the write itself).
+            let payment = try logPayment(
+                kind: .debt, sourceID: id, date: date, amount: paid, periodStart: month.firstDay, periodText: "the month \(month)",
+                allowExtra: amount != nil)
             let over = paid >= debt.balance ? Amount(minorUnits: paid.minorUnits - debt.balance.minorUnits) : nil
             var logged = Logged(payment: payment.id, amount: paid, period: "the month \(month)", paidOff: over)
             logged.extraAfter = payment.after
@@ -329,15 +326,20 @@ extension Store.Sources {
             if let target = changes.target { columns.append(("target_minor", .int(target.minorUnits))) }
             if let date = changes.targetDate { columns.append(("target_date", .described(date))) }
             guard !columns.isEmpty else { return }
+            // Whether it was a one-off before this edit: then its row is the transaction itself.
+            let stored = kind == .money ? try db.query("SELECT once FROM recurring_transactions WHERE id = ?", [.int(id)]) { $0.optionalText(0) } : []
+            let wasOnce = (stored.first ?? nil) != nil
             let set = columns.map { "\($0.0) = ?" }.joined(separator: ", ")
             guard try db.run("UPDATE \(kind.table) SET \(set) WHERE id = ?", columns.map(\.1) + [.int(id)]) == 1 else {
                 throw StoreError(.notFound, "no \(kind == .money ? "recurring transaction" : kind.rawValue) with id \(id)")
             }
             if kind == .money {
                 try db.run("DELETE FROM transactions WHERE definition_id = ? AND date >= ? AND status = 'posted'", [.int(id), .described(today)])
-                // A one-off's row is the transaction itself, not history: moved, it goes with it.
-                if let once = changes.once {
-                    try db.run("DELETE FROM transactions WHERE definition_id = ? AND date <> ? AND status <> 'paid'", [.int(id), .described(once)])
+                // A one-off's row is the transaction itself, not history: moved, it goes with it (a
+                // row marked paid keeps its mark on the new date). A recurring one's past rows stay.
+                if wasOnce, let once = changes.once {
+                    try db.run("DELETE FROM transactions WHERE definition_id = ? AND status <> 'paid'", [.int(id)])
+                    try db.run("UPDATE transactions SET date = ? WHERE definition_id = ? AND status = 'paid'", [.described(once), .int(id)])
                 }
             }
             // A debt's monthly payment is never more than what is owed (paid off: no payment is due).

@@ -108,6 +108,26 @@ import Testing
         #expect(try cli("money", "month", "2027-01").stdout.contains("2027-01-28       -480.00  New bike"))
         try cli("money", "delete", "1")
         #expect(try cli("money", "list").stdout == "no recurring transactions\n")
+        // A recurring one made a one-off keeps its past rows: they are history.
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-10-01")
+        try cli("money", "month", "2026-10")
+        try cli("money", "edit", "2", "--on", "2026-12-28")
+        #expect(try cli("money", "month", "2026-10").stdout.contains("2026-10-01       -950.00  Rent\n"))
+        #expect(try cli("money", "list").stdout == "#2  Rent  -950.00  (once on 2026-12-28)\n")
+    }
+
+    @Test("a payment stays in its month's cashflow when its subscription is paused or its debt deleted since")
+    func paymentsOfGoneSources() throws {
+        try cli("subscription", "add", "Music", "--amount", "10.99", "--every", "monthly on day 14 from 2026-01-14")
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("subscription", "log", "1", "--on", "2026-12-14")
+        try cli("debt", "log", "1", "--on", "2026-12-03")
+        try cli("subscription", "pause", "1")
+        try cli("debt", "delete", "1")
+        let month = try cli("money", "month", "2026-12").stdout
+        #expect(month.contains("2026-12-01        -40.00  (deleted)  (debt #1, logged)\n"), "\(month)")
+        #expect(month.contains("2026-12-14        -10.99  Music  (subscription #1, logged)\n"), "\(month)")
+        #expect(month.contains("  out               -50.99\n"), "\(month)")
     }
 }
 
@@ -233,5 +253,16 @@ extension MoneyMonthTests {
         let month = try at(december, "money", "month", "2026-12", "--json")
         #expect(month.hasSuffix(#""in":"3200.00","out":"-1070.00","net":"2130.00"}"# + "\n"), "\(month)")
         #expect(json.contains(#""in":"3200.00","out":"-1070.00","net":"2130.00","trend":"↓""#), "\(json)")
+        // A what-if ahead of the clock shows that month's figures but keeps no snapshot of it.
+        let ahead = try at("2027-09-02T12:00Z", "dashboard", "--json")
+        #expect(ahead.contains(#""last_month":{"month":"2027-08""#), "\(ahead)")
+        let (kept, rows) = try runTool(
+            "/usr/bin/python3",
+            [
+                "-c", "import sqlite3,sys; print([r[0] for r in sqlite3.connect(sys.argv[1]).execute('SELECT month FROM month_snapshots ORDER BY month')])",
+                workspace.db,
+            ],
+            environment: [:])
+        #expect(kept == 0 && rows.contains("['2026-11']"), "\(rows)")
     }
 }

@@ -1,6 +1,7 @@
 import DawnletCore
 import DawnletRunner
 import DawnletStore
+import FoundationEssentials
 
 /// `dashboard [--json]`: one glance — today's open and overdue, the next seven days' bills and
 /// renewals, this month's money against last month's, debts against last month's balances,
@@ -16,7 +17,7 @@ enum DashboardCommand {
         let (zone, now) = (try invocation.timeZone(), try invocation.now())
         let today = ISO8601.localDate(of: now, in: zone).date
         let store = try invocation.openStore()
-        let previous = try MonthClose.previous(before: today, store: store, now: now)
+        let previous = try MonthClose.previous(before: today, store: store, now: now, clock: ISO8601.localDate(of: Instant(Date()), in: zone).date)
         let (days, problems) = try TodayCommand.days(today...today, &invocation)
         invocation.output.warn(problems)
         let entries = days.first?.entries ?? []
@@ -36,7 +37,9 @@ enum DashboardCommand {
         let habits = try store.items.definitions([.habit])
         let earliest = habits.compactMap { $0.schedule?.anchor }.min() ?? today
         let entriesOfHabits = try store.items.storedOccurrences([.habit], in: min(earliest, today)...today)
-        let before = YearMonth(containing: current.firstDay.adding(days: -91))
+        // The three months before this one.
+        var before = current
+        for _ in 0..<3 { before = YearMonth(containing: before.firstDay.adding(days: -1)) }
         let flags = Dashboard.flags(
             today: today, overdue: overdue, missed: try store.log.unacknowledgedMissedCount(), month: month,
             earlierBills: try store.money.transactions(in: before.firstDay...current.firstDay.adding(days: -1)), goals: goals, payments: payments,

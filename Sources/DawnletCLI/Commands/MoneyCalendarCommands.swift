@@ -32,7 +32,7 @@ enum MoneyCalendarCommands {
                 options: [.flag("json")], run: listDebts),
             Command(
                 path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
-                summary: "Record the month's payment (default: the minimum, today); once per month; lowers the balance.",
+                summary: "Record the month's payment (default: the minimum, today; more with --amount, as extra payments); lowers the balance.",
                 options: [.value("on"), .value("amount")], positionals: 1...1, run: logDebt),
             Command(
                 path: ["debt", "pay-off"], usage: "debt pay-off ID", summary: "Mark a debt paid off: off the calendar.",
