@@ -43,9 +43,10 @@ extension CalendarReader.FileReader {
                 if let name = instance.name, let override = replaced.removeValue(forKey: name) {
                     add(override, uid: uid, kind: kind, start: nil, instance: name)
                 } else if let at = instance.at, let (rid, override) = thisAndFuture.last(where: { $0.0 <= at }) {
-                    // Later instances move as the override moved its own, and take its properties.
+                    // Later instances move as the override moved its own, and take its properties —
+                    // but not its absolute alarms, which fire once, with the override's own instance.
                     let moved = instant(baseTime(override)).map { $0.secondsSinceEpoch - rid.secondsSinceEpoch } ?? 0
-                    add(override, uid: uid, kind: kind, start: at.adding(seconds: moved), instance: instance.name)
+                    add(override, uid: uid, kind: kind, start: at.adding(seconds: moved), instance: instance.name, absoluteAlarms: false)
                 } else {
                     add(
                         master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,

@@ -110,6 +110,36 @@ import Testing
             ], "\(got)")
     }
 
+    @Test("an absolute TRIGGER in a RANGE=THISANDFUTURE override fires once, with the override's own instance, not once per later instance")
+    func thisAndFutureAbsoluteAlarm() throws {
+        let path = try file(
+            """
+            BEGIN:VEVENT
+            UID:t
+            SUMMARY:standup
+            DTSTART:20260302T090000Z
+            RRULE:FREQ=DAILY;COUNT=40
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:t
+            SUMMARY:standup moved
+            RECURRENCE-ID;RANGE=THISANDFUTURE:20260304T090000Z
+            DTSTART:20260304T100000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:once
+            TRIGGER;VALUE=DATE-TIME:20260303T180000Z
+            END:VALARM
+            END:VEVENT
+            """)
+        let result = read(path, from: "2026-03-01T00:00", to: "2026-04-15T00:00")
+        let absolute = at("2026-03-03T18:00")
+        let holding = result.occurrences.filter { $0.alarms?.contains(absolute) == true }
+        #expect(holding.map(\.instance) == ["20260304T090000Z"], "\(holding.map(\.instance))")
+        // The later instances keep the override's other properties.
+        #expect(result.occurrences.filter { $0.title == "standup moved" }.count == 38)
+    }
+
     @Test("a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
         let path = try file(
