@@ -5,12 +5,18 @@ import Glibc
 
 /// An instance made an occurrence, with its alarms and what acknowledged or snoozed them.
 extension CalendarReader.FileReader {
-    func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool {
+    func hasAbsoluteAlarm(_ item: OpaquePointer) -> Bool { !absoluteTriggers(item).isEmpty }
+
+    /// The instants of an item's absolute TRIGGERs (VALUE=DATE-TIME).
+    func absoluteTriggers(_ item: OpaquePointer) -> Set<Instant> {
         let f = ical.f
-        return children(item, ICAL_VALARM_COMPONENT).contains { alarm in
-            f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY).map { f.icaltime_is_null_time(f.icalproperty_get_trigger($0).time) == 0 }
-                == true
+        var found = Set<Instant>()
+        for alarm in children(item, ICAL_VALARM_COMPONENT) {
+            guard let trigger = f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
+            let time = f.icalproperty_get_trigger(trigger).time
+            if f.icaltime_is_null_time(time) == 0, let at = instant(time) { found.insert(at) }
         }
+        return found
     }
 
     /// An alarm's REPEAT and DURATION: how many more times it fires, and how far apart.
@@ -31,7 +37,7 @@ extension CalendarReader.FileReader {
     /// instance of DTSTART only: RFC 5545 gives them one time, not one per instance.
     mutating func add(
         _ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
-        instance: String?, absoluteAlarms: Bool = true, timing: Timing? = nil
+        instance: String?, absoluteAlarms: Bool = true, skippingAbsolute: Set<Instant> = [], timing: Timing? = nil
     ) {
         let f = ical.f
         let status = f.icalcomponent_get_status(item)
@@ -59,7 +65,7 @@ extension CalendarReader.FileReader {
             time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
         }
         let mozilla = mozilla(item, start: from, absolute: absoluteAlarms)
-        let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms, mozilla: mozilla)
+        let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms, skipping: skippingAbsolute, mozilla: mozilla)
         let shown = at ?? from
         let inWindow = shown >= window.lowerBound.adding(seconds: -timing.after) && shown <= window.upperBound.adding(seconds: timing.before)
         guard inWindow || alarms?.contains(where: window.contains) == true else { return }
@@ -72,7 +78,8 @@ extension CalendarReader.FileReader {
     /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included, less those
     /// acknowledged on another device; nil when there are none. Relative triggers count from
     /// the instance's start, or (RELATED=END) its end; absolute ones are left out of all but
-    /// one instance of a repeating item.
+    /// one instance of a repeating item, and those in `skipping` (the master's, copied into an
+    /// override) are left out altogether.
     ///
     /// Acknowledged (RFC 9074 and Thunderbird): an instant at or before its VALARM's
     /// ACKNOWLEDGED, or the item's X-MOZ-LASTACK, does not fire. A snooze fires at its time and
@@ -81,7 +88,7 @@ extension CalendarReader.FileReader {
     /// X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a repeating item) comes with
     /// an X-MOZ-LASTACK.
     func alarms(
-        _ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool,
+        _ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool, skipping: Set<Instant> = [],
         mozilla: (lastAck: Instant?, snoozes: [Instant])
     ) -> [Instant]? {
         let f = ical.f
@@ -94,7 +101,7 @@ extension CalendarReader.FileReader {
             let value = f.icalproperty_get_trigger(trigger)
             var first: Instant
             if f.icaltime_is_null_time(value.time) == 0 {
-                guard absolute, let at = instant(value.time) else { continue }
+                guard absolute, let at = instant(value.time), !skipping.contains(at) else { continue }
                 first = at
             } else {
                 let related = f.icalproperty_get_first_parameter(trigger, ICAL_RELATED_PARAMETER)

@@ -39,9 +39,14 @@ extension CalendarReader.FileReader {
             let thisAndFuture = (ranges[uid] ?? []).sorted { $0.0 < $1.0 }
             // What every instance of the master shares, worked out once.
             let timing = timing(master)
+            // An absolute alarm fires once: the master's goes with DTSTART's instance, and the
+            // same one copied into an override of another instance (as clients write them) is
+            // not fired again there.
+            let start = baseTime(master)
+            let (firstName, masterAbsolute) = (instanceName(start, at: instant(start)), absoluteTriggers(master))
             for instance in instances(of: master, uid: uid, timing: timing) {
                 if let name = instance.name, let override = replaced.removeValue(forKey: name) {
-                    add(override, uid: uid, kind: kind, start: nil, instance: name)
+                    add(override, uid: uid, kind: kind, start: nil, instance: name, skippingAbsolute: name == firstName ? [] : masterAbsolute)
                 } else if let at = instance.at, let (rid, override) = thisAndFuture.last(where: { $0.0 <= at }) {
                     // Later instances move as the override moved its own, and take its properties —
                     // but not its absolute alarms, which fire once, with the override's own instance.
@@ -54,7 +59,9 @@ extension CalendarReader.FileReader {
                 }
             }
             // An override that moved an instance into the window from outside it.
-            for (instance, override) in replaced { add(override, uid: uid, kind: kind, start: nil, instance: instance) }
+            for (instance, override) in replaced {
+                add(override, uid: uid, kind: kind, start: nil, instance: instance, skippingAbsolute: instance == firstName ? [] : masterAbsolute)
+            }
             overrides[uid] = nil
         }
         // Overrides whose master is elsewhere (another file of the vdir, or missing).

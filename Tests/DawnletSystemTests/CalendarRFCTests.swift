@@ -140,6 +140,47 @@ import Testing
         #expect(result.occurrences.filter { $0.title == "standup moved" }.count == 38)
     }
 
+    @Test(
+        "an absolute TRIGGER copied into a single override fires once, with the master's DTSTART instance; an override's own other absolute TRIGGER still fires"
+    )
+    func absoluteAlarmCopiedIntoOverride() throws {
+        let path = try file(
+            """
+            BEGIN:VEVENT
+            UID:c
+            SUMMARY:course
+            DTSTART:20260302T090000Z
+            RRULE:FREQ=DAILY;COUNT=5
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:register
+            TRIGGER;VALUE=DATE-TIME:20260301T120000Z
+            END:VALARM
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:c
+            SUMMARY:course, room changed
+            RECURRENCE-ID:20260304T090000Z
+            DTSTART:20260304T100000Z
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:register
+            TRIGGER;VALUE=DATE-TIME:20260301T120000Z
+            END:VALARM
+            BEGIN:VALARM
+            ACTION:DISPLAY
+            DESCRIPTION:bring the key
+            TRIGGER;VALUE=DATE-TIME:20260304T080000Z
+            END:VALARM
+            END:VEVENT
+            """)
+        let result = read(path, from: "2026-03-01T00:00", to: "2026-03-10T00:00")
+        let register = result.occurrences.filter { $0.alarms?.contains(at("2026-03-01T12:00")) == true }
+        #expect(register.map(\.instance) == ["20260302T090000Z"], "\(register.map(\.instance))")
+        let key = result.occurrences.filter { $0.alarms?.contains(at("2026-03-04T08:00")) == true }
+        #expect(key.map(\.instance) == ["20260304T090000Z"], "\(key.map(\.instance))")
+    }
+
     @Test("a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
         let path = try file(
