@@ -51,7 +51,11 @@ extension CalendarReader.FileReader {
                     // Later instances move as the override moved its own, and take its properties —
                     // but not its absolute alarms, which fire once, with the override's own instance.
                     let moved = instant(baseTime(override)).map { $0.secondsSinceEpoch - rid.secondsSinceEpoch } ?? 0
-                    add(override, uid: uid, kind: kind, start: at.adding(seconds: moved), instance: instance.name, absoluteAlarms: false)
+                    // An all-day one moves by whole days (a day across a DST change is 23 or 25 hours).
+                    let days = Int((Double(moved) / 86_400).rounded())
+                    add(
+                        override, uid: uid, kind: kind, start: at.adding(seconds: moved), date: instance.date.adding(days: days), instance: instance.name,
+                        absoluteAlarms: false)
                 } else {
                     add(
                         master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,

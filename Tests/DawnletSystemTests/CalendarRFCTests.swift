@@ -181,6 +181,33 @@ import Testing
         #expect(key.map(\.instance) == ["20260304T090000Z"], "\(key.map(\.instance))")
     }
 
+    @Test("an all-day RANGE=THISANDFUTURE override that moves the date moves every later instance by as many days (RFC 5545 §3.8.4.4)")
+    func thisAndFutureAllDay() throws {
+        let path = try file(
+            """
+            BEGIN:VEVENT
+            UID:a
+            SUMMARY:bins
+            DTSTART;VALUE=DATE:20260401
+            RRULE:FREQ=WEEKLY;COUNT=5
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:a
+            SUMMARY:bins, a day later
+            RECURRENCE-ID;VALUE=DATE;RANGE=THISANDFUTURE:20260408
+            DTSTART;VALUE=DATE:20260409
+            END:VEVENT
+            """)
+        let berlin = Zone.named("Europe/Berlin")
+        let result = read(path, from: "2026-03-25T00:00", to: "2026-05-10T00:00", zone: berlin)
+        let got = result.occurrences.map { "\($0.date) \($0.title)" }.sorted()
+        #expect(
+            got == [
+                "2026-04-01 bins", "2026-04-09 bins, a day later", "2026-04-16 bins, a day later", "2026-04-23 bins, a day later",
+                "2026-04-30 bins, a day later",
+            ], "\(got)")
+    }
+
     @Test("a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
         let path = try file(
