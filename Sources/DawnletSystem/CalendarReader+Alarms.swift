@@ -57,6 +57,8 @@ extension CalendarReader.FileReader {
         var at: Instant?
         var time: WallTime?
         var day = date ?? ownDate
+        // A todo is about its DUE, all-day as timed: on DUE's date (as many days after DTSTART).
+        if isDate, kind == .todo, shape.dueSeconds != 0 { day = day.adding(days: Int((Double(shape.dueSeconds) / 86_400).rounded())) }
         if !isDate {
             let due = from.adding(seconds: shape.dueSeconds)
             at = due

@@ -208,6 +208,28 @@ import Testing
             ], "\(got)")
     }
 
+    @Test("an all-day VTODO with DTSTART and DUE is on its DUE date, as a timed one is at its DUE; each instance of a repeating one too")
+    func allDayTodoDue() throws {
+        let path = try file(
+            """
+            BEGIN:VTODO
+            UID:tax
+            SUMMARY:tax return
+            DTSTART;VALUE=DATE:20260401
+            DUE;VALUE=DATE:20260415
+            END:VTODO
+            BEGIN:VTODO
+            UID:report
+            SUMMARY:report
+            DTSTART;VALUE=DATE:20260401
+            DUE;VALUE=DATE:20260403
+            RRULE:FREQ=WEEKLY;COUNT=2
+            END:VTODO
+            """)
+        let result = read(path, from: "2026-03-25T00:00", to: "2026-05-10T00:00", zone: .named("Europe/Berlin"))
+        #expect(result.occurrences.map { "\($0.uid) \($0.date)" }.sorted() == ["report 2026-04-03", "report 2026-04-10", "tax 2026-04-15"])
+    }
+
     @Test("a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
         let path = try file(
