@@ -46,6 +46,10 @@ extension RecurrenceRule {
             case .weekly: byDay = [WeekdayEntry(ordinal: 0, weekday: start.date.weekday)]
             default: break
             }
+        } else if frequency == .yearly && byDay.isEmpty && byYearDay.isEmpty && byMonthDay.isEmpty {
+            // BYWEEKNO alone names weeks, not days: the day is DTSTART's weekday, as what a rule
+            // does not say comes from DTSTART (RFC 5545 §3.8.5.3).
+            byDay = [WeekdayEntry(ordinal: 0, weekday: start.date.weekday)]
         }
         // An ordinal means something only within a month or a year.
         if frequency < .monthly {

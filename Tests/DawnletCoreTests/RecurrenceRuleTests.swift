@@ -90,7 +90,13 @@ import Testing
                 secondsOfDay: Int.random(in: 0..<24, using: &rng) * 3600 + [0, 30, 45][Int.random(in: 0..<3, using: &rng)] * 60)
             let years = rule.contains("HOURLY") ? 0 : 6
             let through = LocalDateTime(date: start.date.adding(days: years * 366 + 20), secondsOfDay: 0)
-            cases.append(["rule": rule, "start": Self.basic(start), "through": Self.basic(through), "limit": 60])
+            // BYWEEKNO with no day part in a yearly rule takes DTSTART's weekday (RFC 5545 §3.8.5.3);
+            // dateutil takes the whole week: it is asked the same rule with that weekday said.
+            var asked = rule
+            if rule.contains("FREQ=YEARLY") && rule.contains("BYWEEKNO") && !["BYDAY", "BYYEARDAY", "BYMONTHDAY"].contains(where: rule.contains) {
+                asked += ";BYDAY=" + ["MO", "TU", "WE", "TH", "FR", "SA", "SU"][start.date.weekday.isoNumber - 1]
+            }
+            cases.append(["rule": asked, "ours": rule, "start": Self.basic(start), "through": Self.basic(through), "limit": 60])
         }
         let answers = try askOracle(Self.oracle, cases)
         var wrong: [String] = []
@@ -102,7 +108,7 @@ import Testing
 
                 continue
             }
-            let rule = cases[index]["rule"] as! String, start = cases[index]["start"] as! String, through = cases[index]["through"] as! String
+            let rule = cases[index]["ours"] as! String, start = cases[index]["start"] as! String, through = cases[index]["through"] as! String
             let got = try Self.expand(rule, start, through: through)
             instances += got.count
             if got != expected {
@@ -155,6 +161,16 @@ import Testing
     func examples(rule: String, start: String, expected: String) throws {
         let got = try Self.expand(rule, start, through: "21000101T000000")
         #expect(got == expected.split(separator: " ").map(String.init), "\(got)")
+    }
+
+    @Test("BYWEEKNO without a day part takes DTSTART's weekday in those weeks, not the whole week (libical's vector: 8 Tuesdays)")
+    func weekNumbersAlone() throws {
+        let got = try Self.expand("FREQ=YEARLY;BYWEEKNO=1,2;COUNT=8", "20130101T090000", through: "21000101T000000")
+        #expect(got.count == 8, "\(got)")
+        for text in got {
+            let date = try #require(CivilDate(String(text.prefix(4)) + "-" + text.dropFirst(4).prefix(2) + "-" + text.dropFirst(6).prefix(2)))
+            #expect(date.weekday.isoNumber == 2, "\(text) is not a Tuesday")
+        }
     }
 
     @Test("a rule that never matches again ends at the bound, quickly")
