@@ -132,7 +132,7 @@ extension CalendarReader.FileReader {
         let through = LocalDateTime(localSeconds: end.secondsSinceEpoch + 2 * 86_400)
         for property in rules {
             let text = f.icalproperty_get_value_as_string(property).map { String(cString: $0) } ?? ""
-            let rule: RecurrenceRule
+            var rule: RecurrenceRule
             do {
                 rule = try RecurrenceRule(parsing: text)
             } catch {
@@ -144,6 +144,12 @@ extension CalendarReader.FileReader {
             if rule.frequency < .minutely {
                 problem("\(uid): an RRULE repeating \(rule.frequency.name) is finer than reminders can follow: only its DTSTART is kept")
                 continue
+            }
+            // A date has no hours, minutes or seconds to pick (RFC 5545 §3.3.10 forbids the parts
+            // with a DATE DTSTART): they are left out, said once, and the days kept.
+            if start.is_date != 0, !(rule.byHour.isEmpty && rule.byMinute.isEmpty && rule.bySecond.isEmpty) {
+                problem("\(uid): BYHOUR, BYMINUTE and BYSECOND have no meaning with an all-day DTSTART: ignored")
+                (rule.byHour, rule.byMinute, rule.bySecond) = ([], [], [])
             }
             var spent = false
             rule.forEach(start: local, from: from, through: through) { wall in

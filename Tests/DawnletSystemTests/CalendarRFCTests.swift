@@ -230,6 +230,22 @@ import Testing
         #expect(result.occurrences.map { "\($0.uid) \($0.date)" }.sorted() == ["report 2026-04-03", "report 2026-04-10", "tax 2026-04-15"])
     }
 
+    @Test("BYHOUR/BYMINUTE on an all-day DTSTART (forbidden by §3.3.10) are ignored with one warning, and no day is lost")
+    func timePartsOnADate() throws {
+        let path = try file(
+            """
+            BEGIN:VEVENT
+            UID:d
+            SUMMARY:day off
+            DTSTART;VALUE=DATE:20260401
+            RRULE:FREQ=DAILY;COUNT=3;BYHOUR=9;BYMINUTE=15,45
+            END:VEVENT
+            """)
+        let result = read(path, from: "2026-03-25T00:00", to: "2026-04-10T00:00", zone: .named("Europe/Berlin"))
+        #expect(result.occurrences.map(\.date.description).sorted() == ["2026-04-01", "2026-04-02", "2026-04-03"])
+        #expect(result.problems.map(\.message) == ["d: BYHOUR, BYMINUTE and BYSECOND have no meaning with an all-day DTSTART: ignored"])
+    }
+
     @Test("a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
         let path = try file(
