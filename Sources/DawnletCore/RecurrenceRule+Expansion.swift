@@ -81,7 +81,11 @@ extension RecurrenceRule {
     func periodIndex(_ t: LocalDateTime) -> Int {
         let c = t.date.components
         switch frequency {
-        case .yearly: return c.year
+        case .yearly:
+            guard weekYears else { return c.year }
+            let day = t.date.dayNumber
+            if day >= WeekNumbers.weekOne(c.year + 1, weekStart) { return c.year + 1 }
+            return day < WeekNumbers.weekOne(c.year, weekStart) ? c.year - 1 : c.year
         case .monthly: return c.year * 12 + c.month - 1
         case .weekly: return (weekStartDay(t.date.dayNumber) - weekAnchor) / 7
         case .daily: return t.date.dayNumber
@@ -90,6 +94,11 @@ extension RecurrenceRule {
         case .secondly: return t.date.dayNumber * 86_400 + t.secondsOfDay
         }
     }
+
+    /// A yearly rule with BYWEEKNO counts its years as week-years (from the first day of week 1
+    /// to the next one's): INTERVAL=3 from a DTSTART in week 1 of 2025 (2024-12-31) is next in
+    /// week 1 of 2028, not of 2027.
+    var weekYears: Bool { frequency == .yearly && !byWeekNo.isEmpty }
 
     /// A day number that begins a week under WKST (weeks are counted from it; the value is
     /// a multiple of 7 away from every week start).
@@ -101,7 +110,9 @@ extension RecurrenceRule {
     func firstDay(of period: Int) -> Int? {
         let day: Int?
         switch frequency {
-        case .yearly: day = CivilDate(year: period, month: 1, day: 1)?.dayNumber
+        case .yearly:
+            guard CivilDate.supportedYears.contains(period) else { return nil }
+            day = weekYears ? WeekNumbers.weekOne(period, weekStart) : CivilDate(year: period, month: 1, day: 1)?.dayNumber
         case .monthly: day = CivilDate(year: period / 12, month: period % 12 + 1, day: 1)?.dayNumber
         case .weekly: day = weekAnchor + period * 7
         case .daily: day = period
@@ -122,7 +133,8 @@ extension RecurrenceRule {
         guard let first = firstDay(of: period) else { return }
         let span: Int
         switch frequency {
-        case .yearly: span = CivilDate.isLeapYear(period) ? 366 : 365
+        case .yearly:
+            span = weekYears ? WeekNumbers.weekOne(period + 1, weekStart) - first : CivilDate.isLeapYear(period) ? 366 : 365
         case .monthly: span = CivilDate.daysInMonth(year: period / 12, month: period % 12 + 1)
         case .weekly: span = 7
         default: span = 1

@@ -151,6 +151,15 @@ extension CalendarReader.FileReader {
                 problem("\(uid): BYHOUR, BYMINUTE and BYSECOND have no meaning with an all-day DTSTART: ignored")
                 (rule.byHour, rule.byMinute, rule.bySecond) = ([], [], [])
             }
+            // UNTIL is to have DTSTART's value type (§3.3.10); files break it both ways. A date on
+            // a timed rule keeps that whole day; a time on an all-day rule, the days begun by then.
+            switch (start.is_date != 0, rule.until) {
+            case (false, .date?):
+                problem("\(uid): UNTIL is a date while DTSTART has a time: read as the end of that day")
+            case (true, .utc?), (true, .local?):
+                problem("\(uid): UNTIL has a time while DTSTART is all-day: the days that begin by then are kept")
+            default: break
+            }
             var spent = false
             rule.forEach(start: local, from: from, through: through) { wall in
                 var t = start

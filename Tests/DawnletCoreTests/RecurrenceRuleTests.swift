@@ -73,6 +73,11 @@ import Testing
             parts.append("BYSETPOS=" + list({ [1, 2, 3, -1, -2][Int.random(in: 0..<5, using: &rng)] }, 2))
         }
         if maybe(0.2) { parts.append("WKST=" + days[Int.random(in: 0..<7, using: &rng)]) }
+        // A yearly BYWEEKNO's year is a week-year, which INTERVAL and BYSETPOS count in; dateutil
+        // counts calendar years (see `examples`).
+        if parts[0] == "FREQ=YEARLY" && parts.contains(where: { $0.hasPrefix("BYWEEKNO=") }) {
+            parts.removeAll { $0.hasPrefix("INTERVAL=") || $0.hasPrefix("BYSETPOS=") }
+        }
         return parts.shuffled(using: &rng).joined(separator: ";")
     }
 
@@ -151,6 +156,10 @@ import Testing
             // Under WKST=TH, 2028 has 53 weeks, the last to 2029-01-03; 2029 has 52 (2030-01-01 is in
             // its week 52; dateutil: 53); 2034 has 53 again.
             ("FREQ=YEARLY;WKST=TH;BYWEEKNO=53;BYDAY=TU;COUNT=2", "20290101T090000", "20290102T090000 20350102T090000"),
+            // INTERVAL counts week-years: 2024-12-31 is in week 1 of 2025, so the next is week 1 of
+            // 2028 (from 2028-01-03), not of 2027 (libical's vector; dateutil: 2027-01-04).
+            ("FREQ=YEARLY;BYWEEKNO=1;BYDAY=MO,TU;INTERVAL=3;COUNT=3", "20241231T090000", "20241231T090000 20280103T090000 20280104T090000"),
+            ("FREQ=YEARLY;BYWEEKNO=-1;BYDAY=FR;INTERVAL=2;COUNT=3", "20260101T090000", "20270101T090000 20281229T090000 20301227T090000"),
             // RFC 7529: a yearly Feb 29 moves to Mar 1 in other years, or to Feb 28; a monthly 31st too.
             ("RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=FORWARD;COUNT=3", "20120229T000000", "20120229T000000 20130301T000000 20140301T000000"),
             ("RSCALE=GREGORIAN;FREQ=YEARLY;SKIP=BACKWARD;COUNT=2", "20120229T000000", "20120229T000000 20130228T000000"),

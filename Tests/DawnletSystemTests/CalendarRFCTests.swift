@@ -246,6 +246,35 @@ import Testing
         #expect(result.problems.map(\.message) == ["d: BYHOUR, BYMINUTE and BYSECOND have no meaning with an all-day DTSTART: ignored"])
     }
 
+    @Test("an UNTIL of the other value type than DTSTART (§3.3.10): a date keeps that whole day; a time, the days begun by then; one warning each")
+    func untilOfTheOtherType() throws {
+        let timed = try file(
+            """
+            BEGIN:VEVENT
+            UID:timed
+            SUMMARY:stand-up
+            DTSTART;TZID=Europe/Berlin:20260401T170000
+            RRULE:FREQ=DAILY;UNTIL=20260403
+            END:VEVENT
+            """)
+        let berlin = Zone.named("Europe/Berlin")
+        let first = read(timed, from: "2026-03-25T00:00", to: "2026-04-10T00:00", zone: berlin)
+        #expect(utc(first.occurrences.compactMap(\.start)) == ["2026-04-01T15:00:00+00:00", "2026-04-02T15:00:00+00:00", "2026-04-03T15:00:00+00:00"])
+        #expect(first.problems.map(\.message) == ["timed: UNTIL is a date while DTSTART has a time: read as the end of that day"])
+        let allDay = try file(
+            """
+            BEGIN:VEVENT
+            UID:days
+            SUMMARY:holiday
+            DTSTART;VALUE=DATE:20260401
+            RRULE:FREQ=DAILY;UNTIL=20260403T120000Z
+            END:VEVENT
+            """)
+        let second = read(allDay, from: "2026-03-25T00:00", to: "2026-04-10T00:00", zone: berlin)
+        #expect(second.occurrences.map(\.date.description) == ["2026-04-01", "2026-04-02", "2026-04-03"])
+        #expect(second.problems.map(\.message) == ["days: UNTIL has a time while DTSTART is all-day: the days that begin by then are kept"])
+    }
+
     @Test("a todo's THISANDFUTURE override moves its instances by its DTSTART, and each is due as long after")
     func thisAndFutureTodo() throws {
         let path = try file(
