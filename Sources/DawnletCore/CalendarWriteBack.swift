@@ -49,6 +49,8 @@ public enum CalendarWriteBack {
     struct Line {
         var physical: [Substring]
         let name: String
+        /// The name and parameters as written (`DTSTART;TZID=Europe/Berlin`).
+        let head: String
         let value: String
     }
 
@@ -62,7 +64,8 @@ public enum CalendarWriteBack {
             let colon = joined.firstIndex(of: ":") ?? joined.endIndex
             let head = joined[..<colon]
             let name = String(head[..<(head.firstIndex(of: ";") ?? head.endIndex)]).uppercased()
-            result.append(Line(physical: pending, name: name, value: colon < joined.endIndex ? String(joined[joined.index(after: colon)...]) : ""))
+            result.append(
+                Line(physical: pending, name: name, head: String(head), value: colon < joined.endIndex ? String(joined[joined.index(after: colon)...]) : ""))
             pending = []
         }
         // Lines end in CRLF or LF (to Swift, CRLF is one Character).

@@ -317,7 +317,43 @@ enum Migrations {
             debts TEXT NOT NULL
         );
         """,
+        // Exported items met again: each file as it was last written (what another device changed
+        // since is told from it), and when a todo or event last changed here (of two changes to one
+        // thing, the later wins). A trigger keeps the time; the writes it makes are no plan's.
+        """
+        CREATE TABLE calendar_exports (
+            uid TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            body TEXT NOT NULL,
+            ours TEXT NOT NULL,
+            written_at INTEGER NOT NULL
+        );
+        CREATE TABLE item_changes (
+            kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            changed_at INTEGER NOT NULL,
+            PRIMARY KEY (kind, item_id)
+        ) WITHOUT ROWID;
+
+        """
+            + changedAtTriggers("todos", kind: "todo", id: "id") + changedAtTriggers("todo_occurrences", kind: "todo", id: "definition_id")
+            + changedAtTriggers("events", kind: "event", id: "id") + changedAtTriggers("event_occurrences", kind: "event", id: "definition_id"),
     ]
+
+    /// `item_changes` kept as the time of the last write to `table` for the item it touches.
+    private static func changedAtTriggers(_ table: String, kind: String, id: String) -> String {
+        ["INSERT", "UPDATE", "DELETE"].map { event in
+            let row = event == "DELETE" ? "OLD" : "NEW"
+            return """
+                CREATE TRIGGER \(table)_\(event.lowercased())_changed_at AFTER \(event) ON \(table)
+                BEGIN INSERT INTO item_changes (kind, item_id, changed_at) VALUES ('\(kind)', \(row).\(id), unixepoch())
+                ON CONFLICT (kind, item_id) DO UPDATE SET changed_at = excluded.changed_at; END;
+
+                """
+        }.joined()
+    }
 
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`
     /// are read from the row written (the old row, for a delete; both rows for an update, which

@@ -1,0 +1,209 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import FoundationEssentials
+import Glibc
+
+/// Our todos and events in a shared folder, both ways (docs/calendars.md): what other devices
+/// wrote into their files since we wrote them is applied here first — an instance done, skipped
+/// or moved, an alarm acknowledged or snoozed — then each file is written again only where
+/// something of ours changed, keeping everything they wrote. `export` and `serve` share it.
+public struct CalendarSync {
+    let store: Store
+    let config: Config
+    let zone: Zone
+    let zones: ZoneDatabase
+
+    public init(store: Store, config: Config, zone: Zone, zones: ZoneDatabase = .system) {
+        self.store = store
+        self.config = config
+        self.zone = zone
+        self.zones = zones
+    }
+
+    /// What one pass did.
+    public struct Report: Sendable {
+        public var counts: [ItemKind: Int] = [:]
+        public var written = 0, unchanged = 0, removed = 0
+        /// What another device's writing changed here, and conflicts, one line each (for the log).
+        public var applied: [String] = []
+        /// Whether the store changed: the plan is to be made again.
+        public var storeChanged = false
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// One pass over `folder` for `kinds`: every item, or those of `only` (a change the runner
+    /// saw), whose files are read, applied, and written again where they differ.
+    public func run(folder: String, kinds: [ItemKind], only: Set<PlanChanges.Item>? = nil, now: Instant) throws -> Report {
+        let namespace = try store.log.exportNamespace()
+        var report = Report()
+        var wanted = Set<String>()
+        var definitions = try store.items.definitions(kinds)
+        if let only { definitions = definitions.filter { only.contains(PlanChanges.Item(kind: $0.kind.reminderKind, id: $0.id)) } }
+        let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
+        let stored = Array(Set(try store.items.storedOccurrences(kinds, in: everything) + (try store.items.oneOffTodoRows())))
+        for definition in definitions {
+            let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
+            let path = "\(folder)/\(uid).ics"
+            wanted.insert("\(uid).ics")
+            report.counts[definition.kind, default: 0] += 1
+            var document = self.document(definition, stored: stored, uid: uid, now: now)
+            let record = try store.log.exported(uid).flatMap { $0.path == path ? $0 : nil }
+            let base = record?.body
+            let file: String?
+            switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
+            case .success(let bytes): file = String(decoding: bytes, as: UTF8.self)
+            case .failure: file = nil
+            }
+            if let file, let base, file != base {
+                // Another device wrote into it since: theirs applied here first.
+                let before = report.applied.count
+                try apply(file: file, base: base, ours: document, to: definition, now: now, into: &report)
+                if report.applied.count != before {
+                    let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
+                    let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: everything)
+                    document = self.document(
+                        again, stored: rows + stored.filter { $0.kind != definition.kind || $0.definitionID != definition.id }, uid: uid, now: now)
+                }
+            }
+            var text = document
+            if let file {
+                guard let merged = CalendarRoundTrip.merge(file: file, previous: record?.ours, fresh: document) else {
+                    report.unchanged += 1
+                    if base != file || record.map({ !CalendarExport.sameButStamps($0.ours, document) }) ?? true {
+                        try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: document, at: now)
+                    }
+                    continue
+                }
+                text = merged
+            }
+            if let error = RegularFile.replace(path, with: Array(text.utf8)) {
+                throw Failure(description: "\(path): cannot write (\(String(cString: strerror(error))))")
+            }
+            try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
+            report.written += 1
+        }
+        // Ours (by namespace and kind) but no longer an item: deleted since the last export.
+        let prefixes = kinds.map { "dawnlet-\(namespace)-\($0.rawValue)-" }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasSuffix(".ics") && !wanted.contains(name) && prefixes.contains(where: name.hasPrefix) {
+            let uid = String(name.dropLast(4))
+            if let only, let id = Int64(uid.split(separator: "-").last ?? ""),
+                !only.contains(where: { $0.id == id && uid.hasSuffix("-\($0.kind.rawValue)-\(id)") })
+            {
+                continue
+            }
+            if unlink("\(folder)/\(name)") == 0 {
+                report.removed += 1
+                try store.log.forgetExport(uid)
+            }
+        }
+        return report
+    }
+
+    /// The item as its file says it now: its reminders, its own or its kind's defaults.
+    func document(_ definition: ItemDefinition, stored: [StoredOccurrence], uid: String, now: Instant) -> String {
+        let offsets = definition.reminders.isEmpty ? config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
+        return CalendarExport.document(definition, stored: stored, offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone, stamp: now)
+    }
+
+    /// What `file` says differently from `base`, applied to the item here; a change that
+    /// disagrees with one made here since `base` is applied only when it is the later.
+    func apply(file: String, base: String, ours: String, to d: ItemDefinition, now: Instant, into report: inout Report) throws {
+        let read = { (text: String) in CalendarRoundTrip.facts(text, zone: zone, zones: { try? zones.zone(named: $0) }) }
+        let (before, theirs, mine) = (read(base), read(file), read(ours))
+        let name = "\(d.kind.rawValue) \(d.id)"
+        for change in CalendarRoundTrip.changes(base: before, file: theirs) {
+            if CalendarRoundTrip.conflicts(change, ours: mine, base: before) {
+                let here = try store.log.changedAt(d.kind, id: d.id)
+                let stamp = { (t: Instant?) in t.map { ISO8601.format($0, in: zone) } ?? "an unknown time" }
+                guard let there = change.at, here.map({ there > $0 }) ?? true else {
+                    report.applied.append(
+                        "\(name): \(describe(change.what)) on another device at \(stamp(change.at)) not applied: changed here later (\(stamp(here)))")
+                    continue
+                }
+                report.applied.append("\(name): changed here at \(stamp(here)) and on another device later (\(stamp(there))): the later kept")
+            }
+            if let words = try applyOne(change.what, to: d, now: now) {
+                report.applied.append("\(name): \(words) on another device")
+                report.storeChanged = true
+            }
+        }
+    }
+
+    func describe(_ what: CalendarRoundTrip.Change.What) -> String {
+        switch what {
+        case .status(let date, let status): "\(date.map { "\($0) " } ?? "")\(status == .open ? "open again" : status.rawValue)"
+        case .time(let date, let time): "\(date) moved to \(time)"
+        case .moved(let date, let to, let time): "\(date.map { "\($0) " } ?? "")moved to \(to)\(time.map { " \($0)" } ?? "")"
+        case .acknowledged(let at): "acknowledged up to \(ISO8601.format(at, in: zone))"
+        case .snoozed(let until): "snoozed until \(ISO8601.format(until, in: zone))"
+        }
+    }
+
+    /// One change written here; what it did, or nil when it did nothing.
+    func applyOne(_ what: CalendarRoundTrip.Change.What, to d: ItemDefinition, now: Instant) throws -> String? {
+        let words = describe(what)
+        switch what {
+        case .status(let date, let status):
+            guard let day = date ?? (d.schedule == nil ? d.date : nil) else { return nil }
+            if let schedule = d.schedule, !schedule.matches(day, defaultAnchor: d.date ?? day) { return nil }
+            switch status {
+            case .open:
+                let cleared = try store.items.clearOccurrence(d.kind, definitionID: d.id, date: day, status: .done)
+                return try cleared || store.items.clearOccurrence(d.kind, definitionID: d.id, date: day, status: .skipped) ? words : nil
+            case .done where d.kind != .todo:
+                return nil
+            case .done, .skipped:
+                return try store.items.setOccurrence(d.kind, definitionID: d.id, date: day, status: status) == status ? nil : words
+            }
+        case .time(let date, let time):
+            guard let schedule = d.schedule, schedule.matches(date, defaultAnchor: d.date ?? date), d.time != nil else { return nil }
+            try store.items.setOccurrence(d.kind, definitionID: d.id, date: date, status: nil, time: time)
+            return words
+        case .moved(nil, let to, let time):
+            guard d.schedule == nil, d.date != to || d.time != time else { return nil }
+            var moved = d
+            (moved.date, moved.time) = (to, time)
+            try store.items.replaceDefinition(moved, now: now)
+            return words
+        case .moved(let date?, let to, _):
+            return "\(date) moved to another day (\(to)), which is not kept here: edit it here; not applied"
+        case .acknowledged(let until):
+            let answered = try answer(d, through: until, now: now, response: "acknowledged on another device", snoozedUntil: nil)
+            return answered ? words : nil
+        case .snoozed(let until):
+            let response = "snoozed on another device until \(ISO8601.format(until, in: zone).dropFirst(11).prefix(5))"
+            return try answer(d, through: min(now, until), now: now, response: response, snoozedUntil: until, latestOnly: true) ? words : nil
+        }
+    }
+
+    /// The item's reminders due up to `through` (within eight days before it), recorded answered
+    /// on another device: each, or the latest only (the one a snooze moved).
+    func answer(
+        _ d: ItemDefinition, through: Instant, now: Instant, response: String, snoozedUntil: Instant?, latestOnly: Bool = false
+    ) throws -> Bool {
+        let window = through.adding(seconds: -8 * 86_400)...through
+        let reader = PlanReader(store: store, config: config, zone: zone, zones: zones)
+        guard let input = try reader.spliceInput(changes: [PlanChanges.Item(kind: d.kind.reminderKind, id: d.id)], now: now, window: window) else {
+            return false
+        }
+        var reminders = Planner.plan(
+            items: input.items, overdue: [], rules: PlanRules(config: config, databaseBegan: nil), log: [:], now: now, window: window, zone: zone
+        ).reminders.filter { $0.definitionID == d.id && $0.item?.kind == d.kind.reminderKind }
+        if latestOnly { reminders = reminders.max { $0.fireAt < $1.fireAt }.map { [$0] } ?? [] }
+        var wrote = false
+        for reminder in reminders {
+            for channel in reminder.channels {
+                wrote =
+                    try store.log.answeredElsewhere(
+                        DeliveryID(reminder.key, channel), kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, response: response,
+                        snoozedUntil: snoozedUntil, now: now) || wrote
+            }
+        }
+        return wrote
+    }
+}

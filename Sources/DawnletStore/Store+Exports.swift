@@ -1,0 +1,82 @@
+import DawnletCore
+
+/// An exported item's file as it was last written: what another device changed since is told
+/// from it (docs/calendars.md).
+public struct ExportedFile: Hashable, Sendable {
+    public let uid: String
+    public let kind: ItemKind
+    public let itemID: Int64
+    public let path: String
+    /// The file as written (with what other devices had written into it), and the item as we
+    /// exported it then.
+    public let body: String
+    public let ours: String
+    public let writtenAt: Instant
+}
+
+extension Store.Log {
+    /// What was last written for `uid`; nil when it never was (or the record was forgotten).
+    public func exported(_ uid: String) throws(StoreError) -> ExportedFile? {
+        try exported(where: "uid = ?", [.text(uid)]).first
+    }
+
+    private func exported(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [ExportedFile] {
+        try db.query("SELECT uid, kind, item_id, path, body, ours, written_at FROM calendar_exports WHERE \(condition)", arguments) { row in
+            ItemKind(rawValue: row.text(1)).map {
+                ExportedFile(
+                    uid: row.text(0), kind: $0, itemID: row.int(2), path: row.text(3), body: row.text(4), ours: row.text(5),
+                    writtenAt: Instant(secondsSinceEpoch: row.int(6)))
+            }
+        }.compactMap { $0 }
+    }
+
+    /// Notes what was written (or found unchanged) for an item's file.
+    public func recordExport(_ uid: String, kind: ItemKind, itemID: Int64, path: String, body: String, ours: String, at: Instant) throws(StoreError) {
+        try db.run(
+            """
+            INSERT INTO calendar_exports (uid, kind, item_id, path, body, ours, written_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, item_id = excluded.item_id, path = excluded.path,
+                body = excluded.body, ours = excluded.ours, written_at = excluded.written_at
+            """,
+            [.text(uid), .text(kind.rawValue), .int(itemID), .text(path), .text(body), .text(ours), .int(at.secondsSinceEpoch)])
+    }
+
+    /// Forgets an item's file (its item deleted, its file removed).
+    public func forgetExport(_ uid: String) throws(StoreError) {
+        try db.run("DELETE FROM calendar_exports WHERE uid = ?", [.text(uid)])
+    }
+
+    /// When a todo or event (or one of its occurrences) was last written here; nil before this
+    /// was kept.
+    public func changedAt(_ kind: ItemKind, id: Int64) throws(StoreError) -> Instant? {
+        try db.query("SELECT changed_at FROM item_changes WHERE kind = ? AND item_id = ?", [.text(kind.rawValue), .int(id)]) {
+            Instant(secondsSinceEpoch: $0.int(0))
+        }.first
+    }
+
+    /// A reminder answered on another device (acknowledged, or snoozed until `snoozedUntil`),
+    /// recorded on `id`: a delivery here stops waiting (or comes back then); one that never went
+    /// out here is recorded delivered with that answer, so it does not go out. A claim in flight
+    /// is left alone. Whether anything was written.
+    @discardableResult
+    public func answeredElsewhere(
+        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, response: String, snoozedUntil: Instant?, now: Instant
+    ) throws(StoreError) -> Bool {
+        try db.writeTransaction { () throws(StoreError) in
+            let written =
+                try db.run(
+                    """
+                    INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, item_id, response, snoozed_until, detail)
+                    VALUES (?1, ?2, \(Delivery.State.delivered.sql), ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, 'answered on another device')
+                    ON CONFLICT (key, channel) DO UPDATE SET response = ?8, snoozed_until = ?9
+                    WHERE state = \(Delivery.State.delivered.sql) AND (?9 IS NOT NULL OR response IS NULL OR response IN (\(Delivery.closedByServer)))
+                    """,
+                    [
+                        .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
+                        .int(now.secondsSinceEpoch), id.key.itemID, .text(response), snoozedUntil.map { .int($0.secondsSinceEpoch) } ?? .null,
+                    ]) == 1
+            if written { try notePlanChange(id.key) }
+            return written
+        }
+    }
+}
