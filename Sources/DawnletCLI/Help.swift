@@ -407,6 +407,8 @@ enum Help {
                   channels.email    url (smtp:// with STARTTLS, or smtps://), tls, from, to, user,
                                     passwordFile (0600), sendmail (instead of url), timeout, caFile
                   calendars       a list of { name, path (an .ics file or a vdir), readOnly, channels }
+                  export          { to: a folder }: serve keeps your todos' and events' files there, and
+                                  reads back what other devices write into them
 
                 The commented example is config/config.example.json5; every key is in
                 dawnlet-remind.json5(5). `dawnlet-remind doctor` checks the file.

@@ -313,6 +313,11 @@ enum ManPage {
         ("calendars[].path", "An .ics file or a vdir folder of them (~ is your home)."),
         ("calendars[].readOnly", "true (the default) or false: whether Done, Snooze and export may write into it."),
         ("calendars[].channels", "Where its reminders go. Default: the route of kind calendar."),
+        ("export", "Your todos and events kept as calendar files by serve: an object."),
+        (
+            "export.to",
+            "A folder (~ is your home) serve keeps a file of each todo and event in, as export --to writes them, after each change; what other devices write into those files (done, skipped, moved, acknowledged, snoozed) is applied here. Not a calendar marked readOnly."
+        ),
     ]
 
     static func config() -> String {

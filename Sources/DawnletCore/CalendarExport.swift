@@ -75,7 +75,7 @@ public enum CalendarExport {
         } else if rows.contains(where: { $0.status == .done }) {
             lines.append("STATUS:COMPLETED")
         }
-        lines += alarms(offsets, title: d.title)
+        lines += alarms(offsets, title: d.title, uid: uid)
         lines.append("END:\(component)")
         // Instances that differ from the series: an edited title or time, a repeating todo done.
         if d.schedule != nil {
@@ -86,7 +86,7 @@ public enum CalendarExport {
                     "SUMMARY:\(escape(row.title ?? d.title))",
                 ]
                 if row.status == .done { lines.append("STATUS:COMPLETED") }
-                lines += alarms(offsets, title: row.title ?? d.title)
+                lines += alarms(offsets, title: row.title ?? d.title, uid: "\(uid)-\(basic(row.date))")
                 lines.append("END:\(component)")
             }
         }
@@ -177,11 +177,16 @@ public enum CalendarExport {
     /// Times in UTC are written as such (`…Z`), with no TZID.
     static func isUTC(_ zone: Zone) -> Bool { zone.identifier == "UTC" || zone.identifier == "GMT" }
 
-    static func alarms(_ offsets: [ReminderOffset], title: String) -> [String] {
+    /// A VALARM per offset, each with a UID of its own (RFC 9074), which a snooze made elsewhere
+    /// names as the alarm it snoozed.
+    static func alarms(_ offsets: [ReminderOffset], title: String, uid: String) -> [String] {
         offsets.flatMap { offset -> [String] in
             let seconds = offset.exactSeconds
             let trigger = seconds == 0 ? "PT0S" : seconds % 86_400 == 0 ? "-P\(seconds / 86_400)D" : "-PT\(seconds / 60)M"
-            return ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(title))", "TRIGGER:\(trigger)", "END:VALARM"]
+            return [
+                "BEGIN:VALARM", "UID:\(escape(uid))-alarm-\(offset)", "ACTION:DISPLAY", "DESCRIPTION:\(escape(title))", "TRIGGER:\(trigger)",
+                "END:VALARM",
+            ]
         }
     }
 

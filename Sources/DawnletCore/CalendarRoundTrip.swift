@@ -276,12 +276,16 @@ public enum CalendarRoundTrip {
                 changed = true
             }
         }
+        // Ours the file lacks go before its first alarm (properties come before components).
+        let names = Set(file.properties.map(\.name))
+        func missing() { for line in fresh.properties where ours.contains(line.name) && !names.contains(line.name) { take(line.name) } }
         for part in file.parts {
             switch part {
             case .line(let line):
                 if line.name == "DTSTAMP" && stamp == nil { stamp = out.count }
                 if ours.contains(line.name) { take(line.name) } else { out.append(line) }
             case .component(let sub):
+                missing()
                 // An alarm of ours taken out here goes; every other is kept with what was written into it.
                 if sub.name == "VALARM", !sub.isSnooze, let trigger = sub.first("TRIGGER")?.content, before.contains(trigger), !now.contains(trigger) {
                     changed = true
@@ -290,7 +294,7 @@ public enum CalendarRoundTrip {
                 }
             }
         }
-        for line in fresh.properties where ours.contains(line.name) && !done.contains(line.name) { take(line.name) }
+        missing()
         for alarm in fresh.children where alarm.name == "VALARM" {
             guard let trigger = alarm.first("TRIGGER")?.content, !there.contains(trigger), previous != nil, !before.contains(trigger) else { continue }
             out += alarm.lines

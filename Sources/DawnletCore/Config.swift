@@ -123,6 +123,9 @@ public struct Config: Hashable, Sendable {
     public var command = Command()
     public var email: Email?
     public var calendars: [CalendarSource] = []
+    /// A folder `serve` keeps the files of our todos and events in (as `export --to` writes them),
+    /// after each change, and reads back what other devices wrote into them.
+    public var exportTo: String?
 
     public struct Desktop: Hashable, Sendable {
         /// Seconds a notification stays; 0 means until dismissed.
@@ -172,7 +175,10 @@ public struct Config: Hashable, Sendable {
         let root = try Config.object(value, "")
         try Config.allow(
             root, "",
-            ["timeZone", "morningDigest", "horizon", "graceWindow", "late", "nag", "nagFor", "quietHours", "reminders", "route", "channels", "calendars"])
+            [
+                "timeZone", "morningDigest", "horizon", "graceWindow", "late", "nag", "nagFor", "quietHours", "reminders", "route", "channels", "calendars",
+                "export",
+            ])
         if let v = root["timeZone"] { timeZone = try Config.string(v, "timeZone") }
         if let v = root["morningDigest"] {
             guard let time = WallTime(try Config.string(v, "morningDigest")) else {
@@ -264,6 +270,27 @@ public struct Config: Hashable, Sendable {
                 return source
             }
         }
+        if let v = root["export"] {
+            let entry = try Config.object(v, "export")
+            try Config.allow(entry, "export", ["to"])
+            guard let to = entry["to"] else { throw ConfigError("export", "needs to: the folder to keep the files in") }
+            let folder = try Config.string(to, "export.to")
+            guard !folder.isEmpty else { throw ConfigError("export.to", "is empty") }
+            guard !calendars.contains(where: { $0.readOnly && Config.samePath($0.path, folder) }) else {
+                throw ConfigError("export.to", "is a calendar marked readOnly: mark it readOnly: false to export into it")
+            }
+            exportTo = folder
+        }
+    }
+
+    /// Whether two paths of the config name one folder, as written (a trailing slash aside).
+    static func samePath(_ a: String, _ b: String) -> Bool {
+        func trimmed(_ s: String) -> Substring {
+            var s = Substring(s)
+            while s.count > 1 && s.hasSuffix("/") { s = s.dropLast() }
+            return s
+        }
+        return trimmed(a) == trimmed(b)
     }
 
     private mutating func parseChannels(_ value: ConfigValue) throws(ConfigError) {

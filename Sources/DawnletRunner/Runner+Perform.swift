@@ -44,6 +44,7 @@ extension Runner {
         case .notify(let state): ServiceNotify.send(state)
         case .publish(let now):
             closeMonth(now: now)
+            exportChanges()
             publishState(now: now)
         case .withdraw: withdrawState()
         case .log(let entry): log(entry)

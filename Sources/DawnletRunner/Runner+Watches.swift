@@ -28,6 +28,7 @@ extension Runner {
             let (config, zone, follows) = try reload()
             if let path = settings.configPath { readStamps[ConfigPath.absolute(path)] = configStamp }
             let calendarsChanged = config.calendars != settings.config.calendars
+            let exportChanged = config.exportTo != settings.config.exportTo
             if zone.identifier != settings.zone.identifier {
                 log(LogEntry("time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
             }
@@ -43,6 +44,7 @@ extension Runner {
                 calendarWatches = []
                 watchCalendars()
             }
+            if exportChanged { beginExport() }
             log(LogEntry("config read again"))
         } catch {
             log(LogEntry("config not read again: \(error); keeping the one in use", priority: 3))
@@ -64,7 +66,8 @@ extension Runner {
                 calendarWatches.append(watch)
                 calendarSources.append(
                     try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
-                        let names = watch.changedNames()
+                        // Our own exported files are the export's to read (and are not planned twice).
+                        let names = watch.changedNames().filter { self.exportedItem($0) == nil }
                         guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
                         // `next` cannot stamp every file of a folder: the state goes until the plan is made again.
                         self.withdrawState()

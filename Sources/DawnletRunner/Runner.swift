@@ -112,6 +112,13 @@ public final class Runner {
     /// Our notifications the server has not yet said are closed: closed here when their reminder
     /// is answered elsewhere.
     var onScreen: Set<UInt32> = []
+    /// The export folder's watch; the store's change position last looked at for it; the items
+    /// to write again (nil: every one); the file names that are ours (`dawnlet-NAMESPACE-`).
+    var exportWatch: FolderWatch?
+    var exportSource: EventLoop.Source?
+    var exportPosition: Int64 = 0
+    var exportPending: Set<PlanChanges.Item>? = []
+    var exportPrefix: String?
 
     public var settings: Settings { core.settings }
     public var nextWake: Instant? { core.nextWake }
@@ -162,6 +169,7 @@ public final class Runner {
         }
         try watchDatabaseFolder()
         watchCalendars()
+        beginExport()
         try watchClock()
         watchZone()
         loop.enableWatchdog()
@@ -207,6 +215,7 @@ public final class Runner {
             closeAnsweredElsewhere()
             send(.databaseSettled(lost: databaseLost(), dataVersion: (try? store.dataVersion()) ?? -1))
         case .calendarSettle: send(.replan(reason: .calendarFilesChanged))
+        case .exportSettle: syncExport()
         case .zoneSettle: zoneFilesChanged()
         case .stateExpiry:
             overdueCount = nil

@@ -99,6 +99,8 @@ extension TimerName {
     public static let databaseSettle = TimerName("database settle")
     /// A calendar's folder has been quiet for 200 ms.
     public static let calendarSettle = TimerName("calendar settle")
+    /// Our exported items changed here or in their folder, and have been quiet for 100 ms.
+    public static let exportSettle = TimerName("export settle")
     /// The zone's files have been quiet for 200 ms.
     public static let zoneSettle = TimerName("zone settle")
     /// What `next` shows runs out (midnight): publish it again.

@@ -54,8 +54,9 @@ extension CalendarReader.FileReader {
                     // An all-day one moves by whole days (a day across a DST change is 23 or 25 hours).
                     let days = Int((Double(moved) / 86_400).rounded())
                     add(
-                        override, uid: uid, kind: kind, start: at.adding(seconds: moved), date: instance.date.adding(days: days), instance: instance.name,
-                        absoluteAlarms: false)
+                        override, uid: uid, kind: kind, start: shifted(at, wall: instance.wall, from: rid, by: moved, in: start),
+                        date: instance.date.adding(days: days),
+                        instance: instance.name, absoluteAlarms: false)
                 } else {
                     add(
                         master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,
@@ -79,6 +80,9 @@ extension CalendarReader.FileReader {
         let date: CivilDate
         let name: String?
         let isFirst: Bool
+        /// Its wall time as the rule made it (seconds since 1970-01-01T00:00 of that clock), which
+        /// a DST gap may have moved `at` from; nil for a date.
+        var wall: Int64? = nil
     }
 
     /// The instances of a master that can matter for the window: started from DTSTART (a
@@ -123,7 +127,8 @@ extension CalendarReader.FileReader {
             // DTSTART's instance is kept for an absolute alarm inside the window.
             guard let at, (at >= begin && at <= end) || (first && hasAbsoluteAlarm(item)) else { return }
             guard !excluded.contains(name), !excludedDays.contains(date(t)), seen.insert(name).inserted else { return }
-            result.append(Instance(at: at, date: date(t), name: name, isFirst: first))
+            let wall = t.is_date != 0 ? nil : Int64(date(t).dayNumber) * 86_400 + Int64(t.hour) * 3600 + Int64(t.minute) * 60 + Int64(t.second)
+            result.append(Instance(at: at, date: date(t), name: name, isFirst: first, wall: wall))
         }
         let local = LocalDateTime(
             date: date(start), secondsOfDay: start.is_date != 0 ? 0 : Int(start.hour) * 3600 + Int(start.minute) * 60 + Int(start.second))

@@ -68,6 +68,20 @@ extension CalendarReader.FileReader {
         return t.zone.map { Instant(secondsSinceEpoch: Int64(ical.f.icaltime_as_timet_with_zone(t, $0))) }
     }
 
+    /// `at` moved as a RANGE=THISANDFUTURE override moved the instance of `from` (by `moved`
+    /// seconds): by the same wall-clock time in the zone of `start`, DTSTART, so that an instance
+    /// moved from 09:00 to 11:30 is followed by ones at 11:30 across a DST change too (counted
+    /// from `wall`, the time the rule made, where a gap moved `at`); exactly `moved` seconds where
+    /// that zone is libical's alone.
+    func shifted(_ at: Instant, wall made: Int64?, from: Instant, by moved: Int64, in start: icaltimetype) -> Instant {
+        guard start.is_date == 0, let zone = dayZone(start)?.zone else { return at.adding(seconds: moved) }
+        func wall(_ t: Instant) -> Int64 { t.secondsSinceEpoch + Int64(zone.utcOffset(at: t)) }
+        let delta = wall(from.adding(seconds: moved)) - wall(from)
+        let (date, seconds) = ISO8601.split(local: (made ?? wall(at)) + delta)
+        guard let time = WallTime(hour: seconds / 3600, minute: seconds / 60 % 60) else { return at.adding(seconds: moved) }
+        return zone.resolve(time, on: date).instant.adding(seconds: Int64(seconds % 60))
+    }
+
     func dayStart(_ date: CivilDate) -> Instant {
         zones.planning.resolve(WallTime.midnight, on: date).instant
     }

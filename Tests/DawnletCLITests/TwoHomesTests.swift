@@ -210,3 +210,116 @@ extension ServeTests {
         #expect(try exportedInB() == 1, "the renamed one replaces it")
     }
 }
+
+extension ServeTests {
+    /// The lines of `text` as written (Radicale writes LF, dawnlet CRLF).
+    func physicalLines(_ text: String) -> [String] {
+        text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }).map(String.init)
+    }
+
+    @Test(
+        "our own todos across two homes: A's todos fire in B; Done and Snooze on B's notifications reach A's serve, which does not fire the one and fires the other at its snooze; Done in A shows in B; what B wrote stays byte for byte"
+    )
+    func ownItemsAcrossHomes() throws {
+        let caldav = try CalDAV(folder: folder)
+        let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
+        // Home A: two todos due two minutes ago (made before), one due tomorrow; exported.
+        let (due, _) = twoMinutesAgo()
+        let tomorrow = berlin(86_400, "yyyy-MM-dd")
+        try cli("--now", threeMinutesAgo(), "todo", "add", "First of A", "--due", due, "--remind", "0m")
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Second of A", "--due", due, "--remind", "0m")
+        try cli("todo", "add", "Done in A", "--due", tomorrow + "T10:00")
+        try cli("--now", threeMinutesAgo(), "missed", "--clear")
+        try cli("export", "--to", vdirA)
+        let exported = try FileManager.default.contentsOfDirectory(atPath: vdirA).filter { $0.hasPrefix("dawnlet-") }.sorted()
+        #expect(exported.count == 3)
+        let ours = Dictionary(uniqueKeysWithValues: try exported.map { ($0, try String(contentsOfFile: "\(vdirA)/\($0)", encoding: .utf8)) })
+        try caldav.sync("A", in: folder)
+        try caldav.sync("B", in: folder)
+
+        // Home B reads them as a calendar: its runner shows both due ones; Done on one, Snooze on the other.
+        let (dbB, configB) = (folder.path("B.sqlite"), folder.path("B.json5"))
+        try CLIProcess.createDatabase(dbB, began: threeMinutesAgo())
+        try """
+        { timeZone: "Europe/Berlin", graceWindow: "12h", calendars: [ { name: "work", path: "\(vdirB)", readOnly: false, channels: ["desktop"] } ],
+          channels: { desktop: { snooze: "10m" } } }
+        """.write(toFile: configB, atomically: true, encoding: .utf8)
+        func listedInB(_ title: String) throws -> Bool {
+            try CLIProcess.run(["--db", dbB, "--config", configB, "today", "--date", tomorrow, "--json"]).stdout.contains(title)
+        }
+        #expect(try listedInB("Done in A"))
+        let session = try DesktopSession(notificationServer: true)
+        let runnerB = try Server(db: dbB, config: configB, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(2, seconds: 10) == 2)
+        try session.invoke("Done")
+        let shown = Date().addingTimeInterval(5)
+        while session.displayed() != 1 && Date() < shown { usleep(50_000) }
+        try session.invoke("Snooze")
+        // vdirsyncer names B's files its own way: each of A's names is found by its UID.
+        func textB(_ name: String) -> String {
+            let uid = name.dropLast(4) + "@dawnlet-remind"
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: vdirB)) ?? []
+            return names.lazy.compactMap { try? String(contentsOfFile: "\(vdirB)/\($0)", encoding: .utf8) }.first { $0.contains(uid) } ?? ""
+        }
+        let written = Date().addingTimeInterval(10)
+        while !exported.contains(where: { textB($0).contains("RELTYPE=SNOOZE") }) && Date() < written { usleep(100_000) }
+        let (statusB, logB) = try runnerB.stop()
+        #expect(statusB == 0, "\(logB)")
+        let snoozedName = try #require(exported.first { textB($0).contains("RELTYPE=SNOOZE") }, "\(logB)")
+        let acknowledgedName = try #require(exported.first { $0 != snoozedName && textB($0).contains("ACKNOWLEDGED") }, "\(logB)")
+        let until = try #require(textB(snoozedName).firstMatch(of: /TRIGGER;VALUE=DATE-TIME:(\d{8}T\d{6}Z)/)?.1)
+
+        // Back in A, as the server has them: what B wrote into A's files.
+        try caldav.sync("B", in: folder)
+        try caldav.sync("A", in: folder)
+        func textA(_ name: String) -> String { (try? String(contentsOfFile: "\(vdirA)/\(name)", encoding: .utf8)) ?? "" }
+        var fromB: [String: [String]] = [:]
+        for name in [snoozedName, acknowledgedName] {
+            fromB[name] = physicalLines(textA(name)).filter { !physicalLines(ours[name] ?? "").contains($0) && !$0.hasPrefix("DTSTAMP") }
+            #expect(fromB[name]?.contains { $0.hasPrefix("ACKNOWLEDGED") || $0.hasPrefix("X-MOZ-LASTACK") } == true, "\(textA(name))")
+        }
+
+        // A's serve, its clock three seconds before the snooze (12 h of grace: an alarm it thought
+        // unanswered would go out late at once): it fires the snoozed todo alone, at its time.
+        try writeConfig("export: { to: \"\(vdirA)\" },")
+        let u = Array(until)
+        let stamp = "\(String(u[0..<4]))-\(String(u[4..<6]))-\(String(u[6..<8]))T\(String(u[9..<11])):\(String(u[11..<13])):\(String(u[13..<15]))"
+        let snoozeInstant = try #require(ISO8601DateFormatter().date(from: stamp + "Z"))
+        let clock = DateFormatter()
+        clock.timeZone = TimeZone(identifier: "UTC")
+        clock.locale = Locale(identifier: "en_US_POSIX")
+        clock.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let runnerA = try Server(db: db, config: config, start: clock.string(from: snoozeInstant.addingTimeInterval(-3)))
+        _ = waitForLines(1, seconds: 10)
+        usleep(1_000_000)
+
+        // Done in A: its file says so within a second, and B, after one sync, no longer lists it.
+        let doneName = try #require(exported.first { $0.hasSuffix("-todo-3.ics") })
+        let began = Date()
+        try cli("todo", "done", "3")
+        while !textA(doneName).contains("STATUS:COMPLETED") && Date().timeIntervalSince(began) < 5 { usleep(10_000) }
+        let took = Date().timeIntervalSince(began)
+        let (statusA, logA) = try runnerA.stop()
+        #expect(statusA == 0, "\(logA)")
+        let fired = lines()
+        #expect(fired.count == 1, "A fired: \(fired)\n\(logA)")
+        let snoozedID = snoozedName.dropLast(4).split(separator: "-").last.map(String.init) ?? ""
+        let parts = fired.first?.split(separator: " ", maxSplits: 2) ?? []
+        #expect(parts.count == 3 && parts[1].hasPrefix("todo:\(snoozedID):"), "\(fired)")
+        if let at = parts.first.flatMap({ Double($0) }) {
+            let due = snoozeInstant.timeIntervalSince1970
+            #expect(at >= due && at < due + 1, "A fired the snooze \(at - due) s after its time")
+        }
+        #expect(took < 1, "the Done reached A's folder after \(took) s")
+        try caldav.sync("A", in: folder)
+        try caldav.sync("B", in: folder)
+        #expect(try !listedInB("Done in A"))
+
+        // Exported again: every line B wrote is still there, byte for byte.
+        try cli("export", "--to", vdirA)
+        for (name, lines) in fromB {
+            let now = physicalLines(textA(name))
+            #expect(lines.allSatisfy(now.contains), "\(name) lost \(lines.filter { !now.contains($0) })")
+        }
+    }
+}

@@ -127,4 +127,53 @@ import Testing
         #expect(instances > 20_000, "only \(instances) instances compared")
         #expect(wrong.isEmpty, "\(wrong.count) of \(compared) calendars differ:\n\(wrong.prefix(10).joined(separator: "\n"))")
     }
+
+    /// The shapes fixed against RFC 5545 here, generated: all-day and timed rules whose instance is
+    /// moved by a RANGE=THISANDFUTURE override, later ones with it (by days, or by hours), and
+    /// rules with an UNTIL of DTSTART's own type.
+    @Test("200 generated calendars: RANGE=THISANDFUTURE overrides moving all-day instances by days and timed ones by hours")
+    func generatedThisAndFuture() throws {
+        let folder = try TemporaryFolder()
+        var rng = SeededRandom(seed: 33)
+        let zones = ["Europe/Berlin", "America/New_York", "Australia/Sydney"]
+        let rules = ["FREQ=DAILY", "FREQ=WEEKLY", "FREQ=WEEKLY;BYDAY=MO,TH", "FREQ=MONTHLY;BYMONTHDAY=3,17", "FREQ=DAILY;INTERVAL=3"]
+        var files: [String] = []
+        for n in 0..<200 {
+            let allDay = n % 2 == 0
+            let zone = zones[Int.random(in: 0..<zones.count, using: &rng)]
+            let day = CivilDate(year: 2026, month: Int.random(in: 1...10, using: &rng), day: Int.random(in: 1...28, using: &rng))!
+            let hour = [0, 2, 9, 23][Int.random(in: 0..<4, using: &rng)]
+            func value(_ d: CivilDate, _ h: Int, _ m: Int = 0) -> String {
+                allDay
+                    ? ";VALUE=DATE:\(CalendarExport.basic(d))" : ";TZID=\(zone):\(CalendarExport.basic(d))T\(h < 10 ? "0" : "")\(h)\(m < 10 ? "0" : "")\(m)00"
+            }
+            var rule = rules[Int.random(in: 0..<rules.count, using: &rng)]
+            rule +=
+                Int.random(in: 0..<2, using: &rng) == 0
+                ? ";COUNT=\(Int.random(in: 5...30, using: &rng))"
+                : ";UNTIL=" + (allDay ? CalendarExport.basic(day.adding(days: 120)) : CalendarExport.basic(day.adding(days: 120)) + "T000000Z")
+            var body = "BEGIN:VEVENT\r\nUID:t\(n)\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:t\(n)\r\nDTSTART\(value(day, hour))\r\nRRULE:\(rule)\r\nEND:VEVENT\r\n"
+            // The first instance on or after a week in: moved, with every later one.
+            var moved: CivilDate?
+            try RecurrenceRule(parsing: rule).forEach(
+                start: LocalDateTime(date: day, secondsOfDay: hour * 3600), through: LocalDateTime(date: day.adding(days: 400))
+            ) { t in
+                if t.date >= day.adding(days: 7) { moved = t.date }
+                return moved == nil
+            }
+            if let original = moved {
+                let by = Int.random(in: 1...3, using: &rng)
+                let start = allDay ? value(original.adding(days: by), 0) : value(original, (hour + by) % 24, 30)
+                body += "BEGIN:VEVENT\r\nUID:t\(n)\r\nDTSTAMP:20260101T000000Z\r\nSUMMARY:moved\r\n"
+                body += "RECURRENCE-ID;RANGE=THISANDFUTURE\(value(original, hour))\r\nDTSTART\(start)\r\nEND:VEVENT\r\n"
+            }
+            let path = folder.path("t\(n).ics")
+            try ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + body + "END:VCALENDAR\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+            files.append(path)
+        }
+        let (compared, instances, wrong) = try compare(files, from: "20260101T000000Z", to: "20280101T000000Z")
+        #expect(compared == 200)
+        #expect(instances > 2_000, "only \(instances) instances compared")
+        #expect(wrong.isEmpty, "\(wrong.count) of \(compared) calendars differ:\n\(wrong.prefix(10).joined(separator: "\n"))")
+    }
 }

@@ -308,6 +308,28 @@ import Testing
             utc(autumn.occurrences.filter { $0.uid == "dur-across" }.flatMap { $0.alarms ?? [] }) == [
                 "2026-10-25T01:30:00+00:00", "2026-10-26T02:30:00+00:00",
             ], "two exact hours after 01:30 CEST, and after 01:30 CET")
+        // recurring-ical-events 3.8 ends the first at 03:30 CET (02:30Z): three hours of wall
+        // time. RFC 5545 §3.3.6: hours are exact. Ours stands.
+    }
+
+    @Test("a DUE as far after DTSTART as an exact 24 hours stays 24 exact hours for each instance, across spring forward (§3.8.5.3)")
+    func dueOffsetAcrossDST() throws {
+        let path = try file(
+            """
+            BEGIN:VTODO
+            UID:due-across
+            SUMMARY:due-across
+            DTSTART;TZID=Europe/Berlin:20260327T090000
+            DUE;TZID=Europe/Berlin:20260328T090000
+            RRULE:FREQ=DAILY;COUNT=3
+            END:VTODO
+            """)
+        let result = read(path, from: "2026-03-25T00:00", to: "2026-04-05T00:00", zone: .named("Europe/Berlin"))
+        // The second instance starts 09:00 CET on the 28th; 24 hours later is 10:00 CEST on the
+        // 29th (a day of 23 hours). recurring-ical-events 3.8 says 09:00 CEST (a wall-clock day):
+        // the RFC's "the same exact duration will apply to all the members" says otherwise.
+        #expect(
+            utc(result.occurrences.compactMap(\.start)) == ["2026-03-28T08:00:00+00:00", "2026-03-29T08:00:00+00:00", "2026-03-30T07:00:00+00:00"])
     }
 
     @Test("an alarm 14 days before its event is read in a window that holds the alarm, not the event")

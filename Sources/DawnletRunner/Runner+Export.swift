@@ -1,0 +1,82 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import FoundationEssentials
+
+/// `export: { to }` in the config: `serve` keeps our todos' and events' files in that folder
+/// (docs/calendars.md). After each decision the store's changes since the last look name the
+/// items to write again; a change in the folder to one of our files names the item to read back.
+/// Either is done 100 ms after the last of a burst (`exportSettle`), by `CalendarSync`.
+extension Runner {
+    /// The folder, expanded; nil when the config names none.
+    var exportFolder: String? { settings.config.exportTo.map { ConfigPath.expand($0) } }
+
+    /// At start, before the first plan (so that nothing answered elsewhere while this runner was
+    /// off goes out), and when a reload names another folder, before its plan: every item read
+    /// back and written, once; then the folder watched.
+    func beginExport() {
+        exportWatch = nil
+        exportSource?.cancel()
+        exportSource = nil
+        guard let folder = exportFolder else { return }
+        exportPosition = (try? store.changePosition()) ?? 0
+        exportPending = nil
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let watch = try FolderWatch(folder)
+            exportWatch = watch
+            exportSource = try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                // Our own files only: another program's are a calendar's, if any.
+                let items = watch.changedNames().compactMap { self.exportedItem($0) }
+                guard !items.isEmpty else { return }
+                self.exportPending?.formUnion(items)
+                self.settle(.exportSettle, after: .milliseconds(100))
+            }
+        } catch {
+            log(LogEntry("export: cannot watch \(folder): \(error); what other devices write is read at the next change here", priority: 4))
+        }
+        syncExport(replan: false)
+    }
+
+    /// The item one of our files (`dawnlet-NAMESPACE-todo-3.ics`) is of; nil for another's file.
+    func exportedItem(_ name: String) -> PlanChanges.Item? {
+        guard let prefix = exportPrefix, name.hasPrefix(prefix), name.hasSuffix(".ics") else { return nil }
+        let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: "-")
+        guard parts.count == 2, let kind = ItemKind(rawValue: String(parts[0])), let id = Int64(parts[1]) else { return nil }
+        return PlanChanges.Item(kind: kind.reminderKind, id: id)
+    }
+
+    /// After a decision: the todos and events the store changed since the last look are written
+    /// again, once the changes settle.
+    func exportChanges() {
+        guard exportFolder != nil, let changes = try? store.changes(after: exportPosition) else { return }
+        exportPosition = changes.position
+        let items = changes.sources.filter { $0.kind == .todo || $0.kind == .event }
+        if changes.wholePlan { exportPending = nil } else if items.isEmpty { return } else { exportPending?.formUnion(items) }
+        settle(.exportSettle, after: .milliseconds(100))
+    }
+
+    /// The pending items (or every one) read back and written; what other devices did, logged.
+    func syncExport(replan: Bool = true) {
+        guard let folder = exportFolder else { return }
+        let only = exportPending
+        exportPending = []
+        do {
+            let report = try CalendarSync(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
+                .run(folder: folder, kinds: [.todo, .event], only: only, now: scheduler.now)
+            exportPrefix = try store.log.existingExportNamespace().map { "dawnlet-\($0)-" }
+            for line in report.applied { log(LogEntry(line)) }
+            if report.written + report.removed > 0 {
+                log(LogEntry("exported to \(folder): \(report.written) written, \(report.removed) removed"))
+            }
+            if report.storeChanged && replan {
+                closeAnsweredElsewhere()
+                send(.replan(reason: .calendarFilesChanged))
+            }
+        } catch {
+            // Tried again with the next change.
+            if let only { exportPending?.formUnion(only) } else { exportPending = nil }
+            log(LogEntry("export to \(folder) failed: \(error)", priority: 4))
+        }
+    }
+}
