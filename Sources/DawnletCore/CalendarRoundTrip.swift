@@ -21,6 +21,9 @@ public enum CalendarRoundTrip {
 
     /// What an exported file says, in the zone's dates and times.
     public struct Facts: Sendable {
+        /// Whether the file holds the item itself (its component without RECURRENCE-ID): an
+        /// empty, cut-short or instances-only file says nothing of what was done to it.
+        public var hasSeries = false
         public var repeating = false
         /// A one-off's day and time (its DUE, or an event's DTSTART), and whether it is done.
         public var date: CivilDate?
@@ -88,6 +91,7 @@ public enum CalendarRoundTrip {
                 continue
             }
             facts.changedAt = changed
+            facts.hasSeries = true
             facts.repeating = component.first("RRULE") != nil
             let start = (component.first("DTSTART") ?? component.first("DUE")).flatMap { local($0, zone, zones) }
             if component.name == "VTODO", !facts.repeating, let due = component.first("DUE").flatMap({ local($0, zone, zones) }) {
@@ -169,7 +173,7 @@ public enum CalendarRoundTrip {
                 if theirs.status != mine.status { result.append(Change(what: .status(date, theirs.status), at: theirs.changedAt)) }
                 if let to = theirs.movedTo, to != mine.movedTo || theirs.time != mine.time {
                     result.append(Change(what: .moved(date, to: to, theirs.time), at: theirs.changedAt))
-                } else if theirs.movedTo == nil, theirs.time != mine.time, let time = theirs.time ?? file.seriesTime {
+                } else if theirs.movedTo == nil, theirs.status != .skipped, theirs.time != mine.time, let time = theirs.time ?? file.seriesTime {
                     result.append(Change(what: .time(date, time), at: theirs.changedAt))
                 }
             }
@@ -189,14 +193,15 @@ public enum CalendarRoundTrip {
             return ours.done != base.done && (ours.done ? OccurrenceStatus.done : .open) != status
         case .moved(nil, let date, let time):
             return (ours.date != base.date || ours.time != base.time) && (ours.date != date || ours.time != time)
-        case .status(let date?, _), .time(let date, _), .moved(let date?, _, _):
+        case .status(let date?, let status):
             let mine = ours.instances[date] ?? Instance(), before = base.instances[date] ?? Instance()
-            guard !mine.same(before) else { return false }
-            switch change.what {
-            case .status(_, let status): return mine.status != status
-            case .time(_, let time): return (mine.time ?? ours.seriesTime) != time
-            default: return true
-            }
+            return mine.status != before.status && mine.status != status
+        case .time(let date, let time):
+            let mine = ours.instances[date] ?? Instance(), before = base.instances[date] ?? Instance()
+            return mine.time != before.time && (mine.time ?? ours.seriesTime) != time
+        case .moved(let date?, _, _):
+            let mine = ours.instances[date] ?? Instance(), before = base.instances[date] ?? Instance()
+            return !mine.same(before)
         case .acknowledged, .snoozed:
             return false
         }
@@ -213,11 +218,17 @@ public enum CalendarRoundTrip {
     /// instance edited here or no longer — and everything else stays as the file has it, byte
     /// for byte. Without `previous`, each of ours that differs is written. Nil when that leaves
     /// `file` as it is (no write, its DTSTAMP kept).
-    public static func merge(file: String, previous: String?, fresh: String) -> String? {
+    public static func merge(file: String, previous: String?, fresh: String, zone: Zone) -> String? {
+        // An instance is known by the time its RECURRENCE-ID names, however written (in UTC, or
+        // in its zone): the file's override of an instance is ours of it.
+        func key(_ c: Component) -> String {
+            guard let id = c.first("RECURRENCE-ID"), let at = local(id, zone, { _ in nil }) else { return c.key }
+            return c.name + ":" + at.date.description + (at.time.map { " \($0)" } ?? "")
+        }
         let mine = Document(fresh), theirs = Document(file), before = previous.map(Document.init)
         var out: [String] = []
         var changed = false
-        let present = Set(theirs.components.map(\.key))
+        let present = Set(theirs.components.map(key))
         func emit(_ lines: [Line]) { for line in lines { out += line.physical.map(String.init) } }
         for part in theirs.parts {
             switch part {
@@ -225,24 +236,24 @@ public enum CalendarRoundTrip {
                 if line.name == "END" && line.value.uppercased() == "VCALENDAR" {
                     // What is new here: zones and instances the file lacks (one it dropped that
                     // we wrote before stays out).
-                    for component in mine.components where !present.contains(component.key) {
-                        guard before?.components.contains(where: { $0.key == component.key }) != true else { continue }
+                    for component in mine.components where !present.contains(key(component)) {
+                        guard before?.components.contains(where: { key($0) == key(component) }) != true else { continue }
                         emit(component.lines)
                         changed = true
                     }
                 }
                 emit([line])
             case .component(let component):
-                guard ["VEVENT", "VTODO"].contains(component.name), let fresh = mine.components.first(where: { $0.key == component.key }) else {
+                guard ["VEVENT", "VTODO"].contains(component.name), let fresh = mine.components.first(where: { key($0) == key(component) }) else {
                     // Ours before and no longer (an instance no longer edited here): gone.
-                    if ["VEVENT", "VTODO"].contains(component.name), before?.components.contains(where: { $0.key == component.key }) == true {
+                    if ["VEVENT", "VTODO"].contains(component.name), before?.components.contains(where: { key($0) == key(component) }) == true {
                         changed = true
                     } else {
                         emit(component.lines)
                     }
                     continue
                 }
-                let (lines, differs) = mergeComponent(component, previous: before?.components.first { $0.key == component.key }, fresh: fresh)
+                let (lines, differs) = mergeComponent(component, previous: before?.components.first { key($0) == key(component) }, fresh: fresh)
                 changed = changed || differs
                 emit(lines)
             }
@@ -266,14 +277,27 @@ public enum CalendarRoundTrip {
         var done = Set<String>()
         var stamp: Int?
         let (before, now, there) = (triggers(previous), triggers(fresh), triggers(file))
+        // Ours changed here: written from `fresh`. What other programs write beside them goes
+        // with them (a DTEND for our DURATION; COMPLETED and PERCENT-COMPLETE of a status).
+        var written = Set(
+            ours.filter { name in
+                let mine = values(fresh, name)
+                return mine != values(file, name) && !(previous != nil && values(previous, name) == mine)
+            })
+        var dropped = Set<String>()
+        if !written.isDisjoint(with: ["DTSTART", "DUE", "DURATION"]) && values(fresh, "DTEND").isEmpty && !values(file, "DTEND").isEmpty {
+            // Their end goes, and our length says it again.
+            dropped.insert("DTEND")
+            if !values(fresh, "DURATION").isEmpty { written.insert("DURATION") }
+        }
+        if written.contains("STATUS") { dropped.formUnion(["COMPLETED", "PERCENT-COMPLETE"]) }
         func take(_ name: String) {
             guard done.insert(name).inserted else { return }
-            let mine = values(fresh, name)
-            if mine == values(file, name) || (previous != nil && values(previous, name) == mine) {
-                out += file.properties.filter { $0.name == name }
-            } else {
+            if written.contains(name) {
                 out += fresh.properties.filter { $0.name == name }
                 changed = true
+            } else {
+                out += file.properties.filter { $0.name == name }
             }
         }
         // Ours the file lacks go before its first alarm (properties come before components).
@@ -283,7 +307,13 @@ public enum CalendarRoundTrip {
             switch part {
             case .line(let line):
                 if line.name == "DTSTAMP" && stamp == nil { stamp = out.count }
-                if ours.contains(line.name) { take(line.name) } else { out.append(line) }
+                if ours.contains(line.name) {
+                    take(line.name)
+                } else if dropped.contains(line.name) {
+                    changed = true
+                } else {
+                    out.append(line)
+                }
             case .component(let sub):
                 missing()
                 // An alarm of ours taken out here goes; every other is kept with what was written into it.

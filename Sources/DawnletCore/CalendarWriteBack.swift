@@ -60,7 +60,9 @@ public enum CalendarWriteBack {
         var pending: [Substring] = []
         func flush() {
             guard !pending.isEmpty else { return }
-            let joined = pending.enumerated().map { $0.offset == 0 ? String($0.element) : String($0.element.dropFirst()) }.joined()
+            var joined = pending.enumerated().map { $0.offset == 0 ? String($0.element) : String($0.element.dropFirst()) }.joined()
+            // A byte order mark is no part of the first line's name (it stays in its bytes).
+            if joined.hasPrefix("\u{FEFF}") { joined.removeFirst() }
             let colon = joined.firstIndex(of: ":") ?? joined.endIndex
             let head = joined[..<colon]
             let name = String(head[..<(head.firstIndex(of: ";") ?? head.endIndex)]).uppercased()

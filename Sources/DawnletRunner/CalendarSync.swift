@@ -27,6 +27,8 @@ public struct CalendarSync {
         public var written = 0, unchanged = 0, removed = 0
         /// What another device's writing changed here, and conflicts, one line each (for the log).
         public var applied: [String] = []
+        /// Files that could not be read or written this time (each tried again at the next pass).
+        public var failures: [String] = []
         /// Whether the store changed: the plan is to be made again.
         public var storeChanged = false
     }
@@ -50,58 +52,79 @@ public struct CalendarSync {
             let path = "\(folder)/\(uid).ics"
             wanted.insert("\(uid).ics")
             report.counts[definition.kind, default: 0] += 1
-            var document = self.document(definition, stored: stored, uid: uid, now: now)
-            let record = try store.log.exported(uid).flatMap { $0.path == path ? $0 : nil }
-            let base = record?.body
-            let file: String?
-            switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
-            case .success(let bytes): file = String(decoding: bytes, as: UTF8.self)
-            case .failure: file = nil
+            do {
+                try sync(definition, uid: uid, path: path, stored: stored, now: now, into: &report)
+            } catch {
+                // This file waits for the next pass; the others go on.
+                report.failures.append("\(path): \(error)")
             }
-            if let file, let base, file != base {
-                // Another device wrote into it since: theirs applied here first.
-                let before = report.applied.count
-                try apply(file: file, base: base, ours: document, to: definition, now: now, into: &report)
-                if report.applied.count != before {
-                    let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
-                    let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: everything)
-                    document = self.document(
-                        again, stored: rows + stored.filter { $0.kind != definition.kind || $0.definitionID != definition.id }, uid: uid, now: now)
-                }
-            }
-            var text = document
-            if let file {
-                guard let merged = CalendarRoundTrip.merge(file: file, previous: record?.ours, fresh: document) else {
-                    report.unchanged += 1
-                    if base != file || record.map({ !CalendarExport.sameButStamps($0.ours, document) }) ?? true {
-                        try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: document, at: now)
-                    }
-                    continue
-                }
-                text = merged
-            }
-            if let error = RegularFile.replace(path, with: Array(text.utf8)) {
-                throw Failure(description: "\(path): cannot write (\(String(cString: strerror(error))))")
-            }
-            try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
-            report.written += 1
         }
-        // Ours (by namespace and kind) but no longer an item: deleted since the last export.
-        let prefixes = kinds.map { "dawnlet-\(namespace)-\($0.rawValue)-" }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        where name.hasSuffix(".ics") && !wanted.contains(name) && prefixes.contains(where: name.hasPrefix) {
-            let uid = String(name.dropLast(4))
-            if let only, let id = Int64(uid.split(separator: "-").last ?? ""),
-                !only.contains(where: { $0.id == id && uid.hasSuffix("-\($0.kind.rawValue)-\(id)") })
-            {
-                continue
-            }
+        // Ours (by namespace, kind and id) but no longer an item: deleted since the last export.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !wanted.contains(name) {
+            guard let item = Self.item(ofFile: name, namespace: namespace), kinds.contains(item.kind),
+                only.map({ $0.contains(PlanChanges.Item(kind: item.kind.reminderKind, id: item.id)) }) ?? true
+            else { continue }
             if unlink("\(folder)/\(name)") == 0 {
                 report.removed += 1
-                try store.log.forgetExport(uid)
+                try store.log.forgetExport(String(name.dropLast(4)))
             }
         }
         return report
+    }
+
+    /// The kind and id of one of our files (`dawnlet-NAMESPACE-todo-3.ics`, exactly); nil for
+    /// any other name (another program's file, a sync tool's conflict copy).
+    public static func item(ofFile name: String, namespace: String) -> (kind: ItemKind, id: Int64)? {
+        let prefix = "dawnlet-\(namespace)-"
+        guard name.hasPrefix(prefix), name.hasSuffix(".ics") else { return nil }
+        let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let kind = ItemKind(rawValue: String(parts[0])), kind != .habit, parts[1].allSatisfy({ ("0"..."9").contains($0) }),
+            let id = Int64(parts[1]), id > 0, String(id) == parts[1]
+        else { return nil }
+        return (kind, id)
+    }
+
+    /// One item's file: what another device wrote since it was last written applied here, then
+    /// written again where something of ours changed.
+    func sync(_ definition: ItemDefinition, uid: String, path: String, stored: [StoredOccurrence], now: Instant, into report: inout Report) throws {
+        let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
+        var document = self.document(definition, stored: stored, uid: uid, now: now)
+        let record = try store.log.exported(uid)
+        let file: String?
+        switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
+        case .success(let bytes): file = String(decoding: bytes, as: UTF8.self)
+        case .failure(.cannotOpen(ENOENT)): file = nil
+        // Unreadable, too large, or being written: left as it is, tried again at the next pass.
+        case .failure(let failure): throw Failure(description: "\(failure)")
+        }
+        // A file that no longer holds the item (empty, cut short, only instances) says nothing
+        // another device did: it is written whole again.
+        let whole = file.map { CalendarRoundTrip.facts($0, zone: zone).hasSeries } ?? false
+        if let file, whole, let base = record?.body, file != base {
+            // Another device wrote into it since: theirs applied here first.
+            if try apply(file: file, base: base, ours: document, to: definition, now: now, into: &report) {
+                let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
+                let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: everything)
+                document = self.document(
+                    again, stored: rows + stored.filter { $0.kind != definition.kind || $0.definitionID != definition.id }, uid: uid, now: now)
+            }
+        }
+        var text = document
+        if let file, whole {
+            guard let merged = CalendarRoundTrip.merge(file: file, previous: record?.ours, fresh: document, zone: zone) else {
+                report.unchanged += 1
+                if record?.body != file || record.map({ !CalendarExport.sameButStamps($0.ours, document) }) ?? true {
+                    try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: document, at: now)
+                }
+                return
+            }
+            text = merged
+        }
+        if let error = RegularFile.replace(path, with: Array(text.utf8)) {
+            throw Failure(description: "cannot write (\(String(cString: strerror(error))))")
+        }
+        try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
+        report.written += 1
     }
 
     /// The item as its file says it now: its reminders, its own or its kind's defaults.
@@ -112,13 +135,16 @@ public struct CalendarSync {
 
     /// What `file` says differently from `base`, applied to the item here; a change that
     /// disagrees with one made here since `base` is applied only when it is the later.
-    func apply(file: String, base: String, ours: String, to d: ItemDefinition, now: Instant, into report: inout Report) throws {
+    /// Whether the store changed.
+    func apply(file: String, base: String, ours: String, to d: ItemDefinition, now: Instant, into report: inout Report) throws -> Bool {
         let read = { (text: String) in CalendarRoundTrip.facts(text, zone: zone, zones: { try? zones.zone(named: $0) }) }
         let (before, theirs, mine) = (read(base), read(file), read(ours))
         let name = "\(d.kind.rawValue) \(d.id)"
+        // When it last changed here, before anything of theirs is written (which changes it too).
+        let here = try store.log.changedAt(d.kind, id: d.id)
+        var changed = false
         for change in CalendarRoundTrip.changes(base: before, file: theirs) {
             if CalendarRoundTrip.conflicts(change, ours: mine, base: before) {
-                let here = try store.log.changedAt(d.kind, id: d.id)
                 let stamp = { (t: Instant?) in t.map { ISO8601.format($0, in: zone) } ?? "an unknown time" }
                 guard let there = change.at, here.map({ there > $0 }) ?? true else {
                     report.applied.append(
@@ -127,11 +153,12 @@ public struct CalendarSync {
                 }
                 report.applied.append("\(name): changed here at \(stamp(here)) and on another device later (\(stamp(there))): the later kept")
             }
-            if let words = try applyOne(change.what, to: d, now: now) {
-                report.applied.append("\(name): \(words) on another device")
-                report.storeChanged = true
-            }
+            guard let (words, written) = try applyOne(change.what, to: d, now: now) else { continue }
+            report.applied.append("\(name): \(words)")
+            changed = changed || written
         }
+        report.storeChanged = report.storeChanged || changed
+        return changed
     }
 
     func describe(_ what: CalendarRoundTrip.Change.What) -> String {
@@ -144,40 +171,42 @@ public struct CalendarSync {
         }
     }
 
-    /// One change written here; what it did, or nil when it did nothing.
-    func applyOne(_ what: CalendarRoundTrip.Change.What, to d: ItemDefinition, now: Instant) throws -> String? {
-        let words = describe(what)
+    /// One change written here: what it did, and whether the store changed; nil when it did nothing.
+    func applyOne(_ what: CalendarRoundTrip.Change.What, to d: ItemDefinition, now: Instant) throws -> (String, Bool)? {
+        let words = describe(what) + " on another device"
+        let applied = { (done: Bool) in done ? (words, true) : nil }
         switch what {
         case .status(let date, let status):
-            guard let day = date ?? (d.schedule == nil ? d.date : nil) else { return nil }
+            // A one-off without a date is done on the day it is marked, as `todo done` does.
+            let undated = d.schedule == nil && d.date == nil ? ISO8601.localDate(of: now, in: zone).date : nil
+            guard let day = date ?? (d.schedule == nil ? d.date : nil) ?? undated else { return nil }
             if let schedule = d.schedule, !schedule.matches(day, defaultAnchor: d.date ?? day) { return nil }
             switch status {
             case .open:
                 let cleared = try store.items.clearOccurrence(d.kind, definitionID: d.id, date: day, status: .done)
-                return try cleared || store.items.clearOccurrence(d.kind, definitionID: d.id, date: day, status: .skipped) ? words : nil
+                return applied(try cleared || store.items.clearOccurrence(d.kind, definitionID: d.id, date: day, status: .skipped))
             case .done where d.kind != .todo:
                 return nil
             case .done, .skipped:
-                return try store.items.setOccurrence(d.kind, definitionID: d.id, date: day, status: status) == status ? nil : words
+                return applied(try store.items.setOccurrence(d.kind, definitionID: d.id, date: day, status: status) != status)
             }
         case .time(let date, let time):
             guard let schedule = d.schedule, schedule.matches(date, defaultAnchor: d.date ?? date), d.time != nil else { return nil }
             try store.items.setOccurrence(d.kind, definitionID: d.id, date: date, status: nil, time: time)
-            return words
+            return (words, true)
         case .moved(nil, let to, let time):
             guard d.schedule == nil, d.date != to || d.time != time else { return nil }
             var moved = d
             (moved.date, moved.time) = (to, time)
             try store.items.replaceDefinition(moved, now: now)
-            return words
+            return (words, true)
         case .moved(let date?, let to, _):
-            return "\(date) moved to another day (\(to)), which is not kept here: edit it here; not applied"
+            return ("\(date) moved to \(to) on another device: an occurrence on another day than its own is not kept here, so not applied", false)
         case .acknowledged(let until):
-            let answered = try answer(d, through: until, now: now, response: "acknowledged on another device", snoozedUntil: nil)
-            return answered ? words : nil
+            return applied(try answer(d, through: until, now: now, response: "acknowledged on another device", snoozedUntil: nil))
         case .snoozed(let until):
             let response = "snoozed on another device until \(ISO8601.format(until, in: zone).dropFirst(11).prefix(5))"
-            return try answer(d, through: min(now, until), now: now, response: response, snoozedUntil: until, latestOnly: true) ? words : nil
+            return applied(try answer(d, through: min(now, until), now: now, response: response, snoozedUntil: until, latestOnly: true))
         }
     }
 

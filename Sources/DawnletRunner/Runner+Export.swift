@@ -21,6 +21,7 @@ extension Runner {
         guard let folder = exportFolder else { return }
         exportPosition = (try? store.changePosition()) ?? 0
         exportPending = nil
+        exportNamespace = try? store.log.exportNamespace()
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let watch = try FolderWatch(folder)
@@ -40,10 +41,8 @@ extension Runner {
 
     /// The item one of our files (`dawnlet-NAMESPACE-todo-3.ics`) is of; nil for another's file.
     func exportedItem(_ name: String) -> PlanChanges.Item? {
-        guard let prefix = exportPrefix, name.hasPrefix(prefix), name.hasSuffix(".ics") else { return nil }
-        let parts = name.dropFirst(prefix.count).dropLast(4).split(separator: "-")
-        guard parts.count == 2, let kind = ItemKind(rawValue: String(parts[0])), let id = Int64(parts[1]) else { return nil }
-        return PlanChanges.Item(kind: kind.reminderKind, id: id)
+        guard let namespace = exportNamespace, let item = CalendarSync.item(ofFile: name, namespace: namespace) else { return nil }
+        return PlanChanges.Item(kind: item.kind.reminderKind, id: item.id)
     }
 
     /// After a decision: the todos and events the store changed since the last look are written
@@ -64,8 +63,9 @@ extension Runner {
         do {
             let report = try CalendarSync(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
                 .run(folder: folder, kinds: [.todo, .event], only: only, now: scheduler.now)
-            exportPrefix = try store.log.existingExportNamespace().map { "dawnlet-\($0)-" }
             for line in report.applied { log(LogEntry(line)) }
+            for line in report.failures { log(LogEntry("export: \(line); tried again at the next change", priority: 4)) }
+            if !report.failures.isEmpty { exportPending = nil }
             if report.written + report.removed > 0 {
                 log(LogEntry("exported to \(folder): \(report.written) written, \(report.removed) removed"))
             }

@@ -113,12 +113,12 @@ public final class Runner {
     /// is answered elsewhere.
     var onScreen: Set<UInt32> = []
     /// The export folder's watch; the store's change position last looked at for it; the items
-    /// to write again (nil: every one); the file names that are ours (`dawnlet-NAMESPACE-`).
+    /// to write again (nil: every one); the namespace of the file names that are ours.
     var exportWatch: FolderWatch?
     var exportSource: EventLoop.Source?
     var exportPosition: Int64 = 0
     var exportPending: Set<PlanChanges.Item>? = []
-    var exportPrefix: String?
+    var exportNamespace: String?
 
     public var settings: Settings { core.settings }
     public var nextWake: Instant? { core.nextWake }

@@ -159,3 +159,88 @@ import Testing
         #expect(later.stderr.contains("the later kept") && later.stderr.contains("todo 1: moved to 2026-12-06 07:00 on another device"), "\(later.stderr)")
     }
 }
+
+extension RoundTripTests {
+    @Test("files other programs broke or lock: an unreadable one is left alone and said; an empty or cut-short one is written whole again, reopening nothing")
+    func brokenFiles() throws {
+        try run("todo", "add", "Pay rent", "--due", "2026-12-10T10:00").expectSuccess()
+        try run("todo", "add", "Call", "--due", "2026-12-11T10:00").expectSuccess()
+        try run("todo", "done", "1").expectSuccess()
+        try run("export", "--to", out).expectSuccess()
+        let rent = try file("-todo-1.ics"), call = try file("-todo-2.ics")
+        // Cut short by a sync tool: no END, the STATUS gone.
+        let text = try String(contentsOfFile: rent, encoding: .utf8)
+        let cut = try #require(text.range(of: "STATUS:"))
+        try String(text[..<cut.lowerBound]).write(toFile: rent, atomically: true, encoding: .utf8)
+        // Not a file it can read now (a FIFO where the file was): left as it is, and said.
+        let callText = try String(contentsOfFile: call, encoding: .utf8)
+        unlink(call)
+        #expect(mkfifo(call, 0o600) == 0)
+        let result = try run("export", "--to", out)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(call): not a regular file"), "\(result.stderr)")
+        var entry = stat()
+        #expect(stat(call, &entry) == 0 && entry.st_mode & S_IFMT == S_IFIFO)
+        #expect(!result.stderr.contains("open again"), "\(result.stderr)")
+        #expect(
+            try run("todo", "list", "--json").stdout.contains(
+                "\"title\":\"Pay rent\",\"date\":\"2026-12-10\",\"time\":\"10:00\",\"schedule\":null,\"reminders\":[],\"status\":\"done\""))
+        #expect(try String(contentsOfFile: rent, encoding: .utf8).contains("STATUS:COMPLETED\r\nBEGIN:VALARM"))
+        unlink(call)
+        try callText.write(toFile: call, atomically: true, encoding: .utf8)
+        #expect(try run("export", "--to", out).stdout.hasSuffix("0 files written, 2 unchanged, 0 removed\n"))
+    }
+
+    @Test("one file with two of their changes, one a conflict: the other is applied; a time edit here is no conflict with their done")
+    func conflictsByProperty() throws {
+        try run("todo", "add", "Rent", "--due", "2026-12-10T10:00").expectSuccess()
+        try run("todo", "add", "Water", "--every", "daily at 09:00 from 2026-12-01").expectSuccess()
+        try run("export", "--to", out).expectSuccess()
+        // Here: the one-off moved, an instance of the series moved to 10:00 (neither exported).
+        try run("todo", "edit", "1", "--due", "2026-12-11T10:00").expectSuccess()
+        try run("todo", "edit", "2", "--on", "2026-12-05", "--at", "10:00").expectSuccess()
+        // There, later: the one-off done and moved; the same instance done.
+        let rent = try file("-todo-1.ics"), water = try file("-todo-2.ics")
+        var text = try String(contentsOfFile: rent, encoding: .utf8)
+        text = insert(["STATUS:COMPLETED", "LAST-MODIFIED:20991231T000000Z"], before: "BEGIN:VALARM", in: text)
+        text = text.replacingOccurrences(of: "DUE;TZID=Europe/Berlin:20261210T100000", with: "DUE;TZID=Europe/Berlin:20261212T100000")
+        try text.write(toFile: rent, atomically: true, encoding: .utf8)
+        text = try String(contentsOfFile: water, encoding: .utf8)
+        let uid = text.firstMatch(of: /UID:([^\r]+)/).map { String($0.1) } ?? ""
+        text = insert(
+            [
+                "BEGIN:VTODO", "UID:\(uid)", "DTSTAMP:20991231T000000Z", "RECURRENCE-ID:20261205T080000Z", "DTSTART:20261205T080000Z",
+                "SUMMARY:Water", "STATUS:COMPLETED", "END:VTODO",
+            ], before: "END:VCALENDAR", in: text)
+        try text.write(toFile: water, atomically: true, encoding: .utf8)
+        let result = try run("export", "--to", out)
+        #expect(result.stderr.contains("todo 1: done on another device"), "\(result.stderr)")
+        #expect(result.stderr.contains("todo 1: moved to 2026-12-12 10:00 on another device"), "\(result.stderr)")
+        #expect(result.stderr.contains("todo 2: 2026-12-05 done on another device"), "\(result.stderr)")
+        #expect(try occurrences(2)["2026-12-05"] == "done 10:00")
+        // Their override (in UTC) is the same instance as ours: one override of 2026-12-05, not two.
+        #expect(try String(contentsOfFile: water, encoding: .utf8).components(separatedBy: "RECURRENCE-ID").count == 2)
+    }
+
+    @Test("a status or start written here takes along what other programs keep beside it: COMPLETED, PERCENT-COMPLETE, DTEND")
+    func companions() throws {
+        try run("todo", "add", "Rent", "--due", "2026-12-10T10:00").expectSuccess()
+        try run("event", "add", "Dentist", "--start", "2026-12-10T14:00", "--duration", "30m").expectSuccess()
+        try run("export", "--to", out).expectSuccess()
+        let rent = try file("-todo-1.ics"), dentist = try file("-event-1.ics")
+        var text = try String(contentsOfFile: rent, encoding: .utf8)
+        text = insert(["STATUS:COMPLETED", "COMPLETED:20261204T070000Z", "PERCENT-COMPLETE:100"], before: "BEGIN:VALARM", in: text)
+        try text.write(toFile: rent, atomically: true, encoding: .utf8)
+        text = try String(contentsOfFile: dentist, encoding: .utf8).replacingOccurrences(of: "DURATION:PT30M", with: "DTEND;TZID=Europe/Berlin:20261210T143000")
+        try text.write(toFile: dentist, atomically: true, encoding: .utf8)
+        try run("export", "--to", out).expectSuccess()
+        // Reopened and moved here: the file says so, with nothing left that says otherwise.
+        try run("todo", "reopen", "1").expectSuccess()
+        try run("event", "edit", "1", "--start", "2026-12-10T16:00").expectSuccess()
+        try run("export", "--to", out).expectSuccess()
+        let reopened = try String(contentsOfFile: rent, encoding: .utf8), moved = try String(contentsOfFile: dentist, encoding: .utf8)
+        #expect(!reopened.contains("STATUS:") && !reopened.contains("COMPLETED:") && !reopened.contains("PERCENT-COMPLETE"), "\(reopened)")
+        #expect(
+            moved.contains("DTSTART;TZID=Europe/Berlin:20261210T160000\r\n") && moved.contains("DURATION:PT30M\r\n") && !moved.contains("DTEND"), "\(moved)")
+    }
+}

@@ -91,6 +91,19 @@ import Testing
         #expect(!CalendarRoundTrip.conflicts(changes[1], ours: CalendarRoundTrip.facts(todo("20261211T080000"), zone: berlin), base: base))
     }
 
+    @Test("a conflict is about one property: a time edited here does not conflict with their done of that instance; a status changed here does")
+    func conflictsByProperty() {
+        let base = CalendarRoundTrip.facts(series(), zone: berlin)
+        let theirs = CalendarRoundTrip.facts(
+            series(instances: override("20261205T090000", "TZID=Europe/Berlin:20261205T090000", ["STATUS:COMPLETED"])), zone: berlin)
+        let done = CalendarRoundTrip.changes(base: base, file: theirs)
+        #expect(done.map(\.what) == [.status(day("2026-12-05"), .done)])
+        let timed = CalendarRoundTrip.facts(series(instances: override("20261205T090000", "TZID=Europe/Berlin:20261205T100000")), zone: berlin)
+        #expect(!CalendarRoundTrip.conflicts(done[0], ours: timed, base: base))
+        let skipped = CalendarRoundTrip.facts(series(["EXDATE;TZID=Europe/Berlin:20261205T090000"]), zone: berlin)
+        #expect(CalendarRoundTrip.conflicts(done[0], ours: skipped, base: base))
+    }
+
     @Test("written again: their lines stay byte for byte (LF, reordered, folded, X- and alarms of theirs); ours change only where changed here")
     func merge() {
         let previous = series()
@@ -105,14 +118,15 @@ import Testing
             ], end: "\n")
         // Unchanged here: nothing to write.
         #expect(
-            CalendarRoundTrip.merge(file: file, previous: previous, fresh: series().replacingOccurrences(of: "20261201T070000Z", with: "20261203T070000Z"))
+            CalendarRoundTrip.merge(
+                file: file, previous: previous, fresh: series().replacingOccurrences(of: "20261201T070000Z", with: "20261203T070000Z"), zone: berlin)
                 == nil)
         // Renamed here, one instance skipped, an alarm 10 minutes ahead added.
         let fresh = series(["EXDATE;TZID=Europe/Berlin:20261204T090000"]).replacingOccurrences(of: "Water", with: "Water plants")
             .replacingOccurrences(of: "DTSTAMP:20261201T070000Z", with: "DTSTAMP:20261203T070000Z")
             .replacingOccurrences(
                 of: "END:VALARM\r\nEND:VTODO", with: "END:VALARM\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nEND:VALARM\r\nEND:VTODO")
-        let merged = CalendarRoundTrip.merge(file: file, previous: previous, fresh: fresh)
+        let merged = CalendarRoundTrip.merge(file: file, previous: previous, fresh: fresh, zone: berlin)
         #expect(
             merged
                 == document(
@@ -126,7 +140,7 @@ import Testing
                     ], end: "\n"))
         // Our alarm taken out here goes; theirs (-PT1H) stays.
         let without = series().replacingOccurrences(of: "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Water\r\nTRIGGER:PT0S\r\nEND:VALARM\r\n", with: "")
-        let after = CalendarRoundTrip.merge(file: file, previous: previous, fresh: without) ?? ""
+        let after = CalendarRoundTrip.merge(file: file, previous: previous, fresh: without, zone: berlin) ?? ""
         #expect(!after.contains("TRIGGER:PT0S") && after.contains("TRIGGER:-PT1H") && after.contains("ACTION:AUDIO"))
     }
 }
