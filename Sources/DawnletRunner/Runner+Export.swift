@@ -8,8 +8,13 @@ import FoundationEssentials
 /// items to write again; a change in the folder to one of our files names the item to read back.
 /// Either is done 100 ms after the last of a burst (`exportSettle`), by `CalendarSync`.
 extension Runner {
-    /// The folder, expanded; nil when the config names none.
-    var exportFolder: String? { settings.config.exportTo.map { ConfigPath.expand($0) } }
+    /// The folder, expanded; nil when the config names none, or names a calendar it marks
+    /// read-only (the config's own check compares the paths as written, this one expanded).
+    var exportFolder: String? {
+        guard let to = settings.config.exportTo else { return nil }
+        let standard = { (path: String) in URL(fileURLWithPath: ConfigPath.expand(path)).standardizedFileURL.path }
+        return settings.config.calendars.contains { $0.readOnly && standard($0.path) == standard(to) } ? nil : ConfigPath.expand(to)
+    }
 
     /// At start, before the first plan (so that nothing answered elsewhere while this runner was
     /// off goes out), and when a reload names another folder, before its plan: every item read
@@ -18,7 +23,12 @@ extension Runner {
         exportWatch = nil
         exportSource?.cancel()
         exportSource = nil
-        guard let folder = exportFolder else { return }
+        guard let folder = exportFolder else {
+            if let to = settings.config.exportTo {
+                log(LogEntry("export: \(to) is a calendar marked readOnly in the config: nothing is exported", priority: 3))
+            }
+            return
+        }
         exportPosition = (try? store.changePosition()) ?? 0
         exportPending = nil
         exportNamespace = try? store.log.exportNamespace()

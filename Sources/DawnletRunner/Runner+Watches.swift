@@ -28,7 +28,10 @@ extension Runner {
             let (config, zone, follows) = try reload()
             if let path = settings.configPath { readStamps[ConfigPath.absolute(path)] = configStamp }
             let calendarsChanged = config.calendars != settings.config.calendars
-            let exportChanged = config.exportTo != settings.config.exportTo
+            // What the files say depends on the zone and the default reminders too.
+            let exportChanged =
+                config.exportTo != settings.config.exportTo || config.reminders != settings.config.reminders
+                || zone.identifier != settings.zone.identifier
             if zone.identifier != settings.zone.identifier {
                 log(LogEntry("time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
             }

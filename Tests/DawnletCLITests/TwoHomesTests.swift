@@ -247,7 +247,15 @@ extension ServeTests {
         func listedInB(_ title: String) throws -> Bool {
             try CLIProcess.run(["--db", dbB, "--config", configB, "today", "--date", tomorrow, "--json"]).stdout.contains(title)
         }
+        // B's preview of tomorrow: the reminder of A's third todo, by its UID.
+        func previewedInB() throws -> Bool {
+            let preview = try CLIProcess.run([
+                "--db", dbB, "--config", configB, "preview", "--from", tomorrow + "T00:00", "--to", tomorrow + "T23:59", "--json",
+            ])
+            return preview.stdout.contains("-todo-3@dawnlet-remind")
+        }
         #expect(try listedInB("Done in A"))
+        #expect(try previewedInB())
         let session = try DesktopSession(notificationServer: true)
         let runnerB = try Server(db: dbB, config: configB, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
@@ -314,6 +322,7 @@ extension ServeTests {
         try caldav.sync("A", in: folder)
         try caldav.sync("B", in: folder)
         #expect(try !listedInB("Done in A"))
+        #expect(try !previewedInB())
 
         // Exported again: every line B wrote is still there, byte for byte.
         try cli("export", "--to", vdirA)
