@@ -90,10 +90,10 @@ public struct CalendarSync {
         let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
         var document = self.document(definition, stored: stored, uid: uid, now: now)
         let record = try store.log.exported(uid)
-        let file: String?
+        let file: String?, read: [UInt8]?
         switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
-        case .success(let bytes): file = String(decoding: bytes, as: UTF8.self)
-        case .failure(.cannotOpen(ENOENT)): file = nil
+        case .success(let bytes): (file, read) = (String(decoding: bytes, as: UTF8.self), bytes)
+        case .failure(.cannotOpen(ENOENT)): (file, read) = (nil, nil)
         // Unreadable, too large, or being written: left as it is, tried again at the next pass.
         case .failure(let failure): throw Failure(description: "\(failure)")
         }
@@ -119,6 +119,10 @@ public struct CalendarSync {
                 return
             }
             text = merged
+        }
+        // Written meanwhile by a sync tool: theirs is read at the next pass, not written over.
+        if let read, case .success(let again) = RegularFile.read(path, limit: CalendarReader.maximumFileBytes), again != read {
+            throw Failure(description: "changed while it was being exported: read again at the next pass")
         }
         if let error = RegularFile.replace(path, with: Array(text.utf8)) {
             throw Failure(description: "cannot write (\(String(cString: strerror(error))))")
