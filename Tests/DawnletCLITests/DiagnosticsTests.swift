@@ -37,6 +37,22 @@ import Testing
         CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "--config", config, "today"]), status: 78, mentioning: [config])
     }
 
+    @Test("doctor checks the export folder: its files counted; a file where the folder should be is a failure")
+    func doctorExport() throws {
+        let config = workspace.folder.path("config.json5"), vdir = workspace.folder.path("vdir")
+        try "{ export: { to: \"\(vdir)\" } }".write(toFile: config, atomically: true, encoding: .utf8)
+        try workspace.cli(["todo", "add", "Something"])
+        try workspace.cli(["export", "--to", vdir])
+        let r = try CLIProcess.run(["--db", workspace.db, "--config", config, "doctor"])
+        #expect(r.stdout.contains("ok   export: \(vdir): 1 file of your todos and events, kept by serve\n"), "\(r.stdout)")
+        try FileManager.default.removeItem(atPath: vdir)
+        try "".write(toFile: vdir, atomically: true, encoding: .utf8)
+        let file = try CLIProcess.run(["--db", workspace.db, "--config", config, "doctor"])
+        #expect(file.status == 1)
+        #expect(
+            file.stdout.contains("FAIL export: \(vdir) is not a folder this user can write; to fix: point export.to at a folder of yours"), "\(file.stdout)")
+    }
+
     @Test("doctor names the config it reads, and a config under the program's name, never read, is a failure saying where it belongs")
     func misplacedConfig() throws {
         let home = workspace.folder.path("xdg")

@@ -16,7 +16,7 @@ enum DeliveryCommands {
             options: [.value("channel")], run: notifyTest),
         Command(
             path: ["doctor"], usage: "doctor",
-            summary: "Check the config, the database, the desktop notification server, email, calendar files and the user unit.",
+            summary: "Check the config, the database, the desktop notification server, email, calendar files, the export folder and the user unit.",
             options: [], runsDespiteConfigProblem: true, run: doctor),
         Command(
             path: ["mail-send"], usage: "mail-send < MESSAGE",
@@ -239,6 +239,20 @@ enum DeliveryCommands {
                 "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"
                     + (problems == 0 ? "" : "; \(problems) problem\(problems == 1 ? "" : "s"), first: \(read.problems[0])"),
                 fix: "check the file and path named; `dawnlet-remind preview` warns about each calendar problem")
+        }
+
+        if let to = config.exportTo {
+            // The folder serve keeps your items' files in: there and writable, and how many it holds.
+            let folder = ConfigPath.expand(to)
+            var isFolder = false
+            if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+                report(nil, "export", "\(to) does not exist yet (serve makes it at start)")
+            } else if !isFolder || access(folder, W_OK | X_OK) != 0 {
+                report(false, "export", "\(to) is not a folder this user can write", fix: "point export.to at a folder of yours")
+            } else {
+                let ours = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("dawnlet-") && $0.hasSuffix(".ics") }
+                report(true, "export", "\(to): \(ours.count) file\(ours.count == 1 ? "" : "s") of your todos and events, kept by serve")
+            }
         }
 
         let unit = unitState(environment)
