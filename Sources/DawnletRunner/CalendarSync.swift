@@ -33,6 +33,9 @@ public struct CalendarSync {
         public var storeChanged = false
     }
 
+    /// Every date an export writes: an item's stored occurrences are read over these.
+    static let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
+
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
@@ -43,10 +46,22 @@ public struct CalendarSync {
         let namespace = try store.log.exportNamespace()
         var report = Report()
         var wanted = Set<String>()
-        var definitions = try store.items.definitions(kinds)
-        if let only { definitions = definitions.filter { only.contains(PlanChanges.Item(kind: $0.kind.reminderKind, id: $0.id)) } }
-        let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
-        let stored = Array(Set(try store.items.storedOccurrences(kinds, in: everything) + (try store.items.oneOffTodoRows())))
+        var definitions: [ItemDefinition], stored: [StoredOccurrence]
+        if let only {
+            // A pass for a few changed items reads those items only.
+            (definitions, stored) = ([], [])
+            for kind in kinds {
+                let ids = Set(only.filter { $0.kind == kind.reminderKind }.map(\.id))
+                guard !ids.isEmpty else { continue }
+                definitions += try store.items.definitions(kind, ids: ids)
+                stored += try store.items.storedOccurrences(kind, ids: ids, in: Self.everything)
+                if kind == .todo { stored += try store.items.oneOffTodoRows(ids: ids) }
+            }
+        } else {
+            definitions = try store.items.definitions(kinds)
+            stored = try store.items.storedOccurrences(kinds, in: Self.everything) + (try store.items.oneOffTodoRows())
+        }
+        stored = Array(Set(stored))
         for definition in definitions {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let path = "\(folder)/\(uid).ics"
@@ -87,7 +102,6 @@ public struct CalendarSync {
     /// One item's file: what another device wrote since it was last written applied here, then
     /// written again where something of ours changed.
     func sync(_ definition: ItemDefinition, uid: String, path: String, stored: [StoredOccurrence], now: Instant, into report: inout Report) throws {
-        let everything = CivilDate(year: 1900, month: 1, day: 1)!...CivilDate(year: 2200, month: 12, day: 31)!
         var document = self.document(definition, stored: stored, uid: uid, now: now)
         let record = try store.log.exported(uid)
         let file: String?, read: [UInt8]?
@@ -104,7 +118,7 @@ public struct CalendarSync {
             // Another device wrote into it since: theirs applied here first.
             if try apply(file: file, base: base, ours: document, to: definition, now: now, into: &report) {
                 let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
-                let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: everything)
+                let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: Self.everything)
                 document = self.document(
                     again, stored: rows + stored.filter { $0.kind != definition.kind || $0.definitionID != definition.id }, uid: uid, now: now)
             }

@@ -8,9 +8,13 @@ public enum MonthClose {
     /// `month`'s whole cashflow: its rows (laid out if they were not), the calendar's renewals,
     /// debt payments and income, and the payments.
     public static func cashflow(of month: YearMonth, store: Store) throws -> MoneyMonth {
+        try cashflow(of: month, store: store, debts: try store.sources.debts(), payments: try store.sources.payments())
+    }
+
+    /// The same, with the debts and payments already read.
+    static func cashflow(of month: YearMonth, store: Store, debts: [Debt], payments: [Payment]) throws -> MoneyMonth {
         let rows = try store.money.loadMonth(month)
-        let payments = try store.sources.payments()
-        let (subscriptions, debts) = (try store.sources.subscriptions(), try store.sources.debts())
+        let subscriptions = try store.sources.subscriptions()
         let events = MoneyCalendar.events(
             in: month.days, subscriptions: subscriptions, debts: debts, goals: [], incomes: try store.sources.incomeSources(), payments: payments)
         var names: [String: String] = [:]
@@ -27,8 +31,9 @@ public enum MonthClose {
         guard current.firstDay.dayNumber > CivilDate(year: 1, month: 1, day: 31)!.dayNumber else { return nil }
         let previous = YearMonth(containing: current.firstDay.adding(days: -1))
         if let kept = try store.sources.snapshot(of: previous) { return kept }
+        let (debts, payments) = (try store.sources.debts(), try store.sources.payments())
         let closing = MonthSnapshot(
-            closing: try cashflow(of: previous, store: store), debts: try store.sources.debts(), payments: try store.sources.payments(),
+            closing: try cashflow(of: previous, store: store, debts: debts, payments: payments), debts: debts, payments: payments,
             taken: try store.sources.balanceTaken())
         guard YearMonth(containing: clock) > previous else { return closing }
         return try store.sources.keep(closing, takenAt: now)

@@ -11,9 +11,8 @@ extension Runner {
     /// The folder, expanded; nil when the config names none, or names a calendar it marks
     /// read-only (the config's own check compares the paths as written, this one expanded).
     var exportFolder: String? {
-        guard let to = settings.config.exportTo else { return nil }
-        let standard = { (path: String) in URL(fileURLWithPath: ConfigPath.expand(path)).standardizedFileURL.path }
-        return settings.config.calendars.contains { $0.readOnly && standard($0.path) == standard(to) } ? nil : ConfigPath.expand(to)
+        guard let to = settings.config.exportTo, ConfigPath.readOnlyCalendar(at: to, in: settings.config.calendars) == nil else { return nil }
+        return ConfigPath.expand(to)
     }
 
     /// At start, before the first plan (so that nothing answered elsewhere while this runner was

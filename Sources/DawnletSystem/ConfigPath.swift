@@ -1,3 +1,4 @@
+import DawnletCore
 import FoundationEssentials
 
 /// Paths in the config file (`calendars[].path`, `passwordFile`, `caFile`): `~/x` is in the home
@@ -6,6 +7,14 @@ public enum ConfigPath {
     public static func expand(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         guard path.hasPrefix("~/") else { return path }
         return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
+    }
+
+    /// The calendar marked read-only that `folder` names (`~` and `..` resolved), if any: nothing
+    /// is exported into it.
+    public static func readOnlyCalendar(at folder: String, in calendars: [Config.CalendarSource]) -> Config.CalendarSource? {
+        func standard(_ path: String) -> String { URL(fileURLWithPath: expand(path)).standardizedFileURL.path }
+        let target = standard(folder)
+        return calendars.first { $0.readOnly && standard($0.path) == target }
     }
 
     /// `path` from the root: a relative one is taken from the working folder.

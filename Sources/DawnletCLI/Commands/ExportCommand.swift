@@ -19,11 +19,8 @@ enum ExportCommand {
         guard let folder = invocation.arguments.value("to"), !folder.isEmpty else {
             throw CLIError.usage("--to DIR is required", invocation.globals.usage)
         }
-        let target = URL(fileURLWithPath: folder).standardizedFileURL.path
-        for source in invocation.config.calendars where source.readOnly {
-            if URL(fileURLWithPath: ConfigPath.expand(source.path)).standardizedFileURL.path == target {
-                throw CLIError.data("calendar \(source.name) is read-only in the config: nothing is written into \(folder)")
-            }
+        if let source = ConfigPath.readOnlyCalendar(at: folder, in: invocation.config.calendars) {
+            throw CLIError.data("calendar \(source.name) is read-only in the config: nothing is written into \(folder)")
         }
         let onlyTodos = invocation.arguments.has("todos"), onlyEvents = invocation.arguments.has("events")
         let kinds: [ItemKind] = onlyTodos == onlyEvents ? [.todo, .event] : onlyTodos ? [.todo] : [.event]
