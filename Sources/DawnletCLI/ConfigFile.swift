@@ -37,7 +37,8 @@ enum ConfigFile {
             return Config()
         }
         let data: Data
-        switch RegularFile.read(path, limit: maximumBytes) {
+        // The config may be a link (a dotfile manager makes one): a person named it, so it is followed.
+        switch RegularFile.read(path, limit: maximumBytes, links: .follow) {
         case .success(let bytes): data = Data(bytes)
         case .failure(let failure): throw fail("\(failure)")
         }

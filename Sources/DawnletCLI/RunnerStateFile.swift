@@ -33,7 +33,7 @@ struct RunnerStateFile {
     /// Publishes `state`, by `runner`, whole (or withdraws it, nil); returns what failed, if anything.
     func publish(_ state: RunnerState?, by runner: ProcessIdentity) -> String? {
         guard let state else {
-            return unlink(path) == 0 || errno == ENOENT ? nil : "cannot remove \(path): \(String(cString: strerror(errno)))"
+            return RegularFile.remove(path).map { "cannot remove \(path): \($0)" }
         }
         let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
         if mkdir(folder, 0o700) != 0 && errno != EEXIST { return "cannot make \(folder): \(String(cString: strerror(errno)))" }
@@ -64,7 +64,7 @@ struct RunnerStateFile {
         }
         w.endObject()
         let bytes = w.out.withBytes { Array($0) }
-        return RegularFile.replace(path, with: bytes).map { "cannot write \(path): \(String(cString: strerror($0)))" }
+        return RegularFile.replace(path, with: bytes).map { "\(path): \($0)" }
     }
 
     /// The answer published, if it holds at `now` for these files and this zone, and the runner

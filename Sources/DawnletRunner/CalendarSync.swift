@@ -29,6 +29,11 @@ public struct CalendarSync {
         public var applied: [String] = []
         /// Files that could not be read or written this time (each tried again at the next pass).
         public var failures: [String] = []
+        /// Where one of our files should be, something that is not ours: a link, a folder, a FIFO,
+        /// a file with other names or too large to be one we wrote. Left alone, not read, written
+        /// or removed; trying again changes nothing until it changes, so it is said once.
+        /// Each such path, and the line that says so.
+        public var leftAlone: [String: String] = [:]
         /// Whether the store changed: the plan is to be made again.
         public var storeChanged = false
     }
@@ -38,6 +43,17 @@ public struct CalendarSync {
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        /// Not ours: said once (`Report.leftAlone`), not tried again.
+        var foreign: String?
+
+        init(_ path: String, _ failure: RegularFile.Failure) {
+            description = failure.isForeign ? "\(path): \(failure): not ours, left alone" : "\(path): \(failure)"
+            foreign = failure.isForeign ? path : nil
+        }
+
+        init(description: String) {
+            self.description = description
+        }
     }
 
     /// One pass over `folder` for `kinds`: every item, or those of `only` (a change the runner
@@ -69,6 +85,8 @@ public struct CalendarSync {
             report.counts[definition.kind, default: 0] += 1
             do {
                 try sync(definition, uid: uid, path: path, stored: stored, now: now, into: &report)
+            } catch let failure as Failure {
+                if let path = failure.foreign { report.leftAlone[path] = failure.description } else { report.failures.append(failure.description) }
             } catch {
                 // This file waits for the next pass; the others go on.
                 report.failures.append("\(path): \(error)")
@@ -79,9 +97,12 @@ public struct CalendarSync {
             guard let item = Self.item(ofFile: name, namespace: namespace), kinds.contains(item.kind),
                 only.map({ $0.contains(PlanChanges.Item(kind: item.kind.reminderKind, id: item.id)) }) ?? true
             else { continue }
-            if unlink("\(folder)/\(name)") == 0 {
+            switch RegularFile.remove("\(folder)/\(name)") {
+            case nil:
                 report.removed += 1
                 try store.log.forgetExport(String(name.dropLast(4)))
+            case let failure? where failure.isForeign: report.leftAlone["\(folder)/\(name)"] = Failure("\(folder)/\(name)", failure).description
+            case let failure?: report.failures.append(Failure("\(folder)/\(name)", failure).description)
             }
         }
         return report
@@ -109,7 +130,7 @@ public struct CalendarSync {
         case .success(let bytes): (file, read) = (String(decoding: bytes, as: UTF8.self), bytes)
         case .failure(.cannotOpen(ENOENT)): (file, read) = (nil, nil)
         // Unreadable, too large, or being written: left as it is, tried again at the next pass.
-        case .failure(let failure): throw Failure(description: "\(failure)")
+        case .failure(let failure): throw Failure(path, failure)
         }
         // A file that no longer holds the item (empty, cut short, only instances) says nothing
         // another device did: it is written whole again.
@@ -136,11 +157,9 @@ public struct CalendarSync {
         }
         // Written meanwhile by a sync tool: theirs is read at the next pass, not written over.
         if let read, case .success(let again) = RegularFile.read(path, limit: CalendarReader.maximumFileBytes), again != read {
-            throw Failure(description: "changed while it was being exported: read again at the next pass")
+            throw Failure(description: "\(path): changed while it was being exported: read again at the next pass")
         }
-        if let error = RegularFile.replace(path, with: Array(text.utf8)) {
-            throw Failure(description: "cannot write (\(String(cString: strerror(error))))")
-        }
+        if let failure = RegularFile.replace(path, with: Array(text.utf8)) { throw Failure(path, failure) }
         try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
         report.written += 1
     }

@@ -36,10 +36,22 @@ extension Runner {
             let watch = try FolderWatch(folder)
             exportWatch = watch
             exportSource = try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
-                // Our own files only: another program's are a calendar's, if any.
-                let items = watch.changedNames().compactMap { self.exportedItem($0) }
-                guard !items.isEmpty else { return }
-                self.exportPending?.formUnion(items)
+                let changes = watch.changes()
+                if changes.gone {
+                    // Nothing is written until it is there again; then every file is.
+                    self.log(LogEntry("export: \(folder) was removed; nothing is exported until it is there again", priority: 4))
+                    self.exportPending = nil
+                    return
+                }
+                if changes.everything {
+                    self.log(LogEntry("export: \(folder) is there again: every file read back and written"))
+                    self.exportPending = nil
+                } else {
+                    // Our own files only: another program's are a calendar's, if any.
+                    let items = changes.names.compactMap { self.exportedItem($0) }
+                    guard !items.isEmpty else { return }
+                    self.exportPending?.formUnion(items)
+                }
                 self.settle(.exportSettle, after: .milliseconds(100))
             }
         } catch {
@@ -67,6 +79,11 @@ extension Runner {
     /// The pending items (or every one) read back and written; what other devices did, logged.
     func syncExport(replan: Bool = true) {
         guard let folder = exportFolder else { return }
+        // Away: what changes meanwhile is written whole when it is back.
+        guard exportWatch?.isPresent != false else {
+            exportPending = nil
+            return
+        }
         let only = exportPending
         exportPending = []
         do {
@@ -74,6 +91,11 @@ extension Runner {
                 .run(folder: folder, kinds: [.todo, .event], only: only, now: scheduler.now)
             for line in report.applied { log(LogEntry(line)) }
             for line in report.failures { log(LogEntry("export: \(line); tried again at the next change", priority: 4)) }
+            // Said once: what is not ours stays so until it changes, which names the item again.
+            for (path, line) in report.leftAlone.sorted(by: { $0.key < $1.key }) where exportLeftAlone[path] != line {
+                log(LogEntry("export: \(line)", priority: 4))
+            }
+            if only == nil { exportLeftAlone = report.leftAlone } else { exportLeftAlone.merge(report.leftAlone) { $1 } }
             if !report.failures.isEmpty { exportPending = nil }
             if report.written + report.removed > 0 {
                 log(LogEntry("exported to \(folder): \(report.written) written, \(report.removed) removed"))

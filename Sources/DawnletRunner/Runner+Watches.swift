@@ -13,7 +13,8 @@ extension Runner {
         let watch = try FolderWatch(FolderWatch.parts(of: settings.databasePath).folder)
         watches.append(watch)
         try loop.onReadable(watch.fd) { [unowned self] in
-            _ = watch.changedNames()
+            // The folder removed too: the database is then found lost, and the runner stops.
+            _ = watch.changes()
             self.settle(.databaseSettle, after: .milliseconds(100))
         }
     }
@@ -55,13 +56,15 @@ extension Runner {
     }
 
     /// inotify on each calendar's folder (a vdir, or the folder of one file): a sync tool's
-    /// write re-plans after 200 ms of quiet. A calendar whose folder is missing is not watched
-    /// (each plan reports it).
+    /// write re-plans after 200 ms of quiet. A vdir removed, made again or made for the first
+    /// time re-plans too (`FolderWatch` waits for it in its parent); each plan reports one missing.
     func watchCalendars() {
         for source in settings.config.calendars {
             let path = ConfigPath.expand(source.path)
             var isFolder = false
-            _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            // A path not there yet is a vdir to wait for, unless it is named as a file.
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            if !exists { isFolder = !path.lowercased().hasSuffix(".ics") }
             let folder = isFolder ? path : FolderWatch.parts(of: path).folder
             let file = isFolder ? nil : FolderWatch.parts(of: path).name
             do {
@@ -70,8 +73,14 @@ extension Runner {
                 calendarSources.append(
                     try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
                         // Our own exported files are the export's to read (and are not planned twice).
-                        let names = watch.changedNames().filter { self.exportedItem($0) == nil }
-                        guard file.map({ names.contains($0) }) ?? names.contains(where: { $0.lowercased().hasSuffix(".ics") }) else { return }
+                        let changes = watch.changes()
+                        let names = changes.names.filter { self.exportedItem($0) == nil }
+                        let ours = file.map { names.contains($0) } ?? names.contains { $0.lowercased().hasSuffix(".ics") }
+                        guard ours || changes.everything || changes.gone else { return }
+                        if changes.gone {
+                            let place = "\(DisplayText.escaped(source.name)): \(DisplayText.escaped(folder))"
+                            self.log(LogEntry("calendar \(place) was removed; read again when it is there again", priority: 4))
+                        }
                         // `next` cannot stamp every file of a folder: the state goes until the plan is made again.
                         self.withdrawState()
                         self.settle(.calendarSettle, after: .milliseconds(200))
@@ -121,7 +130,8 @@ extension Runner {
                 zoneWatches.append(watch)
                 zoneSources.append(
                     try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
-                        guard !watch.changedNames().isDisjoint(with: names) else { return }
+                        let changes = watch.changes()
+                        guard changes.everything || !changes.names.isDisjoint(with: names) else { return }
                         self.withdrawState()
                         self.settle(.zoneSettle, after: .milliseconds(200))
                     })

@@ -119,6 +119,8 @@ public final class Runner {
     var exportPosition: Int64 = 0
     var exportPending: Set<PlanChanges.Item>? = []
     var exportNamespace: String?
+    /// The export folder's paths where something not ours stands, and what was said of each.
+    var exportLeftAlone: [String: String] = [:]
 
     public var settings: Settings { core.settings }
     public var nextWake: Instant? { core.nextWake }

@@ -9,6 +9,8 @@ extension CalendarReader {
         let ical: ICal
         let calendar: String
         let file: String
+        /// `.follow` for the file the config names, `.refuse` for the files of a vdir.
+        let links: RegularFile.Links
         let window: ClosedRange<Instant>
         let zone: Zone
         var occurrences: [CalendarOccurrence] = []
@@ -19,7 +21,11 @@ extension CalendarReader {
         let zones: Zones
         let budget: Budget
 
-        init(ical: ICal, calendar: String, file: String, window: ClosedRange<Instant>, zone: Zone, zones: Zones, budget: Budget) {
+        init(
+            ical: ICal, calendar: String, file: String, links: RegularFile.Links, window: ClosedRange<Instant>, zone: Zone, zones: Zones,
+            budget: Budget
+        ) {
+            self.links = links
             self.zones = zones
             self.budget = budget
             self.ical = ical
@@ -60,13 +66,9 @@ extension CalendarReader {
             let f = ical.f
             // One stat, one open, one fstat, one read: a vdir is thousands of small files.
             var bytes: [UInt8]
-            switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes) {
+            switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes, links: links) {
             case .success(let read): bytes = read
-            case .failure(let failure):
-                switch failure {
-                case .notRegular, .tooLarge: return problem("\(failure): skipped")
-                case .cannotOpen, .changedWhileRead: return problem("\(failure)")
-                }
+            case .failure(let failure): return problem(failure.isForeign ? "\(failure): skipped" : "\(failure)")
             }
             let bounded = ContentLines.bounded(bytes)
             if !bounded.cut.isEmpty {

@@ -122,7 +122,8 @@ public enum CalendarReader {
                 result.problems.append(CalendarProblem(file: path, "\(budget.spent ?? ""): \(skipped) file\(skipped == 1 ? "" : "s") not read"))
                 break
             }
-            var reader = FileReader(ical: ical, calendar: name, file: file, window: window, zone: zone, zones: zones, budget: budget)
+            var reader = FileReader(
+                ical: ical, calendar: name, file: file, links: isFolder ? .refuse : .follow, window: window, zone: zone, zones: zones, budget: budget)
             reader.read()
             result.occurrences += reader.occurrences
             result.problems += reader.problems

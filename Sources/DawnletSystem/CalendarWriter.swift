@@ -14,7 +14,9 @@ public enum CalendarWriter {
         case .success(let folder): isFolder = folder
         case .failure(let problem): return .failure(problem)
         }
-        var files = [path]
+        // A calendar file named in the config may be a link a person made: the file it names is
+        // the one written. A file in a vdir is another matter: a link there is never followed.
+        var files = [isFolder ? path : CalendarWriter.resolved(path)]
         if isFolder {
             // vdirsyncer names a file by its UID where it can: that one first.
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }
@@ -23,17 +25,24 @@ public enum CalendarWriter {
         }
         for file in files {
             for _ in 0..<3 {
-                guard case .success(let bytes) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes),
+                guard case .success(let bytes) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes, links: .refuse),
                     let text = String(validating: bytes, as: UTF8.self), let edited = edit(text)
                 else { break }
                 // Unchanged since it was read (a sync tool may have written it meanwhile): replace.
                 guard case .success(let again) = RegularFile.read(file, limit: CalendarReader.maximumFileBytes), again == bytes else { continue }
-                if let error = RegularFile.replace(file, with: Array(edited.utf8)) {
-                    return .failure(CalendarProblem(file: file, "cannot be written: \(String(cString: strerror(error)))"))
+                if let failure = RegularFile.replace(file, with: Array(edited.utf8)) {
+                    return .failure(CalendarProblem(file: file, "\(failure)"))
                 }
                 return .success(file)
             }
         }
         return .failure(CalendarProblem(file: path, "no file holds \(DisplayText.escaped(uid))"))
+    }
+
+    /// The path from the root with its links resolved; the path itself when it cannot be.
+    static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

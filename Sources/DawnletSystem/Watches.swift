@@ -14,14 +14,6 @@ public final class ClockChangeWatch {
 
     deinit { close(fd) }
 
-    /// The folder to watch for a file, and the file's name in it: `/etc/localtime` → (`/etc`,
-    /// `localtime`); a bare name is in `.`.
-    public static func parts(of path: String) -> (folder: String, name: String) {
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
-    }
-
     /// Call when `fd` is readable. True when the clock was set; the watch must then be armed
     /// again (`arm()`), or it says nothing of the next change.
     public func clockWasSet() -> Bool {
@@ -36,17 +28,48 @@ public final class ClockChangeWatch {
     }
 }
 
-/// inotify on one folder: entries created, written, replaced or removed.
+/// inotify on one folder: entries created, written, replaced or removed. The watch outlives its
+/// folder: when the folder is removed or moved away, its parent is watched for the name instead,
+/// and when a folder of that name is there again it is watched again, and said to have changed
+/// whole (what was written meanwhile is to be read). Nothing polls, and a folder that stays away
+/// costs nothing but the parent's watch.
 public final class FolderWatch {
     public let fd: Int32
     public let folder: String
+    /// The folder's watch descriptor, nil while the folder is away; the parent's, while it is.
+    private var folderWatch: Int32?
+    private var parentWatch: Int32?
 
+    /// What a look at the watch found.
+    public struct Changes: Sendable, Equatable {
+        /// The entries that changed.
+        public var names: Set<String> = []
+        /// Everything may have changed: the folder is there again after being away, or the
+        /// kernel's queue overflowed. Read it all.
+        public var everything = false
+        /// The folder was removed or moved away (and its parent is watched for it to come back).
+        public var gone = false
+
+        public init(names: Set<String> = [], everything: Bool = false, gone: Bool = false) {
+            self.names = names
+            self.everything = everything
+            self.gone = gone
+        }
+    }
+
+    /// The folder is there and watched.
+    public var isPresent: Bool { folderWatch != nil }
+
+    static let folderMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+    static let parentMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
+
+    /// Watches `folder`; one that is not there (yet) is waited for in its parent. Throws when
+    /// neither can be watched.
     public init(_ folder: String) throws(SystemError) {
         self.folder = folder
         fd = try SystemError.posix("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
-        // The folder itself deleted or moved too: the runner then finds its database gone.
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
-        if CCall.posix("inotify_add_watch", context: folder, { inotify_add_watch(fd, folder, mask) }) < 0 {
+        // Only a folder not there is waited for: any other refusal (no watches left) is said.
+        guard watchFolder() || (errno == ENOENT && watchParent()) else {
             let error = SystemError("watch \(folder)", errno: errno)
             close(fd)
             throw error
@@ -63,23 +86,64 @@ public final class FolderWatch {
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
-    /// Call when `fd` is readable: the names of the entries that changed since the last call.
-    public func changedNames() -> Set<String> {
-        var names = Set<String>()
+    private func watchFolder() -> Bool {
+        let wd = CCall.posix("inotify_add_watch", context: folder) { inotify_add_watch(fd, folder, FolderWatch.folderMask | UInt32(IN_ONLYDIR)) }
+        guard wd >= 0 else { return false }
+        folderWatch = wd
+        if let parent = parentWatch {
+            inotify_rm_watch(fd, parent)
+            parentWatch = nil
+        }
+        return true
+    }
+
+    private func watchParent() -> Bool {
+        let parent = FolderWatch.parts(of: folder).folder
+        let wd = CCall.posix("inotify_add_watch", context: parent) { inotify_add_watch(fd, parent, FolderWatch.parentMask) }
+        guard wd >= 0 else { return false }
+        parentWatch = wd
+        return true
+    }
+
+    /// Call when `fd` is readable: what changed since the last call.
+    public func changes() -> Changes {
+        var changes = Changes()
+        let name = FolderWatch.parts(of: folder).name
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            let n = read(fd, &buffer, buffer.count)
+            let n = CCall.posix("read", context: folder) { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } }
             if n <= 0 { break }
             var offset = 0
             let header = MemoryLayout<inotify_event>.size
             while offset + header <= n {
-                let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset + 12, as: UInt32.self)) }
-                let nameBytes = buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }
-                names.insert(String(decoding: nameBytes, as: UTF8.self))
+                let event = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
+                let length = Int(event.len)
+                let entry = String(decoding: buffer[(offset + header)..<min(n, offset + header + length)].prefix { $0 != 0 }, as: UTF8.self)
                 offset += header + length
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    changes.everything = true
+                } else if event.wd == folderWatch {
+                    if event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
+                        // Moved away, the watch would follow it: dropped (its IN_IGNORED is then unknown).
+                        if event.mask & UInt32(IN_IGNORED) == 0 { inotify_rm_watch(fd, event.wd) }
+                        folderWatch = nil
+                        changes.gone = true
+                        // Made again before the parent was watched: seen here.
+                        if watchParent() && watchFolder() { changes.everything = true }
+                    } else if !entry.isEmpty {
+                        changes.names.insert(entry)
+                    }
+                } else if event.wd == parentWatch {
+                    if event.mask & UInt32(IN_IGNORED) != 0 {
+                        parentWatch = nil
+                    } else if entry == name && watchFolder() {
+                        changes.everything = true
+                    }
+                }
             }
         }
-        return names
+        if changes.everything { changes.gone = false }
+        return changes
     }
 }
 
@@ -117,14 +181,27 @@ public final class FileLock {
     /// another process to lock, so the holder must notice.
     public var isStillAtPath: Bool { FileIdentity(path: path) == FileIdentity(fd: fd) }
 
-    /// Nil when another process holds it.
+    /// Nil when another process holds it. A link or anything but a regular file at the path is
+    /// not ours: it is neither followed nor locked (a FIFO would block the open; a link could
+    /// make the lock file another's).
     public init?(path: String) throws(SystemError) {
-        let fd = try SystemError.posix("open", "open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let busy = errno == EWOULDBLOCK
+        let fd = CCall.posix("open", context: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0o600) }
+        guard fd >= 0 else {
+            throw SystemError("open \(path)", errno: errno, detail: errno == ELOOP ? "a symbolic link, not followed" : nil)
+        }
+        var info = stat()
+        let found = CCall.posix("fstat", context: path) { fstat(fd, &info) } == 0
+        let failure = errno
+        guard found, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            if busy { return nil }
-            throw SystemError("flock \(path)", errno: errno)
+            throw found ? SystemError("open \(path)", errno: EINVAL, detail: "not a regular file") : SystemError("fstat \(path)", errno: failure)
+        }
+        guard CCall.posix("flock", context: path, { flock(fd, LOCK_EX | LOCK_NB) }) == 0 else {
+            // errno first: close may set it.
+            let error = errno
+            close(fd)
+            if error == EWOULDBLOCK { return nil }
+            throw SystemError("flock \(path)", errno: error)
         }
         self.fd = fd
         self.path = path

@@ -107,7 +107,8 @@ public final class ZoneDatabase: Sendable {
 
     /// The whole of a regular file of at most `largestFile` bytes; nil when there is none.
     private static func bytes(_ path: String) throws(ZoneError) -> [UInt8]? {
-        switch RegularFile.read(path, limit: largestFile) {
+        // /etc/localtime and many zone names are links by design.
+        switch RegularFile.read(path, limit: largestFile, links: .follow) {
         case .success(let bytes): return bytes
         case .failure(.tooLarge): throw ZoneError("\(DisplayText.escaped(path)) is larger than a zone file can be")
         case .failure: return nil

@@ -75,7 +75,7 @@ import Testing
         #expect(CalendarWriteBack.target(ofKey: "todo:1:2026-12-01:0m", calendars: calendars) == nil)
     }
 
-    @Test("the writer finds the item's file in a vdir, replaces only it, and keeps its permissions")
+    @Test("the writer finds the item's file in a vdir and replaces only it, with our own mode (0600), never the old file's")
     func writer() throws {
         let folder = try TemporaryFolder()
         let vdir = folder.path("vdir")
@@ -83,12 +83,13 @@ import Testing
         try Self.original.write(toFile: "\(vdir)/some-name.ics", atomically: true, encoding: .utf8)
         let untouched = Self.original.replacingOccurrences(of: "a:b@example.org", with: "z")
         try untouched.write(toFile: "\(vdir)/z.ics", atomically: true, encoding: .utf8)
-        chmod("\(vdir)/some-name.ics", 0o640)
+        // A mode of another's (setuid, executable, world-readable) is not copied.
+        chmod("\(vdir)/some-name.ics", 0o4755)
         let result = CalendarWriter.update(path: vdir, uid: "a:b@example.org") { CalendarWriteBack.acknowledge($0, uid: "a:b@example.org", at: Self.now) }
         #expect(try result.get() == "\(vdir)/some-name.ics")
         #expect(try String(contentsOfFile: "\(vdir)/some-name.ics", encoding: .utf8).contains("X-MOZ-LASTACK"))
         #expect(try String(contentsOfFile: "\(vdir)/z.ics", encoding: .utf8) == untouched)
-        #expect((try FileManager.default.attributesOfItem(atPath: "\(vdir)/some-name.ics")[.posixPermissions] as? Int) == 0o640)
+        #expect((try FileManager.default.attributesOfItem(atPath: "\(vdir)/some-name.ics")[.posixPermissions] as? Int) == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: vdir).sorted() == ["some-name.ics", "z.ics"], "no temporary file left")
         guard case .failure(let problem) = CalendarWriter.update(path: vdir, uid: "nobody", { CalendarWriteBack.acknowledge($0, uid: "nobody", at: Self.now) })
         else {

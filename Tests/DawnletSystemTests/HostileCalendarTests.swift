@@ -60,7 +60,7 @@ import Testing
         #expect(result.problems.map(\.message) == ["not valid UTF-8 at line 8: shown with \u{FFFD} in its place"])
     }
 
-    @Test("a FIFO and a device in a vdir are skipped unopened (no hang); the vdir's other files are read")
+    @Test("a FIFO and a link to a device in a vdir are skipped unopened (no hang, the link not followed); the vdir's other files are read")
     func notRegular() throws {
         let vdir = folder.path("vdir")
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: false)
@@ -69,8 +69,10 @@ import Testing
         try calendar(event("ok")).write(toFile: vdir + "/ok.ics", atomically: false, encoding: .utf8)
         let result = read(vdir)
         #expect(result.occurrences.map(\.uid) == ["ok"])
-        #expect(Set(result.problems.map(\.message)) == ["not a regular file: skipped"])
+        #expect(Set(result.problems.map(\.message)) == ["not a regular file: skipped", "a symbolic link, not followed: skipped"])
         #expect(result.problems.count == 2)
+        // The calendar's own path, named in the config, is followed.
+        #expect(read(vdir + "/zero.ics").problems.map(\.message) == ["not a regular file: skipped"])
         // A FIFO configured as the calendar itself, too.
         #expect(read(vdir + "/fifo.ics").problems.map(\.message) == ["not a regular file: skipped"])
     }

@@ -9,15 +9,17 @@ import Testing
 /// any step: the file is left as it was, whole, and nothing is left beside it.
 @Suite(.enabled(if: FailureInjection.isCompiledIn, "failures are injected in debug builds only"))
 struct RegularFileFailureTests {
-    @Test("open, fsync or rename failing: the old content stays, whole, and no temporary file is left", arguments: ["open", "fsync", "rename"])
+    @Test(
+        "opening the folder or the temporary file, writing, syncing or renaming failing: the old content stays, whole, and no temporary file is left",
+        arguments: ["open", "openat", "write", "fchmod", "fsync", "renameat"])
     func replaceFails(function: String) throws {
         let folder = try TemporaryFolder()
         let path = folder.path("work.ics")
         try "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".write(toFile: path, atomically: false, encoding: .utf8)
-        let plan = FailureInjection.Plan([FailureInjection.Rule(function, context: folder.path(""), code: ENOSPC)])
+        let plan = FailureInjection.Plan([FailureInjection.Rule(function, context: path, code: ENOSPC)])
         let failure = FailureInjection.$plan.withValue(plan) { RegularFile.replace(path, with: Array("changed".utf8)) }
         #expect(plan.unfired.isEmpty)
-        #expect(failure == ENOSPC)
+        #expect(failure == .cannotWrite(ENOSPC))
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path("")) == ["work.ics"])
         // Without the failure the same call replaces it.

@@ -42,13 +42,15 @@ enum ExportCommand {
             throw CLIError(code: .failure, message: failure.description)
         }
         // What other devices wrote into the files, now applied here; files left for next time.
-        for line in report.applied + report.failures { invocation.output.error(DisplayText.shown(line)) }
+        // Files not ours where ours should be, left alone: each named, and the export fails.
+        for line in report.applied + report.failures + report.leftAlone.values.sorted() { invocation.output.error(DisplayText.shown(line)) }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         invocation.output.line(
             "exported \(count(report.counts[.todo] ?? 0, "todo")) and \(count(report.counts[.event] ?? 0, "event")) to \(folder): "
                 + "\(count(report.written, "file")) written, \(report.unchanged) unchanged, \(report.removed) removed")
-        if !report.failures.isEmpty {
-            throw CLIError(code: .failure, message: "\(count(report.failures.count, "file")) not exported: see above; nothing else was lost")
+        let notExported = report.failures.count + report.leftAlone.count
+        if notExported > 0 {
+            throw CLIError(code: .failure, message: "\(count(notExported, "file")) not exported: see above; nothing else was lost")
         }
     }
 }
