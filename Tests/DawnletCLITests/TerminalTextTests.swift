@@ -72,4 +72,36 @@ import Testing
         try cli("todo", "edit", "1", "--title", "\u{202D}x", expect: 2)
         #expect(try cli("todo", "list").stdout.contains("#1  שלום עולם"))
     }
+
+    /// No raw control, format (bidi) or line-separating character, a line feed aside.
+    static func raw(in text: String) -> [String] {
+        text.unicodeScalars.filter { scalar in
+            guard scalar != "\n", scalar != "\u{200D}", scalar != "\u{200C}" else { return false }
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator: return true
+            default: return false
+            }
+        }.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+    }
+
+    // MARK: - Usage errors
+
+    @Test(
+        "a usage error quotes the argument escaped once: \\u{1B}, never \\\\u{1B}",
+        arguments: [
+            (["reminder", "done", "a\\b\u{1B}[31m\u{202E}"], #""a\b\u{1B}[31m\u{202E}" is not a reminder key"#),
+            (["today", "--tz", "\u{1B}]0;x\u{07}"], #"--tz: "\u{1B}]0;x\u{7}" is not a time zone name"#),
+            (["preview", "--from", "\u{1B}[2J"], #"--from "\u{1B}[2J" is not a date or time"#),
+            (["todo", "add", "x", "--sound", "\u{1B}[2J"], #"--sound "\u{1B}[2J" is not a sound name"#),
+            (["todo", "add", "x", "--channel", "desktop,\u{1B}[2J"], #"--channel "desktop,\u{1B}[2J": "\u{1B}[2J" is not a channel"#),
+            (["habit", "add", "x", "--days", "mon\u{1B}[2J"], #"--days "mon\u{1B}[2J" is not a list of weekdays"#),
+            (["todo", "add", "x", "--due", "a\\b\u{2028}"], #"--due "a\b\u{2028}" is not a date"#),
+        ])
+    func usageEscapedOnce(_ arguments: [String], _ message: String) throws {
+        try cli("todo", "add", "placeholder")
+        let result = try CLIProcess.run(["--db", db] + arguments)
+        CLIProcess.expectFailure(result, status: 2, mentioning: [message])
+        #expect(Self.raw(in: result.stderr).isEmpty, "\(result.stderr)")
+        #expect(!result.stderr.contains(#"\\u{"#), "escaped twice: \(result.stderr)")
+    }
 }

@@ -116,7 +116,7 @@ enum DeliveryCommands {
         Mailer.sendOnce(lines, settings: settings, environment: environment) { error in
             // Ends here, before curl closes the connection: nothing after this may wait on the server.
             guard let error else { _exit(ExitCode.success.rawValue) }
-            Output.write(DisplayText.escaped("\(CommandLineTool.name): \(error.message)") + "\n", to: 2)
+            Output.error("\(CommandLineTool.name): \(error.message)")
             _exit((error.permanent ? ExitCode.failure : ExitCode.tempFail).rawValue)
         }
     }

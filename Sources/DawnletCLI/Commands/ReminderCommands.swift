@@ -85,7 +85,7 @@ enum ReminderCommands {
             if let text = invocation.arguments.positionals.first {
                 guard let parsed = ReminderKey(text) else {
                     throw CLIError.usage(
-                        "\"\(DisplayText.escaped(text))\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
+                        "\"\(text)\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
                         invocation.globals.usage)
                 }
                 key = parsed
