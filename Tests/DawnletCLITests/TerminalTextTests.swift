@@ -104,4 +104,68 @@ import Testing
         #expect(Self.raw(in: result.stderr).isEmpty, "\(result.stderr)")
         #expect(!result.stderr.contains(#"\\u{"#), "escaped twice: \(result.stderr)")
     }
+
+    // MARK: - Reminder keys
+
+    /// A UID that would set the terminal's title and reverse the rest of the line.
+    static let hostileUID = "uid\u{1B}]0;pwned\u{07}\u{202E}@example.org"
+    static let shownUID = #"uid\u{1B}]0;pwned\u{7}\u{202E}@example.org"#
+
+    /// A writable calendar `work` whose one event has `hostileUID`, in a file whose name clears the
+    /// screen, and its alarm's reminder delivered at 12:50 as serve records it (waiting for an
+    /// answer at 13:00). Returns the reminder's key, the config, and the file.
+    func deliveredCalendarReminder() throws -> (key: String, config: String, file: String) {
+        let vdir = workspace.folder.path("work")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        let file = vdir + "/item\u{1B}[2J.ics"
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+        BEGIN:VEVENT\r\nUID:\(Self.hostileUID)\r\nSUMMARY:Standup\r\nDTSTART:20261201T130000Z\r\n\
+        BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nDESCRIPTION:x\r\nEND:VALARM\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let config = workspace.folder.path("work.json5")
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"work\", path: \"\(vdir)\", readOnly: false } ] }"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        try cli("todo", "add", "placeholder")
+        // The key the plan gives the alarm: the one serve would deliver under.
+        let preview = try cli("--config", config, "preview", "--json", "--days", "1").stdout
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(preview.utf8)) as? [String: Any])
+        let reminders = try #require(root["reminders"] as? [[String: Any]])
+        let key = try #require(reminders.first { $0["kind"] as? String == "calendar" }?["key"] as? String)
+        #expect(key == "ics:work:\(Self.hostileUID):alarm:2026-12-01T12:50:00")
+        // 2026-12-01T12:50Z.
+        let (status, text) = try runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at) VALUES (?, 'desktop', 'delivered', 'calendar', 'Standup', 1796129400, 1796129400, 1796129401)\", (sys.argv[2],)); c.commit()",
+                db, key,
+            ], environment: [:])
+        #expect(status == 0, "\(text)")
+        return (key, config, file)
+    }
+
+    @Test("reminder list shows a calendar reminder's key (its item's UID) escaped")
+    func reminderListKey() throws {
+        let (_, config, _) = try deliveredCalendarReminder()
+        let list = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "list")
+        #expect(Self.raw(in: list.stdout).isEmpty, "\(list.stdout)")
+        #expect(list.stdout == "2026-12-01 12:50  calendar  Standup  → desktop  (ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00)\n")
+    }
+
+    @Test("reminder dismiss and done: the key chosen (stderr) and what came of it (stdout, the calendar file's name too) escaped once")
+    func reminderVerbKey() throws {
+        let (key, config, file) = try deliveredCalendarReminder()
+        let shownFile = file.replacingOccurrences(of: "\u{1B}", with: #"\u{1B}"#)
+        let dismissed = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "dismiss")
+        #expect(Self.raw(in: dismissed.stdout + dismissed.stderr).isEmpty, "\(dismissed)")
+        #expect(dismissed.stderr == "dismiss: ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00 \"Standup\"\n", "\(dismissed.stderr)")
+        #expect(dismissed.stdout == "dismissed in \(shownFile): ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00\n", "\(dismissed.stdout)")
+
+        let done = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "done", key)
+        #expect(Self.raw(in: done.stdout + done.stderr).isEmpty, "\(done)")
+        #expect(done.stdout == "acknowledged in \(shownFile): ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00\n", "\(done.stdout)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("ACKNOWLEDGED:20261201T130000Z"), "written back to the file")
+    }
 }

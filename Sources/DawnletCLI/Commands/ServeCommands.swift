@@ -112,8 +112,8 @@ enum ServeCommands {
         for row in rows {
             invocation.output.line(
                 invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red)
-                    + "  \(row.kind)  \(DisplayText.shown(row.title))  → \(row.channel)  (\(row.key))"
-                    + (row.detail.map { ": " + DisplayText.shown($0) } ?? ""))
+                    // The title, a calendar's key (its item's UID) and why it failed are outside text.
+                    + DisplayText.shown("  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))" + (row.detail.map { ": " + $0 } ?? "")))
         }
     }
 }
