@@ -168,4 +168,50 @@ import Testing
         #expect(done.stdout == "acknowledged in \(shownFile): ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00\n", "\(done.stdout)")
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("ACKNOWLEDGED:20261201T130000Z"), "written back to the file")
     }
+
+    // MARK: - doctor
+
+    @Test("doctor: config values (a calendar's name, a command, a folder, a timeout, an unknown key) and a calendar's problem text escaped")
+    func doctorValues() throws {
+        let vdir = workspace.folder.path("zones")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+        BEGIN:VEVENT\r\nUID:a@b\r\nSUMMARY:Meet\r\nDTSTART;TZID=Bad\u{1B}[2J\u{202E}Zone:20261201T130000\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: vdir + "/zone.ics", atomically: true, encoding: .utf8)
+        let config = workspace.folder.path("doctor.json5")
+        let folder = workspace.folder.path("x\u{1B}[2Jy")
+        // JSON5 escapes: the file itself is plain text; its values are not.
+        try #"""
+        { timeZone: "UTC", calendars: [ { name: "c\u001b[31mal\u202e", path: "\#(vdir)" } ], route: { todo: ["command"] },
+          channels: { command: { argv: ["/no/such\u001b]0;x\u0007"] } }, export: { to: "\#(folder.replacingOccurrences(of: "\u{1B}", with: "\\u001b"))" } }
+        """#.write(toFile: config, atomically: true, encoding: .utf8)
+        let doctor = try cli("--config", config, "doctor", expect: 1)
+        #expect(Self.raw(in: doctor.stdout + doctor.stderr).isEmpty, "\(doctor)")
+        let lines = doctor.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                #"FAIL command: /no/such\u{1B}]0;x\u{7} is not found in PATH; to fix: install it, or name another program in channels.command.argv"#),
+            "\(doctor.stdout)")
+        #expect(
+            lines.contains {
+                $0.hasPrefix(#"FAIL calendar c\u{1B}[31mal\u{202E}: 0 item instances"#) && $0.contains(#"unknown time zone "Bad\u{1B}[2J\u{202E}Zone""#)
+            },
+            "\(doctor.stdout)")
+        #expect(
+            lines.contains("note export: \(folder.replacingOccurrences(of: "\u{1B}", with: #"\u{1B}"#)) does not exist yet (serve makes it at start)"),
+            "\(doctor.stdout)")
+
+        for (text, shown) in [
+            (#"{ channels: { command: { argv: ["x"], timeout: "5\u001b[2J\u202e" } } }"#, #"channels.command.timeout: "5\u{1B}[2J\u{202E}" is not a duration"#),
+            (#"{ "unk\u001b]0;x\u0007nown": 1 }"#, #"unk\u{1B}]0;x\u{7}nown: unknown key"#),
+        ] {
+            try text.write(toFile: config, atomically: true, encoding: .utf8)
+            let broken = try cli("--config", config, "doctor", expect: 1)
+            #expect(Self.raw(in: broken.stdout + broken.stderr).isEmpty, "\(broken)")
+            #expect(broken.stdout.hasPrefix("FAIL config: \(config):1:"), "\(broken.stdout)")
+            #expect(broken.stdout.split(separator: "\n").first?.contains(shown) == true, "\(broken.stdout)")
+        }
+    }
 }
