@@ -32,7 +32,11 @@ public enum DisplayText {
         }
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is one a terminal could act on or that could reorder or break a line: a
+    /// control, format (bidi embedding, override, isolate, mark), line or paragraph separator,
+    /// or unassigned character; never the joiners emoji and scripts are made with. What `shown`
+    /// escapes, and JSON output writes as `\uXXXX`.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value >= 0x20 && scalar.value < 0x7F { return false }
         switch scalar {
         case "\u{200C}", "\u{200D}": return false  // joiners: part of emoji and scripts

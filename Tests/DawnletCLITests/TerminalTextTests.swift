@@ -2,9 +2,10 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// Titles from outside (a calendar's SUMMARY, a row another program wrote) shown in a terminal:
-/// every human-readable view writes their control and bidi characters as escapes, JSON keeps them
-/// exactly, and a person cannot type a bidi override into a title.
+/// Text from outside (a calendar's SUMMARY or UID, a row another program wrote, a config value, an
+/// argument) shown in a terminal: every human-readable line writes its control and bidi characters
+/// as escapes, once; JSON writes them as `\uXXXX` and reads back exactly; and a person cannot type
+/// a bidi override into a title.
 @Suite struct TerminalTextTests {
     let workspace: Workspace
     var db: String { workspace.db }
@@ -59,7 +60,7 @@ import Testing
         // The calendar's event too, where it is listed.
         #expect(try cli("agenda", "--days", "1").stdout.components(separatedBy: Self.shown).count == 4)
         let json = try cli("todo", "list", "--json").stdout
-        #expect(json.contains(#""title":"Call \u001b]0;pwned\u0007\u001b[2J back \#u{202E}evil""#), "\(json)")
+        #expect(json.contains(#""title":"Call \u001b]0;pwned\u0007\u001b[2J back \u202eevil""#), "\(json)")
     }
 
     @Test("add and edit refuse a bidi override or isolate in a title (exit 2); right-to-left text itself is welcome")
@@ -146,12 +147,18 @@ import Testing
         return (key, config, file)
     }
 
-    @Test("reminder list shows a calendar reminder's key (its item's UID) escaped")
+    @Test("reminder list shows a calendar reminder's key (its item's UID) escaped; --json writes it as \\u escapes that read back whole")
     func reminderListKey() throws {
-        let (_, config, _) = try deliveredCalendarReminder()
+        let (key, config, _) = try deliveredCalendarReminder()
         let list = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "list")
         #expect(Self.raw(in: list.stdout).isEmpty, "\(list.stdout)")
         #expect(list.stdout == "2026-12-01 12:50  calendar  Standup  → desktop  (ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00)\n")
+
+        let json = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "list", "--json").stdout
+        #expect(Self.raw(in: json).isEmpty, "\(json)")
+        #expect(json.contains(#""key":"ics:work:uid\u001b]0;pwned\u0007\u202e@example.org:alarm:2026-12-01T12:50:00""#), "\(json)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect((root["waiting"] as? [[String: Any]])?.first?["key"] as? String == key)
     }
 
     @Test("reminder dismiss and done: the key chosen (stderr) and what came of it (stdout, the calendar file's name too) escaped once")
@@ -213,5 +220,29 @@ import Testing
             #expect(broken.stdout.hasPrefix("FAIL config: \(config):1:"), "\(broken.stdout)")
             #expect(broken.stdout.split(separator: "\n").first?.contains(shown) == true, "\(broken.stdout)")
         }
+    }
+
+    // MARK: - JSON
+
+    @Test("JSON writes control, bidi, separator and other format characters as \\u escapes (a pair beyond U+FFFF), and reads back whole")
+    func jsonEscapes() throws {
+        let title = "a\u{1B}\u{07}\u{7F}\u{85}\u{202E}\u{2028}\u{2029}\u{2066}\u{FEFF}\u{E0001}\\\"👩‍👩‍👧é"
+        try cli("todo", "add", "placeholder")
+        try setTitle(title, table: "todos", id: 1)
+        let json = try cli("todo", "list", "--json").stdout
+        #expect(Self.raw(in: json).isEmpty, "\(json)")
+        #expect(
+            json.contains(#""title":"a\u001b\u0007\u007f\u0085\u202e\u2028\u2029\u2066\ufeff\udb40\udc01\\\"👩‍👩‍👧é""#), "\(json)")
+        let file = workspace.folder.path("todos.json")
+        try json.write(toFile: file, atomically: true, encoding: .utf8)
+        let hex = title.utf8.map { String(format: "%02x", $0) }.joined()
+        let (status, text) = try runTool(
+            "/usr/bin/python3",
+            [
+                "-c",
+                "import json,sys; t=json.load(open(sys.argv[1]))['todos'][0]['title']; sys.exit(0 if t == bytes.fromhex(sys.argv[2]).decode() else repr(t))",
+                file, hex,
+            ], environment: [:])
+        #expect(status == 0, "python3 read back another title: \(text)")
     }
 }
