@@ -245,4 +245,38 @@ import Testing
             ], environment: [:])
         #expect(status == 0, "python3 read back another title: \(text)")
     }
+
+    // MARK: - Help
+
+    @Test("help: every option's value as its usage line names it, with no bracket of the usage line's (--on DATE, not --on DATE))")
+    func helpPlaceholders() throws {
+        let money = try cli("money", "add", "--help").stdout
+        #expect(money.contains("  --on DATE ") && money.contains("  --every SCHEDULE "), "\(money)")
+        // Every command's help, through the nouns the overview lists and the usage lines each gives.
+        let overview = try cli("--help").stdout
+        let nouns = overview.components(separatedBy: "\ncommands:\n")[1].components(separatedBy: "\n\n")[0]
+            .split(separator: "\n").map { String($0.split(separator: " ")[0]) }
+        var commands: Set<[String]> = []
+        for noun in nouns {
+            // A noun's usage lines, or a lone command's own usage line (not its examples).
+            let help = try cli(noun, "--help").stdout
+            for line in help.hasPrefix("usage: ") ? [help.prefix { $0 != "\n" }] : help.split(separator: "\n") {
+                let words = line.split(separator: " ").drop { $0 == "usage:" }
+                guard words.first == "dawnlet-remind" else { continue }
+                commands.insert(words.dropFirst().prefix { !$0.hasPrefix("-") && $0.allSatisfy { $0.isLowercase || $0 == "-" } }.map(String.init))
+            }
+        }
+        #expect(commands.count > 50, "\(commands)")
+        for command in commands {
+            let help = try workspace.cli(["help"] + command).stdout
+            let options = try #require(help.components(separatedBy: "\noptions:\n").dropFirst().first, "\(command)").components(separatedBy: "\n\n")[0]
+            for line in options.split(separator: "\n") {
+                let option = line.split(separator: " ").prefix(2).joined(separator: " ")
+                let balanced = [("[", "]"), ("(", ")")].allSatisfy { open, close in
+                    option.filter { String($0) == open }.count == option.filter { String($0) == close }.count
+                }
+                #expect(balanced && !option.hasSuffix(" VALUE"), "\(command): \(line)")
+            }
+        }
+    }
 }
