@@ -74,6 +74,15 @@ import Testing
         #expect(try cli("todo", "list").stdout.contains("#1  שלום עולם"))
     }
 
+    /// Runs one SQL statement on the database, as another program could, `values` bound to its `?`s.
+    func execute(_ statement: String, _ values: String...) throws {
+        let (status, text) = try runTool(
+            "/usr/bin/python3",
+            ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2], sys.argv[3:]); c.commit()", db, statement] + values,
+            environment: [:])
+        #expect(status == 0, "\(text)")
+    }
+
     /// No raw control, format (bidi) or line-separating character, a line feed aside.
     static func raw(in text: String) -> [String] {
         text.unicodeScalars.filter { scalar in
@@ -136,14 +145,9 @@ import Testing
         let key = try #require(reminders.first { $0["kind"] as? String == "calendar" }?["key"] as? String)
         #expect(key == "ics:work:\(Self.hostileUID):alarm:2026-12-01T12:50:00")
         // 2026-12-01T12:50Z.
-        let (status, text) = try runTool(
-            "/usr/bin/python3",
-            [
-                "-c",
-                "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at) VALUES (?, 'desktop', 'delivered', 'calendar', 'Standup', 1796129400, 1796129400, 1796129401)\", (sys.argv[2],)); c.commit()",
-                db, key,
-            ], environment: [:])
-        #expect(status == 0, "\(text)")
+        try execute(
+            "INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at) VALUES (?, 'desktop', 'delivered', 'calendar', 'Standup', 1796129400, 1796129400, 1796129401)",
+            key)
         return (key, config, file)
     }
 
@@ -174,6 +178,27 @@ import Testing
         #expect(Self.raw(in: done.stdout + done.stderr).isEmpty, "\(done)")
         #expect(done.stdout == "acknowledged in \(shownFile): ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00\n", "\(done.stdout)")
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("ACKNOWLEDGED:20261201T130000Z"), "written back to the file")
+    }
+
+    @Test("missed and preview: a calendar reminder's key and why a delivery failed (what a command or a server said) escaped")
+    func deliveryDetails() throws {
+        try cli("todo", "add", "Broken", "--due", "2026-12-01T09:00", "--remind", "0m")
+        // 2026-12-01T09:00Z, failed; the calendar's alarm at 12:50Z, missed.
+        try execute(
+            "INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail) VALUES ('todo:1:2026-12-01:0m', 'desktop', 'failed', 'todo', 'Broken', 1796115600, 1796115600, 1796115602, ?)",
+            "exited 3: \u{1B}[2J\u{202E}x")
+        try execute(
+            "INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail) VALUES (?, 'desktop', 'missed', 'calendar', 'Standup', 1796129400, 1796129400, 1796129400, ?)",
+            "ics:cal:\(Self.hostileUID):alarm:2026-12-01T12:50:00", "outside the grace window\u{07}")
+        let preview = try cli("preview", "--all", "--now", "2026-12-01T10:00Z", "--from", "2026-12-01T00:00Z", "--to", "2026-12-01T12:00Z").stdout
+        #expect(Self.raw(in: preview).isEmpty, "\(preview)")
+        #expect(preview.contains(#"  Broken  → desktop  [failed on desktop at 09:00:02: exited 3: \u{1B}[2J\u{202E}x]"#), "\(preview)")
+        let missed = try cli("missed").stdout
+        #expect(Self.raw(in: missed).isEmpty, "\(missed)")
+        #expect(
+            missed
+                == "2026-12-01T12:50:00+00:00  calendar  Standup  → desktop  (ics:cal:\(Self.shownUID):alarm:2026-12-01T12:50:00): outside the grace window\\u{7}\n",
+            "\(missed)")
     }
 
     // MARK: - doctor
