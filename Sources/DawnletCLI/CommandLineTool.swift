@@ -332,9 +332,14 @@ struct Output {
     }
 
     /// One line on stderr, whatever it quotes: user text, a file's name or a calendar's words are
-    /// escaped (DisplayText.escaped), so nothing in them can break the line or drive the terminal.
-    func error(_ text: String) {
-        Output.write(DisplayText.escaped(text) + "\n", to: 2)
+    /// escaped here, once (DisplayText.shown), so nothing in them can break the line or drive the
+    /// terminal. A message carries outside text as it is; what a library escaped already where it
+    /// made its message is left as it is, not escaped again.
+    func error(_ text: String) { Output.error(text) }
+
+    /// The same, for a process that ends without its `Output` (`mail-send`).
+    static func error(_ text: String) {
+        write(DisplayText.shown(text) + "\n", to: 2)
     }
 
     /// Calendar files that could not be used: said on stderr, one line each; the command goes on.

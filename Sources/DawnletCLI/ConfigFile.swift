@@ -22,7 +22,7 @@ enum ConfigFile {
         /// `FILE: problem`, or `FILE:LINE:COLUMN: problem` as editors and compilers write it.
         func fail(_ problem: String, at position: JSON5.Position? = nil) -> CLIError {
             let place = position.map { ":\($0.line):\($0.column)" } ?? ""
-            return CLIError(code: .configError, message: "\(DisplayText.escaped(path))\(place): \(problem)")
+            return CLIError(code: .configError, message: "\(path)\(place): \(problem)")
         }
         var info = stat()
         if stat(path, &info) != 0 {

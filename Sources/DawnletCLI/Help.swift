@@ -80,10 +80,17 @@ enum Help {
     static func placeholder(of option: OptionSpec, in command: Command) -> String? {
         guard option.kind != .flag else { return nil }
         let words = command.usage.split(separator: " ")
-        guard let at = words.firstIndex(where: { $0.drop { $0 == "[" } == "--\(option.name)" }), at + 1 < words.count else { return "VALUE" }
+        // The option may open an optional part or a choice (`[--on DATE]`, `(--every SCHEDULE | …`),
+        // and its value close one (`DATE)`, `DATE]...`): the brackets are the usage line's, not the value's.
+        guard let at = words.firstIndex(where: { $0.drop { $0 == "[" || $0 == "(" } == "--\(option.name)" }), at + 1 < words.count else {
+            return "VALUE"
+        }
         var word = String(words[at + 1])
         if word.hasSuffix("...") { word.removeLast(3) }
-        while word.filter({ $0 == "]" }).count > word.filter({ $0 == "[" }).count { word.removeLast() }
+        let opening: [Character: Character] = ["]": "[", ")": "("]
+        while let close = word.last, let open = opening[close], word.filter({ $0 == close }).count > word.filter({ $0 == open }).count {
+            word.removeLast()
+        }
         return word.isEmpty ? "VALUE" : word
     }
 

@@ -66,7 +66,7 @@ extension Invocation {
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let channel = Channel(rawValue: String(name)) else {
                 throw .usage(
-                    "--channel \"\(DisplayText.escaped(text))\": \"\(DisplayText.escaped(String(name)))\" is not a channel (desktop, command, email)",
+                    "--channel \"\(text)\": \"\(name)\" is not a channel (desktop, command, email)",
                     globals.usage)
             }
             if !channels.contains(channel) { channels.append(channel) }
@@ -85,7 +85,7 @@ extension Invocation {
         func read<Value>(_ name: String, _ meaning: String, _ parse: (String) -> Value?) throws(CLIError) -> Value?? {
             guard let text = arguments.value(name) else { return nil }
             if text == "default" { return .some(nil) }
-            guard let value = parse(text) else { throw .usage("--\(name) \"\(DisplayText.escaped(text))\" is not \(meaning)", globals.usage) }
+            guard let value = parse(text) else { throw .usage("--\(name) \"\(text)\" is not \(meaning)", globals.usage) }
             return .some(value)
         }
         if let nag = try read("nag", "a time between 5s and 1d such as 5m, off, or default", ReminderStyle.nag) {

@@ -220,27 +220,79 @@ struct JSONCursor {
     /// Digits, unquoted.
     mutating func int(_ n: Int) { count += writeDigits(n, 1, to: base + count) }
 
-    /// A string of any text, in quotes, escaped as JSON asks: at most `JSONWriter.room(s)` bytes.
+    /// A string of any text, in quotes, escaped as JSON asks and a little more: besides quotes,
+    /// backslashes and control characters, every character a terminal or an editor would act on
+    /// or that reorders a line (`DisplayText.needsEscape`: DEL, C1 controls, bidi overrides and
+    /// isolates, U+2028 and U+2029, other format characters) as `\uXXXX`, a surrogate pair beyond
+    /// U+FFFF. JSON read in a terminal is as inert as text, and parses back to the same string.
+    /// At most `JSONWriter.room(s)` bytes: an escape takes at most six bytes for each it stands for.
     mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { bytes in
             byte(UInt8(ascii: "\""))
-            var plain = true
-            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") {
-                plain = false
-                break
-            }
-            if plain, let source = bytes.baseAddress {
+            if JSONCursor.isPlain(bytes), let source = bytes.baseAddress {
                 (base + count).update(from: source, count: bytes.count)
                 count += bytes.count
-            } else if !plain {
-                for b in bytes { escape(b) }
+            } else {
+                var i = 0
+                while i < bytes.count {
+                    let b = bytes[i]
+                    guard b >= 0x80 else {
+                        escape(b)
+                        i += 1
+                        continue
+                    }
+                    let (scalar, length) = JSONCursor.scalar(in: bytes, at: i)
+                    if DisplayText.needsEscape(scalar) {
+                        for unit in scalar.utf16 { escape(utf16: unit) }
+                    } else {
+                        for k in i..<(i + length) { byte(bytes[k]) }
+                    }
+                    i += length
+                }
             }
             byte(UInt8(ascii: "\""))
         }
     }
 
+    /// Whether UTF-8 `bytes` go into a JSON string as they are: no quote, backslash or ASCII
+    /// control, and (past ASCII, seldom) no character `DisplayText.needsEscape` names.
+    private static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b < 0x80 {
+                if b < 0x20 || b == 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
+                i += 1
+                continue
+            }
+            let (scalar, length) = scalar(in: bytes, at: i)
+            if DisplayText.needsEscape(scalar) { return false }
+            i += length
+        }
+        return true
+    }
+
+    /// The scalar whose UTF-8 starts at `bytes[i]` (a lead byte of valid UTF-8, as a String's is)
+    /// and how many bytes it takes.
+    private static func scalar(in bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> (Unicode.Scalar, Int) {
+        let lead = bytes[i]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+        var value = UInt32(lead) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for k in 1..<length { value = value << 6 | UInt32(bytes[i + k] & 0x3F) }
+        return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
+    }
+
     private static let hex = Array("0123456789abcdef".utf8)
+
+    /// `\uXXXX` for one UTF-16 unit.
+    private mutating func escape(utf16 unit: UInt16) {
+        raw("\\u")
+        byte(JSONCursor.hex[Int(unit >> 12)])
+        byte(JSONCursor.hex[Int(unit >> 8 & 0xF)])
+        byte(JSONCursor.hex[Int(unit >> 4 & 0xF)])
+        byte(JSONCursor.hex[Int(unit & 0xF)])
+    }
 
     private mutating func escape(_ b: UInt8) {
         switch b {
@@ -249,10 +301,7 @@ struct JSONCursor {
         case UInt8(ascii: "\n"): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "n"))
         case UInt8(ascii: "\r"): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "r"))
         case UInt8(ascii: "\t"): byte(UInt8(ascii: "\\")); byte(UInt8(ascii: "t"))
-        case 0..<0x20:
-            raw("\\u00")
-            byte(JSONCursor.hex[Int(b >> 4)])
-            byte(JSONCursor.hex[Int(b & 0xF)])
+        case 0..<0x20, 0x7F: escape(utf16: UInt16(b))
         default:
             byte(b)  // UTF-8 passes through: JSON text is UTF-8
         }

@@ -1,15 +1,22 @@
 /// Text from outside (a title typed or synced, a file's name, a config value) made safe to show:
 /// on one line, with no terminal control sequence, and of bounded length.
+///
+/// Each line is escaped once. `shown` leaves text that has nothing to escape as it is, and what
+/// it writes has nothing left to escape, so a line made of pieces a library already escaped
+/// (its error text) goes through it unchanged: never `\\u{1B}` for `\u{1B}`.
 public enum DisplayText {
     /// `text` on one line with nothing a terminal would act on: backslash, line breaks, tabs and
     /// every other control or format character written as an escape (`\n`, `\t`, `\u{1B}`), so
-    /// an error or a log line can neither break in two nor recolour a terminal.
+    /// a piece of an error quoted where the error is made can neither break the line in two nor
+    /// recolour a terminal, and reads back unambiguously. Not for a whole line that may already
+    /// hold such a piece (its backslashes would double): that is `shown`.
     public static func escaped(_ text: String) -> String { escape(text, backslash: true) }
 
-    /// A title or name as a list shows it: every control, format (bidi override) or line-separating
-    /// character written as `\u{1B}`, `\n`…, so what a calendar or another program put in it can
-    /// neither drive the terminal nor reorder the line; all else, backslashes too, as it is.
-    /// Text with nothing to escape (nearly all) is returned as it is, without copying.
+    /// A title or name as a list shows it, and a whole line as it goes to stderr or a log: every
+    /// control, format (bidi override) or line-separating character written as `\u{1B}`, `\n`…,
+    /// so what a calendar, a config or another program put in it can neither drive the terminal
+    /// nor reorder the line; all else, backslashes too, as it is. Text with nothing to escape
+    /// (nearly all, and all that `escaped` or `shown` wrote) is returned as it is, without copying.
     public static func shown(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: { needsEscape($0) }) else { return text }
         return escape(text, backslash: false)
@@ -25,7 +32,11 @@ public enum DisplayText {
         }
     }
 
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    /// Whether `scalar` is one a terminal could act on or that could reorder or break a line: a
+    /// control, format (bidi embedding, override, isolate, mark), line or paragraph separator,
+    /// or unassigned character; never the joiners emoji and scripts are made with. What `shown`
+    /// escapes, and JSON output writes as `\uXXXX`.
+    public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value >= 0x20 && scalar.value < 0x7F { return false }
         switch scalar {
         case "\u{200C}", "\u{200D}": return false  // joiners: part of emoji and scripts

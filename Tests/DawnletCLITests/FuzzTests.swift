@@ -4,8 +4,9 @@ import Testing
 
 /// A bounded fuzz run against the real binary: mutated configs, databases and calendars, and
 /// hostile command lines. Every run must end on its own within a time bound, by exit (never a
-/// signal), with one of the documented exit codes (0, 1, 2, 65, 66, 78), without a crash message; a
-/// database file that is not ours must be left byte for byte as it was.
+/// signal), with one of the documented exit codes (0, 1, 2, 65, 66, 78), without a crash message and
+/// with no raw control, bidi or other format character on stdout or stderr; a database file that is
+/// not ours must be left byte for byte as it was.
 ///
 /// Deterministic: `DAWNLET_FUZZ_SEED` picks another sequence, `DAWNLET_FUZZ_CASES` another length.
 @Suite(.serialized) final class FuzzTests {
@@ -72,11 +73,11 @@ import Testing
         for crash in ["Fatal error", "backtrace", "Illegal instruction", "Segmentation"] {
             #expect(!ending.stderr.contains(crash), "\(what): \(ending.stderr.prefix(300))", sourceLocation: sourceLocation)
         }
-        // Nothing from a file reaches the terminal raw: no escape, bell or bidi override on either stream.
-        for raw in ["\u{1B}", "\u{07}", "\u{202E}"] {
-            #expect(
-                !ending.stdout.contains(raw) && !ending.stderr.contains(raw), "\(what): a raw U+\(raw.unicodeScalars.first!.value)",
-                sourceLocation: sourceLocation)
+        // Nothing from a file, a config or an argument reaches the terminal raw: no control character
+        // but the line feed, no bidi override or other format character, no line separator, on either stream.
+        for (name, text) in [("stdout", ending.stdout), ("stderr", ending.stderr)] {
+            let raw = TerminalTextTests.raw(in: text)
+            #expect(raw.isEmpty, "\(what): raw \(raw) on \(name): \(text.prefix(300).debugDescription)", sourceLocation: sourceLocation)
         }
     }
 
@@ -123,7 +124,97 @@ import Testing
         "SUMMARY:\u{1B}[2J\u{202E}x\u{07}\r\n", "\u{0}", "BEGIN:VEVENT\r\nSUMMARY:\u{0}\r\n", "\u{FFFD}",
     ]
 
+    /// Pieces of hostile text: terminal sequences (7-bit and C1), controls, bidi overrides and
+    /// isolates, line separators, format characters within and beyond the BMP, backslashes and
+    /// escapes spelled out (which must not be taken for escapes), and text that is fine.
+    static let hostileTokens = [
+        "\u{1B}[2J", "\u{1B}]0;pwned\u{07}", "\u{1B}[31m", "\u{9B}31m", "\u{07}", "\u{08}", "\u{7F}", "\u{85}", "\u{01}", "\u{1F}", "\r", "\n",
+        "\t", "\u{202E}", "\u{2066}", "\u{2028}", "\u{2029}", "\u{FEFF}", "\u{E0001}", "\\", "\\u{1B}", "\\n", "\"", "'", "é", "👩‍👩‍👧", "x", " ",
+    ]
+
+    /// One to six hostile pieces.
+    func hostile() -> String { (0...random.below(6)).map { _ in random.pick(Self.hostileTokens) }.joined() }
+
+    /// `text` as a JSON5 string literal: all but printable ASCII as `\uXXXX`.
+    static func json5(_ text: String) -> String {
+        var out = "\""
+        for unit in text.utf16 {
+            if (0x20..<0x7F).contains(unit) && unit != 0x22 && unit != 0x5C {
+                out.append(Character(Unicode.Scalar(UInt8(unit))))
+            } else {
+                out += "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+            }
+        }
+        return out + "\""
+    }
+
     // MARK: - Targets
+
+    @Test("hostile UIDs, titles, config values and arguments: reminder list (and --json), reminder answers, doctor and usage errors print nothing raw")
+    func reminders() throws {
+        let vdir = folder.path("answers")
+        let config = folder.path("answers.json5")
+        let insert =
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=sys.argv[2:]; "
+            + "[c.execute(\"INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, snoozed_until) VALUES (?, 'desktop', 'delivered', 'calendar', ?, 1796129400, 1796129400, 1796129401, ?)\", "
+            + "(r[i], r[i+1], None if r[i+2] == '' else int(r[i+2]))) for i in range(0, len(r), 3)]; c.commit()"
+        for index in 0..<Self.cases {
+            try? FileManager.default.removeItem(atPath: vdir)
+            try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+            let db = folder.path("r\(index).sqlite")
+            // A calendar whose name, items' UIDs and titles, and a TZID are hostile; so is the
+            // config's command, its export folder and, now and then, a value it cannot read.
+            let name = random.below(2) == 0 ? "cal" : hostile()
+            var rows: [(key: String, title: String, snoozed: String)] = []
+            var events = ""
+            for n in 0...random.below(3) {
+                let uid = hostile() + "\(n)@example.org"
+                let title = hostile()
+                let start = random.below(3) == 0 ? "DTSTART;TZID=\(hostile()):20261201T130000" : "DTSTART:20261201T130000Z"
+                events +=
+                    "BEGIN:VEVENT\r\nUID:\(uid)\r\nSUMMARY:\(title)\r\n\(start)\r\n"
+                    + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nDESCRIPTION:x\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+                rows.append(("ics:\(name):\(uid):alarm:2026-12-01T12:50:00", title, random.below(4) == 0 ? "1796140800" : ""))
+            }
+            try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fuzz//EN\r\n\(events)END:VCALENDAR\r\n"
+                .write(toFile: vdir + "/\(hostile().filter { $0 != "/" }).ics", atomically: false, encoding: .utf8)
+            // One config in four has a value it cannot read: a timeout, a key, a zone.
+            let broken = random.below(4) == 0 ? random.below(3) : -1
+            let timeout = broken == 0 ? ", timeout: \(Self.json5(hostile()))" : ""
+            let unknown = broken == 1 ? ", \(Self.json5(hostile() + "k")): 1" : ""
+            let zone = broken == 2 ? Self.json5(hostile()) : "\"UTC\""
+            try """
+            { timeZone: \(zone), calendars: [ { name: \(Self.json5(name)), path: \(Self.json5(vdir)), readOnly: \(random.below(2) == 0) } ],
+              route: { todo: ["command"] }, channels: { command: { argv: [\(Self.json5("/nowhere/" + hostile()))]\(timeout) } },
+              export: { to: \(Self.json5(folder.path("export" + hostile().filter { $0 != "/" }))) }\(unknown) }
+            """.write(toFile: config, atomically: false, encoding: .utf8)
+            #expect(try run(["--db", db, "todo", "add", "placeholder"]).status == 0)
+            let (status, text) = try runTool("/usr/bin/python3", ["-c", insert, db] + rows.flatMap { [$0.key, $0.title, $0.snoozed] }, environment: [:])
+            #expect(status == 0, "case \(index): \(text)")
+
+            let verb = random.pick(["done", "skip", "dismiss", "paid", "log", "unsnooze"])
+            let command = random.pick([
+                ["reminder", "list"], ["reminder", "list", "--json"], ["reminder", "list", "--snoozed", "--json"], ["reminder", verb],
+                ["reminder", verb, random.pick(rows).key], ["reminder", "snooze", random.pick(rows).key, "--for", "1h"],
+                ["reminder", "snooze", "--for", hostile()],
+                ["reminder", "done", hostile()], ["doctor"], ["--tz", hostile(), "today"], ["preview", "--from", hostile(), "--to", "2026-12-02"],
+                ["todo", "add", "x", "--sound", hostile()], ["todo", "add", hostile()], ["habit", "add", "x", "--days", hostile()],
+            ])
+            let ending = try run(["--db", db, "--config", config, "--now", "2026-12-01T13:00Z"] + command)
+            let what = "reminder case \(index) (\(command.map(\.debugDescription).joined(separator: " ")))"
+            check(ending, what)
+            // JSON stays JSON, and reads back as the keys and titles that went in.
+            if command.contains("--json"), ending.status == 0 {
+                let root = try #require(try JSONSerialization.jsonObject(with: Data(ending.stdout.utf8)) as? [String: Any], "\(what)")
+                let listed = (root["waiting"] as? [[String: Any]] ?? []) + (root["snoozed"] as? [[String: Any]] ?? [])
+                let wanted = command.contains("--snoozed") ? rows.filter { !$0.snoozed.isEmpty } : rows
+                #expect(Set(listed.compactMap { $0["key"] as? String }) == Set(wanted.map(\.key)), "\(what): \(ending.stdout)")
+                for entry in listed {
+                    #expect(rows.contains { $0.key == entry["key"] as? String && $0.title == entry["title"] as? String }, "\(what): \(entry)")
+                }
+            }
+        }
+    }
 
     @Test("mutated configs: every command ends in bounded time with a documented exit code")
     func configs() throws {
@@ -202,7 +293,7 @@ import Testing
         }
     }
 
-    @Test("hostile command lines: bounded, a documented exit code")
+    @Test("hostile command lines: bounded, a documented exit code, nothing raw")
     func commandLines() throws {
         let db = folder.path("a.sqlite")
         let words = [
@@ -210,7 +301,7 @@ import Testing
             "occurrences", "--due", "--on", "--at", "--every", "--remind", "--amount", "--days", "--now", "--json", "--help", "--",
             "--tz", "Mars/Olympus", "9999-12-31T23:59Z", "0000-01-01", "2026-02-30", "25:00", "-1", "99999999999999999999",
             "9999999999999.99", "daily", "monthly on day 31", "every 0 weeks", "1e9m", "\n", "\u{1B}[2J", "💶", "", "\u{202E}",
-            "--db", "/nonexistent/dir/x.sqlite", "find",
+            "--db", "/nonexistent/dir/x.sqlite", "find", "reminder", "doctor", "--tz", "\\", "\\u{1B}", "\u{07}", "\u{2028}", "\u{85}",
         ]
         for index in 0..<Self.cases {
             let arguments = (0...random.below(6)).map { _ in random.pick(words) }

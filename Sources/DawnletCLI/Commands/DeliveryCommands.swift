@@ -45,9 +45,11 @@ enum DeliveryCommands {
                     DesktopNotification(
                         message, capabilities: capabilities, expire: config.desktop.expire,
                         snooze: config.desktop.snooze))
+                // The server's name and capabilities are its own words.
                 invocation.output.line(
-                    "desktop: shown as notification \(id) by \(server)"
-                        + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))")
+                    DisplayText.shown(
+                        "desktop: shown as notification \(id) by \(server)"
+                            + " (capabilities: \(capabilities.sorted().joined(separator: ", ")))"))
             } catch {
                 throw CLIError(code: .failure, message: "desktop: \(error)")
             }
@@ -62,7 +64,7 @@ enum DeliveryCommands {
             throw CLIError(code: .failure, message: "\(channel): failed\(outcome.retry ? " (temporary)" : ""): \(outcome.detail ?? "")")
         }
         let target = channel == .email ? " to \(config.email?.to.joined(separator: ", ") ?? "")" : " (\(config.command.argv[0]))"
-        invocation.output.line("\(channel): delivered\(target)")
+        invocation.output.line(DisplayText.shown("\(channel): delivered\(target)"))
     }
 
     /// The most `mail-send` reads from stdin: far more than any reminder's message.
@@ -116,18 +118,19 @@ enum DeliveryCommands {
         Mailer.sendOnce(lines, settings: settings, environment: environment) { error in
             // Ends here, before curl closes the connection: nothing after this may wait on the server.
             guard let error else { _exit(ExitCode.success.rawValue) }
-            Output.write(DisplayText.escaped("\(CommandLineTool.name): \(error.message)") + "\n", to: 2)
+            Output.error("\(CommandLineTool.name): \(error.message)")
             _exit((error.permanent ? ExitCode.failure : ExitCode.tempFail).rawValue)
         }
     }
 
     static func doctor(_ invocation: inout Invocation) throws {
-        // Every check is a line, passed or not; a failure says what to do about it.
+        // Every check is a line, passed or not; a failure says what to do about it. A line quotes
+        // the config's values, paths, a calendar's problems and what the bus said: escaped once, whole.
         var failures = 0
         func report(_ ok: Bool?, _ what: String, _ text: String, fix: String = "") {
             let mark = ok == true ? "ok  " : ok == false ? "FAIL" : "note"
             if ok == false { failures += 1 }
-            invocation.output.line("\(mark) \(what): \(text)" + (ok == false && !fix.isEmpty ? "; to fix: \(fix)" : ""))
+            invocation.output.line(DisplayText.shown("\(mark) \(what): \(text)" + (ok == false && !fix.isEmpty ? "; to fix: \(fix)" : "")))
         }
         let config = invocation.config
         let environment = ProcessInfo.processInfo.environment

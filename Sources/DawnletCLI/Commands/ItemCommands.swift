@@ -356,7 +356,7 @@ enum ItemCommands {
         }
         guard let parsed = Schedule("weekly on " + days), case .weekly(_, let set?) = parsed.rule, parsed.anchor == nil, parsed.time == nil else {
             throw CLIError.usage(
-                "--days \"\(DisplayText.escaped(days))\" is not a list of weekdays like mon,wed,fri, nor daily or weekdays", invocation.globals.usage)
+                "--days \"\(days)\" is not a list of weekdays like mon,wed,fri, nor daily or weekdays", invocation.globals.usage)
         }
         return set
     }

@@ -68,7 +68,8 @@ extension PreviewCommand {
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
         var first =
             "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(DisplayText.shown(r.title))  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
-        if let state = statusText(r) {
+        // A failure's detail is what a command or a mail server said: escaped like a title.
+        if let state = statusText(r).map(DisplayText.shown) {
             // Failed and missed red, late yellow, what went out or will not dim.
             let word = String(describing: statusWord(r))
             let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "delivered": .dim, "suppressed": .dim][word]

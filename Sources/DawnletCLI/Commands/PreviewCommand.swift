@@ -25,7 +25,7 @@ enum PreviewCommand {
             if let value = ISO8601.parse(text, zone: zone) { return (value, CivilDate(text)) }
             guard let (day, time) = DateWords.dateAndTime(text, today: today) else {
                 throw .usage(
-                    "--\(name) \"\(DisplayText.escaped(text))\" is not a date or time (2026-12-01, today, fri, 2026-12-01T09:00, \"tomorrow 09:00\" or 2026-12-01T09:00:00+01:00)",
+                    "--\(name) \"\(text)\" is not a date or time (2026-12-01, today, fri, 2026-12-01T09:00, \"tomorrow 09:00\" or 2026-12-01T09:00:00+01:00)",
                     usage)
             }
             return (zone.resolve(time ?? WallTime.midnight, on: day).instant, time == nil ? day : nil)

@@ -85,7 +85,7 @@ enum ReminderCommands {
             if let text = invocation.arguments.positionals.first {
                 guard let parsed = ReminderKey(text) else {
                     throw CLIError.usage(
-                        "\"\(DisplayText.escaped(text))\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
+                        "\"\(text)\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
                         invocation.globals.usage)
                 }
                 key = parsed
@@ -96,7 +96,8 @@ enum ReminderCommands {
             }
             let applied = try answers.apply(try answer(key), to: key, now: now)
             for problem in problems { invocation.output.error(problem) }
-            invocation.output.line("\(applied.response): \(key)")
+            // A calendar's key holds its item's UID, and what came of it a file's name: any text.
+            invocation.output.line(DisplayText.shown("\(applied.response): \(key)"))
         } catch let error as StoreError {
             throw CLIError(error)
         }
@@ -129,8 +130,9 @@ enum ReminderCommands {
             let iso = ISO8601.format(when, in: zone)
             let time = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(5))"
             let again = entry.repeats == 0 ? "" : "  back \(entry.repeats) time\(entry.repeats == 1 ? "" : "s")"
-            return
-                "\(prefix)\(time)  \(entry.kind)  \(DisplayText.shown(entry.title))  → \(entry.channels.map(\.rawValue).joined(separator: ", "))\(again)  (\(entry.key))"
+            // The title and a calendar's key (its item's UID) are outside text: the line is escaped once, whole.
+            return DisplayText.shown(
+                "\(prefix)\(time)  \(entry.kind)  \(entry.title)  → \(entry.channels.map(\.rawValue).joined(separator: ", "))\(again)  (\(entry.key))")
         }
         if !snoozedOnly {
             if waiting.isEmpty { invocation.output.line("nothing waiting for an answer") }

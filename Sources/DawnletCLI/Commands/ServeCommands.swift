@@ -63,8 +63,9 @@ enum ServeCommands {
                     let zone = settings.followsSystemZone ? (try? settings.zones.systemZone(environment: settings.environment)) ?? settings.zone : settings.zone
                     prefix = ISO8601.format(at, in: zone) + " "
                 }
-                // One line each, whatever a title or a file name holds.
-                output.write(DisplayText.escaped(entry.message), priority: entry.priority, fields: entry.fields, prefix: prefix)
+                // One line each, whatever a title or a file name holds; escaped once (a path the
+                // runner escaped in its message is not escaped again).
+                output.write(DisplayText.shown(entry.message), priority: entry.priority, fields: entry.fields, prefix: prefix)
             }
             let code = try runner.run()
             guard code == 0 else { throw CLIError(code: .failure, message: "the runner stopped with \(code)") }
@@ -111,8 +112,8 @@ enum ServeCommands {
         for row in rows {
             invocation.output.line(
                 invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red)
-                    + "  \(row.kind)  \(DisplayText.shown(row.title))  → \(row.channel)  (\(row.key))"
-                    + (row.detail.map { ": " + DisplayText.shown($0) } ?? ""))
+                    // The title, a calendar's key (its item's UID) and why it failed are outside text.
+                    + DisplayText.shown("  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))" + (row.detail.map { ": " + $0 } ?? "")))
         }
     }
 }
