@@ -1,4 +1,5 @@
 internal import CCurl
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -112,32 +113,38 @@ public enum Mailer {
         return "\(url) answers, \(tls)\(settings.user.map { ", logged in as \($0)" } ?? "")"
     }
 
+    /// The most a password file may hold.
+    static let passwordLimit = 4096
+
     /// The SMTP password: `$CREDENTIALS_DIRECTORY/smtp-password` (a systemd credential) when
     /// present, else `passwordFile`, which must belong to us and be readable by nobody else.
     /// A trailing newline is not part of it.
     static func password(_ settings: Config.Email, environment: [String: String]) throws(MailError) -> String {
         var path: String?
-        if let credentials = environment["CREDENTIALS_DIRECTORY"], access("\(credentials)/smtp-password", R_OK) == 0 {
-            path = "\(credentials)/smtp-password"
+        let credential = environment["CREDENTIALS_DIRECTORY"].map { "\($0)/smtp-password" }
+        if let credential, CCall.posix("access", context: credential, { access(credential, R_OK) }) == 0 {
+            path = credential
         } else if let file = settings.passwordFile {
-            path = ConfigPath.expand(file, environment: environment)
+            let expanded = ConfigPath.expand(file, environment: environment)
             var info = stat()
-            guard stat(path!, &info) == 0 else { throw MailError("password file \(file): \(String(cString: strerror(errno)))", permanent: true) }
+            guard CCall.posix("stat", context: expanded, { stat(expanded, &info) }) == 0 else {
+                throw MailError("password file \(file): \(String(cString: strerror(errno)))", permanent: true)
+            }
             guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
                 throw MailError("password file \(file) must be yours and private (chmod 600 \(file))", permanent: true)
             }
+            path = expanded
         }
         guard let path else {
             throw MailError("user is set but there is no password: set passwordFile or a systemd credential smtp-password", permanent: true)
         }
-        guard let file = fopen(path, "r") else { throw MailError("cannot read the password: \(String(cString: strerror(errno)))", permanent: true) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while bytes.count < 4096 {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
+        var bytes: [UInt8]
+        switch RegularFile.read(path, limit: passwordLimit) {
+        case .success(let read): bytes = read
+        case .failure(.tooLarge(let limit)): throw MailError("the password file is larger than \(limit) bytes", permanent: true)
+        case .failure(.notRegular): throw MailError("the password file is not a regular file", permanent: true)
+        // "cannot be read: …"
+        case .failure(let failure): throw MailError("the password file \(failure)", permanent: true)
         }
         while let last = bytes.last, last == 10 || last == 13 { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
