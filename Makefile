@@ -70,6 +70,24 @@ test: deps
 	@if grep -rnE '\.(sd|ical)[a-z_]+!\(' Sources; then echo "a libsystemd or libical call unwrapped at its call site: the tables are non-null"; exit 1; fi
 	@if grep -rn 'errno == EINTR' Sources/DawnletCore Sources/DawnletStore Sources/DawnletSystem Sources/DawnletRunner Sources/DawnletCLI; then \
 	    echo "an EINTR loop of its own: use CCall.posix"; exit 1; fi
+	@# libsystemd only through Systemd.call/make; Systemd.unchecked only for teardown and accessors.
+	@if grep -rnE 'Systemd\.f\b' Sources; then echo "libsystemd's table used directly: use Systemd.call or Systemd.make"; exit 1; fi
+	@if grep -rnoE 'Systemd\.unchecked[ (]*\{ *\$$0\.sd_[a-z_]+' Sources | \
+	    grep -vE '(_unref|_free|_get_[a-z_]+|_is_method_error|sd_event_exit|sd_event_set_watchdog|sd_notify|sd_event_source_set_(enabled|floating))$$'; then \
+	    echo "Systemd.unchecked around a call whose failure matters: use Systemd.call or Systemd.make"; exit 1; fi
+	@# libcurl through its C-typed table: no hand-typed function pointers, every result code read by Curl.check.
+	@if grep -rn 'unsafeBitCast' Sources; then echo "unsafeBitCast: type a loaded library's functions in its shim.h table"; exit 1; fi
+	@if grep -rnE 'CURL(E|M|UE)_OK *[!=]=|[!=]= *CURL(E|M|UE)_OK' Sources; then echo "a libcurl result code compared by hand: use Curl.call or Curl.check"; exit 1; fi
+	@if grep -rnE '\bf\.pointee\.curl_[a-z_]+\(' Sources | grep -v 'CCall\.nonNull' | \
+	    grep -vE 'curl_(easy_cleanup|slist_free_all|url_cleanup|free|multi_cleanup|multi_info_read)\('; then \
+	    echo "a libcurl call outside Curl.call: a call whose result is checked goes through it"; exit 1; fi
+	@# SQLite's fallible calls through CCall.resultCode; the store's and the system layer's file checks through CCall.posix
+	@# (Watches.swift, RegularFile.swift and ZoneDatabase.swift still make some of theirs directly).
+	@if grep -rnE 'sqlite3_(open_v2|exec|prepare_v2|step|bind_[a-z0-9]+)\(' Sources | grep -v 'CCall\.resultCode'; then \
+	    echo "an SQLite call outside CCall.resultCode"; exit 1; fi
+	@if grep -rnE '(^|[^.[:alnum:]_])(l?stat|fstat|access|mkstemp|fcntl|posix_spawnp|fopen)\([^)]' Sources/DawnletStore Sources/DawnletSystem \
+	    --exclude=Watches.swift --exclude=RegularFile.swift --exclude=ZoneDatabase.swift | grep -v 'CCall\.\|SystemError\.posix'; then \
+	    echo "a kernel call whose failure is handled, outside CCall.posix"; exit 1; fi
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind

@@ -35,6 +35,7 @@
     X(sd_bus_open_user) \
     X(sd_bus_slot_set_destroy_callback) \
     X(sd_bus_slot_set_floating) \
+    X(sd_bus_slot_unref) \
     X(sd_event_add_io) \
     X(sd_event_add_signal) \
     X(sd_event_add_time) \

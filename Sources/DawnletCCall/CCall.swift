@@ -28,10 +28,22 @@ public enum CCall {
         return body()
     }
 
-    /// A call that returns its result code (SQLite): the code, or the injected failure's.
+    /// A call that returns its result code (SQLite, libcurl; `posix_spawnp`, which returns an
+    /// errno): the code, or the injected failure's.
     @inline(__always)
     public static func resultCode(_ function: StaticString, context: @autoclosure () -> String? = nil, _ body: () -> Int32) -> Int32 {
         if let rule = FailureInjection.failure(function, context: context()) { return rule.code }
+        return body()
+    }
+
+    /// A call that returns NULL on failure (`curl_easy_init`, `curl_slist_append`): its result, or
+    /// nil for an injected failure, with `errno` set to the rule's code.
+    @inline(__always)
+    public static func nonNull<T>(_ function: StaticString, context: @autoclosure () -> String? = nil, _ body: () -> T?) -> T? {
+        if let rule = FailureInjection.failure(function, context: context()) {
+            errno = rule.code
+            return nil
+        }
         return body()
     }
 }

@@ -2,8 +2,8 @@ import Glibc
 import Synchronization
 
 /// Makes a named C call fail on purpose, in debug builds only: every call the program makes to
-/// libsystemd, SQLite or the kernel whose failure it handles goes through `CCall`, which asks
-/// here first. A test names the function, which call of it (the first, the third…), how many
+/// libsystemd, SQLite, libcurl or the kernel whose failure it handles goes through `CCall`, which
+/// asks here first. A test names the function, which call of it (the first, the third…), how many
 /// times in a row, and the error; the call then fails as the library would have failed it. In a
 /// release build `failure(…)` is nil and costs nothing.
 ///
@@ -19,7 +19,8 @@ public enum FailureInjection {
         /// The first failing call, from 1, counted among the calls this rule matches.
         public let nth: Int
         public let times: Int
-        /// errno for the kernel and libsystemd, the result code for SQLite.
+        /// errno for the kernel and libsystemd, the result code for SQLite and libcurl (a
+        /// CURLcode, CURLMcode or CURLUcode, as the function returns).
         public let code: Int32
 
         public init(_ function: String, context: String? = nil, nth: Int = 1, times: Int = 1, code: Int32) {

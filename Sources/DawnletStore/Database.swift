@@ -66,11 +66,12 @@ final class Connection {
     /// Opens an existing file read-write (never creating it: `Store` decides about creation).
     init(path: String, busyTimeout: Duration) throws(StoreError) {
         var db: OpaquePointer?
-        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        let rc = CCall.resultCode("sqlite3_open_v2", context: path) { sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) }
         guard rc == SQLITE_OK, let db else {
             // "Whether or not an error occurs when it is opened, resources associated with the
             // database connection handle should be released by passing it to sqlite3_close()."
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            // No handle at all (no memory, or a failure a test injected): the code's own words.
+            let message = String(cString: db.map { sqlite3_errmsg($0) } ?? sqlite3_errstr(rc))
             sqlite3_close_v2(db)
             throw StoreError(.cannotOpen, "cannot open database \(path): \(message)", sqliteCode: rc)
         }
@@ -84,6 +85,7 @@ final class Connection {
     private let busyTimeout: Duration
 
     deinit {
+        // sqlite3_close_v2 always succeeds: with statements still open it closes after the last.
         sqlite3_close_v2(handle)
     }
 
@@ -188,7 +190,7 @@ final class Connection {
             return result
         } catch {
             // The transaction may already be gone (SQLite rolls back on some errors); nothing to add.
-            _ = sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            _ = CCall.resultCode("sqlite3_exec", context: "ROLLBACK") { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
             throw error
         }
     }
@@ -215,9 +217,9 @@ final class Statement {
             let index = Int32(i + 1)
             let rc: Int32
             switch value {
-            case .int(let n): rc = sqlite3_bind_int64(handle, index, n)
-            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, dawnlet_sqlite_transient())
-            case .null: rc = sqlite3_bind_null(handle, index)
+            case .int(let n): rc = CCall.resultCode("sqlite3_bind_int64") { sqlite3_bind_int64(handle, index, n) }
+            case .text(let s): rc = CCall.resultCode("sqlite3_bind_text") { sqlite3_bind_text(handle, index, s, -1, dawnlet_sqlite_transient()) }
+            case .null: rc = CCall.resultCode("sqlite3_bind_null") { sqlite3_bind_null(handle, index) }
             }
             try connection.check(rc, "bind")
         }
@@ -253,6 +255,7 @@ final class Statement {
 
     /// Makes the statement ready to run again with new bindings.
     func reset() {
+        // sqlite3_reset repeats the last step's error, which that step already threw.
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }

@@ -22,7 +22,7 @@ enum DatabaseFile {
     /// Reads `path` (and its `-wal`, when present) without writing anything.
     static func inspect(_ path: String) throws(StoreError) -> Verdict {
         var info = stat()
-        guard stat(path, &info) == 0 else {
+        guard CCall.posix("stat", context: path, { stat(path, &info) }) == 0 else {
             throw StoreError(.cannotOpen, "cannot open database \(path): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
@@ -137,7 +137,7 @@ final class ReadOnlyFile {
             throw StoreError(.cannotOpen, "cannot read \(path): \(String(cString: strerror(errno)))")
         }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard CCall.posix("fstat", context: path, { fstat(fd, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
             return nil
         }

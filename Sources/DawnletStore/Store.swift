@@ -33,14 +33,14 @@ public final class Store {
             if !folders, let slash = path.lastIndex(of: "/"), slash != path.startIndex {
                 let folder = String(path[..<slash])
                 var info = stat()
-                guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                guard CCall.posix("stat", context: folder, { stat(folder, &info) }) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                     throw StoreError(.missing, "no folder \(folder) for the database \(path) (make it first, or give another --db)")
                 }
             }
             try Store.createIfMissing(path, busyTimeout: busyTimeout, began: began)
         } else {
             var info = stat()
-            if lstat(path, &info) != 0 && errno == ENOENT {
+            if CCall.posix("lstat", context: path, { lstat(path, &info) }) != 0 && errno == ENOENT {
                 throw StoreError(.missing, "no database at \(path) (the first command that writes, such as todo add, creates it)")
             }
         }
@@ -98,21 +98,22 @@ public final class Store {
     /// used. SQLite gives the -wal and -shm files the database file's permissions.
     private static func createIfMissing(_ path: String, busyTimeout: Duration, began: Instant?) throws(StoreError) {
         var info = stat()
-        if lstat(path, &info) == 0 { return }
+        if CCall.posix("lstat", context: path, { lstat(path, &info) }) == 0 { return }
         var folder = ""
         let components = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         for (i, component) in components.enumerated() {
             folder += (i == 0 ? "" : "/") + component
-            if folder.isEmpty || access(folder, F_OK) == 0 { continue }
+            if folder.isEmpty || CCall.posix("access", context: folder, { access(folder, F_OK) }) == 0 { continue }
             if CCall.posix("mkdir", context: folder, { mkdir(folder, 0o700) }) != 0 && errno != EEXIST {
                 throw StoreError(.cannotOpen, "cannot create folder \(folder): \(String(cString: strerror(errno)))")
             }
         }
         var template = Array((path + ".new-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = CCall.posix("mkstemp", context: path) { template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) } }
         guard fd >= 0 else {
             throw StoreError(.cannotOpen, "cannot create database \(path): \(String(cString: strerror(errno)))")
         }
+        // SQLite opens the file by its name; this descriptor only made it, privately.
         close(fd)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer {

@@ -192,12 +192,17 @@ public enum CommandRunner {
         var pipe: [Int32] = [-1, -1]
         try SystemError.posix("pipe2") { dawnlet_pipe2(&pipe, O_CLOEXEC) }
         var inputPipe: [Int32] = [-1, -1]
-        if input {
-            do { try SystemError.posix("pipe2") { dawnlet_pipe2(&inputPipe, O_CLOEXEC) } } catch {
-                close(pipe[0]); close(pipe[1])
-                throw error
+        // Our ends of the pipes never block the loop. Each end is a file description of its own,
+        // so the child's ends stay as a program expects them.
+        do {
+            try SystemError.posix("fcntl") { fcntl(pipe[0], F_SETFL, O_NONBLOCK) }
+            if input {
+                try SystemError.posix("pipe2") { dawnlet_pipe2(&inputPipe, O_CLOEXEC) }
+                try SystemError.posix("fcntl") { fcntl(inputPipe[1], F_SETFL, O_NONBLOCK) }
             }
-            _ = fcntl(inputPipe[1], F_SETFL, O_NONBLOCK)
+        } catch {
+            for fd in pipe + inputPipe where fd >= 0 { close(fd) }
+            throw error
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -229,7 +234,7 @@ public enum CommandRunner {
             variables.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables)
+        let spawned = CCall.resultCode("posix_spawnp", context: argv[0]) { posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables) }
         close(pipe[1])
         if inputPipe[0] >= 0 { close(inputPipe[0]) }
         guard spawned == 0 else {
@@ -237,7 +242,6 @@ public enum CommandRunner {
             if inputPipe[1] >= 0 { close(inputPipe[1]) }
             throw SystemError("cannot run \(argv[0])", errno: spawned)
         }
-        _ = fcntl(pipe[0], F_SETFL, O_NONBLOCK)
         let exitFD = CCall.posix("pidfd_open") { dawnlet_pidfd_open(pid) }
         guard exitFD >= 0 else {
             let error = SystemError("pidfd_open", errno: errno)
@@ -253,8 +257,9 @@ public enum CommandRunner {
     /// Where `posix_spawnp` would find `program`: itself if it holds a slash, else the first
     /// executable of that name in `path`'s folders.
     public static func find(_ program: String, path: String?) -> String? {
-        if program.contains("/") { return access(program, X_OK) == 0 ? program : nil }
-        for folder in (path ?? "/usr/bin:/bin").split(separator: ":") where access("\(folder)/\(program)", X_OK) == 0 {
+        func executable(_ path: String) -> Bool { CCall.posix("access", context: path) { access(path, X_OK) } == 0 }
+        if program.contains("/") { return executable(program) ? program : nil }
+        for folder in (path ?? "/usr/bin:/bin").split(separator: ":") where executable("\(folder)/\(program)") {
             return "\(folder)/\(program)"
         }
         return nil

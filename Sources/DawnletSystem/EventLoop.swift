@@ -1,5 +1,6 @@
 internal import CLinux
 internal import CSystemd
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -14,7 +15,7 @@ public final class EventLoop {
     }
 
     deinit {
-        _ = Systemd.f.sd_event_unref(event)
+        _ = Systemd.unchecked { $0.sd_event_unref(event) }
     }
 
     /// Runs until `exit(_:)`; returns its code.
@@ -23,12 +24,16 @@ public final class EventLoop {
     }
 
     public func exit(_ code: Int32) {
-        _ = Systemd.f.sd_event_exit(event, code)
+        // It fails only when the loop has already finished (ESTALE) or in a forked child: there
+        // is nothing left to stop then.
+        _ = Systemd.unchecked { $0.sd_event_exit(event, code) }
     }
 
     /// Sends WATCHDOG=1 by itself when systemd set WATCHDOG_USEC (no-op otherwise).
     public func enableWatchdog() {
-        _ = Systemd.f.sd_event_set_watchdog(event, 1)
+        // Unchecked, as its caller expects: a watchdog that cannot be armed leaves systemd to
+        // restart the service when WatchdogSec runs out.
+        _ = Systemd.unchecked { $0.sd_event_set_watchdog(event, 1) }
     }
 
     /// A one-shot CLOCK_REALTIME timer (an instant of the wall clock), disarmed until `arm`. It
@@ -50,7 +55,7 @@ public final class EventLoop {
             box.release()
             throw error
         }
-        EventLoop.own(source, box)
+        try EventLoop.own(source, box)
         let timer = Timer(source)
         try timer.disarm()
         return timer
@@ -74,7 +79,7 @@ public final class EventLoop {
             box.release()
             throw error
         }
-        EventLoop.own(source, box)
+        try EventLoop.own(source, box)
     }
 
     /// epoll's events, for `watch`.
@@ -106,16 +111,31 @@ public final class EventLoop {
             box.release()
             throw error
         }
-        EventLoop.own(source, box)
+        try EventLoop.own(source, box)
         return Source(source)
     }
 
     /// The loop keeps the source ("floating"); the handler box is released when it is destroyed.
-    private static func own(_ source: OpaquePointer, _ box: Unmanaged<Handler>) {
-        _ = Systemd.f.sd_event_source_set_destroy_callback(source) { userdata in
-            userdata.map { Unmanaged<Handler>.fromOpaque($0).release() }
+    /// When either cannot be set the source is dropped, the box released with it, and the failure
+    /// thrown.
+    private static func own(_ source: OpaquePointer, _ box: Unmanaged<Handler>) throws(SystemError) {
+        do {
+            try Systemd.call("sd_event_source_set_destroy_callback") {
+                $0.sd_event_source_set_destroy_callback(source) { userdata in userdata.map { Unmanaged<Handler>.fromOpaque($0).release() } }
+            }
+        } catch {
+            _ = Systemd.unchecked { $0.sd_event_source_unref(source) }
+            box.release()
+            throw error
         }
-        _ = Systemd.f.sd_event_source_set_floating(source, 1)
+        do {
+            try Systemd.call("sd_event_source_set_floating") { $0.sd_event_source_set_floating(source, 1) }
+        } catch {
+            // Our reference is the only one: dropping it frees the source, and its destroy
+            // callback releases the box.
+            _ = Systemd.unchecked { $0.sd_event_source_unref(source) }
+            throw error
+        }
     }
 
     /// A handler and the events that woke it (0 for timers and signals).
@@ -141,9 +161,10 @@ public final class EventLoop {
             guard !cancelled else { return }
             cancelled = true
             // The loop's reference becomes ours (floating off), and dropping it frees the source.
-            _ = Systemd.f.sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF))
-            _ = Systemd.f.sd_event_source_set_floating(source, 0)
-            _ = Systemd.f.sd_event_source_unref(source)
+            // Teardown: these fail only for a source that is already gone from its loop.
+            _ = Systemd.unchecked { $0.sd_event_source_set_enabled(source, Int32(SD_EVENT_OFF)) }
+            _ = Systemd.unchecked { $0.sd_event_source_set_floating(source, 0) }
+            _ = Systemd.unchecked { $0.sd_event_source_unref(source) }
         }
     }
 
@@ -231,7 +252,7 @@ public final class EventLoop {
         private func expired() {
             // Read the expiry count, or the descriptor stays readable.
             var count: UInt64 = 0
-            guard read(fd, &count, MemoryLayout<UInt64>.size) == MemoryLayout<UInt64>.size else { return }
+            guard CCall.posix("read", { read(fd, &count, MemoryLayout<UInt64>.size) }) == MemoryLayout<UInt64>.size else { return }
             handler()
         }
     }
@@ -248,6 +269,7 @@ public final class EventLoop {
 public enum ServiceNotify {
     public static func send(_ state: String) {
         guard Systemd.isAvailable else { return }
-        _ = Systemd.f.sd_notify(0, state)
+        // Unchecked: outside systemd it does nothing, and a manager that missed READY=1 says so itself.
+        _ = Systemd.unchecked { $0.sd_notify(0, state) }
     }
 }

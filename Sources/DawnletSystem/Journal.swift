@@ -14,7 +14,7 @@ public enum Journal {
         let parts = stream.split(separator: ":")
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
         var info = stat()
-        guard fstat(2, &info) == 0 else { return false }
+        guard CCall.posix("fstat", { fstat(2, &info) }) == 0 else { return false }
         return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
     }
 

@@ -35,13 +35,14 @@ public final class LogOutput {
             return
         }
         var info = stat()
-        let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
+        let kind = CCall.posix("fstat", { fstat(fd, &info) }) == 0 ? info.st_mode & S_IFMT : 0
         if kind == S_IFSOCK {
             target = .stream(fd: fd, socket: true, owned: false)
         } else if kind == S_IFIFO || kind == S_IFCHR {
             // A pipe or a terminal: opened again, as a file description of our own, so that it can
             // be non-blocking without changing the one we share with the shell or the parent.
-            let own = open("/proc/self/fd/\(fd)", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            let path = "/proc/self/fd/\(fd)"
+            let own = CCall.posix("open", context: path) { open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
             target = own >= 0 ? .stream(fd: own, socket: false, owned: true) : .stream(fd: fd, socket: false, owned: false)
         } else {
             // A file (or nothing): a write to it does not wait on a reader.

@@ -1,4 +1,5 @@
 internal import CCurl
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -112,32 +113,38 @@ public enum Mailer {
         return "\(url) answers, \(tls)\(settings.user.map { ", logged in as \($0)" } ?? "")"
     }
 
+    /// The most a password file may hold.
+    static let passwordLimit = 4096
+
     /// The SMTP password: `$CREDENTIALS_DIRECTORY/smtp-password` (a systemd credential) when
     /// present, else `passwordFile`, which must belong to us and be readable by nobody else.
     /// A trailing newline is not part of it.
     static func password(_ settings: Config.Email, environment: [String: String]) throws(MailError) -> String {
         var path: String?
-        if let credentials = environment["CREDENTIALS_DIRECTORY"], access("\(credentials)/smtp-password", R_OK) == 0 {
-            path = "\(credentials)/smtp-password"
+        let credential = environment["CREDENTIALS_DIRECTORY"].map { "\($0)/smtp-password" }
+        if let credential, CCall.posix("access", context: credential, { access(credential, R_OK) }) == 0 {
+            path = credential
         } else if let file = settings.passwordFile {
-            path = ConfigPath.expand(file, environment: environment)
+            let expanded = ConfigPath.expand(file, environment: environment)
             var info = stat()
-            guard stat(path!, &info) == 0 else { throw MailError("password file \(file): \(String(cString: strerror(errno)))", permanent: true) }
+            guard CCall.posix("stat", context: expanded, { stat(expanded, &info) }) == 0 else {
+                throw MailError("password file \(file): \(String(cString: strerror(errno)))", permanent: true)
+            }
             guard info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
                 throw MailError("password file \(file) must be yours and private (chmod 600 \(file))", permanent: true)
             }
+            path = expanded
         }
         guard let path else {
             throw MailError("user is set but there is no password: set passwordFile or a systemd credential smtp-password", permanent: true)
         }
-        guard let file = fopen(path, "r") else { throw MailError("cannot read the password: \(String(cString: strerror(errno)))", permanent: true) }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
-        while bytes.count < 4096 {
-            let n = fread(&buffer, 1, buffer.count, file)
-            if n <= 0 { break }
-            bytes += buffer[0..<n]
+        var bytes: [UInt8]
+        switch RegularFile.read(path, limit: passwordLimit) {
+        case .success(let read): bytes = read
+        case .failure(.tooLarge(let limit)): throw MailError("the password file is larger than \(limit) bytes", permanent: true)
+        case .failure(.notRegular): throw MailError("the password file is not a regular file", permanent: true)
+        // "cannot be read: …"
+        case .failure(let failure): throw MailError("the password file \(failure)", permanent: true)
         }
         while let last = bytes.last, last == 10 || last == 13 { bytes.removeLast() }
         return String(decoding: bytes, as: UTF8.self)
@@ -155,94 +162,109 @@ extension Config.Email {
 
 /// libcurl, loaded on first use (see Sources/CCurl/shim.h for why it is not linked).
 final class Curl: @unchecked Sendable {
-    let easyInit: @convention(c) () -> UnsafeMutableRawPointer?
-    let easyCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
-    let easyStrerror: @convention(c) (CURLcode) -> UnsafePointer<CChar>?
-    let slistAppend: @convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?
-    let slistFreeAll: @convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void
-    let setopt: UnsafeMutableRawPointer
-    let getinfo: UnsafeMutableRawPointer
-    // The multi interface: transfers driven by our event loop instead of a blocking perform.
-    let multiInit: @convention(c) () -> UnsafeMutableRawPointer?
-    let multiCleanup: @convention(c) (UnsafeMutableRawPointer?) -> CURLMcode
-    let multiAddHandle: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode
-    let multiRemoveHandle: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode
-    let multiSocketAction: @convention(c) (UnsafeMutableRawPointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode
-    let multiInfoRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?
-    let multiStrerror: @convention(c) (CURLMcode) -> UnsafePointer<CChar>?
-    let multiSetopt: UnsafeMutableRawPointer
-    // The URL interface: the host read out of a URL exactly as a transfer would read it.
-    let urlNew: @convention(c) () -> UnsafeMutableRawPointer?
-    let urlSet: @convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafePointer<CChar>?, UInt32) -> CURLUcode
-    let urlGet: @convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UInt32) -> CURLUcode
-    let urlCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
-    let free: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    /// The table `dawnlet_curl_load` filled: libcurl's functions, typed by the C compiler. It
+    /// lives as long as the process. A call whose failure is handled goes through `call` (or
+    /// `CCall.nonNull`, for one that returns NULL); teardown calls it directly.
+    let f: UnsafePointer<dawnlet_curl>
 
     /// The library, or why it could not be loaded; loaded (and globally initialised) once.
     static let shared: Result<Curl, MailError> = Result { () throws(MailError) in try Curl() }
 
     private init() throws(MailError) {
-        guard let library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL) else {
-            throw MailError("cannot load libcurl.so.4 (install libcurl4): \(dlerror().map { String(cString: $0) } ?? "")", permanent: true)
+        var problem: UnsafePointer<CChar>?
+        guard let table = dawnlet_curl_load(&problem) else {
+            let why = problem.map { String(cString: $0) } ?? "unknown"
+            throw MailError("cannot load libcurl.so.4 (install libcurl4): \(why)", permanent: true)
         }
-        func symbol(_ name: String) throws(MailError) -> UnsafeMutableRawPointer {
-            guard let pointer = dlsym(library, name) else { throw MailError("libcurl.so.4 has no \(name)", permanent: true) }
-            return pointer
+        f = table
+        do throws(CurlError) {
+            try call("curl_global_init") { $0.pointee.curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }
+        } catch {
+            throw MailError("\(error)", permanent: true)
         }
-        easyInit = unsafeBitCast(try symbol("curl_easy_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
-        easyCleanup = unsafeBitCast(try symbol("curl_easy_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
-        easyStrerror = unsafeBitCast(try symbol("curl_easy_strerror"), to: (@convention(c) (CURLcode) -> UnsafePointer<CChar>?).self)
-        slistAppend = unsafeBitCast(
-            try symbol("curl_slist_append"),
-            to: (@convention(c) (UnsafeMutablePointer<curl_slist>?, UnsafePointer<CChar>?) -> UnsafeMutablePointer<curl_slist>?).self)
-        slistFreeAll = unsafeBitCast(try symbol("curl_slist_free_all"), to: (@convention(c) (UnsafeMutablePointer<curl_slist>?) -> Void).self)
-        setopt = try symbol("curl_easy_setopt")
-        getinfo = try symbol("curl_easy_getinfo")
-        multiInit = unsafeBitCast(try symbol("curl_multi_init"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
-        multiCleanup = unsafeBitCast(try symbol("curl_multi_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> CURLMcode).self)
-        multiAddHandle = unsafeBitCast(
-            try symbol("curl_multi_add_handle"),
-            to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
-        multiRemoveHandle = unsafeBitCast(
-            try symbol("curl_multi_remove_handle"),
-            to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> CURLMcode).self)
-        multiSocketAction = unsafeBitCast(
-            try symbol("curl_multi_socket_action"),
-            to: (@convention(c) (UnsafeMutableRawPointer?, curl_socket_t, Int32, UnsafeMutablePointer<Int32>?) -> CURLMcode).self)
-        multiInfoRead = unsafeBitCast(
-            try symbol("curl_multi_info_read"),
-            to: (@convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<Int32>?) -> UnsafeMutablePointer<CURLMsg>?).self)
-        multiStrerror = unsafeBitCast(try symbol("curl_multi_strerror"), to: (@convention(c) (CURLMcode) -> UnsafePointer<CChar>?).self)
-        multiSetopt = try symbol("curl_multi_setopt")
-        urlNew = unsafeBitCast(try symbol("curl_url"), to: (@convention(c) () -> UnsafeMutableRawPointer?).self)
-        urlSet = unsafeBitCast(
-            try symbol("curl_url_set"), to: (@convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafePointer<CChar>?, UInt32) -> CURLUcode).self)
-        urlGet = unsafeBitCast(
-            try symbol("curl_url_get"),
-            to: (@convention(c) (UnsafeMutableRawPointer?, CURLUPart, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, UInt32) -> CURLUcode).self)
-        urlCleanup = unsafeBitCast(try symbol("curl_url_cleanup"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
-        free = unsafeBitCast(try symbol("curl_free"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
-        let globalInit = unsafeBitCast(try symbol("curl_global_init"), to: (@convention(c) (Int) -> CURLcode).self)
-        guard globalInit(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { throw MailError("curl_global_init failed", permanent: true) }
     }
 
-    /// `url` read by curl's own URL parser (a CURLU handle, which the caller cleans up with
-    /// `urlCleanup`) and the host it names; nil when curl cannot read it.
-    func parse(_ url: String) -> (handle: UnsafeMutableRawPointer, host: String)? {
-        guard let handle = urlNew() else { return nil }
+    /// The one place a libcurl result code is read: nothing for OK, else a thrown `CurlError`
+    /// naming `operation`, with curl's own words for the code.
+    func check<Code: CurlCode>(_ operation: @autoclosure () -> String, _ code: Code) throws(CurlError) {
+        guard code != Code.ok else { return }
+        let words = Code.words(code, f).map { String(cString: $0) } ?? "error \(code.rawValue)"
+        throw CurlError(operation(), code: code.kind, words: words)
+    }
+
+    /// The one path of a libcurl call that returns a result code: the failure a test asked for
+    /// (`FailureInjection`, by `function` and `option`), else the call; then `check`.
+    func call<Code: CurlCode>(_ function: StaticString, _ option: String? = nil, _ body: (UnsafePointer<dawnlet_curl>) -> Code) throws(CurlError) {
+        let rc = CCall.resultCode(function, context: option) { Int32(truncatingIfNeeded: body(f).rawValue) }
+        try check(option.map { "\(function)(\($0))" } ?? "\(function)", Code(rawValue: Code.RawValue(truncatingIfNeeded: rc)) ?? Code.ok)
+    }
+
+    /// A new URL handle (CURLU), which the caller cleans up with `curl_url_cleanup`.
+    func newURL() throws(MailError) -> OpaquePointer {
+        guard let handle = CCall.nonNull("curl_url", { f.pointee.curl_url() }) else { throw MailError("curl_url failed", permanent: false) }
+        return handle
+    }
+
+    /// `url` read into `handle` by curl's own URL parser, and the host it names.
+    func host(of url: String, in handle: OpaquePointer) throws(CurlError) -> String {
+        try call("curl_url_set") { $0.pointee.curl_url_set(handle, CURLUPART_URL, url, 0) }
         var host: UnsafeMutablePointer<CChar>?
-        guard urlSet(handle, CURLUPART_URL, url, 0) == CURLUE_OK, urlGet(handle, CURLUPART_HOST, &host, 0) == CURLUE_OK, let host else {
-            urlCleanup(handle)
-            return nil
-        }
-        defer { free(host) }
-        return (handle, String(cString: host))
+        try call("curl_url_get") { $0.pointee.curl_url_get(handle, CURLUPART_HOST, &host, 0) }
+        guard let host else { return "" }
+        defer { f.pointee.curl_free(host) }
+        return String(cString: host)
+    }
+}
+
+/// A libcurl call that failed, or an exchange that ended in failure: what failed, curl's code,
+/// and curl's own words for it.
+struct CurlError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The code, of whichever of curl's interfaces returned it.
+    enum Code: Hashable, Sendable {
+        case easy(CURLcode)
+        case multi(CURLMcode)
+        case url(CURLUcode)
     }
 
-    /// "curl_multi_add_handle: Out of memory": a failed multi call, for an error message.
-    func describe(_ operation: String, _ code: CURLMcode) -> String {
-        "\(operation): \(multiStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)")"
+    /// The call, with the option it set where there is one: `curl_easy_setopt(CURLOPT_MAIL_FROM)`.
+    let operation: String
+    let code: Code
+    /// curl_easy_strerror's words for the code (or curl_multi_strerror's, curl_url_strerror's).
+    let words: String
+
+    init(_ operation: String, code: Code, words: String) {
+        self.operation = operation
+        self.code = code
+        self.words = words
     }
+
+    var description: String { "\(operation): \(words)" }
+}
+
+/// A result code of one of libcurl's interfaces, for `Curl.check`.
+protocol CurlCode: RawRepresentable, Equatable where RawValue: FixedWidthInteger {
+    static var ok: Self { get }
+    var kind: CurlError.Code { get }
+    /// curl's words for `code`.
+    static func words(_ code: Self, _ curl: UnsafePointer<dawnlet_curl>) -> UnsafePointer<CChar>?
+}
+
+extension CURLcode: CurlCode {
+    static var ok: CURLcode { CURLE_OK }
+    var kind: CurlError.Code { .easy(self) }
+    static func words(_ code: CURLcode, _ curl: UnsafePointer<dawnlet_curl>) -> UnsafePointer<CChar>? { curl.pointee.curl_easy_strerror(code) }
+}
+
+extension CURLMcode: CurlCode {
+    static var ok: CURLMcode { CURLM_OK }
+    var kind: CurlError.Code { .multi(self) }
+    static func words(_ code: CURLMcode, _ curl: UnsafePointer<dawnlet_curl>) -> UnsafePointer<CChar>? { curl.pointee.curl_multi_strerror(code) }
+}
+
+extension CURLUcode: CurlCode {
+    static var ok: CURLUcode { CURLUE_OK }
+    var kind: CurlError.Code { .url(self) }
+    static func words(_ code: CURLUcode, _ curl: UnsafePointer<dawnlet_curl>) -> UnsafePointer<CChar>? { curl.pointee.curl_url_strerror(code) }
 }
 
 /// One SMTP exchange through libcurl: STARTTLS required for smtp:// unless `tls: none` on a
@@ -295,20 +317,21 @@ enum SMTP {
         if let outcome { throw outcome }
     }
 
-    /// How a finished exchange failed, from curl's result, the server's last response code,
-    /// its last refusal line and curl's error buffer; nil when it succeeded. The one place a
-    /// failure is judged temporary or permanent, whichever way the exchange ran.
-    static func failure(_ code: CURLcode, response: Int, lastRefusal: String, written: String, curl: Curl) -> MailError? {
-        guard code != CURLE_OK else { return nil }
-        let detail = written.isEmpty ? curl.easyStrerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)" : written
+    /// How an exchange failed, from curl's result, the server's last response code, its last
+    /// refusal line and what curl wrote in its error buffer (for an option refused before the
+    /// exchange began, the refused call and curl's words). The one place a failure is judged
+    /// temporary or permanent, whichever way the exchange ran.
+    static func failure(_ error: CurlError, response: Int, lastRefusal: String, written: String) -> MailError {
+        let detail = written.isEmpty ? error.words : written
         if (400..<600).contains(response) {
             let words = lastRefusal.isEmpty ? "\(response)" : lastRefusal
             return MailError("the server answered \(words)", permanent: response >= 500)
         }
-        switch code {
-        case CURLE_USE_SSL_FAILED:
+        switch error.code {
+        case .easy(CURLE_USE_SSL_FAILED):
             return MailError("the server does not offer STARTTLS, which is required (\(detail))", permanent: true)
-        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_LOGIN_DENIED, CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+        case .easy(CURLE_PEER_FAILED_VERIFICATION), .easy(CURLE_SSL_CACERT_BADFILE), .easy(CURLE_LOGIN_DENIED), .easy(CURLE_UNSUPPORTED_PROTOCOL),
+            .easy(CURLE_URL_MALFORMAT):
             return MailError(detail, permanent: true)
         default:
             return MailError(detail, permanent: false)

@@ -30,11 +30,11 @@ public final class NotificationBus {
     }
 
     deinit {
-        _ = Systemd.f.sd_bus_flush_close_unref(bus)
+        _ = Systemd.unchecked { $0.sd_bus_flush_close_unref(bus) }
     }
 
-    /// False once the connection broke (the bus went away): open a new one.
-    public var isOpen: Bool { Systemd.f.sd_bus_is_open(bus) > 0 }
+    /// False once the connection broke (the bus went away), or when it cannot be asked: open a new one.
+    public var isOpen: Bool { ((try? Systemd.call("sd_bus_is_open") { $0.sd_bus_is_open(bus) }) ?? 0) > 0 }
 
     /// Dispatches the bus from `loop`: asynchronous replies and signals arrive on the loop's thread.
     public func attach(to loop: EventLoop) throws(SystemError) {
@@ -77,7 +77,10 @@ public final class NotificationBus {
             { () throws(SystemError) in
                 let m = try self.message("CloseNotification")
                 var builder = MessageBuilder(m)
-                do throws(SystemError) { try builder.basic("u", id) } catch { _ = Systemd.f.sd_bus_message_unref(m); throw error }
+                do throws(SystemError) { try builder.basic("u", id) } catch {
+                    _ = Systemd.unchecked { $0.sd_bus_message_unref(m) }
+                    throw error
+                }
                 return m
             }, { _ throws(SystemError) in () }, { _ in })
     }
@@ -90,9 +93,7 @@ public final class NotificationBus {
             respond(id, .invoked(InvokedAction(key: key)))
         }
         try match("NotificationClosed") { [unowned self] m in
-            var reason: UInt32 = 0
-            guard self.fromServer(m), let id = try? NotificationBus.readID(m), Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &reason) > 0
-            else { return }
+            guard self.fromServer(m), let id = try? NotificationBus.readID(m), let reason = try? NotificationBus.readID(m) else { return }
             respond(id, .closed(CloseReason(code: reason)))
         }
     }
@@ -146,17 +147,14 @@ public final class NotificationBus {
                     try builder.string(property.interface)
                     try builder.string(property.name)
                 } catch {
-                    _ = Systemd.f.sd_bus_message_unref(m)
+                    _ = Systemd.unchecked { $0.sd_bus_message_unref(m) }
                     throw error
                 }
                 return m
             },
             { reply throws(SystemError) in
-                var value: Int32 = 0
-                guard Systemd.f.sd_bus_message_enter_container(reply, CChar(UInt8(ascii: "v")), "b") > 0,
-                    Systemd.f.sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "b")), &value) > 0
-                else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a boolean") }
-                return value != 0
+                guard try NotificationBus.enter(reply, "v", "b") else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a boolean") }
+                return try NotificationBus.readBoolean(reply)
             },
             { [unowned self] result in
                 switch result {
@@ -167,25 +165,22 @@ public final class NotificationBus {
     }
 
     /// The boolean property `name` in a PropertiesChanged signal's changed properties (a{sv}), read
-    /// after its interface name; nil when it is not among them.
+    /// after its interface name; nil when it is not among them, or when the signal is malformed.
     static func readBoolean(named name: String, in m: OpaquePointer) -> Bool? {
-        guard Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "{sv}") > 0 else { return nil }
-        var found: Bool?
-        while found == nil, Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "e")), "sv") > 0 {
-            var key: UnsafePointer<CChar>?
-            guard Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &key) > 0, let key else { return nil }
-            if String(cString: key) == name {
-                var value: Int32 = 0
-                guard Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "v")), "b") > 0,
-                    Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "b")), &value) > 0
-                else { return nil }
-                found = value != 0
-            } else if Systemd.f.sd_bus_message_skip(m, "v") < 0 {
-                return nil
+        do throws(SystemError) {
+            guard try enter(m, "a", "{sv}") else { return nil }
+            while try enter(m, "e", "sv") {
+                if try readString(m) == name {
+                    guard try enter(m, "v", "b") else { return nil }
+                    return try readBoolean(m)
+                }
+                try Systemd.call("sd_bus_message_skip") { $0.sd_bus_message_skip(m, "v") }
+                try Systemd.call("sd_bus_message_exit_container") { $0.sd_bus_message_exit_container(m) }
             }
-            _ = Systemd.f.sd_bus_message_exit_container(m)
+            return nil
+        } catch {
+            return nil
         }
-        return found
     }
 
     // MARK: - Messages
@@ -223,7 +218,7 @@ public final class NotificationBus {
             }
             try builder.basic("i", n.expireMilliseconds)
         } catch {
-            _ = Systemd.f.sd_bus_message_unref(m)
+            _ = Systemd.unchecked { $0.sd_bus_message_unref(m) }
             throw error
         }
         return m
@@ -235,18 +230,16 @@ public final class NotificationBus {
         init(_ m: OpaquePointer) { self.m = m }
 
         mutating func string(_ text: String) throws(SystemError) {
-            let rc = text.withCString { text in
-                CCall.negativeErrno("sd_bus_message_append_basic") { Systemd.f.sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), text) }
+            try Systemd.call("sd_bus_message_append_basic") { f in
+                text.withCString { text in f.sd_bus_message_append_basic(m, CChar(UInt8(ascii: "s")), text) }
             }
-            try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
         mutating func basic<T>(_ type: Unicode.Scalar, _ value: T) throws(SystemError) {
             var value = value
-            let rc = withUnsafePointer(to: &value) { value in
-                CCall.negativeErrno("sd_bus_message_append_basic") { Systemd.f.sd_bus_message_append_basic(m, CChar(type.value), value) }
+            try Systemd.call("sd_bus_message_append_basic") { f in
+                withUnsafePointer(to: &value) { value in f.sd_bus_message_append_basic(m, CChar(type.value), value) }
             }
-            try SystemError.check(rc, "sd_bus_message_append_basic")
         }
 
         mutating func container(_ type: Unicode.Scalar, _ contents: String, _ body: (inout MessageBuilder) throws(SystemError) -> Void) throws(SystemError) {
@@ -266,42 +259,57 @@ public final class NotificationBus {
 
     // MARK: - Replies
 
+    /// Reads the next value, of D-Bus type `type`, into `value`: true when there was one, false at
+    /// the end of the container; a failure (a value of another type) is thrown.
+    static func read(_ m: OpaquePointer, _ type: Unicode.Scalar, _ value: UnsafeMutableRawPointer) throws(SystemError) -> Bool {
+        try Systemd.call("sd_bus_message_read_basic") { $0.sd_bus_message_read_basic(m, CChar(type.value), value) } > 0
+    }
+
+    /// Enters the next value, a container of `type` holding `contents`: true when there was one,
+    /// false at the end of the enclosing container.
+    static func enter(_ m: OpaquePointer, _ type: Unicode.Scalar, _ contents: String) throws(SystemError) -> Bool {
+        try Systemd.call("sd_bus_message_enter_container") { $0.sd_bus_message_enter_container(m, CChar(type.value), contents) } > 0
+    }
+
     static func readID(_ m: OpaquePointer) throws(SystemError) -> UInt32 {
         var id: UInt32 = 0
-        let rc = Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "u")), &id)
-        guard rc > 0 else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a notification id") }
+        guard try read(m, "u", &id) else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a notification id") }
         return id
+    }
+
+    static func readBoolean(_ m: OpaquePointer) throws(SystemError) -> Bool {
+        var value: Int32 = 0
+        guard try read(m, "b", &value) else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a boolean") }
+        return value != 0
     }
 
     static func readString(_ m: OpaquePointer) throws(SystemError) -> String {
         var text: UnsafePointer<CChar>?
-        let rc = Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text)
-        guard rc > 0, let text else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a string") }
+        guard try read(m, "s", &text), let text else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a string") }
         return String(cString: text)
     }
 
     static func readStrings(_ m: OpaquePointer) throws(SystemError) -> Set<String> {
-        guard Systemd.f.sd_bus_message_enter_container(m, CChar(UInt8(ascii: "a")), "s") > 0 else {
-            throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a list of strings")
-        }
+        guard try enter(m, "a", "s") else { throw SystemError("malformed reply", errno: EBADMSG, detail: "expected a list of strings") }
         var result = Set<String>()
         var text: UnsafePointer<CChar>?
-        while Systemd.f.sd_bus_message_read_basic(m, CChar(UInt8(ascii: "s")), &text) > 0, let t = text { result.insert(String(cString: t)) }
-        _ = Systemd.f.sd_bus_message_exit_container(m)
+        while try read(m, "s", &text), let t = text { result.insert(String(cString: t)) }
+        try Systemd.call("sd_bus_message_exit_container") { $0.sd_bus_message_exit_container(m) }
         return result
     }
 
     private func fromServer(_ m: OpaquePointer) -> Bool {
-        guard let sender = Systemd.f.sd_bus_message_get_sender(m) else { return false }
+        guard let sender = Systemd.unchecked({ $0.sd_bus_message_get_sender(m) }) else { return false }
         return server == String(cString: sender)
     }
 
     private func noteServer(_ reply: OpaquePointer) {
-        if let sender = Systemd.f.sd_bus_message_get_sender(reply) { server = String(cString: sender) }
+        if let sender = Systemd.unchecked({ $0.sd_bus_message_get_sender(reply) }) { server = String(cString: sender) }
     }
 
     static func error(of reply: OpaquePointer) -> SystemError? {
-        guard Systemd.f.sd_bus_message_is_method_error(reply, nil) > 0, let e = Systemd.f.sd_bus_message_get_error(reply) else { return nil }
+        guard Systemd.unchecked({ $0.sd_bus_message_is_method_error(reply, nil) }) > 0, let e = Systemd.unchecked({ $0.sd_bus_message_get_error(reply) })
+        else { return nil }
         return SystemError.bus(e)
     }
 
@@ -309,18 +317,21 @@ public final class NotificationBus {
 
     /// Sends `m` (consumed) and waits for the reply.
     private func call<T>(_ m: OpaquePointer, _ read: (OpaquePointer) throws(SystemError) -> T) throws(SystemError) -> T {
-        defer { _ = Systemd.f.sd_bus_message_unref(m) }
-        var error = sd_bus_error()
+        defer { _ = Systemd.unchecked { $0.sd_bus_message_unref(m) } }
+        var busError = sd_bus_error()
         var reply: OpaquePointer?
-        let rc = CCall.negativeErrno("sd_bus_call") { Systemd.f.sd_bus_call(bus, m, NotificationBus.callTimeout.microseconds, &error, &reply) }
         defer {
-            Systemd.f.sd_bus_error_free(&error)
-            if let reply { _ = Systemd.f.sd_bus_message_unref(reply) }
+            Systemd.unchecked { $0.sd_bus_error_free(&busError) }
+            if let reply { _ = Systemd.unchecked { $0.sd_bus_message_unref(reply) } }
         }
-        guard rc >= 0, let reply else {
-            if error.name != nil { throw SystemError.bus(&error) }
-            throw SystemError("sd_bus_call", errno: -rc)
+        do {
+            try Systemd.call("sd_bus_call") { $0.sd_bus_call(bus, m, NotificationBus.callTimeout.microseconds, &busError, &reply) }
+        } catch {
+            // An error reply says more than its errno.
+            if busError.name != nil { throw SystemError.bus(&busError) }
+            throw error
         }
+        guard let reply else { throw SystemError("sd_bus_call", errno: EBADMSG, detail: "no reply") }
         noteServer(reply)
         return try read(reply)
     }
@@ -332,7 +343,7 @@ public final class NotificationBus {
     ) {
         let m: OpaquePointer
         do { m = try make() } catch { return done(.failure(error)) }
-        defer { _ = Systemd.f.sd_bus_message_unref(m) }
+        defer { _ = Systemd.unchecked { $0.sd_bus_message_unref(m) } }
         let box = Unmanaged.passRetained(
             Callback { [unowned self] reply in
                 if let error = NotificationBus.error(of: reply) { return done(.failure(error)) }
@@ -375,9 +386,24 @@ public final class NotificationBus {
             box.release()
             throw error
         }
-        // The bus keeps the slot; the handler is released with it.
-        _ = Systemd.f.sd_bus_slot_set_destroy_callback(slot) { userdata in userdata.map { Unmanaged<Callback>.fromOpaque($0).release() } }
-        _ = Systemd.f.sd_bus_slot_set_floating(slot, 1)
+        // The bus keeps the slot; the handler is released with it. When either cannot be set, the
+        // slot (and with it the match) is dropped and the handler released.
+        do {
+            try Systemd.call("sd_bus_slot_set_destroy_callback") {
+                $0.sd_bus_slot_set_destroy_callback(slot) { userdata in userdata.map { Unmanaged<Callback>.fromOpaque($0).release() } }
+            }
+        } catch {
+            _ = Systemd.unchecked { $0.sd_bus_slot_unref(slot) }
+            box.release()
+            throw error
+        }
+        do {
+            try Systemd.call("sd_bus_slot_set_floating") { $0.sd_bus_slot_set_floating(slot, 1) }
+        } catch {
+            // Ours is the only reference: dropping it frees the slot, and its destroy callback the handler.
+            _ = Systemd.unchecked { $0.sd_bus_slot_unref(slot) }
+            throw error
+        }
     }
 
     private final class Callback {
@@ -390,7 +416,7 @@ extension SystemError {
     /// An sd-bus error (an error reply, or a call that failed with one): its name, message and errno.
     static func bus(_ error: UnsafePointer<sd_bus_error>) -> SystemError {
         SystemError(
-            "D-Bus call", errno: Systemd.f.sd_bus_error_get_errno(error), busError: error.pointee.name.map { String(cString: $0) } ?? "error",
+            "D-Bus call", errno: Systemd.unchecked { $0.sd_bus_error_get_errno(error) }, busError: error.pointee.name.map { String(cString: $0) } ?? "error",
             detail: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 }

@@ -1,6 +1,7 @@
 internal import CCurl
 internal import CLinux
 internal import CSystemd
+import DawnletCCall
 import DawnletCore
 import Glibc
 
@@ -33,7 +34,9 @@ public final class SMTPSender {
         case .success(let loaded): curl = loaded
         case .failure(let error): throw error
         }
-        guard let multi = curl.multiInit() else { throw MailError("curl_multi_init failed", permanent: false) }
+        guard let multi = CCall.nonNull("curl_multi_init", { curl.f.pointee.curl_multi_init() }) else {
+            throw MailError("curl_multi_init failed", permanent: false)
+        }
         self.loop = loop
         self.curl = curl
         self.multi = multi
@@ -45,19 +48,24 @@ public final class SMTPSender {
         // curl's callbacks reach the watcher, not the sender: they also come while the sender's
         // deinit removes its transfers, and the watcher is alive until that is over.
         let context = Unmanaged.passUnretained(watcher).toOpaque()
-        let s = curl.multiSetopt
-        try check(
-            dawnlet_curl_multi_setopt_socket_function(s, multi) { _, socket, what, userdata, _ in
-                guard let userdata else { return -1 }
-                return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().socketChanged(socket, what)
-            }, "CURLMOPT_SOCKETFUNCTION")
-        try check(dawnlet_curl_multi_setopt_socket_data(s, multi, context), "CURLMOPT_SOCKETDATA")
-        try check(
-            dawnlet_curl_multi_setopt_timer_function(s, multi) { _, milliseconds, userdata in
-                guard let userdata else { return -1 }
-                return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().timerChanged(milliseconds)
-            }, "CURLMOPT_TIMERFUNCTION")
-        try check(dawnlet_curl_multi_setopt_timer_data(s, multi, context), "CURLMOPT_TIMERDATA")
+        do throws(CurlError) {
+            try curl.call("curl_multi_setopt", "CURLMOPT_SOCKETFUNCTION") {
+                dawnlet_curl_multi_setopt_socket_function($0, multi) { _, socket, what, userdata, _ in
+                    guard let userdata else { return -1 }
+                    return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().socketChanged(socket, what)
+                }
+            }
+            try curl.call("curl_multi_setopt", "CURLMOPT_SOCKETDATA") { dawnlet_curl_multi_setopt_socket_data($0, multi, context) }
+            try curl.call("curl_multi_setopt", "CURLMOPT_TIMERFUNCTION") {
+                dawnlet_curl_multi_setopt_timer_function($0, multi) { _, milliseconds, userdata in
+                    guard let userdata else { return -1 }
+                    return Unmanaged<Watcher>.fromOpaque(userdata).takeUnretainedValue().timerChanged(milliseconds)
+                }
+            }
+            try curl.call("curl_multi_setopt", "CURLMOPT_TIMERDATA") { dawnlet_curl_multi_setopt_timer_data($0, multi, context) }
+        } catch {
+            throw MailError("\(error)", permanent: false)
+        }
         // The loop holds the watcher's sources and they must not keep the sender alive: whoever
         // owns the sender decides when it goes.
         watcher.ready = { [weak self] socket, mask in self?.act(on: socket, mask) }
@@ -70,17 +78,20 @@ public final class SMTPSender {
         let abandoned = Array(transfers.values)
         transfers = [:]
         for transfer in abandoned {
-            let removed = curl.multiRemoveHandle(multi, transfer.handle)
-            transfer.close()
             var why = "the mail sender was shut down before the exchange finished"
-            if removed != CURLM_OK { why += "; " + curl.describe("curl_multi_remove_handle", removed) }
+            if let failed = remove(transfer.handle) { why += "; \(failed)" }
+            transfer.close()
             transfer.finish(MailError(why, permanent: false))
         }
         deliverReports()
         // It can fail only for a bad handle or a call from inside a curl callback; neither can
         // happen here (no callback of ours drops the sender), and there is no one left to tell.
-        let cleaned = curl.multiCleanup(multi)
-        assert(cleaned == CURLM_OK, curl.describe("curl_multi_cleanup", cleaned))
+        // So not through `call`, where a test could fail it.
+        do throws(CurlError) {
+            try curl.check("curl_multi_cleanup", curl.f.pointee.curl_multi_cleanup(multi))
+        } catch {
+            assertionFailure("\(error)")
+        }
         watcher.stop()
     }
 
@@ -94,15 +105,17 @@ public final class SMTPSender {
         guard let transfer = Transfer(curl: curl, message: message, done: done) else {
             return report(MailError("curl_easy_init failed", permanent: false), to: done)
         }
-        if let failure = transfer.configure(url: url, settings: settings, password: password, connectOnly: message == nil, closesConnection: closesConnections)
-        {
+        do throws(MailError) {
+            try transfer.configure(url: url, settings: settings, password: password, connectOnly: message == nil, closesConnection: closesConnections)
+        } catch {
             transfer.close()
-            return report(failure, to: done)
+            return report(error, to: done)
         }
         transfers[transfer.handle] = transfer
-        let added = curl.multiAddHandle(multi, transfer.handle)
-        guard added == CURLM_OK else {
-            let why = watcher.explain(curl.describe("curl_multi_add_handle", added))
+        do throws(CurlError) {
+            try curl.call("curl_multi_add_handle") { $0.pointee.curl_multi_add_handle(multi, transfer.handle) }
+        } catch {
+            let why = watcher.explain("\(error)")
             // curl may have linked the handle in before a callback failed; cleaning the easy
             // handle up detaches it from the multi handle either way.
             transfers[transfer.handle] = nil
@@ -122,12 +135,17 @@ public final class SMTPSender {
     /// can, then every exchange it finished is reported.
     private func act(on socket: curl_socket_t, _ mask: Int32) {
         var running: Int32 = 0
-        let acted = curl.multiSocketAction(multi, socket, mask, &running)
+        var failure: CurlError?
+        do throws(CurlError) {
+            try curl.call("curl_multi_socket_action") { $0.pointee.curl_multi_socket_action(multi, socket, mask, &running) }
+        } catch {
+            failure = error
+        }
         collect()
-        if acted != CURLM_OK {
+        if let failure {
             // curl aborts every transfer when a callback fails, and after any other failure the
             // state of those left is unknown: each ends as a temporary failure, to be retried.
-            abandonAll(because: watcher.explain(curl.describe("curl_multi_socket_action", acted)))
+            abandonAll(because: watcher.explain("\(failure)"))
         }
         settle()
     }
@@ -135,19 +153,20 @@ public final class SMTPSender {
     /// Reports every exchange curl has finished.
     private func collect() {
         var queued: Int32 = 0
-        while let message = curl.multiInfoRead(multi, &queued) {
+        // NULL is the end of the queue, not a failure.
+        while let message = curl.f.pointee.curl_multi_info_read(multi, &queued) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             // The message is valid only until the next multi call: read it before removing.
             let result = message.pointee.data.result
             guard let transfer = transfers.removeValue(forKey: handle) else { continue }
             var outcome = transfer.outcome(result)
-            let removed = curl.multiRemoveHandle(multi, handle)
+            let removal = remove(handle)
             // The easy handle's cleanup detaches it from the multi handle even if that failed.
             transfer.close()
             // A failed removal is added to a failure's reason, but it does not turn a delivery
             // into a failure: the server has the message, and the runner would send it twice.
-            if removed != CURLM_OK, let failure = outcome {
-                outcome = MailError(failure.message + "; " + curl.describe("curl_multi_remove_handle", removed), permanent: failure.permanent)
+            if let removal, let failure = outcome {
+                outcome = MailError(failure.message + "; \(removal)", permanent: failure.permanent)
             }
             // Settled before `done`, which may start the next send or check that all is quiet.
             settle()
@@ -159,11 +178,20 @@ public final class SMTPSender {
         let abandoned = Array(transfers.values)
         transfers = [:]
         for transfer in abandoned {
-            let removed = curl.multiRemoveHandle(multi, transfer.handle)
-            transfer.close()
             var message = why
-            if removed != CURLM_OK { message += "; " + curl.describe("curl_multi_remove_handle", removed) }
+            if let failed = remove(transfer.handle) { message += "; \(failed)" }
+            transfer.close()
             transfer.finish(MailError(message, permanent: false))
+        }
+    }
+
+    /// Takes an easy handle out of the multi handle; why it could not be, if it could not.
+    private func remove(_ handle: UnsafeMutableRawPointer) -> CurlError? {
+        do throws(CurlError) {
+            try curl.call("curl_multi_remove_handle") { $0.pointee.curl_multi_remove_handle(multi, handle) }
+            return nil
+        } catch {
+            return error
         }
     }
 
@@ -190,10 +218,6 @@ public final class SMTPSender {
         reports = []
         reportTimer.stop()
         for report in due { report.done(report.error) }
-    }
-
-    private func check(_ code: CURLMcode, _ option: String) throws(MailError) {
-        guard code == CURLM_OK else { throw MailError(curl.describe("curl_multi_setopt(\(option))", code), permanent: false) }
     }
 }
 
@@ -292,12 +316,12 @@ private final class Transfer {
     private let errors: UnsafeMutablePointer<CChar>
     private var recipients: UnsafeMutablePointer<curl_slist>?
     /// The URL as curl parsed it (CURLOPT_CURLU): the transfer goes to the host that was checked.
-    private var parsedURL: UnsafeMutableRawPointer?
+    private var parsedURL: OpaquePointer?
     private var done: ((MailError?) -> Void)?
     private var closed = false
 
     init?(curl: Curl, message: [UInt8]?, done: @escaping (MailError?) -> Void) {
-        guard let handle = curl.easyInit() else { return nil }
+        guard let handle = CCall.nonNull("curl_easy_init", { curl.f.pointee.curl_easy_init() }) else { return nil }
         self.handle = handle
         self.curl = curl
         self.done = done
@@ -312,49 +336,84 @@ private final class Transfer {
         errors.deallocate()
     }
 
-    /// Sets the options; returns the failure (curl's "failed initialization", as a blocking
-    /// send would report it) when curl refuses one.
-    func configure(url: String, settings: Config.Email, password: String?, connectOnly: Bool, closesConnection: Bool) -> MailError? {
+    /// Sets the options; throws the failure when curl refuses one (or cannot read the URL).
+    func configure(url: String, settings: Config.Email, password: String?, connectOnly: Bool, closesConnection: Bool) throws(MailError) {
         // The host as curl reads it, whatever the config's own check made of the text: clear
         // text only to this machine.
-        guard let (parsed, host) = curl.parse(url) else { return MailError("curl cannot read channels.email.url as a URL", permanent: true) }
+        let parsed = try curl.newURL()
         parsedURL = parsed
+        let host: String
+        do throws(CurlError) {
+            host = try curl.host(of: url, in: parsed)
+        } catch {
+            throw MailError("curl cannot read channels.email.url as a URL (\(error.words))", permanent: true)
+        }
         if settings.tls == .none && url.hasPrefix("smtp://") && !Config.Email.isLoopback(host) {
-            return MailError(
+            throw MailError(
                 "tls none is refused: curl reads the host of channels.email.url as \(DisplayText.escaped(host)), not this machine", permanent: true)
         }
-        for address in settings.to { recipients = curl.slistAppend(recipients, "<\(address)>") }
-        let s = curl.setopt
-        var failed = false
-        func option(_ rc: CURLcode) { if rc != CURLE_OK { failed = true } }
-        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_CURLU, parsed))
-        option(dawnlet_curl_setopt_string(s, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>"))
-        option(dawnlet_curl_setopt_slist(s, handle, CURLOPT_MAIL_RCPT, recipients))
-        option(dawnlet_curl_setopt_long(s, handle, connectOnly ? CURLOPT_CONNECT_ONLY : CURLOPT_UPLOAD, 1))
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_NOSIGNAL, 1))
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_TIMEOUT, Int(settings.timeout.wholeSeconds)))
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_CONNECTTIMEOUT, Int(min(settings.timeout, .seconds(10)).wholeSeconds)))
+        for address in settings.to {
+            // On failure the list so far stays ours, freed by `close`.
+            guard let appended = CCall.nonNull("curl_slist_append", { curl.f.pointee.curl_slist_append(recipients, "<\(address)>") }) else {
+                throw MailError("curl_slist_append failed", permanent: false)
+            }
+            recipients = appended
+        }
+        do throws(CurlError) {
+            try set(
+                settings: settings, password: password, parsed: parsed, connectOnly: connectOnly, closesConnection: closesConnection,
+                smtp: url.hasPrefix("smtp://"))
+        } catch {
+            // Nothing was exchanged yet: the refused option and curl's words say it all.
+            throw SMTP.failure(error, response: 0, lastRefusal: "", written: "\(error)")
+        }
+    }
+
+    /// Every option of the exchange, each through `Curl.call` named by its option.
+    private func set(settings: Config.Email, password: String?, parsed: OpaquePointer, connectOnly: Bool, closesConnection: Bool, smtp: Bool)
+        throws(CurlError)
+    {
+        let handle = handle
+        func option(_ name: String, _ body: (UnsafePointer<dawnlet_curl>) -> CURLcode) throws(CurlError) {
+            try curl.call("curl_easy_setopt", name, body)
+        }
+        try option("CURLOPT_CURLU") { dawnlet_curl_setopt_pointer($0, handle, CURLOPT_CURLU, UnsafeMutableRawPointer(parsed)) }
+        try option("CURLOPT_MAIL_FROM") { dawnlet_curl_setopt_string($0, handle, CURLOPT_MAIL_FROM, "<\(settings.from ?? "")>") }
+        try option("CURLOPT_MAIL_RCPT") { dawnlet_curl_setopt_slist($0, handle, CURLOPT_MAIL_RCPT, recipients) }
+        if connectOnly {
+            try option("CURLOPT_CONNECT_ONLY") { dawnlet_curl_setopt_long($0, handle, CURLOPT_CONNECT_ONLY, 1) }
+        } else {
+            try option("CURLOPT_UPLOAD") { dawnlet_curl_setopt_long($0, handle, CURLOPT_UPLOAD, 1) }
+        }
+        try option("CURLOPT_NOSIGNAL") { dawnlet_curl_setopt_long($0, handle, CURLOPT_NOSIGNAL, 1) }
+        try option("CURLOPT_TIMEOUT") { dawnlet_curl_setopt_long($0, handle, CURLOPT_TIMEOUT, Int(settings.timeout.wholeSeconds)) }
+        try option("CURLOPT_CONNECTTIMEOUT") {
+            dawnlet_curl_setopt_long($0, handle, CURLOPT_CONNECTTIMEOUT, Int(min(settings.timeout, .seconds(10)).wholeSeconds))
+        }
         // The QUIT after a delivered message is waited for inside curl (a blocking wait, outside
         // CURLOPT_TIMEOUT); bound it by the same timeout instead of curl's default two minutes.
         // Every other response is already bound more tightly by CURLOPT_TIMEOUT.
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, Int(settings.timeout.wholeSeconds)))
+        try option("CURLOPT_SERVER_RESPONSE_TIMEOUT") {
+            dawnlet_curl_setopt_long($0, handle, CURLOPT_SERVER_RESPONSE_TIMEOUT, Int(settings.timeout.wholeSeconds))
+        }
         // One connection per exchange, closed at its end: no idle connection stays open between
         // sends, and no socket stays on the loop. A process that sends one message and ends
         // keeps it instead, so that it learns the outcome before curl's QUIT (see Mailer.sendOnce).
-        if closesConnection { option(dawnlet_curl_setopt_long(s, handle, CURLOPT_FORBID_REUSE, 1)) }
-        if url.hasPrefix("smtp://") {
-            option(dawnlet_curl_setopt_long(s, handle, CURLOPT_USE_SSL, Int(settings.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue)))
+        if closesConnection { try option("CURLOPT_FORBID_REUSE") { dawnlet_curl_setopt_long($0, handle, CURLOPT_FORBID_REUSE, 1) } }
+        if smtp {
+            let level = settings.tls == .starttls ? CURLUSESSL_ALL.rawValue : CURLUSESSL_NONE.rawValue
+            try option("CURLOPT_USE_SSL") { dawnlet_curl_setopt_long($0, handle, CURLOPT_USE_SSL, Int(level)) }
         }
-        if let caFile = settings.caFile { option(dawnlet_curl_setopt_string(s, handle, CURLOPT_CAINFO, caFile)) }
+        if let caFile = settings.caFile { try option("CURLOPT_CAINFO") { dawnlet_curl_setopt_string($0, handle, CURLOPT_CAINFO, caFile) } }
         if let user = settings.user {
-            option(dawnlet_curl_setopt_string(s, handle, CURLOPT_USERNAME, user))
-            option(dawnlet_curl_setopt_string(s, handle, CURLOPT_PASSWORD, password ?? ""))
+            try option("CURLOPT_USERNAME") { dawnlet_curl_setopt_string($0, handle, CURLOPT_USERNAME, user) }
+            try option("CURLOPT_PASSWORD") { dawnlet_curl_setopt_string($0, handle, CURLOPT_PASSWORD, password ?? "") }
         }
-        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_ERRORBUFFER, errors))
+        try option("CURLOPT_ERRORBUFFER") { dawnlet_curl_setopt_pointer($0, handle, CURLOPT_ERRORBUFFER, errors) }
         // The exchange lives as long as this transfer, which outlives the easy handle.
         let context = Unmanaged.passUnretained(exchange).toOpaque()
-        option(
-            dawnlet_curl_setopt_read_function(s, handle) { buffer, size, count, userdata in
+        try option("CURLOPT_READFUNCTION") {
+            dawnlet_curl_setopt_read_function($0, handle) { buffer, size, count, userdata in
                 guard let buffer, let userdata else { return Int(CURL_READFUNC_ABORT) }
                 let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
                 let n = min(size * count, exchange.bytes.count - exchange.offset)
@@ -364,13 +423,14 @@ private final class Transfer {
                 }
                 exchange.offset += n
                 return n
-            })
-        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_READDATA, context))
+            }
+        }
+        try option("CURLOPT_READDATA") { dawnlet_curl_setopt_pointer($0, handle, CURLOPT_READDATA, context) }
         // The server's replies (and only those: what we send includes the login) keep the
         // last refusal, for a failure's reason.
-        option(dawnlet_curl_setopt_long(s, handle, CURLOPT_VERBOSE, 1))
-        option(
-            dawnlet_curl_setopt_debug_function(s, handle) { _, type, data, size, userdata in
+        try option("CURLOPT_VERBOSE") { dawnlet_curl_setopt_long($0, handle, CURLOPT_VERBOSE, 1) }
+        try option("CURLOPT_DEBUGFUNCTION") {
+            dawnlet_curl_setopt_debug_function($0, handle) { _, type, data, size, userdata in
                 guard type == CURLINFO_HEADER_IN, let data, let userdata else { return 0 }
                 let exchange = Unmanaged<SMTP.Exchange>.fromOpaque(userdata).takeUnretainedValue()
                 // A refusal (4xx, 5xx), not the 221 of the QUIT that follows it.
@@ -378,17 +438,25 @@ private final class Transfer {
                 let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size), as: UTF8.self)
                 exchange.lastResponse = line.trimmingTrailingNewlines
                 return 0
-            })
-        option(dawnlet_curl_setopt_pointer(s, handle, CURLOPT_DEBUGDATA, context))
-        return failed ? outcome(CURLE_FAILED_INIT) : nil
+            }
+        }
+        try option("CURLOPT_DEBUGDATA") { dawnlet_curl_setopt_pointer($0, handle, CURLOPT_DEBUGDATA, context) }
     }
 
-    /// How the exchange ended, judged by the one rule every send uses.
-    func outcome(_ code: CURLcode) -> MailError? {
-        guard code != CURLE_OK else { return nil }
-        var response = 0
-        if dawnlet_curl_getinfo_long(curl.getinfo, handle, CURLINFO_RESPONSE_CODE, &response) != CURLE_OK { response = 0 }
-        return SMTP.failure(code, response: response, lastRefusal: exchange.lastResponse, written: String(cString: errors), curl: curl)
+    /// How the exchange ended (curl's result for it), judged by the one rule every send uses.
+    func outcome(_ result: CURLcode) -> MailError? {
+        do throws(CurlError) {
+            try curl.check("the SMTP exchange", result)
+            return nil
+        } catch {
+            var response = 0
+            do throws(CurlError) {
+                try curl.call("curl_easy_getinfo", "CURLINFO_RESPONSE_CODE") { dawnlet_curl_getinfo_long($0, handle, CURLINFO_RESPONSE_CODE, &response) }
+            } catch {
+                response = 0
+            }
+            return SMTP.failure(error, response: response, lastRefusal: exchange.lastResponse, written: String(cString: errors))
+        }
     }
 
     /// Cleans the easy handle up (which also takes it out of a multi handle it is still in),
@@ -396,10 +464,10 @@ private final class Transfer {
     func close() {
         guard !closed else { return }
         closed = true
-        curl.easyCleanup(handle)
-        curl.slistFreeAll(recipients)
+        curl.f.pointee.curl_easy_cleanup(handle)
+        curl.f.pointee.curl_slist_free_all(recipients)
         recipients = nil
-        curl.urlCleanup(parsedURL)
+        curl.f.pointee.curl_url_cleanup(parsedURL)
         parsedURL = nil
     }
 

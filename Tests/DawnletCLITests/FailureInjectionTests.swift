@@ -3,8 +3,10 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// `serve` (the debug binary) with a C call made to fail on purpose (`DAWNLET_FAIL`): a D-Bus call
-/// failing mid-delivery, inotify refused. Each ends with nothing lost and nothing sent twice.
+/// The debug binary with a C call made to fail on purpose (`DAWNLET_FAIL`): a D-Bus call failing
+/// mid-delivery, inotify refused, an event source the loop cannot keep, a D-Bus reply that cannot
+/// be read, a database SQLite cannot open. Each ends with a clear message, nothing lost and
+/// nothing sent twice.
 extension ServeTests {
     @Test(
         "desktop: the Notify call fails (connection reset) with no fallback: tried again a second later, shown once, recorded delivered after 2 attempts",
@@ -45,5 +47,67 @@ extension ServeTests {
         #expect(try server.stop().0 == 0)
         #expect(lines().count == 1)
         #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'delivered'") == 1)
+    }
+
+    @Test(
+        "an event source the loop cannot keep (sd_event_source_set_floating refused): serve says so and exits 1 before claiming anything; the next start sends the reminder once",
+        .enabled(if: FailureInjection.isCompiledIn, "the binary under test is a debug build only where this one is")
+    )
+    func eventSourceRefused() throws {
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
+        let refused = try serveBounded(failing: "sd_event_source_set_floating@1=ENOMEM")
+        CLIProcess.expectFailure(refused, status: 1, mentioning: ["sd_event_source_set_floating: Cannot allocate memory"])
+        #expect(try count("SELECT count(*) FROM deliveries") == 0)
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
+        #expect(waitForLines(1, seconds: 10).count == 1)
+        usleep(1_000_000)
+        #expect(try server.stop().0 == 0)
+        #expect(lines().count == 1)
+    }
+
+    @Test(
+        "notify-test: a reply from the notification server that cannot be read (sd_bus_message_read_basic failing) is a one-line error, not a crash",
+        .enabled(if: FailureInjection.isCompiledIn, "the binary under test is a debug build only where this one is")
+    )
+    func busReplyUnreadable() throws {
+        let session = try DesktopSession(notificationServer: true)
+        // 74: EBADMSG
+        let failing = session.environment.merging(["DAWNLET_FAIL": "sd_bus_message_read_basic@1=74"]) { $1 }
+        let test = try CLIProcess.run(["--db", db, "--config", config, "notify-test"], environment: failing)
+        CLIProcess.expectFailure(test, status: 1, mentioning: ["desktop: sd_bus_message_read_basic: Bad message"])
+        #expect(session.displayed() == 0, "nothing was shown")
+        // The same command without the failure shows the notification.
+        let shown = try CLIProcess.run(["--db", db, "--config", config, "notify-test"], environment: session.environment)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+    }
+
+    @Test(
+        "a database SQLite cannot open (sqlite3_open_v2 failing): today says which file and SQLite's words, and exits 1",
+        .enabled(if: FailureInjection.isCompiledIn, "the binary under test is a debug build only where this one is")
+    )
+    func databaseNotOpened() throws {
+        try cli("todo", "add", "Call mum", "--due", "2026-12-01T09:00")
+        let refused = try CLIProcess.run(["--db", db, "--config", config, "today"], environment: ["DAWNLET_FAIL": "sqlite3_open_v2@1=14"])
+        CLIProcess.expectFailure(refused, status: 1, mentioning: ["cannot open database \(db): unable to open database file"])
+        #expect(try cli("today", "--date", "2026-12-01").stdout.contains("Call mum"))
+    }
+
+    /// `serve` with `DAWNLET_FAIL` set to `rules`, as CLIProcess.run would run it, but ended by
+    /// `timeout` after 20 s: a serve that does not stop by itself then exits 124.
+    func serveBounded(failing rules: String) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        process.arguments = ["20", CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
+        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "DAWNLET_FAIL": rules]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 }
