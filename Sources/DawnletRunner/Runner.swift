@@ -174,7 +174,12 @@ public final class Runner {
         beginExport()
         try watchClock()
         watchZone()
-        loop.enableWatchdog()
+        do {
+            try loop.enableWatchdog()
+        } catch {
+            // systemd restarts the service when WatchdogSec runs out with no word from it: said why.
+            log(LogEntry("cannot keep systemd's watchdog: \(error); systemd will restart serve when WatchdogSec runs out", priority: 3))
+        }
         do { try store.log.noteRunnerStart(scheduler.now) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
         start()
         ServiceNotify.send("READY=1")

@@ -30,10 +30,8 @@ public final class EventLoop {
     }
 
     /// Sends WATCHDOG=1 by itself when systemd set WATCHDOG_USEC (no-op otherwise).
-    public func enableWatchdog() {
-        // Unchecked, as its caller expects: a watchdog that cannot be armed leaves systemd to
-        // restart the service when WatchdogSec runs out.
-        _ = Systemd.unchecked { $0.sd_event_set_watchdog(event, 1) }
+    public func enableWatchdog() throws(SystemError) {
+        try Systemd.call("sd_event_set_watchdog") { $0.sd_event_set_watchdog(event, 1) }
     }
 
     /// A one-shot CLOCK_REALTIME timer (an instant of the wall clock), disarmed until `arm`. It

@@ -18,7 +18,7 @@ public final class ClockChangeWatch {
     /// again (`arm()`), or it says nothing of the next change.
     public func clockWasSet() -> Bool {
         var expirations: UInt64 = 0
-        return read(fd, &expirations, 8) < 0 && errno == ECANCELED
+        return CCall.posix("read") { read(fd, &expirations, 8) } < 0 && errno == ECANCELED
     }
 
     public func arm() throws(SystemError) {
@@ -156,13 +156,13 @@ public struct FileIdentity: Hashable, Sendable {
     /// The file at `path` now (following symlinks), or nil when there is none.
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard CCall.posix("stat", context: path, { stat(path, &info) }) == 0 else { return nil }
         self.init(info)
     }
 
     init?(fd: Int32) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
+        guard CCall.posix("fstat", { fstat(fd, &info) }) == 0 else { return nil }
         self.init(info)
     }
 
@@ -222,7 +222,7 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
     /// The file at `path` now (following symlinks), or nil when there is none.
     public init?(path: String) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard CCall.posix("stat", context: path, { stat(path, &info) }) == 0 else { return nil }
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)

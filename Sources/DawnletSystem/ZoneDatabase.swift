@@ -1,3 +1,4 @@
+import DawnletCCall
 import DawnletCore
 import FoundationEssentials
 import Glibc
@@ -83,7 +84,7 @@ public final class ZoneDatabase: Sendable {
                 if let zone = try? zone(named: name) { return zone }
             }
         }
-        if access(localtime, F_OK) != 0 && errno == ENOENT { return Zone.utc }
+        if CCall.posix("access", context: localtime, { access(localtime, F_OK) }) != 0 && errno == ENOENT { return Zone.utc }
         let rules = try ZoneDatabase.read(localtime, unknown: "\(localtime) is no zone file: set TZ or link it to one")
         let named = (try? ZoneDatabase.text(timezoneFile))?.split(separator: "\n").first.map(String.init)
         // The name /etc/timezone gives, when that zone's file agrees (a stale name is not used).
