@@ -128,7 +128,7 @@ import Testing
         #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  saved 0.00 of 900.00 (0%), 900.00 to go by 2027-06-01"))
     }
 
-    @Test("what edit refuses: nothing to change, both of a pair, more than title and time for one occurrence, an unknown id")
+    @Test("what edit refuses: nothing to change, both of a pair, more than title and time for one occurrence, an unknown id; what is already so is no error")
     func refusals() throws {
         try cli("todo", "add", "Water", "--every", "daily")
         for (arguments, words) in [
@@ -141,6 +141,9 @@ import Testing
         ] {
             CLIProcess.expectFailure(try CLIProcess.run(["--db", db] + arguments), status: 2, mentioning: words)
         }
+        // What is asked is already so: no error, nothing written, and it says so.
+        let same = try CLIProcess.run(["--db", db, "todo", "edit", "1", "--title", "Water"])
+        #expect(same.status == 0 && same.stdout.isEmpty && same.stderr == "todo 1: already so; nothing changed\n", "\(same)")
         CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "todo", "edit", "9", "--title", "x"]), status: 65, mentioning: ["no todo with id 9"])
         CLIProcess.expectFailure(try CLIProcess.run(["--db", db, "income", "edit", "3", "--name", "x"]), status: 65, mentioning: ["no income with id 3"])
     }

@@ -66,6 +66,15 @@ import Testing
         for name in try FileManager.default.contentsOfDirectory(atPath: out) where !name.hasSuffix("-todo-1.ics") {
             #expect(!(try String(contentsOfFile: "\(out)/\(name)", encoding: .utf8)).contains("PRIVATE"), "\(name) holds the private file")
         }
+        // doctor counts it apart from ours.
+        let config = folder.path("config.json5")
+        try "{ export: { to: \"\(out)\" } }".write(toFile: config, atomically: true, encoding: .utf8)
+        let doctor = try CLIProcess.run(["--db", db, "--config", config, "doctor"])
+        let name = (rent as NSString).lastPathComponent
+        #expect(
+            doctor.stdout.contains(
+                "note export: \(out): 1 file of your todos and events, kept by serve; 1 named like them is not a file of ours (a link, a hard link, a folder…), "
+                    + "left alone: first \(name); remove it and serve writes the files again\n"), "\(doctor.stdout)")
         // The item deleted: its "file" is still not ours, so it is not removed either.
         try run("todo", "delete", "1").expectSuccess()
         #expect(try run("export", "--to", out).status == 1)

@@ -62,6 +62,8 @@ import Testing
         /// last export (an attack on the file before it may still spoil that), and read back.
         var pending: Set<Int> = []
         var completed: Set<Int> = []
+        /// The folder's mode as another program last set it: never changed by us.
+        var folderMode: mode_t?
         /// The outside files (and the setuid program), as they were.
         var outsideBefore: [String: Entry] = [:]
 
@@ -137,7 +139,7 @@ import Testing
         /// One random attack, or one change here or elsewhere.
         func step() throws {
             let target = victim()
-            switch random.next() % 11 {
+            switch random.next() % 13 {
             case 0, 1:
                 let to = targets[Int(random.next() % UInt64(targets.count))]
                 log("symlink \(target) -> \(to)")
@@ -167,6 +169,7 @@ import Testing
                 log("folder removed and made again")
                 _ = try runTool("/bin/rm", ["-rf", dir], environment: [:])
                 mkdir(dir, 0o700)
+                folderMode = nil
                 planted = [:]
                 modeChanged = []
                 pending = []
@@ -190,6 +193,12 @@ import Testing
                 pending.remove(id)
             case 9:
                 try addTodo()
+            case 10:
+                // Root reads and writes it all the same; the mode must stay as it was set.
+                let mode: mode_t = [0o000, 0o500, 0o700, 0o755][Int(random.next() % 4)]
+                log("chmod \(String(mode, radix: 8)) the folder")
+                chmod(dir, mode)
+                folderMode = mode
             default:
                 guard let id = items.randomElement(using: &random) else { return }
                 if random.next() % 3 == 0 {
@@ -200,7 +209,8 @@ import Testing
                     completed.remove(id)
                 } else {
                     log("todo edit \(id)")
-                    #expect(try cli(["todo", "edit", String(id), "--title", "Todo \(id) edited \(random.next() % 100)"]).status == 0)
+                    let edit = try cli(["todo", "edit", String(id), "--title", "Todo \(id) edited \(random.next() % 100)"])
+                    #expect(edit.status == 0, "\(edit.stderr)")
                 }
             }
         }
@@ -210,6 +220,7 @@ import Testing
             for path in outsidePaths {
                 #expect(Entry(path) == outsideBefore[path], "\(what): \(path) changed: \(Entry(path).map { "\($0)" } ?? "gone")")
             }
+            if let folderMode { #expect(Entry(dir)?.mode == folderMode, "\(what): the folder's mode changed") }
             for (path, entry) in planted {
                 #expect(Entry(path) == entry, "\(what): \(path), not ours, changed: was \(entry), now \(Entry(path).map { "\($0)" } ?? "gone")")
             }

@@ -245,7 +245,8 @@ enum DeliveryCommands {
         }
 
         if let to = config.exportTo {
-            // The folder serve keeps your items' files in: there and writable, and how many it holds.
+            // The folder serve keeps your items' files in: there and writable, how many it holds, and
+            // what stands at one of its names that is not its own (left alone by export and serve).
             let folder = ConfigPath.expand(to)
             var isFolder = false
             if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
@@ -253,8 +254,19 @@ enum DeliveryCommands {
             } else if !isFolder || access(folder, W_OK | X_OK) != 0 {
                 report(false, "export", "\(to) is not a folder this user can write", fix: "point export.to at a folder of yours")
             } else {
-                let ours = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("dawnlet-") && $0.hasSuffix(".ics") }
-                report(true, "export", "\(to): \(ours.count) file\(ours.count == 1 ? "" : "s") of your todos and events, kept by serve")
+                let named = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("dawnlet-") && $0.hasSuffix(".ics") }
+                let foreign = named.filter { name in
+                    var entry = stat()
+                    return lstat("\(folder)/\(name)", &entry) != 0 || entry.st_mode & S_IFMT != S_IFREG || entry.st_nlink > 1
+                }
+                let ours = named.count - foreign.count
+                var text = "\(to): \(ours) file\(ours == 1 ? "" : "s") of your todos and events, kept by serve"
+                if let first = foreign.sorted().first {
+                    text +=
+                        "; \(foreign.count) named like them \(foreign.count == 1 ? "is" : "are") not a file of ours (a link, a hard link, a folder…), "
+                        + "left alone: first \(first); remove \(foreign.count == 1 ? "it" : "them") and serve writes the files again"
+                }
+                report(foreign.isEmpty ? true : nil, "export", text)
             }
         }
 

@@ -46,7 +46,7 @@ enum ExportCommand {
         for line in report.applied + report.failures + report.leftAlone.values.sorted() { invocation.output.error(DisplayText.shown(line)) }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         invocation.output.line(
-            "exported \(count(report.counts[.todo] ?? 0, "todo")) and \(count(report.counts[.event] ?? 0, "event")) to \(folder): "
+            "exported \(count(report.counts[.todo] ?? 0, "todo")) and \(count(report.counts[.event] ?? 0, "event")) to \(DisplayText.shown(folder)): "
                 + "\(count(report.written, "file")) written, \(report.unchanged) unchanged, \(report.removed) removed")
         let notExported = report.failures.count + report.leftAlone.count
         if notExported > 0 {

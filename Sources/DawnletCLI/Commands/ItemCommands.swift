@@ -339,7 +339,12 @@ enum ItemCommands {
         new.style = try invocation.itemStyle(over: old.style)
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
-        guard new != old else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
+        guard new != old else {
+            guard !arguments.values.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
+            // What was asked is already so (the same title again): nothing is written, and that is no error.
+            invocation.output.error("\(kind.rawValue) \(id): already so; nothing changed")
+            return
+        }
         try store.items.replaceDefinition(new, now: try invocation.now())
         invocation.output.line("\(kind.rawValue) \(id): \(describe(new))")
         let dateOption = kind == .event ? "start" : "due"
