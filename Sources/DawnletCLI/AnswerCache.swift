@@ -33,7 +33,7 @@ struct AnswerCache {
     /// their files); nil without XDG_RUNTIME_DIR.
     init?(_ command: String, database: String, request: String, files: [String], environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
-        let database = RunnerStateFile.canonical(database)
+        let database = ConfigPath.canonical(database)
         path = "\(runtime)/dawnlet-remind/\(command)-\(MailMessage.hash(database)).json"
         // This binary's own stamp: another build may answer otherwise.
         self.request = "\(request) database=\(database) binary=\(FileStamp.text(of: "/proc/self/exe"))"

@@ -19,15 +19,8 @@ struct RunnerStateFile {
     /// The file of the runner on `database`, or nil without XDG_RUNTIME_DIR.
     init?(database: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
-        self.database = RunnerStateFile.canonical(database)
+        self.database = ConfigPath.canonical(database)
         path = "\(runtime)/dawnlet-remind/next-\(MailMessage.hash(self.database)).json"
-    }
-
-    /// The path from the root with its links resolved: one database named two ways is one state.
-    static func canonical(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return ConfigPath.absolute(path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     /// Publishes `state`, by `runner`, whole (or withdraws it, nil); returns what failed, if anything.

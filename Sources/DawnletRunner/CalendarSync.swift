@@ -60,6 +60,8 @@ public struct CalendarSync {
     /// saw), whose files are read, applied, and written again where they differ.
     public func run(folder: String, kinds: [ItemKind], only: Set<PlanChanges.Item>? = nil, now: Instant) throws -> Report {
         let namespace = try store.log.exportNamespace()
+        // What was last written is this folder's, however it is named.
+        let record = ConfigPath.canonical(folder)
         var report = Report()
         var wanted = Set<String>()
         var definitions: [ItemDefinition], stored: [StoredOccurrence]
@@ -84,7 +86,7 @@ public struct CalendarSync {
             wanted.insert("\(uid).ics")
             report.counts[definition.kind, default: 0] += 1
             do {
-                try sync(definition, uid: uid, path: path, stored: stored, now: now, into: &report)
+                try sync(definition, uid: uid, path: path, record: record, stored: stored, now: now, into: &report)
             } catch let failure as Failure {
                 if let path = failure.foreign { report.leftAlone[path] = failure.description } else { report.failures.append(failure.description) }
             } catch {
@@ -100,7 +102,7 @@ public struct CalendarSync {
             switch RegularFile.remove("\(folder)/\(name)") {
             case nil:
                 report.removed += 1
-                try store.log.forgetExport(String(name.dropLast(4)))
+                try store.log.forgetExport(String(name.dropLast(4)), in: record)
             case let failure? where failure.isForeign: report.leftAlone["\(folder)/\(name)"] = Failure("\(folder)/\(name)", failure).description
             case let failure?: report.failures.append(Failure("\(folder)/\(name)", failure).description)
             }
@@ -122,9 +124,11 @@ public struct CalendarSync {
 
     /// One item's file: what another device wrote since it was last written applied here, then
     /// written again where something of ours changed.
-    func sync(_ definition: ItemDefinition, uid: String, path: String, stored: [StoredOccurrence], now: Instant, into report: inout Report) throws {
+    func sync(
+        _ definition: ItemDefinition, uid: String, path: String, record folder: String, stored: [StoredOccurrence], now: Instant, into report: inout Report
+    ) throws {
         var document = self.document(definition, stored: stored, uid: uid, now: now)
-        let record = try store.log.exported(uid)
+        let record = try store.log.exported(uid, in: folder)
         let file: String?, read: [UInt8]?
         switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
         case .success(let bytes): (file, read) = (String(decoding: bytes, as: UTF8.self), bytes)
@@ -149,7 +153,8 @@ public struct CalendarSync {
             guard let merged = CalendarRoundTrip.merge(file: file, previous: record?.ours, fresh: document, zone: zone) else {
                 report.unchanged += 1
                 if record?.body != file || record.map({ !CalendarExport.sameButStamps($0.ours, document) }) ?? true {
-                    try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: document, at: now)
+                    try store.log.recordExport(
+                        uid, in: folder, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: document, at: now)
                 }
                 return
             }
@@ -160,7 +165,7 @@ public struct CalendarSync {
             throw Failure(description: "\(path): changed while it was being exported: read again at the next pass")
         }
         if let failure = RegularFile.replace(path, with: Array(text.utf8)) { throw Failure(path, failure) }
-        try store.log.recordExport(uid, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
+        try store.log.recordExport(uid, in: folder, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
         report.written += 1
     }
 

@@ -340,6 +340,27 @@ enum Migrations {
         """
             + changedAtTriggers("todos", kind: "todo", id: "id") + changedAtTriggers("todo_occurrences", kind: "todo", id: "definition_id")
             + changedAtTriggers("events", kind: "event", id: "id") + changedAtTriggers("event_occurrences", kind: "event", id: "definition_id"),
+        // What was last written is kept per folder: an export into another folder no longer
+        // stands for the file in the one serve keeps, so nothing another device did there is
+        // applied twice. A row's folder is its path's (links were not resolved then).
+        """
+        CREATE TABLE calendar_exports_new (
+            folder TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            body TEXT NOT NULL,
+            ours TEXT NOT NULL,
+            written_at INTEGER NOT NULL,
+            PRIMARY KEY (folder, uid)
+        ) WITHOUT ROWID;
+        INSERT INTO calendar_exports_new
+            SELECT rtrim(rtrim(path, replace(path, '/', '')), '/'), uid, kind, item_id, path, body, ours, written_at FROM calendar_exports;
+        DROP TABLE calendar_exports;
+        ALTER TABLE calendar_exports_new RENAME TO calendar_exports;
+
+        """,
     ]
 
     /// `item_changes` kept as the time of the last write to `table` for the item it touches.

@@ -1,8 +1,11 @@
 import DawnletCore
 
-/// An exported item's file as it was last written: what another device changed since is told
-/// from it (docs/calendars.md).
+/// An exported item's file as it was last written into one folder: what another device changed
+/// since is told from it (docs/calendars.md). Each folder has its own: a file written elsewhere
+/// (another `export --to`) says nothing of what this folder's file held.
 public struct ExportedFile: Hashable, Sendable {
+    /// The folder, from the root with its links resolved.
+    public let folder: String
     public let uid: String
     public let kind: ItemKind
     public let itemID: Int64
@@ -15,35 +18,37 @@ public struct ExportedFile: Hashable, Sendable {
 }
 
 extension Store.Log {
-    /// What was last written for `uid`; nil when it never was (or the record was forgotten).
-    public func exported(_ uid: String) throws(StoreError) -> ExportedFile? {
-        try exported(where: "uid = ?", [.text(uid)]).first
-    }
-
-    private func exported(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [ExportedFile] {
-        try db.query("SELECT uid, kind, item_id, path, body, ours, written_at FROM calendar_exports WHERE \(condition)", arguments) { row in
-            ItemKind(rawValue: row.text(1)).map {
+    /// What was last written for `uid` into `folder`; nil when it never was (or the record was
+    /// forgotten).
+    public func exported(_ uid: String, in folder: String) throws(StoreError) -> ExportedFile? {
+        try db.query(
+            "SELECT folder, uid, kind, item_id, path, body, ours, written_at FROM calendar_exports WHERE folder = ? AND uid = ?",
+            [.text(folder), .text(uid)]
+        ) { row in
+            ItemKind(rawValue: row.text(2)).map {
                 ExportedFile(
-                    uid: row.text(0), kind: $0, itemID: row.int(2), path: row.text(3), body: row.text(4), ours: row.text(5),
-                    writtenAt: Instant(secondsSinceEpoch: row.int(6)))
+                    folder: row.text(0), uid: row.text(1), kind: $0, itemID: row.int(3), path: row.text(4), body: row.text(5), ours: row.text(6),
+                    writtenAt: Instant(secondsSinceEpoch: row.int(7)))
             }
-        }.compactMap { $0 }
+        }.compactMap { $0 }.first
     }
 
-    /// Notes what was written (or found unchanged) for an item's file.
-    public func recordExport(_ uid: String, kind: ItemKind, itemID: Int64, path: String, body: String, ours: String, at: Instant) throws(StoreError) {
+    /// Notes what was written into `folder` (or found there unchanged) for an item's file.
+    public func recordExport(
+        _ uid: String, in folder: String, kind: ItemKind, itemID: Int64, path: String, body: String, ours: String, at: Instant
+    ) throws(StoreError) {
         try db.run(
             """
-            INSERT INTO calendar_exports (uid, kind, item_id, path, body, ours, written_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, item_id = excluded.item_id, path = excluded.path,
+            INSERT INTO calendar_exports (folder, uid, kind, item_id, path, body, ours, written_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (folder, uid) DO UPDATE SET kind = excluded.kind, item_id = excluded.item_id, path = excluded.path,
                 body = excluded.body, ours = excluded.ours, written_at = excluded.written_at
             """,
-            [.text(uid), .text(kind.rawValue), .int(itemID), .text(path), .text(body), .text(ours), .int(at.secondsSinceEpoch)])
+            [.text(folder), .text(uid), .text(kind.rawValue), .int(itemID), .text(path), .text(body), .text(ours), .int(at.secondsSinceEpoch)])
     }
 
-    /// Forgets an item's file (its item deleted, its file removed).
-    public func forgetExport(_ uid: String) throws(StoreError) {
-        try db.run("DELETE FROM calendar_exports WHERE uid = ?", [.text(uid)])
+    /// Forgets an item's file in `folder` (its item deleted, its file removed).
+    public func forgetExport(_ uid: String, in folder: String) throws(StoreError) {
+        try db.run("DELETE FROM calendar_exports WHERE folder = ? AND uid = ?", [.text(folder), .text(uid)])
     }
 
     /// When a todo or event (or one of its occurrences) was last written here; nil before this
@@ -57,7 +62,8 @@ extension Store.Log {
     /// A reminder answered on another device (acknowledged, or snoozed until `snoozedUntil`),
     /// recorded on `id`: a delivery here stops waiting (or comes back then); one that never went
     /// out here is recorded delivered with that answer, so it does not go out. A claim in flight
-    /// is left alone. Whether anything was written.
+    /// is left alone, and so is a snooze whose time this delivery has already gone out at (or
+    /// after): read again, the same snooze brings nothing back twice. Whether anything was written.
     @discardableResult
     public func answeredElsewhere(
         _ id: DeliveryID, kind: String, title: String, fireAt: Instant, response: String, snoozedUntil: Instant?, now: Instant
@@ -70,6 +76,7 @@ extension Store.Log {
                     VALUES (?1, ?2, \(Delivery.State.delivered.sql), ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, 'answered on another device')
                     ON CONFLICT (key, channel) DO UPDATE SET response = ?8, snoozed_until = ?9
                     WHERE state = \(Delivery.State.delivered.sql) AND (?9 IS NOT NULL OR response IS NULL OR response IN (\(Delivery.closedByServer)))
+                        AND (?9 IS NULL OR finished_at IS NULL OR finished_at < ?9)
                     """,
                     [
                         .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),

@@ -16,7 +16,7 @@ public enum CalendarWriter {
         }
         // A calendar file named in the config may be a link a person made: the file it names is
         // the one written. A file in a vdir is another matter: a link there is never followed.
-        var files = [isFolder ? path : CalendarWriter.resolved(path)]
+        var files = [isFolder ? path : ConfigPath.canonical(path)]
         if isFolder {
             // vdirsyncer names a file by its UID where it can: that one first.
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }
@@ -37,12 +37,5 @@ public enum CalendarWriter {
             }
         }
         return .failure(CalendarProblem(file: path, "no file holds \(DisplayText.escaped(uid))"))
-    }
-
-    /// The path from the root with its links resolved; the path itself when it cannot be.
-    static func resolved(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -1,5 +1,6 @@
 import DawnletCore
 import FoundationEssentials
+import Glibc
 
 /// Paths in the config file (`calendars[].path`, `passwordFile`, `caFile`): `~/x` is in the home
 /// folder ($HOME, else the account's), anything else as written.
@@ -20,5 +21,13 @@ public enum ConfigPath {
     /// `path` from the root: a relative one is taken from the working folder.
     public static func absolute(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// `path` from the root with its links resolved, so that one file or folder named two ways is
+    /// one; `absolute(path)` when it cannot be resolved (it is not there).
+    public static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return absolute(path) }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -110,3 +110,38 @@ extension ServeTests {
         #expect(log.contains("calendar work: \(work) was removed; read again when it is there again"), "\(log)")
     }
 }
+
+extension ServeTests {
+    @Test("a snooze made on another device brings the reminder back once: not again after an export into another folder, nor after restarts")
+    func snoozeElsewhereOnce() throws {
+        let vdir = folder.path("vdir"), other = folder.path("other")
+        try cli("todo", "add", "Stand-up", "--due", "2026-12-04T09:00", "--remind", "0m")
+        try cli("export", "--to", vdir)
+        try beganAt("2026-12-04T07:00:00Z")
+        try writeConfig("export: { to: \"\(vdir)\" },")
+        let file = "\(vdir)/\(try #require(try FileManager.default.contentsOfDirectory(atPath: vdir).first { $0.hasSuffix("-todo-1.ics") }))"
+        // Ten times faster: 09:00 comes within a second.
+        let server = try Server(db: db, config: config, start: "2026-12-04 07:59:55 x10")
+        #expect(waitForLines(1, seconds: 10).count == 1)
+        // Another device (Thunderbird) snoozes it until 09:02.
+        try text(file).replacingOccurrences(of: "BEGIN:VALARM", with: "X-MOZ-SNOOZE-TIME:20261204T080200Z\r\nBEGIN:VALARM")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(waitForLines(2, seconds: 30).count == 2, "the snooze did not bring it back")
+        let (status, log) = try server.stop()
+        #expect(status == 0 && log.contains("todo 1: snoozed until 2026-12-04T09:02:00+01:00 on another device"), "\(log)")
+        // An export by hand into another folder, then serve started again, twice.
+        try cli("export", "--to", other)
+        for restart in 0..<2 {
+            let runtime = folder.path("runtime\(restart)")
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            let again = try Server(db: db, config: config, start: "2026-12-04 08:10:0\(restart)", environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(waitUntil { published(in: runtime) }, "serve made no plan")
+            // Whatever the start would send goes out at once; a second is ample for it.
+            let fired = waitForLines(3, seconds: 1)
+            let (code, text) = try again.stop()
+            #expect(code == 0, "\(text)")
+            #expect(fired.count == 2, "went out again after a restart:\n\(fired)\n\(text)")
+            #expect(!text.contains("on another device"), "the snooze was applied again:\n\(text)")
+        }
+    }
+}
