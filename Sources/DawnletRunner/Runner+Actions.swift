@@ -106,4 +106,46 @@ extension Runner {
             log(LogEntry("closed notification \(id): \(row.key) was answered elsewhere (\(row.response ?? ""))"))
         }
     }
+
+    /// At start: the notifications a serve before this one left on screen, still waiting for an
+    /// answer, are posted again replacing themselves, so that the server sends what is pressed on
+    /// them to this process (it answers only the connection that posted). One whose reminder is no
+    /// longer planned (its item deleted) is closed instead.
+    func takeOverNotifications() {
+        guard let channels else { return }
+        let now = scheduler.now
+        let rows: [Delivery]
+        do {
+            rows = try store.log.postedElsewhere(than: process, since: now.adding(seconds: -Self.takeOverSince))
+        } catch {
+            return log(LogEntry("cannot read the notifications a serve before this one left: \(error)", priority: 4))
+        }
+        guard let first = rows.first?.fireAt, let last = rows.last?.fireAt else { return }
+        let reader = PlanReader(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
+        let planned = (try? reader.plan(now: now, window: first...last, includeSuppressed: true).reminders) ?? []
+        for row in rows {
+            guard let old = row.notificationID else { continue }
+            guard let reminder = planned.first(where: { $0.key == row.key }) else {
+                (channels as? LoopChannels)?.notifications?.close(old)
+                log(LogEntry("closed notification \(old) of the serve before this one: \(row.key) is no longer planned"))
+                continue
+            }
+            let message = ReminderMessage(reminder, late: row.late, zone: settings.zone, style: settings.config.style(of: reminder.item))
+            channels.deliver(message, through: .desktop, replacing: old) { [unowned self] outcome in
+                guard outcome.state == .delivered, let id = outcome.notificationID else {
+                    return self.log(LogEntry("cannot take over notification \(old) (\(row.key)): \(outcome.detail ?? "not shown")", priority: 4))
+                }
+                do {
+                    try self.store.log.notePosted(row.id, notificationID: id, by: self.process)
+                } catch {
+                    self.log(LogEntry("cannot note notification \(id) of \(row.key): \(error)", priority: 4))
+                }
+                self.onScreen.insert(id)
+                self.log(LogEntry("notification \(old) taken over from the serve before this one: \(row.key)\(id == old ? "" : " (shown again as \(id))")"))
+            }
+        }
+    }
+
+    /// How far back a notification left on screen is taken over: a week of waiting reminders.
+    static let takeOverSince: Int64 = 7 * 86_400
 }

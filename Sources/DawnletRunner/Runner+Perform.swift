@@ -28,7 +28,7 @@ extension Runner {
             }
         case .finish(let id, let state, let detail, let notificationID, let now):
             do {
-                try store.log.finish(id, state: state, detail: detail, notificationID: notificationID, now: now)
+                try store.log.finish(id, state: state, detail: detail, notificationID: notificationID, postedBy: process, now: now)
                 if id.channel == .desktop, state == .delivered, let notificationID { onScreen.insert(notificationID) }
                 send(.finishWritten(id, failure: nil))
             } catch {

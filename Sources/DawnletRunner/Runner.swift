@@ -112,6 +112,8 @@ public final class Runner {
     /// Our notifications the server has not yet said are closed: closed here when their reminder
     /// is answered elsewhere.
     var onScreen: Set<UInt32> = []
+    /// This process as the delivery log names the poster of a notification (`PID:START`).
+    let process = ProcessIdentity.current.map { "\($0.pid):\($0.started)" } ?? "\(getpid())"
     /// The export folder's watch; the store's change position last looked at for it; the items
     /// to write again (nil: every one); the namespace of the file names that are ours.
     var exportWatch: FolderWatch?
@@ -172,6 +174,7 @@ public final class Runner {
         try watchDatabaseFolder()
         watchCalendars()
         beginExport()
+        takeOverNotifications()
         try watchClock()
         watchZone()
         do {

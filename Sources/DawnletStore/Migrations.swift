@@ -361,6 +361,10 @@ enum Migrations {
         ALTER TABLE calendar_exports_new RENAME TO calendar_exports;
 
         """,
+        // Which process posted the notification a desktop delivery shows (`PID:START`): a later
+        // serve takes over what an earlier one left on screen, so that a button pressed after a
+        // restart reaches it.
+        "ALTER TABLE deliveries ADD COLUMN posted_by TEXT;",
     ]
 
     /// `item_changes` kept as the time of the last write to `table` for the item it touches.

@@ -242,19 +242,41 @@ extension Store.Log {
 
     /// Records how a claimed delivery ended (and the notification id it was shown with, if any).
     public func finish(
-        _ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil,
+        _ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil, postedBy: String? = nil,
         now: Instant
     ) throws(StoreError) {
         try db.runPrepared(
             """
             UPDATE deliveries SET state = ?1, detail = ?2, finished_at = ?3, notification_id = coalesce(?4, notification_id),
-                first_delivered_at = CASE WHEN ?1 = \(Delivery.State.delivered.sql) THEN coalesce(first_delivered_at, ?3) ELSE first_delivered_at END
+                first_delivered_at = CASE WHEN ?1 = \(Delivery.State.delivered.sql) THEN coalesce(first_delivered_at, ?3) ELSE first_delivered_at END,
+                posted_by = CASE WHEN ?4 IS NULL THEN posted_by ELSE ?7 END
             WHERE key = ?5 AND channel = ?6
             """,
             [
                 .text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
-                .text(id.key.description), .text(id.channel.rawValue),
+                .text(id.key.description), .text(id.channel.rawValue), postedBy.sql,
             ])
+    }
+
+    /// Desktop notifications another process posted (a serve before this one) that still wait
+    /// on screen since `since`: delivered, unanswered, not closed and not snoozed, each the only
+    /// reminder of its notification. Oldest first.
+    public func postedElsewhere(than process: String, since: Instant) throws(StoreError) -> [Delivery] {
+        try deliveries(
+            where: """
+                channel = '\(Channel.desktop.rawValue)' AND state = \(Delivery.State.delivered.sql) AND response IS NULL
+                AND snoozed_until IS NULL AND notification_id IS NOT NULL AND fire_at >= ?1 AND coalesce(posted_by, '') != ?2
+                AND NOT EXISTS (SELECT 1 FROM deliveries AS other WHERE other.channel = deliveries.channel
+                    AND other.notification_id = deliveries.notification_id AND other.key != deliveries.key AND other.fire_at >= ?1)
+                ORDER BY fire_at, key
+                """, [.int(since.secondsSinceEpoch), .text(process)])
+    }
+
+    /// A notification now shown by `process` (taken over, perhaps under a new id).
+    public func notePosted(_ id: DeliveryID, notificationID: UInt32, by process: String) throws(StoreError) {
+        try db.run(
+            "UPDATE deliveries SET notification_id = ?, posted_by = ? WHERE key = ? AND channel = ?",
+            [.int(Int64(notificationID)), .text(process), .text(id.key.description), .text(id.channel.rawValue)])
     }
 
     /// Records a reminder that was due longer ago than the grace window: never sent, never dropped silently.
