@@ -13,7 +13,7 @@ extension Store.Sources {
 
     /// With `ids`, only those (so for debts, goals and income sources).
     public func subscriptions(ids: Set<Int64>? = nil) throws(StoreError) -> [Subscription] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
+        try db.query("SELECT id, name, amount_minor, schedule, active, created FROM subscriptions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.scheduledAmount(row, schedules, "subscription")
         }
     }
@@ -21,14 +21,15 @@ extension Store.Sources {
     public func subscription(id: Int64) throws(StoreError) -> Subscription {
         guard
             let found = try db.query(
-                "SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
+                "SELECT id, name, amount_minor, schedule, active, created FROM subscriptions WHERE id = ?",
                 [.int(id)], { (row) throws(StoreError) in try Self.scheduledAmount(row, schedules, "subscription") }
             ).first
         else { throw StoreError(.notFound, "no subscription with id \(id)") }
         return found
     }
 
-    /// A subscription or income row (id, name, amount_minor, schedule, active): one shape, two tables.
+    /// A subscription or income row (id, name, amount_minor, schedule, active, created): one shape,
+    /// two tables.
     /// Signed as money moves for you, whatever sign an older version stored: a subscription is
     /// paid (negative), income received (positive).
     static func scheduledAmount(_ row: Statement, _ schedules: ScheduleTexts, _ noun: String) throws(StoreError) -> ScheduledAmount {
@@ -36,7 +37,7 @@ extension Store.Sources {
         let stored = Amount(minorUnits: row.int(2))
         return ScheduledAmount(
             id: row.int(0), name: row.text(1), amount: noun == "subscription" ? stored.paidOut : stored.magnitude, schedule: schedule,
-            active: row.int(4) == 1)
+            active: row.int(4) == 1, created: CivilDate(row.text(5)))
     }
 
     public func setSubscriptionActive(id: Int64, _ active: Bool) throws(StoreError) {
@@ -53,13 +54,13 @@ extension Store.Sources {
     }
 
     public func debts(ids: Set<Int64>? = nil) throws(StoreError) -> [Debt] {
-        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts\(whereID(ids)) ORDER BY id", [], Self.debt)
+        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day, created FROM debts\(whereID(ids)) ORDER BY id", [], Self.debt)
     }
 
     public func debt(id: Int64) throws(StoreError) -> Debt {
         guard
             let found = try db.query(
-                "SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts WHERE id = ?",
+                "SELECT id, name, balance_minor, minimum_minor, payment_day, created FROM debts WHERE id = ?",
                 [.int(id)], Self.debt
             ).first
         else { throw StoreError(.notFound, "no debt with id \(id)") }
@@ -69,7 +70,7 @@ extension Store.Sources {
     private static func debt(_ row: Statement) -> Debt {
         Debt(
             id: row.int(0), name: row.text(1), balance: Amount(minorUnits: row.int(2)), minimumPayment: Amount(minorUnits: row.int(3)),
-            paymentDay: Int(row.int(4)))
+            paymentDay: Int(row.int(4)), created: CivilDate(row.text(5)))
     }
 
     public func payOffDebt(id: Int64) throws(StoreError) {
@@ -108,7 +109,7 @@ extension Store.Sources {
     /// Income sources; a row whose schedule has no anchor (written before anchors were kept) is
     /// returned as it is, and the calendar skips it.
     public func incomeSources(ids: Set<Int64>? = nil) throws(StoreError) -> [IncomeSource] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
+        try db.query("SELECT id, name, amount_minor, schedule, active, created FROM income_sources\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.scheduledAmount(row, schedules, "income source")
         }
     }

@@ -1,0 +1,73 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Money starts when it exists, from outside: nothing of an item before it was added (or before
+/// the start given), in every view and in the figures kept of a closed month.
+@Suite struct MoneyStartCommandTests {
+    let workspace: Workspace
+    init() throws { workspace = try Workspace(globals: ["--now", "2026-12-10T12:00Z", "--tz", "UTC"]) }
+
+    @discardableResult
+    func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try workspace.cli(arguments, expect: status, sourceLocation: sourceLocation)
+    }
+
+    /// Runs `script` with Python's sqlite3 on the database (`sys.argv[1]`); what it printed.
+    func python(_ script: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let (status, output) = try runTool(
+            "/usr/bin/python3", ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1])\n" + script, workspace.db], environment: [:])
+        #expect(status == 0, "\(output)", sourceLocation: sourceLocation)
+        return output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test(
+        "a debt added today is in no earlier month: not in money month, calendar, agenda or dashboard, nor in last month's kept figures; a start given earlier wins"
+    )
+    func debtAddedToday() throws {
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-09-01")
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "50", "--day", "3")
+        try cli("subscription", "add", "Stream", "--amount", "-15.49", "--every", "monthly on day 2")
+        try cli("income", "add", "Salary", "--amount", "3200", "--every", "monthly on day 25")
+
+        #expect(try cli("money", "month", "2025-06", "--json").stdout == #"{"month":"2025-06","lines":[],"in":"0.00","out":"0.00","net":"0.00"}"# + "\n")
+        let november = try cli("money", "month", "2026-11").stdout
+        #expect(
+            november == """
+                2026-11
+                  2026-11-01       -950.00  Rent
+                  in                  0.00
+                  out              -950.00
+                  net              -950.00
+
+                """, "\(november)")
+        // Its payment day this month came before it was added: first due next month.
+        let december = try cli("money", "month", "2026-12", "--json").stdout
+        #expect(!december.contains("Card") && !december.contains("Stream") && december.contains(#""name":"Salary""#), "\(december)")
+        let january = try cli("money", "month", "2027-01").stdout
+        #expect(january.contains("2027-01-02        -15.49  Stream  (subscription #1, due)\n"), "\(january)")
+        #expect(january.contains("2027-01-03        -50.00  Card  (debt #1, due)\n"), "\(january)")
+
+        #expect(try cli("calendar", "2026-11", "--json").stdout == #"{"month":"2026-11","events":[]}"# + "\n")
+        #expect(!(try cli("calendar", "2026-12").stdout.contains("Card")))
+        #expect(try cli("calendar", "2027-01").stdout.contains("2027-01-03  debt         #1  Card  -50.00"))
+        #expect(!(try cli("agenda", "--from", "2026-12-03", "--days", "1").stdout.contains("Card")))
+
+        // Last month is a record of November as it was: the rent alone, and no balance of a debt
+        // that did not exist at its end; nor is this month's payment flagged unlogged.
+        let dashboard = try cli("dashboard", "--json").stdout
+        #expect(dashboard.contains(#""last_month":{"month":"2026-11","in":"0.00","out":"-950.00","net":"-950.00"}"#), "\(dashboard)")
+        #expect(dashboard.contains(#""name":"Card","balance":"500.00","last_month":null,"trend":"""#), "\(dashboard)")
+        #expect(!dashboard.contains("is not logged"), "\(dashboard)")
+        let text = try cli("dashboard").stdout
+        #expect(text.contains("2026-12: in 3200.00, out -950.00, net 2250.00 ↑ (2026-11: net -950.00)\n"), "\(text)")
+        #expect(text.contains("  Card  balance 500.00\n"), "\(text)")
+        #expect(try python("print(list(c.execute('SELECT month, money_in, money_out, debts FROM month_snapshots')))") == "[('2026-11', '0', '-95000', '')]")
+
+        // Paid today, in the month it was added: listed on the day it was paid, not before.
+        try cli("debt", "log", "1")
+        let paid = try cli("money", "month", "2026-12").stdout
+        #expect(paid.contains("  2026-12-10        -50.00  Card  (debt #1, logged)\n"), "\(paid)")
+        #expect(!paid.contains("2026-12-01        -50.00"), "\(paid)")
+    }
+}
