@@ -340,6 +340,32 @@ enum Migrations {
         """
             + changedAtTriggers("todos", kind: "todo", id: "id") + changedAtTriggers("todo_occurrences", kind: "todo", id: "definition_id")
             + changedAtTriggers("events", kind: "event", id: "id") + changedAtTriggers("event_occurrences", kind: "event", id: "definition_id"),
+        // Money starts when it exists (`MoneyStart`); before, a debt was due in every month, so a
+        // closed month's kept figures could count a payment due before the debt was added (its
+        // day that month before the day it was added, and no payment logged for the month), or
+        // keep a balance at the end of a month it was added after. Such a row is dropped, not
+        // worked out again: what a month's figures were made of then (a minimum edited since, a
+        // balance then) is not known now, and a wrong record is worse than none. Last month's is
+        // made again, from what is stored, when `dashboard` or `serve` next needs it, as for a
+        // month that closed without one. Judged by each debt's payment day now; a row naming a
+        // debt deleted since cannot be judged, and stays.
+        """
+        DELETE FROM month_snapshots WHERE EXISTS (
+            SELECT 1 FROM debts
+            WHERE instr(',' || month_snapshots.debts || ',', ',' || debts.id || ':') > 0
+            AND (
+                debts.created > date(month_snapshots.month || '-01', '+1 month', '-1 day')
+                OR (
+                    debts.created > min(
+                        date(month_snapshots.month || '-01', '+' || (debts.payment_day - 1) || ' days'),
+                        date(month_snapshots.month || '-01', '+1 month', '-1 day'))
+                    AND NOT EXISTS (
+                        SELECT 1 FROM payments
+                        WHERE payments.kind = 'debt' AND payments.source_id = debts.id AND payments.period_start = month_snapshots.month || '-01')
+                )
+            )
+        );
+        """,
     ]
 
     static var latest: Int { all.count }

@@ -70,4 +70,37 @@ import Testing
         #expect(paid.contains("  2026-12-10        -50.00  Card  (debt #1, logged)\n"), "\(paid)")
         #expect(!paid.contains("2026-12-01        -50.00"), "\(paid)")
     }
+
+    @Test(
+        "opened by this version, a database whose closed months were kept with a debt's figures from before it was added drops those rows, keeps the rest, and makes last month's again right"
+    )
+    func mendsKeptMonths() throws {
+        func at(_ now: String, _ arguments: String...) throws {
+            let result = try CLIProcess.run(["--db", workspace.db, "--tz", "UTC", "--now", now] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        try at("2026-10-15T12:00Z", "money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-08-01")
+        try at("2026-10-15T12:00Z", "debt", "add", "Loan", "--balance", "300", "--minimum", "20", "--day", "3")
+        try at("2026-12-10T12:00Z", "debt", "add", "Card", "--balance", "500", "--minimum", "50", "--day", "20")
+        // The rows the version before kept (a debt due every month), on its schema: November
+        // with Card, added after it ended; October with Loan's payment due on the 3rd, before it
+        // was added on the 15th; September and August right, the last naming a debt deleted since.
+        _ = try python(
+            """
+            rows = [('2026-11', '0', '-102000', '1:30000,2:50000'), ('2026-10', '0', '-97000', '1:30000'),
+                    ('2026-09', '0', '-95000', ''), ('2026-08', '0', '-96000', '7:1000')]
+            c.executemany('INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts) VALUES (?, 0, ?, ?, ?)', rows)
+            c.execute('PRAGMA user_version = 18')
+            c.commit()
+            """)
+        // Any command opens (and so mends) it; this one reads only.
+        try at("2026-12-10T12:00Z", "debt", "list")
+        #expect(try python("print([r[0] for r in c.execute('SELECT month FROM month_snapshots ORDER BY month')])") == "['2026-08', '2026-09']")
+        #expect(try python("print(c.execute('PRAGMA user_version').fetchone()[0] > 18)") == "True")
+        // November made again from what is stored: the rent and Loan's payment due on the 3rd.
+        let dashboard = try cli("dashboard", "--json").stdout
+        #expect(dashboard.contains(#""last_month":{"month":"2026-11","in":"0.00","out":"-970.00","net":"-970.00"}"#), "\(dashboard)")
+        #expect(
+            try python("print(list(c.execute(\"SELECT money_out, debts FROM month_snapshots WHERE month = '2026-11'\")))") == "[('-97000', '1:30000')]")
+    }
 }
