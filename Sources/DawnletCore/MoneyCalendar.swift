@@ -82,6 +82,8 @@ public struct Goal: Hashable, Sendable {
         self.created = created
     }
 
+    /// From the day it was added (`MoneyStart`): money put towards it before is refused.
+    public var start: MoneyStart { MoneyStart(given: nil, added: created) }
 }
 
 /// A logged payment of a subscription or a debt, bound to the period it pays, or money put

@@ -185,8 +185,8 @@ extension Store.Sources {
     /// Logs the payment of a subscription's billing period holding `date`, or of a debt's month:
     /// what `subscription log`, `debt log` and a notification's Log payment do. `amount` nil: the
     /// renewal's amount as money paid, or the debt's minimum (at most its balance). A paused
-    /// subscription, a paid-off debt, a date before the first renewal, a period logged already:
-    /// `.conflict`, saying why.
+    /// subscription, a paid-off debt, a date before the first renewal or before the debt or goal
+    /// was added (`MoneyStart`), a period logged already: `.conflict`, saying why.
     public func logPayment(for kind: Payment.Kind, id: Int64, on date: CivilDate, amount: Amount?) throws(StoreError) -> Logged {
         switch kind {
         case .subscription:
@@ -201,6 +201,9 @@ extension Store.Sources {
             return Logged(payment: payment.id, amount: paid, period: text, paidOff: nil)
         case .debt:
             let debt = try debt(id: id)
+            if let added = debt.start.firstDay, !debt.start.exists(on: date) {
+                throw StoreError(.conflict, "debt \(id) was added on \(added): a payment on \(date) would be from before it existed")
+            }
             guard debt.balance > .zero else { throw StoreError(.conflict, "debt \(id) is paid off: there is nothing left to pay") }
             let month = YearMonth(containing: date)
             let paid = amount ?? min(debt.minimumPayment, debt.balance)
@@ -214,7 +217,10 @@ extension Store.Sources {
             logged.extraAfter = payment.after
             return logged
         case .goal:
-            guard try goals(ids: [id]).first != nil else { throw StoreError(.notFound, "no goal with id \(id)") }
+            guard let goal = try goals(ids: [id]).first else { throw StoreError(.notFound, "no goal with id \(id)") }
+            if let added = goal.start.firstDay, !goal.start.exists(on: date) {
+                throw StoreError(.conflict, "goal \(id) was added on \(added): money put towards it on \(date) would be from before it existed")
+            }
             guard let amount else { throw StoreError(.conflict, "goal \(id): give --amount, what you put towards it") }
             let payment = try logPayment(kind: .goal, sourceID: id, date: date, amount: amount, periodStart: date, periodText: "goal \(id)")
             return Logged(payment: payment.id, amount: amount, period: "goal \(id)", paidOff: nil)

@@ -3,7 +3,8 @@ import Foundation
 import Testing
 
 /// Money starts when it exists, from outside: nothing of an item before it was added (or before
-/// the start given), in every view and in the figures kept of a closed month.
+/// the start given), in every view and in the figures kept of a closed month; no goal dated in the
+/// past; no payment from before its debt or goal.
 @Suite struct MoneyStartCommandTests {
     let workspace: Workspace
     init() throws { workspace = try Workspace(globals: ["--now", "2026-12-10T12:00Z", "--tz", "UTC"]) }
@@ -69,6 +70,43 @@ import Testing
         let paid = try cli("money", "month", "2026-12").stdout
         #expect(paid.contains("  2026-12-10        -50.00  Card  (debt #1, logged)\n"), "\(paid)")
         #expect(!paid.contains("2026-12-01        -50.00"), "\(paid)")
+    }
+
+    @Test("goal add and goal edit refuse a date before today: 65 and one line saying so; today and later are taken")
+    func goalDateInThePast() throws {
+        for arguments in [["goal", "add", "Bike", "--target", "900", "--by", "2026-12-09"], ["goal", "add", "Bike", "--target", "900", "--by", "yesterday"]] {
+            CLIProcess.expectFailure(
+                try CLIProcess.run(["--db", workspace.db] + workspace.globals + arguments), status: 65,
+                mentioning: ["--by 2026-12-09 is before today (2026-12-10)", "today or later"])
+        }
+        #expect(!FileManager.default.fileExists(atPath: workspace.db), "nothing was written")
+        try cli("goal", "add", "Bike", "--target", "900", "--by", "today")
+        CLIProcess.expectFailure(
+            try CLIProcess.run(["--db", workspace.db] + workspace.globals + ["goal", "edit", "1", "--by", "2026-11-30", "--target", "1000"]), status: 65,
+            mentioning: ["--by 2026-11-30 is before today (2026-12-10)"])
+        #expect(try cli("goal", "list").stdout.hasPrefix("#1  Bike  saved 0.00 of 900.00 (0%), 900.00 to go by 2026-12-10"), "nothing of the edit was kept")
+        try cli("goal", "edit", "1", "--by", "2027-03-01")
+        #expect(try cli("goal", "list").stdout.contains("by 2027-03-01"))
+    }
+
+    @Test("a payment dated before its debt or goal was added is refused, naming the day it was added; from that day on it is taken")
+    func paymentBeforeItExisted() throws {
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "50", "--day", "3")
+        try cli("goal", "add", "Bike", "--target", "900")
+        for (arguments, words) in [
+            (["debt", "log", "1", "--on", "2026-12-09"], ["debt 1 was added on 2026-12-10", "a payment on 2026-12-09"]),
+            (["debt", "log", "1", "--on", "2025-06-01", "--amount", "20"], ["debt 1 was added on 2026-12-10", "2025-06-01"]),
+            (["goal", "log", "1", "--amount", "10", "--on", "2026-12-01"], ["goal 1 was added on 2026-12-10", "2026-12-01"]),
+        ] {
+            CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db] + workspace.globals + arguments), status: 65, mentioning: words)
+        }
+        #expect(try cli("payment", "list").stdout == "no payments\n")
+        #expect(try cli("debt", "list").stdout.hasPrefix("#1  Card  balance 500.00"))
+        #expect(try cli("debt", "log", "1", "--on", "2026-12-10").stdout.hasPrefix("payment #1: debt 1, -50.00 on 2026-12-10"))
+        #expect(try cli("goal", "log", "1", "--amount", "10", "--on", "2026-12-10").stdout.hasPrefix("payment #2: goal 1, -10.00 on 2026-12-10"))
+        // A subscription's start given before the day it was added wins: its periods from then are loggable.
+        try cli("subscription", "add", "Music", "--amount", "-5", "--every", "monthly on day 5 from 2026-01-05")
+        #expect(try cli("subscription", "log", "1", "--on", "2026-06-05").stdout.hasPrefix("payment #3: subscription 1, -5.00 on 2026-06-05"))
     }
 
     @Test(

@@ -32,14 +32,15 @@ enum MoneyCalendarCommands {
                 options: [.flag("json")], run: listDebts),
             Command(
                 path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
-                summary: "Record the month's payment (default: the minimum, today; more with --amount, as extra payments); lowers the balance.",
+                summary:
+                    "Record the month's payment (default: the minimum, today; not before the debt was added; more with --amount, as extra payments); lowers the balance.",
                 options: [.value("on"), .value("amount")], positionals: 1...1, run: logDebt),
             Command(
                 path: ["debt", "pay-off"], usage: "debt pay-off ID", summary: "Mark a debt paid off: off the calendar.",
                 options: [], positionals: 1...1, run: payOff),
             Command(
                 path: ["goal", "add"], usage: "goal add NAME --target AMOUNT [--by DATE]",
-                summary: "Add a savings goal, optionally with a deadline; prints its id.",
+                summary: "Add a savings goal, optionally with a deadline (today or later); prints its id.",
                 options: [.value("target"), .value("by")], positionals: 1...1, run: addGoal),
             Command(
                 path: ["goal", "list"], usage: "goal list [--json]",
@@ -47,7 +48,7 @@ enum MoneyCalendarCommands {
                 options: [.flag("json")], run: listGoals),
             Command(
                 path: ["goal", "log"], usage: "goal log ID --amount AMOUNT [--on DATE]",
-                summary: "Record money put towards a goal (default: today); payment delete undoes it.",
+                summary: "Record money put towards a goal (default: today; not before the goal was added); payment delete undoes it.",
                 options: [.value("amount"), .value("on")], positionals: 1...1, run: { try log(.goal, &$0) }),
             Command(
                 path: ["income", "add"], usage: "income add NAME --amount AMOUNT --every SCHEDULE",
@@ -200,11 +201,19 @@ enum MoneyCalendarCommands {
     static func addGoal(_ invocation: inout Invocation) throws {
         let name = try invocation.text(invocation.arguments.positionals[0], "name")
         let target = try invocation.moneyAmount("target", .size, "a goal's target")
-        let by = try invocation.optionalDate("by")
+        let by = try goalDate(invocation)
         let today = try invocation.today()
         let id = try invocation.openStore().sources.addGoal(name: name, target: target, by: by, today: today)
         invocation.output.line(String(id))
         invocation.echoResolved("by", as: "goal \(id): by", by.map { ($0, nil) })
+    }
+
+    /// `--by`, which is today or later: a date already past is no deadline to save towards.
+    static func goalDate(_ invocation: Invocation) throws -> CivilDate? {
+        guard let by = try invocation.optionalDate("by") else { return nil }
+        let today = try invocation.today()
+        guard by >= today else { throw CLIError.data("--by \(by) is before today (\(today)): a goal's date is today or later") }
+        return by
     }
 
     static func listGoals(_ invocation: inout Invocation) throws {

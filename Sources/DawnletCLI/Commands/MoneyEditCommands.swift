@@ -47,7 +47,7 @@ extension MoneyCalendarCommands {
             guard let day = Int(text), (1...31).contains(day) else { throw CLIError.usage("--day \"\(text)\" is not a day of the month (1 to 31)", usage) }
             changes.day = day
         }
-        changes.targetDate = try invocation.optionalDate("by")
+        changes.targetDate = try goalDate(invocation)
         if kind == .money {
             changes.once = try invocation.optionalDate("on")
             guard changes.once == nil || changes.schedule == nil else { throw CLIError.usage("give --every or --on, not both", usage) }
