@@ -18,7 +18,8 @@ public enum Dashboard {
     /// - a bill of this month larger than it was in any of the three months before;
     /// - a goal behind its pace: less saved than an even share of its target for the time gone
     ///   since it was added, with its date still ahead;
-    /// - a debt whose payment of this month is not logged by its day.
+    /// - a debt whose payment of this month is not logged by its day (none is due before the debt
+    ///   was added: `Debt.dueDate(in:)`).
     public static func flags(
         today: CivilDate, overdue: Int, missed: Int, month: MoneyMonth, earlierBills: [Transaction], goals: [Goal], payments: [Payment],
         debts: [Debt]
@@ -47,8 +48,8 @@ public enum Dashboard {
         }
         let current = YearMonth(containing: today)
         for debt in debts where debt.balance > .zero {
-            let due = debt.dueDate(in: current)
-            guard due < today, !payments.contains(where: { $0.kind == .debt && $0.sourceID == debt.id && $0.periodStart == current.firstDay })
+            guard let due = debt.dueDate(in: current), due < today,
+                !payments.contains(where: { $0.kind == .debt && $0.sourceID == debt.id && $0.periodStart == current.firstDay })
             else { continue }
             flags.append(Flag(kind: "debt", text: "\(debt.name): the payment due \(due) is not logged"))
         }

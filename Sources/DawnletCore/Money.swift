@@ -55,14 +55,21 @@ public struct RecurringTransaction: Hashable, Sendable {
         self.once = once
     }
 
-    /// The dates it falls on in `range`: its schedule's, or a one-off's date.
+    /// From its one-off date or its schedule's anchor (a start given), else from the day it was
+    /// added (`MoneyStart`).
+    public var start: MoneyStart { MoneyStart(given: once ?? schedule.anchor, added: created) }
+
+    /// The dates it falls on in `range`: its schedule's, or a one-off's date; none before its start.
     public func dates(in range: ClosedRange<CivilDate>) -> [CivilDate] {
-        guard let once else { return schedule.occurrences(in: range, defaultAnchor: created) }
-        return range.contains(once) ? [once] : []
+        guard let days = start.days(of: range) else { return [] }
+        guard let once else { return schedule.occurrences(in: days, defaultAnchor: created) }
+        return days.contains(once) ? [once] : []
     }
 
     /// Whether it falls on `date`.
-    public func falls(on date: CivilDate) -> Bool { once.map { $0 == date } ?? schedule.matches(date, defaultAnchor: created) }
+    public func falls(on date: CivilDate) -> Bool {
+        start.exists(on: date) && (once.map { $0 == date } ?? schedule.matches(date, defaultAnchor: created))
+    }
 
     /// When it falls, as `money list` says it: its schedule, or `once on 2026-12-24`.
     public var when: String { once.map { "once on \($0)" } ?? schedule.description }

@@ -7,13 +7,27 @@ public struct ScheduledAmount: Hashable, Sendable {
     public var amount: Amount
     public var schedule: Schedule
     public var active: Bool
+    /// The day it was added; nil when not known.
+    public var created: CivilDate?
 
-    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, active: Bool) {
+    public init(id: Int64, name: String, amount: Amount, schedule: Schedule, active: Bool, created: CivilDate? = nil) {
         self.id = id
         self.name = name
         self.amount = amount
         self.schedule = schedule
         self.active = active
+        self.created = created
+    }
+
+    /// From its schedule's anchor (a start given, or the day it was added), else from the day it
+    /// was added (`MoneyStart`).
+    public var start: MoneyStart { MoneyStart(given: schedule.anchor, added: created) }
+
+    /// The dates its schedule gives in `range`, none before its start. A schedule without an
+    /// anchor counts from its start, or from `range` when that is not known either.
+    public func dates(in range: ClosedRange<CivilDate>) -> [CivilDate] {
+        guard let days = start.days(of: range) else { return [] }
+        return schedule.occurrences(in: days, defaultAnchor: start.firstDay ?? days.lowerBound)
     }
 }
 
@@ -28,17 +42,26 @@ public struct Debt: Hashable, Sendable {
     public var minimumPayment: Amount
     /// 1–31, clamped to the month's last day.
     public var paymentDay: Int
+    /// The day it was added; nil when not known.
+    public var created: CivilDate?
 
-    public init(id: Int64, name: String, balance: Amount, minimumPayment: Amount, paymentDay: Int) {
+    public init(id: Int64, name: String, balance: Amount, minimumPayment: Amount, paymentDay: Int, created: CivilDate? = nil) {
         self.id = id
         self.name = name
         self.balance = balance
         self.minimumPayment = minimumPayment
         self.paymentDay = paymentDay
+        self.created = created
     }
 
-    public func dueDate(in month: YearMonth) -> CivilDate {
-        CivilDate.clamped(year: month.year, month: month.month, day: paymentDay)
+    /// From the day it was added: a debt is given no other start (`MoneyStart`).
+    public var start: MoneyStart { MoneyStart(given: nil, added: created) }
+
+    /// The day of `month` its payment is due; nil when that day is before its start (the month
+    /// it was added in, after its payment day, or any month before).
+    public func dueDate(in month: YearMonth) -> CivilDate? {
+        let due = CivilDate.clamped(year: month.year, month: month.month, day: paymentDay)
+        return start.exists(on: due) ? due : nil
     }
 }
 
@@ -58,6 +81,9 @@ public struct Goal: Hashable, Sendable {
         self.targetDate = targetDate
         self.created = created
     }
+
+    /// From the day it was added (`MoneyStart`): money put towards it before is refused.
+    public var start: MoneyStart { MoneyStart(given: nil, added: created) }
 }
 
 /// A logged payment of a subscription or a debt, bound to the period it pays, or money put
@@ -179,20 +205,20 @@ public enum MoneyCalendar {
         }
         var events: [CalendarEvent] = []
         for sub in subscriptions where sub.active {
-            for date in sub.schedule.occurrences(in: range, defaultAnchor: range.lowerBound) {
+            for date in sub.dates(in: range) {
                 events.append(
                     CalendarEvent(
                         kind: .subscription, sourceID: sub.id, date: date, name: sub.name, amount: sub.amount,
                         payment: paid[PaymentKey(kind: .subscription, id: sub.id, periodStart: date)]))
             }
         }
-        // A debt is due each month while it has a balance; a month logged stays, paid off or not.
+        // A debt is due each month from its start while it has a balance; a month logged stays, paid
+        // off or not.
         for debt in debts {
             var month = YearMonth(containing: range.lowerBound)
             while month.firstDay <= range.upperBound {
-                let due = debt.dueDate(in: month)
                 let payment = paid[PaymentKey(kind: .debt, id: debt.id, periodStart: month.firstDay)]
-                if range.contains(due), debt.balance > .zero || payment != nil {
+                if let due = debt.dueDate(in: month), range.contains(due), debt.balance > .zero || payment != nil {
                     events.append(
                         CalendarEvent(kind: .debt, sourceID: debt.id, date: due, name: debt.name, amount: debt.minimumPayment.paidOut, payment: payment))
                 }
@@ -208,7 +234,7 @@ public enum MoneyCalendar {
         }
         for source in incomes where source.active {
             guard source.schedule.anchor != nil else { continue }  // nothing to project from yet
-            for date in source.schedule.occurrences(in: range, defaultAnchor: range.lowerBound) {
+            for date in source.dates(in: range) {
                 events.append(CalendarEvent(kind: .income, sourceID: source.id, date: date, name: source.name, amount: source.amount, payment: nil))
             }
         }
@@ -224,7 +250,7 @@ public enum MoneyCalendar {
     /// The billing period a subscription payment on `date` belongs to: from the renewal on or
     /// before it up to the day before the next. Nil before the first renewal.
     public static func period(of subscription: Subscription, containing date: CivilDate) -> ClosedRange<CivilDate>? {
-        let anchor = subscription.schedule.anchor ?? date
+        let anchor = subscription.schedule.anchor ?? subscription.start.firstDay ?? date
         guard let start = subscription.schedule.lastOccurrence(onOrBefore: date, defaultAnchor: anchor) else { return nil }
         let next = subscription.schedule.nextOccurrence(onOrAfter: start.adding(days: 1), defaultAnchor: anchor)
         return start...(next?.adding(days: -1) ?? CivilDate(dayNumber: start.dayNumber + Schedule.searchLimitDays))

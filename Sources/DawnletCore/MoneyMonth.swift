@@ -60,11 +60,14 @@ public struct MoneyMonth: Hashable, Sendable {
                 shown.insert(p.id)
             }
         }
-        // Paid all the same: a payment of the month whose source was paused or deleted since.
+        // Paid all the same: a payment of the month whose source was paused or deleted since, or
+        // of a debt in the month it was added after its payment day (no payment was due). On its
+        // renewal for a subscription; for a debt, whose period is its month, on the day it was paid.
         for p in payments where p.kind != .goal && month.days.contains(p.periodStart) && !shown.contains(p.id) {
             lines.append(
                 Line(
-                    kind: p.kind.rawValue, date: p.periodStart, id: p.id, sourceID: p.sourceID, name: names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)",
+                    kind: p.kind.rawValue, date: p.kind == .debt ? p.date : p.periodStart, id: p.id, sourceID: p.sourceID,
+                    name: names["\(p.kind.rawValue):\(p.sourceID)"] ?? "(deleted)",
                     amount: p.amount.paidOut, status: "logged"))
         }
         let order = ["bill"] + CalendarEvent.Kind.allCases.map(\.rawValue)
@@ -100,11 +103,12 @@ public struct MonthSnapshot: Hashable, Sendable {
 
     public var net: Total { Total(minorUnits: incoming.minorUnits + outgoing.minorUnits) }
 
-    /// `month` closed: its cashflow, and each debt's balance at its end, worked back from the
-    /// balance now by what the payments made after it took off.
+    /// `month` closed: its cashflow, and the balance at its end of each debt added by then, worked
+    /// back from the balance now by what the payments made after it took off.
     public init(closing cashflow: MoneyMonth, debts: [Debt], payments: [Payment], taken: [Int64: Amount]) {
         var balances: [Int64: Amount] = [:]
-        for debt in debts {
+        // A debt added after the month ended had no balance at its end.
+        for debt in debts where debt.start.exists(on: cashflow.month.lastDay) {
             let after = payments.filter { $0.kind == .debt && $0.sourceID == debt.id && $0.date > cashflow.month.lastDay }
             let back = after.reduce(Int64(0)) { $0 + (taken[$1.id] ?? $1.amount.magnitude).minorUnits }
             balances[debt.id] = Amount(minorUnits: debt.balance.minorUnits + back)

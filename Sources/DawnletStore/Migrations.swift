@@ -365,59 +365,33 @@ enum Migrations {
         // serve takes over what an earlier one left on screen, so that a button pressed after a
         // restart reaches it.
         "ALTER TABLE deliveries ADD COLUMN posted_by TEXT;",
+        // Money starts when it exists (`MoneyStart`); before, a debt was due in every month, so a
+        // closed month's kept figures could count a payment due before the debt was added (its
+        // day that month before the day it was added, and no payment logged for the month), or
+        // keep a balance at the end of a month it was added after. Such a row is dropped, not
+        // worked out again: what a month's figures were made of then (a minimum edited since, a
+        // balance then) is not known now, and a wrong record is worse than none. Last month's is
+        // made again, from what is stored, when `dashboard` or `serve` next needs it, as for a
+        // month that closed without one. Judged by each debt's payment day now; a row naming a
+        // debt deleted since cannot be judged, and stays.
+        """
+        DELETE FROM month_snapshots WHERE EXISTS (
+            SELECT 1 FROM debts
+            WHERE instr(',' || month_snapshots.debts || ',', ',' || debts.id || ':') > 0
+            AND (
+                debts.created > date(month_snapshots.month || '-01', '+1 month', '-1 day')
+                OR (
+                    debts.created > min(
+                        date(month_snapshots.month || '-01', '+' || (debts.payment_day - 1) || ' days'),
+                        date(month_snapshots.month || '-01', '+1 month', '-1 day'))
+                    AND NOT EXISTS (
+                        SELECT 1 FROM payments
+                        WHERE payments.kind = 'debt' AND payments.source_id = debts.id AND payments.period_start = month_snapshots.month || '-01')
+                )
+            )
+        );
+        """,
     ]
-
-    /// `item_changes` kept as the time of the last write to `table` for the item it touches.
-    private static func changedAtTriggers(_ table: String, kind: String, id: String) -> String {
-        ["INSERT", "UPDATE", "DELETE"].map { event in
-            let row = event == "DELETE" ? "OLD" : "NEW"
-            return """
-                CREATE TRIGGER \(table)_\(event.lowercased())_changed_at AFTER \(event) ON \(table)
-                BEGIN INSERT INTO item_changes (kind, item_id, changed_at) VALUES ('\(kind)', \(row).\(id), unixepoch())
-                ON CONFLICT (kind, item_id) DO UPDATE SET changed_at = excluded.changed_at; END;
-
-                """
-        }.joined()
-    }
-
-    /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`
-    /// are read from the row written (the old row, for a delete; both rows for an update, which
-    /// may move an occurrence to another definition).
-    private static func changeTriggers(_ table: String, kind: String, id: String) -> String {
-        func columns(_ row: String) -> String {
-            let k = kind.hasPrefix("'") ? kind : "\(row).\(kind)"
-            let i = id == "NULL" ? id : "\(row).\(id)"
-            return "(\(k), \(i))"
-        }
-        return """
-            CREATE TRIGGER \(table)_insert_changes AFTER INSERT ON \(table)
-            BEGIN INSERT INTO plan_changes (kind, source_id) VALUES \(columns("NEW")); END;
-            CREATE TRIGGER \(table)_update_changes AFTER UPDATE ON \(table)
-            BEGIN INSERT INTO plan_changes (kind, source_id) VALUES \(columns("OLD")), \(columns("NEW")); END;
-            CREATE TRIGGER \(table)_delete_changes AFTER DELETE ON \(table)
-            BEGIN INSERT INTO plan_changes (kind, source_id) VALUES \(columns("OLD")); END;
-
-            """
-    }
-
-    /// Rebuilds `table` with the same columns and an AUTOINCREMENT id (SQLite cannot add it in
-    /// place: sqlite.org/lang_altertable.html, "making other kinds of table schema changes"). Runs
-    /// with foreign keys off, so dropping the old table cascades nothing; the other tables'
-    /// references name the table, so they point at the new one once it is renamed.
-    private static func neverReused(_ table: String, kind: String?, columns: String) -> String {
-        // A delivery key starts `kind:id:` (`todo:12:2026-12-01:0m`); CAST keeps the leading digits.
-        let existing = "coalesce((SELECT max(id) FROM \(table)), 0)"
-        let logged = kind.map { ", coalesce((SELECT max(CAST(substr(key, \($0.count + 2)) AS INTEGER)) FROM deliveries WHERE key LIKE '\($0):%'), 0)" }
-        return """
-            CREATE TABLE \(table)_new (id INTEGER PRIMARY KEY AUTOINCREMENT, \(columns));
-            INSERT INTO \(table)_new SELECT * FROM \(table);
-            DROP TABLE \(table);
-            ALTER TABLE \(table)_new RENAME TO \(table);
-            DELETE FROM sqlite_sequence WHERE name = '\(table)';
-            INSERT INTO sqlite_sequence (name, seq) VALUES ('\(table)', \(logged.map { "max(\(existing)\($0))" } ?? existing));
-
-            """
-    }
 
     static var latest: Int { all.count }
 }

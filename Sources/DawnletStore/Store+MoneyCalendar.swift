@@ -13,7 +13,7 @@ extension Store.Sources {
 
     /// With `ids`, only those (so for debts, goals and income sources).
     public func subscriptions(ids: Set<Int64>? = nil) throws(StoreError) -> [Subscription] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM subscriptions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
+        try db.query("SELECT id, name, amount_minor, schedule, active, created FROM subscriptions\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.scheduledAmount(row, schedules, "subscription")
         }
     }
@@ -21,14 +21,15 @@ extension Store.Sources {
     public func subscription(id: Int64) throws(StoreError) -> Subscription {
         guard
             let found = try db.query(
-                "SELECT id, name, amount_minor, schedule, active FROM subscriptions WHERE id = ?",
+                "SELECT id, name, amount_minor, schedule, active, created FROM subscriptions WHERE id = ?",
                 [.int(id)], { (row) throws(StoreError) in try Self.scheduledAmount(row, schedules, "subscription") }
             ).first
         else { throw StoreError(.notFound, "no subscription with id \(id)") }
         return found
     }
 
-    /// A subscription or income row (id, name, amount_minor, schedule, active): one shape, two tables.
+    /// A subscription or income row (id, name, amount_minor, schedule, active, created): one shape,
+    /// two tables.
     /// Signed as money moves for you, whatever sign an older version stored: a subscription is
     /// paid (negative), income received (positive).
     static func scheduledAmount(_ row: Statement, _ schedules: ScheduleTexts, _ noun: String) throws(StoreError) -> ScheduledAmount {
@@ -36,7 +37,7 @@ extension Store.Sources {
         let stored = Amount(minorUnits: row.int(2))
         return ScheduledAmount(
             id: row.int(0), name: row.text(1), amount: noun == "subscription" ? stored.paidOut : stored.magnitude, schedule: schedule,
-            active: row.int(4) == 1)
+            active: row.int(4) == 1, created: CivilDate(row.text(5)))
     }
 
     public func setSubscriptionActive(id: Int64, _ active: Bool) throws(StoreError) {
@@ -53,13 +54,13 @@ extension Store.Sources {
     }
 
     public func debts(ids: Set<Int64>? = nil) throws(StoreError) -> [Debt] {
-        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts\(whereID(ids)) ORDER BY id", [], Self.debt)
+        try db.query("SELECT id, name, balance_minor, minimum_minor, payment_day, created FROM debts\(whereID(ids)) ORDER BY id", [], Self.debt)
     }
 
     public func debt(id: Int64) throws(StoreError) -> Debt {
         guard
             let found = try db.query(
-                "SELECT id, name, balance_minor, minimum_minor, payment_day FROM debts WHERE id = ?",
+                "SELECT id, name, balance_minor, minimum_minor, payment_day, created FROM debts WHERE id = ?",
                 [.int(id)], Self.debt
             ).first
         else { throw StoreError(.notFound, "no debt with id \(id)") }
@@ -69,7 +70,7 @@ extension Store.Sources {
     private static func debt(_ row: Statement) -> Debt {
         Debt(
             id: row.int(0), name: row.text(1), balance: Amount(minorUnits: row.int(2)), minimumPayment: Amount(minorUnits: row.int(3)),
-            paymentDay: Int(row.int(4)))
+            paymentDay: Int(row.int(4)), created: CivilDate(row.text(5)))
     }
 
     public func payOffDebt(id: Int64) throws(StoreError) {
@@ -108,7 +109,7 @@ extension Store.Sources {
     /// Income sources; a row whose schedule has no anchor (written before anchors were kept) is
     /// returned as it is, and the calendar skips it.
     public func incomeSources(ids: Set<Int64>? = nil) throws(StoreError) -> [IncomeSource] {
-        try db.query("SELECT id, name, amount_minor, schedule, active FROM income_sources\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
+        try db.query("SELECT id, name, amount_minor, schedule, active, created FROM income_sources\(whereID(ids)) ORDER BY id") { (row) throws(StoreError) in
             try Self.scheduledAmount(row, schedules, "income source")
         }
     }
@@ -184,8 +185,8 @@ extension Store.Sources {
     /// Logs the payment of a subscription's billing period holding `date`, or of a debt's month:
     /// what `subscription log`, `debt log` and a notification's Log payment do. `amount` nil: the
     /// renewal's amount as money paid, or the debt's minimum (at most its balance). A paused
-    /// subscription, a paid-off debt, a date before the first renewal, a period logged already:
-    /// `.conflict`, saying why.
+    /// subscription, a paid-off debt, a date before the first renewal or before the debt or goal
+    /// was added (`MoneyStart`), a period logged already: `.conflict`, saying why.
     public func logPayment(for kind: Payment.Kind, id: Int64, on date: CivilDate, amount: Amount?) throws(StoreError) -> Logged {
         switch kind {
         case .subscription:
@@ -200,6 +201,9 @@ extension Store.Sources {
             return Logged(payment: payment.id, amount: paid, period: text, paidOff: nil)
         case .debt:
             let debt = try debt(id: id)
+            if let added = debt.start.firstDay, !debt.start.exists(on: date) {
+                throw StoreError(.conflict, "debt \(id) was added on \(added): a payment on \(date) would be from before it existed")
+            }
             guard debt.balance > .zero else { throw StoreError(.conflict, "debt \(id) is paid off: there is nothing left to pay") }
             let month = YearMonth(containing: date)
             let paid = amount ?? min(debt.minimumPayment, debt.balance)
@@ -213,7 +217,10 @@ extension Store.Sources {
             logged.extraAfter = payment.after
             return logged
         case .goal:
-            guard try goals(ids: [id]).first != nil else { throw StoreError(.notFound, "no goal with id \(id)") }
+            guard let goal = try goals(ids: [id]).first else { throw StoreError(.notFound, "no goal with id \(id)") }
+            if let added = goal.start.firstDay, !goal.start.exists(on: date) {
+                throw StoreError(.conflict, "goal \(id) was added on \(added): money put towards it on \(date) would be from before it existed")
+            }
             guard let amount else { throw StoreError(.conflict, "goal \(id): give --amount, what you put towards it") }
             let payment = try logPayment(kind: .goal, sourceID: id, date: date, amount: amount, periodStart: date, periodText: "goal \(id)")
             return Logged(payment: payment.id, amount: amount, period: "goal \(id)", paidOff: nil)
@@ -349,57 +356,6 @@ extension Store.Sources {
                     throw StoreError(.conflict, "the minimum payment \(debt.minimumPayment) would be more than the balance \(debt.balance) of debt \(id)")
                 }
             }
-        }
-    }
-}
-
-// MARK: - Closed months
-
-extension Store.Sources {
-    /// What each debt payment took off its balance (it stops at zero), by payment id.
-    public func balanceTaken() throws(StoreError) -> [Int64: Amount] {
-        var taken: [Int64: Amount] = [:]
-        for (id, minor) in try db.query(
-            "SELECT id, coalesce(balance_taken_minor, abs(amount_minor)) FROM payments WHERE kind = 'debt'", [], { ($0.int(0), $0.int(1)) })
-        {
-            taken[id] = Amount(minorUnits: minor)
-        }
-        return taken
-    }
-
-    /// The snapshot kept of a closed month, if one was.
-    public func snapshot(of month: YearMonth) throws(StoreError) -> MonthSnapshot? {
-        try db.query("SELECT money_in, money_out, debts FROM month_snapshots WHERE month = ?", [.described(month)]) {
-            (row) throws(StoreError) -> MonthSnapshot in
-            var debts: [Int64: Amount] = [:]
-            for pair in row.text(2).split(separator: ",") {
-                let parts = pair.split(separator: ":")
-                guard parts.count == 2, let id = Int64(parts[0]), let minor = Int64(parts[1]) else {
-                    throw StoreError(.corrupt, "the snapshot of \(month) cannot be read")
-                }
-                debts[id] = Amount(minorUnits: minor)
-            }
-            guard let incoming = Int128(row.text(0)), let outgoing = Int128(row.text(1)) else {
-                throw StoreError(.corrupt, "the snapshot of \(month) cannot be read")
-            }
-            return MonthSnapshot(month: month, incoming: Total(minorUnits: incoming), outgoing: Total(minorUnits: outgoing), debts: debts)
-        }.first
-    }
-
-    /// Keeps `snapshot` unless its month has one already (the first written stays); returns the
-    /// one kept.
-    @discardableResult
-    public func keep(_ snapshot: MonthSnapshot, takenAt: Instant) throws(StoreError) -> MonthSnapshot {
-        try db.writeTransaction { () throws(StoreError) -> MonthSnapshot in
-            if let kept = try self.snapshot(of: snapshot.month) { return kept }
-            let debts = snapshot.debts.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.minorUnits)" }.joined(separator: ",")
-            try db.run(
-                "INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts) VALUES (?, ?, ?, ?, ?)",
-                [
-                    .described(snapshot.month), .int(takenAt.secondsSinceEpoch), .text(String(snapshot.incoming.minorUnits)),
-                    .text(String(snapshot.outgoing.minorUnits)), .text(debts),
-                ])
-            return snapshot
         }
     }
 }

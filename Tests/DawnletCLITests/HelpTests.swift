@@ -85,7 +85,11 @@ import Testing
             try workspace.cli(["habit", "add", "Habit \(i)", "--days", "mon,tue,wed,thu,fri,sat,sun", "--at", "07:00", "--from", "2026-11-01"])
             try workspace.cli(["money", "add", "Bill \(i)", "--amount", "-10", "--every", "monthly on day 1"])
             try workspace.cli(["subscription", "add", "Sub \(i)", "--amount", "-5", "--every", "monthly on day 14 from 2026-10-01"])
-            try workspace.cli(["debt", "add", "Debt \(i)", "--balance", "1000", "--minimum", "50", "--day", "15"])
+            // Added before the payments logged below (a payment from before its debt is refused).
+            let added = try CLIProcess.run(
+                ["--db", workspace.db, "--tz", "Europe/Berlin", "--now", "2026-01-01T10:00:00+01:00", "debt", "add", "Debt \(i)", "--balance", "1000"]
+                    + ["--minimum", "50", "--day", "15"])
+            #expect(added.status == 0, "\(added.stderr)")
             try workspace.cli(["goal", "add", "Goal \(i)", "--target", "100", "--by", "2027-06-01"])
             try workspace.cli(["income", "add", "Income \(i)", "--amount", "100", "--every", "monthly on day 25"])
             try workspace.cli(["debt", "log", "\(i)", "--on", "2026-0\(i)-10"])

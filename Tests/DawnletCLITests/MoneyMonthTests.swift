@@ -42,7 +42,7 @@ import Testing
         try cli("money", "add", "New bike", "--amount", "-480.55", "--on", "2026-12-15")
         try cli("money", "add", "Refund", "--amount", "19.99", "--on", "2026-11-30")
         try cli("subscription", "add", "Stream", "--amount", "15.49", "--every", "monthly on day 2 from 2026-01-02")
-        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("--now", "2026-11-01T12:00Z", "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
         try cli("income", "add", "Salary", "--amount", "3200", "--every", "monthly on day 25 from 2026-01-25")
         try cli("goal", "add", "Holiday", "--target", "900", "--by", "2026-12-24")
         try cli("money", "skip", "2", "--on", "2026-12-05")
@@ -119,13 +119,14 @@ import Testing
     @Test("a payment stays in its month's cashflow when its subscription is paused or its debt deleted since")
     func paymentsOfGoneSources() throws {
         try cli("subscription", "add", "Music", "--amount", "10.99", "--every", "monthly on day 14 from 2026-01-14")
-        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("--now", "2026-11-01T12:00Z", "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
         try cli("subscription", "log", "1", "--on", "2026-12-14")
         try cli("debt", "log", "1", "--on", "2026-12-03")
         try cli("subscription", "pause", "1")
         try cli("debt", "delete", "1")
         let month = try cli("money", "month", "2026-12").stdout
-        #expect(month.contains("2026-12-01        -40.00  (deleted)  (debt #1, logged)\n"), "\(month)")
+        // On the day it was paid: the debt's due day went with it.
+        #expect(month.contains("2026-12-03        -40.00  (deleted)  (debt #1, logged)\n"), "\(month)")
         #expect(month.contains("2026-12-14        -10.99  Music  (subscription #1, logged)\n"), "\(month)")
         #expect(month.contains("  out               -50.99\n"), "\(month)")
     }
@@ -136,7 +137,7 @@ extension MoneyMonthTests {
         "goals: goal log records what is put towards one; goal list shows saved, target, percent and a month's pace to its date; payment delete undoes; its reminder says how far off"
     )
     func goalProgress() throws {
-        try cli("goal", "add", "Bike", "--target", "900", "--by", "2027-06-01")
+        try cli("--now", "2026-12-01T12:00Z", "goal", "add", "Bike", "--target", "900", "--by", "2027-06-01")
         try cli("goal", "add", "Rainy day", "--target", "1000")
         #expect(
             try cli("goal", "log", "1", "--amount", "150", "--on", "2026-12-05").stdout
@@ -170,7 +171,7 @@ extension MoneyMonthTests {
         "debts: an extra payment in a month is taken and says so, the minimum twice is not; debt list shows paid so far and months to payoff; money month lists the extra"
     )
     func debtProgress() throws {
-        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("--now", "2026-12-01T12:00Z", "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
         try cli("debt", "log", "1", "--on", "2026-12-03")
         CLIProcess.expectFailure(
             try CLIProcess.run(["--db", workspace.db, "debt", "log", "1"]), status: 65, mentioning: ["already logged for the month 2026-12", "--amount"])
@@ -204,7 +205,7 @@ extension MoneyMonthTests {
         }
         let november = "2026-11-05T12:00Z", december = "2026-12-10T12:00Z"
         _ = try at(november, "money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-09-01")
-        _ = try at(november, "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        _ = try at("2026-11-01T12:00Z", "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
         _ = try at(november, "goal", "add", "Bike", "--target", "900", "--by", "2027-06-01")
         _ = try at(november, "income", "add", "Salary", "--amount", "3200", "--every", "monthly on day 25 from 2026-09-25")
         _ = try at(november, "money", "month", "2026-10")

@@ -40,11 +40,13 @@ import Testing
 
     @Test("the four-source month: a clamped debt day, a paid-off debt, paused and logged subscriptions, an income without an anchor")
     func calendar() throws {
-        try cli("debt", "add", "Card", "--balance", "1000", "--minimum", "50", "--day", "31")
-        try cli("debt", "add", "Loan", "--balance", "200", "--minimum", "20", "--day", "5")
+        // Added at the start of the year: money starts when it exists.
+        let january = ["--now", "2026-01-01T12:00Z"]
+        try cli(january + ["debt", "add", "Card", "--balance", "1000", "--minimum", "50", "--day", "31"])
+        try cli(january + ["debt", "add", "Loan", "--balance", "200", "--minimum", "20", "--day", "5"])
         try cli("debt", "pay-off", "2")
-        try cli("goal", "add", "Holiday", "--target", "2000", "--by", "2026-02-20")
-        try cli("goal", "add", "Car", "--target", "9000", "--by", "2026-08-01")
+        try cli(january + ["goal", "add", "Holiday", "--target", "2000", "--by", "2026-02-20"])
+        try cli(january + ["goal", "add", "Car", "--target", "9000", "--by", "2026-08-01"])
         try cli("income", "add", "Salary", "--amount", "3000", "--every", "monthly on last fri from 2026-01-01")
         try sql("INSERT INTO income_sources (name, amount_minor, schedule, created) VALUES ('Old', 100, 'monthly on day 10', '2025-01-01')")
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 15 from 2026-01-15")
@@ -90,7 +92,7 @@ import Testing
         }
         // Unsigned where the kind says the way: stored and shown by the convention.
         try cli("subscription", "add", "Stream", "--amount", "15.49", "--every", "monthly on day 1 from 2026-01-01")
-        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "-75", "--day", "3")
+        try cli("--now", "2026-01-01T12:00Z", "debt", "add", "Card", "--balance", "100", "--minimum", "-75", "--day", "3")
         try cli("income", "add", "Salary", "--amount", "+3200", "--every", "monthly on day 25 from 2026-01-25")
         #expect(try cli("subscription", "list").stdout == "#1  Stream  -15.49  (monthly on day 1 from 2026-01-01)\n")
         #expect(
@@ -119,7 +121,7 @@ import Testing
     @Test("logging twice in one period is refused for a subscription, and for a debt's minimum, naming the payment; the next period is allowed")
     func logging() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 31 from 2026-01-31")
-        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "31")
+        try cli("--now", "2026-01-01T12:00Z", "debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "31")
         #expect(
             try cli("subscription", "log", "1", "--on", "2026-02-28").stdout
                 == "payment #1: subscription 1, -12.99 on 2026-02-28, for the period 2026-02-28 to 2026-03-30\n")
@@ -157,7 +159,7 @@ import Testing
     )
     func paymentRules() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")
-        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
+        try cli("--now", "2026-01-01T12:00Z", "debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
         for amount in ["+100", "0", "0.00"] {
             CLIProcess.expectFailure(
                 try CLIProcess.run(["--db", db, "debt", "log", "1", "--on", "2026-02-03", "--amount", amount]), status: 2,
@@ -344,8 +346,9 @@ import Testing
             ["todo", "add", "Water plants", "--every", "weekly on wed,sat from 2026-03-01 at 19:00"],
             ["money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 31 from 2026-01-01"],
             ["subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 29 from 2026-01-29"],
-            ["debt", "add", "Card", "--balance", "1000", "--minimum", "50", "--day", "31"],
-            ["goal", "add", "Holiday", "--target", "2000", "--by", "2026-04-03"],
+            // Added in March, so that they exist in the week previewed.
+            ["--now", "2026-03-01T12:00Z", "debt", "add", "Card", "--balance", "1000", "--minimum", "50", "--day", "31"],
+            ["--now", "2026-03-01T12:00Z", "goal", "add", "Holiday", "--target", "2000", "--by", "2026-04-03"],
             ["subscription", "log", "1", "--on", "2026-03-29"],
             ["todo", "skip", "3", "--on", "2026-03-28"],
             ["habit", "done", "1", "--on", "2026-03-26"],

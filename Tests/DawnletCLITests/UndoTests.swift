@@ -65,7 +65,7 @@ import Testing
     @Test("payment list and delete: the period is unlogged, a debt's balance given back exactly (an overpayment too)")
     func payments() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")
-        try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
+        try cli("--now", "2026-01-01T12:00Z", "debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
         let calendar = try cli("calendar", "2026-02", "--json").stdout
         try cli("subscription", "log", "1", "--on", "2026-02-01")
         try cli("debt", "log", "1", "--on", "2026-02-03", "--amount", "130")
@@ -93,7 +93,7 @@ import Testing
     func deleteSources() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")
         try cli("debt", "add", "Card", "--balance", "100", "--minimum", "40", "--day", "3")
-        try cli("goal", "add", "Bike", "--target", "800", "--by", "2026-02-20")
+        try cli("--now", "2026-01-01T12:00Z", "goal", "add", "Bike", "--target", "800", "--by", "2026-02-20")
         try cli("income", "add", "Salary", "--amount", "3000", "--every", "monthly on day 25 from 2026-01-25")
         try cli("subscription", "log", "1", "--on", "2026-02-01")
         for kind in ["subscription", "debt", "goal", "income"] {

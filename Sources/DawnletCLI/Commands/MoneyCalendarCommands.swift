@@ -32,14 +32,15 @@ enum MoneyCalendarCommands {
                 options: [.flag("json")], run: listDebts),
             Command(
                 path: ["debt", "log"], usage: "debt log ID [--on DATE] [--amount AMOUNT]",
-                summary: "Record the month's payment (default: the minimum, today; more with --amount, as extra payments); lowers the balance.",
+                summary:
+                    "Record the month's payment (default: the minimum, today; not before the debt was added; more with --amount, as extra payments); lowers the balance.",
                 options: [.value("on"), .value("amount")], positionals: 1...1, run: logDebt),
             Command(
                 path: ["debt", "pay-off"], usage: "debt pay-off ID", summary: "Mark a debt paid off: off the calendar.",
                 options: [], positionals: 1...1, run: payOff),
             Command(
                 path: ["goal", "add"], usage: "goal add NAME --target AMOUNT [--by DATE]",
-                summary: "Add a savings goal, optionally with a deadline; prints its id.",
+                summary: "Add a savings goal, optionally with a deadline (today or later); prints its id.",
                 options: [.value("target"), .value("by")], positionals: 1...1, run: addGoal),
             Command(
                 path: ["goal", "list"], usage: "goal list [--json]",
@@ -47,7 +48,7 @@ enum MoneyCalendarCommands {
                 options: [.flag("json")], run: listGoals),
             Command(
                 path: ["goal", "log"], usage: "goal log ID --amount AMOUNT [--on DATE]",
-                summary: "Record money put towards a goal (default: today); payment delete undoes it.",
+                summary: "Record money put towards a goal (default: today; not before the goal was added); payment delete undoes it.",
                 options: [.value("amount"), .value("on")], positionals: 1...1, run: { try log(.goal, &$0) }),
             Command(
                 path: ["income", "add"], usage: "income add NAME --amount AMOUNT --every SCHEDULE",
@@ -200,11 +201,19 @@ enum MoneyCalendarCommands {
     static func addGoal(_ invocation: inout Invocation) throws {
         let name = try invocation.text(invocation.arguments.positionals[0], "name")
         let target = try invocation.moneyAmount("target", .size, "a goal's target")
-        let by = try invocation.optionalDate("by")
+        let by = try goalDate(invocation)
         let today = try invocation.today()
         let id = try invocation.openStore().sources.addGoal(name: name, target: target, by: by, today: today)
         invocation.output.line(String(id))
         invocation.echoResolved("by", as: "goal \(id): by", by.map { ($0, nil) })
+    }
+
+    /// `--by`, which is today or later: a date already past is no deadline to save towards.
+    static func goalDate(_ invocation: Invocation) throws -> CivilDate? {
+        guard let by = try invocation.optionalDate("by") else { return nil }
+        let today = try invocation.today()
+        guard by >= today else { throw CLIError.data("--by \(by) is before today (\(today)): a goal's date is today or later") }
+        return by
     }
 
     static func listGoals(_ invocation: inout Invocation) throws {
@@ -367,58 +376,5 @@ enum MoneyCalendarCommands {
         let id = try invocation.id()
         try invocation.openStore().sources.deleteMoneySource(kind, id: id)
         invocation.output.line("\(kind.rawValue) \(id) deleted")
-    }
-
-    static func editCommand(_ kind: MoneyEditKind) -> Command {
-        let options: [String]
-        switch kind {
-        case .money: options = ["name", "amount", "every", "on"]
-        case .subscription, .income: options = ["name", "amount", "every"]
-        case .debt: options = ["name", "minimum", "day", "balance"]
-        case .goal: options = ["name", "target", "by"]
-        }
-        let placeholders = [
-            "name": "N", "amount": "AMOUNT", "every": "SCHEDULE", "minimum": "AMOUNT", "day": "N", "balance": "AMOUNT",
-            "target": "AMOUNT", "by": "DATE", "on": "DATE",
-        ]
-        let noun = kind == .money ? "recurring transaction" : kind == .income ? "income source" : kind.rawValue
-        return Command(
-            path: [kind.rawValue, "edit"],
-            usage: "\(kind.rawValue) edit ID " + options.map { "[--\($0) \(placeholders[$0] ?? "X")]" }.joined(separator: " "),
-            summary: "Change the \(noun)\(kind == .money ? " (months from today on follow)" : "").",
-            options: options.map { .value($0) }, positionals: 1...1, run: { try edit(kind, &$0) })
-    }
-
-    static func edit(_ kind: MoneyEditKind, _ invocation: inout Invocation) throws {
-        let id = try invocation.id()
-        let usage = invocation.globals.usage
-        var changes = MoneyChanges()
-        if let name = invocation.arguments.value("name") { changes.name = try invocation.text(name, "name") }
-        /// Each by the sign convention of its kind (`moneyAmount`).
-        func amount(_ name: String, _ way: Invocation.MoneyWay, _ what: String) throws -> Amount? {
-            invocation.arguments.value(name) == nil ? nil : try invocation.moneyAmount(name, way, what)
-        }
-        changes.amount =
-            switch kind {
-            case .subscription: try amount("amount", .paid, "a subscription's price")
-            case .income: try amount("amount", .received, "income")
-            default: try amount("amount", .either, "a recurring transaction")
-            }
-        changes.schedule = try invocation.schedule("every")
-        changes.minimum = try amount("minimum", .paid, "a debt's minimum payment")?.magnitude
-        changes.balance = try amount("balance", .size, "a debt's balance (what you owe)")
-        changes.target = try amount("target", .size, "a goal's target")
-        if let text = invocation.arguments.value("day") {
-            guard let day = Int(text), (1...31).contains(day) else { throw CLIError.usage("--day \"\(text)\" is not a day of the month (1 to 31)", usage) }
-            changes.day = day
-        }
-        changes.targetDate = try invocation.optionalDate("by")
-        if kind == .money {
-            changes.once = try invocation.optionalDate("on")
-            guard changes.once == nil || changes.schedule == nil else { throw CLIError.usage("give --every or --on, not both", usage) }
-        }
-        guard !changes.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
-        try invocation.openStore().sources.editMoney(kind, id: id, changes, today: try invocation.today())
-        invocation.output.line("\(kind == .money ? "recurring transaction" : kind.rawValue) \(id) changed")
     }
 }
