@@ -191,4 +191,9 @@ extension ReminderKind {
         case .calendar: return "Calendar"
         }
     }
+
+    /// `a todo`, `an event`, `an income`: the kind's name after its article, for a sentence.
+    public var withArticle: String {
+        (self == .event || self == .income ? "an " : "a ") + rawValue
+    }
 }
