@@ -257,16 +257,19 @@ extension Store.Log {
             ])
     }
 
-    /// Records a reminder that was due longer ago than the grace window: never sent, never dropped silently.
+    /// Records a reminder the runner will not send, at `now`: due longer ago than the grace window,
+    /// or late and dropped by its kind's late policy. Never sent, never dropped silently. Its
+    /// detail is `Delivery.outsideGraceWindow` either way; `finished_at` keeps `now`, so how late it
+    /// was when recorded tells the two apart (`missed` says which).
     public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
         try db.run(
             """
             INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, item_id)
-            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, 'outside the grace window', ?) ON CONFLICT (key, channel) DO NOTHING
+            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key, channel) DO NOTHING
             """,
             [
                 .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), id.key.itemID,
+                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), .text(Delivery.outsideGraceWindow), id.key.itemID,
             ])
     }
 
@@ -388,6 +391,8 @@ extension Delivery.State {
 }
 
 extension Delivery {
+    /// The detail `recordMissed` writes.
+    public static let outsideGraceWindow = "outside the grace window"
     /// The response of a missed delivery someone has seen (`missed --clear`), as an SQL literal.
     static let acknowledged = "'acknowledged'"
     /// The responses a notification server records on its own (it let the notification expire,
