@@ -257,10 +257,9 @@ extension Store.Log {
             ])
     }
 
-    /// Records a reminder the runner will not send, at `now`: due longer ago than the grace window,
-    /// or late and dropped by its kind's late policy. Never sent, never dropped silently. Its
-    /// detail is `Delivery.outsideGraceWindow` either way; `finished_at` keeps `now`, so how late it
-    /// was when recorded tells the two apart (`missed` says which).
+    /// Records a reminder the runner will not send: due longer ago than the grace window, or late and
+    /// dropped by its kind's late policy; never dropped silently. The detail is `outsideGraceWindow`
+    /// either way: `finished_at` (`now`) against its time tells the two apart, as `missed` says.
     public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
         try db.run(
             """
