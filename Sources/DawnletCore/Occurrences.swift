@@ -345,4 +345,14 @@ public struct HabitStreak: Hashable, Sendable {
         doneThisWeek = days.filter { week.contains($0.date) && $0.status == .done }.count
         plannedThisWeek = planned
     }
+
+    /// This week's days kept of those planned, as `habit list` says it after "this week": `3 of 5`.
+    /// With no day planned this week (a habit added after its days, a weekly one whose day is
+    /// past) or more kept than planned (on days it no longer has) there is no such fraction, and
+    /// the two are said apart: `none planned`, `1 kept, none planned`, `3 kept, 2 planned`.
+    public var weekText: String {
+        if plannedThisWeek > 0 && doneThisWeek <= plannedThisWeek { return "\(doneThisWeek) of \(plannedThisWeek)" }
+        let planned = plannedThisWeek == 0 ? "none planned" : "\(plannedThisWeek) planned"
+        return doneThisWeek == 0 ? planned : "\(doneThisWeek) kept, \(planned)"
+    }
 }

@@ -73,16 +73,17 @@ public struct PlannedReminder: Hashable, Sendable {
     public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }
     public var definitionID: Int64? { item.flatMap { $0.isCalendar ? nil : $0.definitionID } }
 
-    /// The notification text.
+    /// The notification text, worded per kind: `Todo at 09:00 (in 10m)`, `Event on 2026-12-04` (a
+    /// calendar file's todo and event too).
     public var body: String {
         guard let item, let offset else {
             return items.enumerated().map { i, x in
                 i >= items.count - overdueCount
                     ? "overdue since \(x.date): \(x.title)"
-                    : "\(x.kind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
+                    : "\(x.wordedKind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
             }.joined(separator: "\n")
         }
-        var text = item.kind.label
+        var text = item.wordedKind.label
         if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
         if !offset.isZero { text += " (in \(offset))" }
         if let detail = item.detail { text += ": \(detail)" }
@@ -190,5 +191,10 @@ extension ReminderKind {
         case .income: return "Income"
         case .calendar: return "Calendar"
         }
+    }
+
+    /// `a todo`, `an event`, `an income`: the kind's name after its article, for a sentence.
+    public var withArticle: String {
+        (self == .event || self == .income ? "an " : "a ") + rawValue
     }
 }

@@ -78,6 +78,15 @@ public struct PlanItem: Hashable, Sendable {
     public var calendar: CalendarOccurrence? { calendarBox?.occurrence }
     /// Whether it is an external calendar's: asked per reminder, without copying the instance.
     public var isCalendar: Bool { calendarBox != nil }
+    /// What it is, as its reminder words it: its kind, or for a calendar file's item what the file
+    /// says it is (a VTODO reads as a todo, a VEVENT as an event); its key's kind stays `calendar`.
+    public var wordedKind: ReminderKind {
+        switch calendar?.kind {
+        case .todo?: .todo
+        case .event?: .event
+        case nil: kind
+        }
+    }
     @usableFromInline let calendarBox: CalendarBox?
 
     @usableFromInline final class CalendarBox: Hashable, Sendable {

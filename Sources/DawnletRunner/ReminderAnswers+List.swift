@@ -39,10 +39,11 @@ extension ReminderAnswers {
         Self.entries(try store.log.snoozed()).sorted { ($0.snoozedUntil ?? $0.fireAt) < ($1.snoozedUntil ?? $1.fireAt) }
     }
 
-    /// The reminder a command without KEY is about: the newest one waiting (with `snoozed`, the
-    /// one snoozed, when there is exactly one).
-    public func implicitKey(snoozed: Bool, now: Instant) throws(StoreError) -> Entry {
-        if snoozed {
+    /// The reminder `reminder VERB` without KEY is about: the newest one waiting that VERB fits
+    /// (`verbs(for:)`: `done` takes a todo's or a habit's, never an event's); for `unsnooze`, the
+    /// one snoozed, when there is exactly one.
+    public func implicitKey(_ verb: String, now: Instant) throws(StoreError) -> Entry {
+        if verb == "unsnooze" {
             let entries = try self.snoozed()
             guard entries.count == 1 else {
                 throw StoreError(
@@ -50,7 +51,9 @@ extension ReminderAnswers {
             }
             return entries[0]
         }
-        guard let newest = try waiting(now: now).first else { throw StoreError(.notFound, "no reminder is waiting for an answer (reminder list)") }
+        let waiting = try waiting(now: now)
+        guard !waiting.isEmpty else { throw StoreError(.notFound, "no reminder is waiting for an answer (reminder list)") }
+        guard let newest = waiting.first(where: { Self.verbs(for: $0.key).contains(verb) }) else { throw Self.noneFits(verb, among: waiting) }
         return newest
     }
 

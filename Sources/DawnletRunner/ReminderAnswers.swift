@@ -57,15 +57,20 @@ public struct ReminderAnswers {
     }
 
     /// Applies `answer` to the reminder `key` at `now`. `.notFound` when the reminder never went
-    /// out; `.conflict` when the answer does not fit it (a bill is paid, not done).
+    /// out; `.conflict` when the answer does not fit it (a bill is paid, not done: `verbs(for:)`),
+    /// saying what it is and which answers it takes.
     public func apply(_ answer: ReminderAnswer, to key: ReminderKey, now: Instant) throws(StoreError) -> Applied {
         let rows = try store.log.deliveries(of: key).filter { $0.state == .delivered }
         guard !rows.isEmpty else { throw StoreError(.notFound, "no reminder \(key) went out (see reminder list)") }
+        switch answer {
+        // A payment names its own target: a digest's notification pays the items it lists.
+        case .paid, .logPayment, .unsnooze: break
+        default: guard Self.verbs(for: key).contains(answer.description) else { throw Self.refusal(answer.description, key) }
+        }
         let response: String
         switch answer {
         case .snooze(let until):
             guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
-            if case .digest = key { throw StoreError(.conflict, "a digest is not snoozed: dismiss it, and answer its items on their own reminders") }
             // Written into a writable calendar: its snooze alarm is what comes back (on every
             // device); kept here too, it would come back twice.
             if let written = snoozeCalendarItem(key, until: until, now: now) {
@@ -81,13 +86,11 @@ public struct ReminderAnswers {
             for row in snoozed { try store.log.unsnooze(row.id) }
             return Applied(response: "snooze called off", deliveries: snoozed)
         case .paid(let kind, let id, let date):
-            guard kind == .bill else { throw StoreError(.conflict, "only a bill is paid; a \(kind)'s payment is logged (reminder log)") }
+            guard kind == .bill else { throw Self.refusal(answer.description, key) }
             try store.money.markTransactionPaid(definitionID: id, date: date)
             response = "paid \(kind) \(id) on \(date)"
         case .logPayment(let kind, let id, let date):
-            guard kind == .subscription || kind == .debt else {
-                throw StoreError(.conflict, "only a subscription's or a debt's payment is logged\(kind == .bill ? "; a bill is paid (reminder paid)" : "")")
-            }
+            guard kind == .subscription || kind == .debt else { throw Self.refusal(answer.description, key) }
             let logged = try store.sources.logPayment(for: kind == .debt ? .debt : .subscription, id: id, on: date, amount: nil)
             response = "logged payment #\(logged.payment): \(kind) \(id), \(logged.amount.paidOut) for \(logged.period)"
         case .done, .skip, .dismiss:
@@ -99,21 +102,17 @@ public struct ReminderAnswers {
 
     /// The payment a reminder's own key names, for `reminder paid|log KEY`.
     public static func payment(_ answer: String, of key: ReminderKey) throws(StoreError) -> ReminderAnswer {
-        guard let target = key.item else {
-            throw StoreError(
-                .conflict, "\(key) names no single payment: answer a digest's payments on their own reminders, or with bill/subscription/debt commands")
-        }
+        guard let target = key.item else { throw refusal(answer, key) }
         return answer == "paid" ? .paid(target.kind, id: target.id, date: target.date) : .logPayment(target.kind, id: target.id, date: target.date)
     }
 
     /// Done, Skip or a dismissal on one of our items, a digest, or a calendar item's alarm.
     private func answerItem(_ answer: ReminderAnswer, _ key: ReminderKey, now: Instant) throws(StoreError) -> String {
         if case .calendar(let text) = key {
-            guard answer != .skip else { throw StoreError(.conflict, "a calendar item's alarm is done or dismissed, not skipped") }
             return writeBack(text, answer == .done ? .acknowledged : .dismissed, until: nil, now: now) ?? (answer == .done ? "done" : "dismissed")
         }
         guard answer != .dismiss else { return "dismissed" }
-        guard let target = key.item else { throw StoreError(.conflict, "a digest is dismissed; its items are answered on their own reminders") }
+        guard let target = key.item else { throw Self.refusal(answer.description, key) }
         switch (answer, target.kind, target.kind.itemKind) {
         case (.done, .todo, let kind?), (.done, .habit, let kind?):
             try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .done)
@@ -124,12 +123,8 @@ public struct ReminderAnswers {
         case (.skip, _, let kind?):
             try store.items.setOccurrence(kind, definitionID: target.id, date: target.date, status: .skipped)
             return "skipped"
-        case (.done, .bill, _):
-            throw StoreError(.conflict, "a bill is paid, not done (reminder paid)")
-        case (.done, .subscription, _), (.done, .debt, _):
-            throw StoreError(.conflict, "a \(target.kind)'s payment is logged, not done (reminder log)")
         default:
-            throw StoreError(.conflict, "a \(target.kind) reminder is not \(answer == .done ? "done" : "skipped"); dismiss it (reminder dismiss)")
+            throw Self.refusal(answer.description, key)
         }
     }
 

@@ -258,37 +258,18 @@ extension Store.Log {
             ])
     }
 
-    /// Desktop notifications another process posted (a serve before this one) that still wait
-    /// on screen since `since`: delivered, unanswered, not closed and not snoozed, each the only
-    /// reminder of its notification. Oldest first.
-    public func postedElsewhere(than process: String, since: Instant) throws(StoreError) -> [Delivery] {
-        try deliveries(
-            where: """
-                channel = '\(Channel.desktop.rawValue)' AND state = \(Delivery.State.delivered.sql) AND response IS NULL
-                AND snoozed_until IS NULL AND notification_id IS NOT NULL AND fire_at >= ?1 AND coalesce(posted_by, '') != ?2
-                AND NOT EXISTS (SELECT 1 FROM deliveries AS other WHERE other.channel = deliveries.channel
-                    AND other.notification_id = deliveries.notification_id AND other.key != deliveries.key AND other.fire_at >= ?1)
-                ORDER BY fire_at, key
-                """, [.int(since.secondsSinceEpoch), .text(process)])
-    }
-
-    /// A notification now shown by `process` (taken over, perhaps under a new id).
-    public func notePosted(_ id: DeliveryID, notificationID: UInt32, by process: String) throws(StoreError) {
-        try db.run(
-            "UPDATE deliveries SET notification_id = ?, posted_by = ? WHERE key = ? AND channel = ?",
-            [.int(Int64(notificationID)), .text(process), .text(id.key.description), .text(id.channel.rawValue)])
-    }
-
-    /// Records a reminder that was due longer ago than the grace window: never sent, never dropped silently.
+    /// Records a reminder the runner will not send: due longer ago than the grace window, or late and
+    /// dropped by its kind's late policy; never dropped silently. The detail is `outsideGraceWindow`
+    /// either way: `finished_at` (`now`) against its time tells the two apart, as `missed` says.
     public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
         try db.run(
             """
             INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, item_id)
-            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, 'outside the grace window', ?) ON CONFLICT (key, channel) DO NOTHING
+            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key, channel) DO NOTHING
             """,
             [
                 .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), id.key.itemID,
+                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), .text(Delivery.outsideGraceWindow), id.key.itemID,
             ])
     }
 
@@ -410,6 +391,8 @@ extension Delivery.State {
 }
 
 extension Delivery {
+    /// The detail `recordMissed` writes.
+    public static let outsideGraceWindow = "outside the grace window"
     /// The response of a missed delivery someone has seen (`missed --clear`), as an SQL literal.
     static let acknowledged = "'acknowledged'"
     /// The responses a notification server records on its own (it let the notification expire,

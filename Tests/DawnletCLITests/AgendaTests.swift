@@ -76,11 +76,43 @@ import Testing
         #expect(json.hasPrefix(#"{"days":[{"date":"2026-12-02","items":["#))
         #expect(
             json.contains(
-                #"{"kind":"subscription","id":null,"definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment":1}"#
+                #"{"kind":"subscription","definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment":1}"#
             ))
         #expect(
             json.contains(
-                #"{"kind":"event","id":null,"definition_id":null,"title":"Review","time":"13:00","status":"open","overdue":false,"source":"ics:work"}"#))
+                #"{"kind":"event","definition_id":null,"title":"Review","time":"13:00","status":"open","overdue":false,"source":"ics:work"}"#))
+    }
+
+    @Test("today, agenda, find and preview --json name one id alike: definition_id is what the item's commands take; occurrence_id a day's stored row")
+    func jsonIds() throws {
+        try cli("todo", "add", "Water", "--every", "daily")
+        try cli("todo", "add", "Bins", "--due", "2026-12-01T09:00")
+        try cli("todo", "done", "2")
+        func items(_ result: CLIResult) throws -> [[String: Any]] {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+            return try #require(object["items"] as? [[String: Any]])
+        }
+        let today = try items(try cli("today", "--json"))
+        let bins = try #require(today.first { $0["title"] as? String == "Bins" })
+        // Its stored row (1) is not its id (2): a command given the row would mark Water.
+        #expect(bins["definition_id"] as? Int == 2 && bins["occurrence_id"] as? Int == 1, "\(bins)")
+        #expect(today.allSatisfy { $0["id"] == nil }, "no \"id\" that means something else: \(today)")
+        let water = try #require(today.first { $0["title"] as? String == "Water" })
+        #expect(water["definition_id"] as? Int == 1 && water["occurrence_id"] == nil, "no stored row, no occurrence_id: \(water)")
+        // What today gives, todo reopen takes.
+        try cli("todo", "reopen", "\(try #require(bins["definition_id"] as? Int))")
+        #expect(try items(try cli("today", "--json")).first { $0["title"] as? String == "Bins" }?["status"] as? String == "open")
+        #expect(try items(try cli("today", "--json")).first { $0["title"] as? String == "Water" }?["status"] as? String == "open")
+        // The same name in agenda, find and preview.
+        let agenda = try #require(
+            try JSONSerialization.jsonObject(with: Data(try cli("agenda", "--days", "1", "--json").stdout.utf8)) as? [String: Any])
+        let day = try #require((agenda["days"] as? [[String: Any]])?.first?["items"] as? [[String: Any]])
+        #expect(day.first { $0["title"] as? String == "Bins" }?["definition_id"] as? Int == 2)
+        #expect(try cli("find", "bins", "--json").stdout == #"{"found":[{"kind":"todo","definition_id":2,"title":"Bins","detail":"2026-12-01 09:00"}]}"# + "\n")
+        let preview = try cli("preview", "--days", "1", "--json").stdout
+        #expect(preview.contains(#"{"kind":"todo","definition_id":1,"title":"Water","#), "the digest's item: \(preview)")
+        #expect(preview.contains(#""key":"todo:2:2026-12-01:0m","fire_at":"2026-12-01T09:00:00+00:00","kind":"todo","title":"Bins","#), "\(preview)")
+        #expect(preview.contains(#""title":"Bins","occurrence_date":"2026-12-01","source":"virtual","definition_id":2,"#), "\(preview)")
     }
 
     @Test("an event with a duration shows its end, the same day or a later one; find shows a one-off's time")

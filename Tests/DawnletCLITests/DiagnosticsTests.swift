@@ -37,6 +37,34 @@ import Testing
         CLIProcess.expectFailure(try CLIProcess.run(["--db", workspace.db, "--config", config, "today"]), status: 78, mentioning: [config])
     }
 
+    @Test("doctor counts exactly what missed lists: none once missed --clear acknowledged them, one after one key of two")
+    func doctorCountsMissed() throws {
+        try workspace.cli(["todo", "add", "Something"])
+        let script = """
+            import sqlite3, sys; c = sqlite3.connect(sys.argv[1])
+            for key in ("todo:1:2026-11-30:0m", "todo:1:2026-11-29:0m"):
+                c.execute("INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, detail) VALUES (?, 'desktop', 'missed', 'todo', 'Something', 1796000000, 1796000000, 'outside the grace window')", (key,))
+            c.commit()
+            """
+        #expect(try runTool("/usr/bin/python3", ["-c", script, workspace.db], environment: [:]).0 == 0)
+        func deliveries() throws -> String? {
+            let lines = try CLIProcess.run(["--db", workspace.db, "doctor"]).stdout.split(separator: "\n").map(String.init)
+            return lines.first { $0.hasPrefix("note deliveries: ") }
+        }
+        func listed() throws -> Int {
+            let text = try workspace.cli(["missed"]).stdout
+            return text == "nothing missed\n" ? 0 : text.split(separator: "\n").count
+        }
+        #expect(try listed() == 2)
+        #expect(try deliveries() == "note deliveries: 2 missed (`dawnlet-remind missed` lists them)")
+        try workspace.cli(["missed", "--clear", "todo:1:2026-11-30:0m"])
+        #expect(try listed() == 1)
+        #expect(try deliveries() == "note deliveries: 1 missed (`dawnlet-remind missed` lists them)")
+        try workspace.cli(["missed", "--clear"])
+        #expect(try listed() == 0)
+        #expect(try deliveries() == nil, "nothing missed is left to count")
+    }
+
     @Test("doctor checks the export folder: its files counted; a file where the folder should be is a failure")
     func doctorExport() throws {
         let config = workspace.folder.path("config.json5"), vdir = workspace.folder.path("vdir")

@@ -56,7 +56,9 @@ import Testing
                 subscription #1  Parent's streaming  (-9.99 monthly on day 5 from 2026-01-05)
 
                 """)
-        #expect(try cli("find", "uberweisung", "--json").stdout == #"{"found":[{"kind":"goal","id":1,"title":"Überweisung","detail":"target 100.00"}]}"# + "\n")
+        #expect(
+            try cli("find", "uberweisung", "--json").stdout == #"{"found":[{"kind":"goal","definition_id":1,"title":"Überweisung","detail":"target 100.00"}]}"#
+                + "\n")
         #expect(try cli("find", "bike").stdout == "nothing matches \"bike\"\n")
     }
 }

@@ -127,6 +127,33 @@ import Testing
         #expect(later.hasSuffix("streak 0, longest 5; this week 3 of 5\n"), "\(later)")
     }
 
+    @Test("a week with no day of a habit's planned says so, not \"1 of 0\": added after its day, or kept only off its days; more kept than planned said apart")
+    func habitWeekWithoutPlannedDays() throws {
+        // Thursday 2026-12-03: this week's Monday is before either habit begins.
+        func run(_ arguments: String...) throws -> String {
+            let result = try CLIProcess.run(["--db", db, "--tz", "UTC", "--now", "2026-12-03T12:00Z"] + arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        _ = try run("habit", "add", "Walk", "--days", "daily")
+        _ = try run("habit", "done", "1")
+        _ = try run("habit", "edit", "1", "--days", "mon")
+        _ = try run("habit", "add", "Read", "--days", "mon")
+        #expect(
+            try run("habit", "list") == """
+                #1  Walk  (weekly on mon from 2026-12-03)  streak 1, longest 1; this week 1 kept, none planned
+                #2  Read  (weekly on mon from 2026-12-03)  streak 0, longest 0; this week none planned
+
+                """)
+        #expect(try run("dashboard").contains("  Walk  streak 1, longest 1; this week 1 kept, none planned\n"))
+        #expect(try run("habit", "list", "--json").contains(#""streak":{"current":1,"longest":1,"week_done":1,"week_planned":0}"#))
+        // Kept on more days than it now has this week: the two apart, not "2 of 1".
+        _ = try run("habit", "add", "Stretch", "--days", "daily", "--from", "2026-11-30")
+        for day in ["01", "02"] { _ = try run("habit", "done", "3", "--on", "2026-12-\(day)") }
+        _ = try run("habit", "edit", "3", "--days", "tue")
+        #expect(try run("habit", "list").contains("#3  Stretch  (weekly on tue from 2026-11-30)  streak 2, longest 2; this week 2 kept, 1 planned\n"))
+    }
+
     @Test("habit --days takes daily and weekdays, as schedules say them")
     func habitDayWords() throws {
         try cli("habit", "add", "Meds", "--days", "daily", "--at", "08:30")

@@ -89,6 +89,26 @@ import Testing
         #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"60.00""#))
     }
 
+    @Test("payment delete in a debt's month of extra payments: says which was deleted, the month's or an extra one, and which still log the month")
+    func extraPayments() throws {
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("debt", "log", "1", "--on", "2026-02-03")
+        try cli("debt", "log", "1", "--on", "2026-02-05", "--amount", "50")
+        try cli("debt", "log", "1", "--on", "2026-02-06", "--amount", "20")
+        #expect(
+            try cli("payment", "delete", "2").stdout
+                == "payment #2 deleted: debt 1's extra payment of -50.00 for the month 2026-02; the month stays logged by payments #1 (-40.00) and #3 (-20.00)\n"
+        )
+        #expect(try cli("calendar", "2026-02", "--json").stdout.contains(#""logged":true"#), "still logged")
+        #expect(
+            try cli("payment", "delete", "1").stdout
+                == "payment #1 deleted: debt 1's payment of -40.00 for the month 2026-02; the month stays logged by payment #3 (-20.00)\n")
+        #expect(try cli("calendar", "2026-02", "--json").stdout.contains(#""logged":true"#), "still logged, by the extra payment left")
+        #expect(try cli("payment", "delete", "3").stdout == "payment #3 deleted: debt 1 is unlogged for the month 2026-02\n")
+        #expect(try cli("calendar", "2026-02", "--json").stdout.contains(#""logged":false"#))
+        #expect(try cli("debt", "list", "--json").stdout.contains(#""balance":"500.00""#), "every payment given back")
+    }
+
     @Test("subscription, debt, goal and income delete: gone from lists and the calendar; their payments stay, named deleted")
     func deleteSources() throws {
         try cli("subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 1 from 2026-01-01")

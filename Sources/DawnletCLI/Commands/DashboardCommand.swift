@@ -139,7 +139,7 @@ enum DashboardCommand {
         if !habits.isEmpty { lines.append("habits:") }
         for h in habits {
             let s = HabitStreak(h, stored: entriesOfHabits, today: today)
-            lines.append("  \(DisplayText.shown(h.title))  streak \(s.current), longest \(s.longest); this week \(s.doneThisWeek) of \(s.plannedThisWeek)")
+            lines.append("  \(DisplayText.shown(h.title))  streak \(s.current), longest \(s.longest); this week \(s.weekText)")
         }
         lines.append("flags:" + (flags.isEmpty ? " none" : ""))
         for flag in flags { lines.append("  " + output.paint("! \(DisplayText.shown(flag.text))", .red)) }

@@ -173,10 +173,14 @@ enum DeliveryCommands {
         do {
             let store = try Store(path: path, create: false)
             let definitions = try store.items.definitions().count
-            let missed = try store.log.deliveries(.missed).count
-            let failed = try store.log.deliveries(.failed).count
+            // What `missed` lists (not what `missed --clear` acknowledged), and what `next` counts.
+            let missed = try store.log.unacknowledgedMissedCount()
+            let failed = try store.log.count(.failed)
             report(true, "database", "\(path): \(definitions) item definitions")
-            if missed + failed > 0 { report(nil, "deliveries", "\(missed) missed, \(failed) failed (see `dawnlet-remind missed`)") }
+            let counts =
+                (missed > 0 ? ["\(missed) missed (`dawnlet-remind missed` lists them)"] : [])
+                + (failed > 0 ? ["\(failed) failed (`dawnlet-remind preview --all` over their days says why)"] : [])
+            if !counts.isEmpty { report(nil, "deliveries", counts.joined(separator: ", ")) }
         } catch  where error.code == .missing {
             report(nil, "database", "\(path): not created yet (the first command that writes creates it)")
         } catch {

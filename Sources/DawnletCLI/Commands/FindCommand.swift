@@ -34,7 +34,10 @@ enum FindCommand {
                         "found",
                         .array(
                             matches.map {
-                                .object([("kind", .string($0.kind)), ("id", .int(Int($0.id))), ("title", .string($0.title)), ("detail", .string($0.detail))])
+                                .object([
+                                    ("kind", .string($0.kind)), ("definition_id", .int(Int($0.id))), ("title", .string($0.title)),
+                                    ("detail", .string($0.detail)),
+                                ])
                             })
                     )
                 ]))

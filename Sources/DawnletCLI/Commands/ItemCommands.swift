@@ -203,7 +203,7 @@ enum ItemCommands {
         for d in definitions {
             var line = "#\(d.id)".rightPadded(width) + "  " + describe(d)
             if let s = streaks[d.id] {
-                line += "  streak \(s.current), longest \(s.longest); this week \(s.doneThisWeek) of \(s.plannedThisWeek)"
+                line += "  streak \(s.current), longest \(s.longest); this week \(s.weekText)"
             }
             if let standing = standing[d.id] {
                 let status = "[\(standing.status.rawValue)]"

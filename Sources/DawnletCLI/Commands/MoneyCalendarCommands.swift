@@ -63,7 +63,7 @@ enum MoneyCalendarCommands {
                 options: [.flag("json")], run: listPayments),
             Command(
                 path: ["payment", "delete"], usage: "payment delete ID",
-                summary: "Delete a logged payment: its period is unlogged, a debt's balance given back.",
+                summary: "Delete a logged payment: its period is unlogged unless another payment still logs it (a debt's month), a debt's balance given back.",
                 options: [], positionals: 1...1, run: deletePayment),
         ]
         + MoneySourceKind.allCases.map { kind in
@@ -362,14 +362,10 @@ enum MoneyCalendarCommands {
     }
 
     static func deletePayment(_ invocation: inout Invocation) throws {
-        let id = try invocation.id()
-        let payment = try invocation.openStore().sources.deletePayment(id: id)
-        invocation.output.line(
-            "payment #\(id) deleted: \(payment.kind.rawValue) \(payment.sourceID) "
-                + (payment.kind == .goal
-                    ? "has \(payment.amount.magnitude) less saved"
-                    : "is unlogged for \(payment.kind == .debt ? "the month \(YearMonth(containing: payment.periodStart))" : "the period from \(payment.periodStart)")")
-        )
+        let store = try invocation.openStore()
+        let payment = try store.sources.deletePayment(id: try invocation.id())
+        let period = try store.sources.payments().filter { $0.kind == payment.kind && $0.sourceID == payment.sourceID && $0.periodStart == payment.periodStart }
+        invocation.output.line(deleted(payment, leaving: period))
     }
 
     static func deleteSource(_ kind: MoneySourceKind, _ invocation: inout Invocation) throws {

@@ -5,8 +5,8 @@ import FoundationEssentials
 
 extension PreviewCommand {
     /// The lines of `lines`, each ended by a newline, into `out`.
-    static func writeLines(_ r: PlannedReminder, colored: Bool, to out: ByteBuffer) {
-        for line in lines(r, colored: colored) {
+    static func writeLines(_ r: PlannedReminder, colored: Bool, missed: MissedWords, to out: ByteBuffer) {
+        for line in lines(r, colored: colored, missed: missed) {
             out.append(line)
             out.append(UInt8(ascii: "\n"))
         }
@@ -62,14 +62,14 @@ extension PreviewCommand {
     }
 
     /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
-    static func lines(_ r: PlannedReminder, colored: Bool) -> [String] {
+    static func lines(_ r: PlannedReminder, colored: Bool, missed: MissedWords) -> [String] {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
         var first =
             "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(DisplayText.shown(r.title))  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
         // A failure's detail is what a command or a mail server said: escaped like a title.
-        if let state = statusText(r).map(DisplayText.shown) {
+        if let state = statusText(r, missed: missed).map(DisplayText.shown) {
             // Failed and missed red, late yellow, what went out or will not dim.
             let word = String(describing: statusWord(r))
             let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "delivered": .dim, "suppressed": .dim][word]
@@ -82,7 +82,7 @@ extension PreviewCommand {
     }
 
     /// What `serve` does, or did, with it: the planner's statuses and the delivery log's.
-    static func statusText(_ r: PlannedReminder) -> String? {
+    static func statusText(_ r: PlannedReminder, missed: MissedWords) -> String? {
         var words: [String] = []
         switch r.status {
         case .pending:
@@ -91,7 +91,7 @@ extension PreviewCommand {
             if r.heldFrom != nil { words.append("held until \(ISO8601.format(r.fireAt, utcOffset: r.utcOffset).dropFirst(11).prefix(5)) for quiet hours") }
         case .due: words.append("due: goes out now")
         case .late: words.append("late: goes out now, marked late")
-        case .missed: words.append("missed: outside the grace window")
+        case .missed: words.append("missed: " + missed.why(r))
         case .settled: break
         case .suppressed(let reason): words.append("suppressed: \(reason.rawValue)")
         }
@@ -130,5 +130,17 @@ extension PreviewCommand {
         case .late: "late"
         case .missed: "missed"
         }
+    }
+}
+
+/// Why a reminder `preview` shows missed will not go out, in the words `missed` gives once the
+/// runner has recorded it: due longer ago than the grace window, or late (inside it) and dropped
+/// by its kind's late policy.
+struct MissedWords {
+    let policy: DeliveryPolicy
+    let now: Instant
+
+    func why(_ r: PlannedReminder) -> String {
+        policy.timing(r.fireAt, now: now) == .late ? "dropped as late (late policy \"drop\")" : Delivery.outsideGraceWindow
     }
 }

@@ -101,10 +101,11 @@ enum PreviewCommand {
             // As the JSON: each slice's text is made on the planning threads. A day's heading
             // goes before its first reminder; here, where a slice goes on the day the last ended.
             let colored = invocation.output.colored
+            let missed = MissedWords(policy: DeliveryPolicy(config: invocation.config), now: now)
             var shownDay: CivilDate?
             problems = try source.forEachSlice(
                 now: now, window: window, includeSuppressed: all,
-                render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom) }
+                render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom, missed: missed) }
             ) { slice in
                 guard let first = slice.firstDay else { return true }
                 if first != shownDay {
@@ -155,7 +156,7 @@ enum PreviewCommand {
         }
 
         /// As text: each reminder's lines, their days' headings between them.
-        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?) {
+        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?, missed: MissedWords) {
             let out = ByteBuffer(capacity: 128 * plan.count)
             var first: CivilDate?
             var last: CivilDate?
@@ -174,8 +175,8 @@ enum PreviewCommand {
                 }
                 switch entry {
                 case .plain(let r) where r.timing == .pending: PreviewCommand.writeLines(r, to: out, dates: &dates)
-                case .plain(let r): PreviewCommand.writeLines(r.reminder, colored: colored, to: out)
-                case .whole(let p): PreviewCommand.writeLines(p.pointee, colored: colored, to: out)
+                case .plain(let r): PreviewCommand.writeLines(r.reminder, colored: colored, missed: missed, to: out)
+                case .whole(let p): PreviewCommand.writeLines(p.pointee, colored: colored, missed: missed, to: out)
                 }
                 return true
             }

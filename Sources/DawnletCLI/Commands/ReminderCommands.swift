@@ -29,7 +29,7 @@ enum ReminderCommands {
         + answers.map { verb, summary in
             Command(
                 path: ["reminder", verb], usage: "reminder \(verb) [KEY]",
-                summary: verb == "unsnooze" ? summary : summary + " Without KEY: the newest one waiting.",
+                summary: verb == "unsnooze" ? summary : summary + " Without KEY: the newest one waiting that it fits.",
                 options: [], positionals: 0...1, run: { try answer(verb, &$0) })
         }
 
@@ -72,16 +72,17 @@ enum ReminderCommands {
         try apply("snooze", &invocation) { _ in .snooze(until: until) }
     }
 
-    /// The answer applied to KEY, or to the newest reminder waiting (said on stderr); says what
-    /// it came to.
+    /// The answer applied to KEY, or to the newest reminder waiting that it fits (said on stderr
+    /// once it is applied); says what it came to. Nothing is said done that was not.
     static func apply(_ verb: String, _ invocation: inout Invocation, _ answer: (ReminderKey) throws(StoreError) -> ReminderAnswer) throws {
         let now = try invocation.now()
         // A reminder is answered in a database it went out from: a missing one is exit 66, never made.
         var answers = ReminderAnswers(store: try invocation.readStore(), config: invocation.config, zone: try invocation.timeZone())
         var problems: [String] = []
         answers.writeProblem = { problems.append($0) }
-        let key: ReminderKey
+        var chosen: ReminderAnswers.Entry?
         do {
+            let key: ReminderKey
             if let text = invocation.arguments.positionals.first {
                 guard let parsed = ReminderKey(text) else {
                     throw CLIError.usage(
@@ -90,16 +91,18 @@ enum ReminderCommands {
                 }
                 key = parsed
             } else {
-                let entry = try answers.implicitKey(snoozed: verb == "unsnooze", now: now)
-                key = entry.key
-                invocation.output.error("\(verb): \(entry.key) \"\(DisplayText.bounded(entry.title, to: 80))\"")
+                chosen = try answers.implicitKey(verb, now: now)
+                key = chosen!.key
             }
             let applied = try answers.apply(try answer(key), to: key, now: now)
+            if let chosen { invocation.output.error("\(verb): \(chosen.key) \"\(DisplayText.bounded(chosen.title, to: 80))\"") }
             for problem in problems { invocation.output.error(problem) }
             // A calendar's key holds its item's UID, and what came of it a file's name: any text.
             invocation.output.line(DisplayText.shown("\(applied.response): \(key)"))
         } catch let error as StoreError {
-            throw CLIError(error)
+            // The reminder taken without KEY is named, so a refusal says which it was.
+            guard let chosen else { throw CLIError(error) }
+            throw CLIError(StoreError(error.code, "\(verb) \(chosen.key) \"\(DisplayText.bounded(chosen.title, to: 80))\": \(error.message)"))
         }
     }
 

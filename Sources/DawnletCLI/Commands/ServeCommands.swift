@@ -91,6 +91,19 @@ enum ServeCommands {
         }
         let rows = try invocation.readStore().log.unacknowledgedMissed()
         let zone = try invocation.timeZone()
+        let policy = DeliveryPolicy(config: invocation.config)
+        /// Why it was missed, from its row: the runner records a reminder missed for being outside
+        /// the grace window and for a late policy dropping it alike, with when it did. Recorded
+        /// while it was only late (inside the grace window), it was dropped; the policy and grace
+        /// window are the config's as it is now. A delivery given up after retries says so itself.
+        func why(_ row: Delivery) -> String? {
+            guard row.detail == Delivery.outsideGraceWindow, let at = row.finishedAt, policy.timing(row.fireAt, now: at) == .late else { return row.detail }
+            let late = DurationText.format(.seconds(at.secondsSinceEpoch - row.fireAt.secondsSinceEpoch))
+            guard ReminderKind(rawValue: row.kind).flatMap({ policy.late[$0] }) == .drop else {
+                return "dropped as late, \(late) after its time, inside the grace window"
+            }
+            return "dropped as late (late policy \"drop\"), \(late) after its time"
+        }
         if invocation.json {
             invocation.output.line(
                 JSON.object([
@@ -101,7 +114,7 @@ enum ServeCommands {
                                 .object([
                                     ("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
                                     ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone))),
-                                    ("why", $0.detail.map { .string($0) } ?? .null),
+                                    ("why", why($0).map { .string($0) } ?? .null),
                                 ])
                             })
                     )
@@ -113,7 +126,7 @@ enum ServeCommands {
             invocation.output.line(
                 invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red)
                     // The title, a calendar's key (its item's UID) and why it failed are outside text.
-                    + DisplayText.shown("  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))" + (row.detail.map { ": " + $0 } ?? "")))
+                    + DisplayText.shown("  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))" + (why(row).map { ": " + $0 } ?? "")))
         }
     }
 }

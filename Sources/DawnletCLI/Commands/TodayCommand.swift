@@ -111,9 +111,13 @@ enum TodayCommand {
                 "items",
                 .array(
                     day.entries.map { entry in
-                        var members: [(String, JSON)] = [
-                            ("kind", .string(entry.kind)), ("id", entry.id.map { .int(Int($0)) } ?? .null),
-                            ("definition_id", entry.definitionID.map { .int(Int($0)) } ?? .null), ("title", .string(entry.title)),
+                        // `definition_id` is what the kind's commands take (`todo done ID`), as in
+                        // `preview` and `find`; `occurrence_id` the stored row of this day's, where
+                        // there is one (a todo marked, a bill's transaction).
+                        var members: [(String, JSON)] = [("kind", .string(entry.kind)), ("definition_id", entry.definitionID.map { .int(Int($0)) } ?? .null)]
+                        if let row = entry.id { members.append(("occurrence_id", .int(Int(row)))) }
+                        members += [
+                            ("title", .string(entry.title)),
                             ("time", entry.time.map { .string($0.description) } ?? .null),
                             // An overdue todo is open, and says it is overdue.
                             ("status", .string(entry.overdueSince == nil ? entry.status : "open")),

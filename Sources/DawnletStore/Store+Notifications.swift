@@ -1,0 +1,26 @@
+import DawnletCore
+
+/// Desktop notifications left on screen by another process: which `serve` posted the one a
+/// delivery shows, so that a later serve can take over what an earlier one left.
+extension Store.Log {
+    /// Desktop notifications another process posted (a serve before this one) that still wait
+    /// on screen since `since`: delivered, unanswered, not closed and not snoozed, each the only
+    /// reminder of its notification. Oldest first.
+    public func postedElsewhere(than process: String, since: Instant) throws(StoreError) -> [Delivery] {
+        try deliveries(
+            where: """
+                channel = '\(Channel.desktop.rawValue)' AND state = \(Delivery.State.delivered.sql) AND response IS NULL
+                AND snoozed_until IS NULL AND notification_id IS NOT NULL AND fire_at >= ?1 AND coalesce(posted_by, '') != ?2
+                AND NOT EXISTS (SELECT 1 FROM deliveries AS other WHERE other.channel = deliveries.channel
+                    AND other.notification_id = deliveries.notification_id AND other.key != deliveries.key AND other.fire_at >= ?1)
+                ORDER BY fire_at, key
+                """, [.int(since.secondsSinceEpoch), .text(process)])
+    }
+
+    /// A notification now shown by `process` (taken over, perhaps under a new id).
+    public func notePosted(_ id: DeliveryID, notificationID: UInt32, by process: String) throws(StoreError) {
+        try db.run(
+            "UPDATE deliveries SET notification_id = ?, posted_by = ? WHERE key = ? AND channel = ?",
+            [.int(Int64(notificationID)), .text(process), .text(id.key.description), .text(id.channel.rawValue)])
+    }
+}
