@@ -283,7 +283,7 @@ extension Store.Log {
         try deliveries(where: "state = ? ORDER BY fire_at DESC, key", [.text(state.rawValue)])
     }
 
-    private func deliveries(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [Delivery] {
+    func deliveries(where condition: String, _ arguments: [SQLValue]) throws(StoreError) -> [Delivery] {
         try db.query(
             """
             SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at, snoozed_until,
