@@ -91,7 +91,7 @@ import Testing
 
     @Test("payment delete in a debt's month of extra payments: says which was deleted, the month's or an extra one, and which still log the month")
     func extraPayments() throws {
-        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
+        try cli("--now", "2026-01-01T12:00Z", "debt", "add", "Card", "--balance", "500", "--minimum", "40", "--day", "3")
         try cli("debt", "log", "1", "--on", "2026-02-03")
         try cli("debt", "log", "1", "--on", "2026-02-05", "--amount", "50")
         try cli("debt", "log", "1", "--on", "2026-02-06", "--amount", "20")
