@@ -227,8 +227,9 @@ extension Store.Sources {
         }
     }
 
-    /// Deletes a payment: its period is unlogged again, and a debt gets back what the payment
-    /// took off its balance. Returns the payment as it was.
+    /// Deletes a payment: a debt gets back what the payment took off its balance, and its period
+    /// is unlogged again unless another payment (a debt's extra one) still logs it. Returns the
+    /// payment as it was.
     @discardableResult
     public func deletePayment(id: Int64) throws(StoreError) -> Payment {
         try db.writeTransaction { () throws(StoreError) in
