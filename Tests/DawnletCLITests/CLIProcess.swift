@@ -19,9 +19,13 @@ enum CLIProcess {
 
     /// Runs the binary with `arguments` and a small fixed environment; the test waits for it.
     /// (Foundation's Process is fine here: the child is never signalled.)
-    static func run(_ arguments: [String], environment: [String: String] = [:], as user: String? = nil) throws -> CLIResult {
+    /// With `within`, `timeout` ends it after so many seconds (exit 124): for a run that must end by itself.
+    static func run(_ arguments: [String], environment: [String: String] = [:], as user: String? = nil, within seconds: Int? = nil) throws -> CLIResult {
         let process = Process()
-        if let user {
+        if let seconds {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+            process.arguments = [String(seconds), binary.path] + arguments
+        } else if let user {
             // setpriv drops root, so permission checks apply (tests run as root).
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
             process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", binary.path] + arguments

@@ -96,18 +96,6 @@ extension ServeTests {
     /// `serve` with `DAWNLET_FAIL` set to `rules`, as CLIProcess.run would run it, but ended by
     /// `timeout` after 20 s: a serve that does not stop by itself then exits 124.
     func serveBounded(failing rules: String) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        process.arguments = ["20", CLIProcess.binary.path, "--db", db, "--config", config, "serve"]
-        process.environment = ["PATH": "/usr/bin:/bin", "TZ": "UTC", "LANG": "C.UTF-8", "DAWNLET_FAIL": rules]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        try CLIProcess.run(["--db", db, "--config", config, "serve"], environment: ["DAWNLET_FAIL": rules], within: 20)
     }
 }
