@@ -148,6 +148,8 @@ public struct ReminderLife: Hashable, Sendable {
         case serverClosed(id: UInt32, CloseReason)
         /// A serve started as `process`: what an earlier one left on screen is taken over.
         case restart(process: String)
+        /// Its notification `id` is still on screen (seen after another process wrote the log).
+        case stillShowing(UInt32)
         /// A snooze called off: it waits again, and does not come back by itself.
         case unsnooze
         /// Its item was deleted.
@@ -192,6 +194,8 @@ public struct ReminderLife: Hashable, Sendable {
         case (.answered, .delivered(let notification?)):
             // Answered while it was on its way (another device, a terminal): not left on screen.
             return [.close(notification.id)]
+        case (.answered, .stillShowing(let id)):
+            return [.close(id)]
         case (.answered, _), (.dropped, _), (.missed, _):
             return []
 

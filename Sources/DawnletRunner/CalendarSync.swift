@@ -245,17 +245,17 @@ public struct CalendarSync {
         case .moved(let date?, let to, _):
             return ("\(date) moved to \(to) on another device: an occurrence on another day than its own is not kept here, so not applied", false)
         case .acknowledged(let until):
-            return applied(try answer(d, through: until, now: now, response: "acknowledged on another device", snoozedUntil: nil))
+            return applied(try answer(d, .answeredElsewhere(.device), through: until, now: now, words: "acknowledged on another device"))
         case .snoozed(let until):
-            let response = "snoozed on another device until \(ISO8601.format(until, in: zone).dropFirst(11).prefix(5))"
-            return applied(try answer(d, through: min(now, until), now: now, response: response, snoozedUntil: until, latestOnly: true))
+            let words = "snoozed on another device until \(ISO8601.format(until, in: zone).dropFirst(11).prefix(5))"
+            return applied(try answer(d, .snoozed(until: until), through: min(now, until), now: now, words: words, latestOnly: true))
         }
     }
 
     /// The item's reminders due up to `through` (within eight days before it), recorded answered
     /// on another device: each, or the latest only (the one a snooze moved).
     func answer(
-        _ d: ItemDefinition, through: Instant, now: Instant, response: String, snoozedUntil: Instant?, latestOnly: Bool = false
+        _ d: ItemDefinition, _ answer: Answer, through: Instant, now: Instant, words: String, latestOnly: Bool = false
     ) throws -> Bool {
         let window = through.adding(seconds: -8 * 86_400)...through
         let reader = PlanReader(store: store, config: config, zone: zone, zones: zones)
@@ -271,8 +271,8 @@ public struct CalendarSync {
             for channel in reminder.channels {
                 wrote =
                     try store.log.answeredElsewhere(
-                        DeliveryID(reminder.key, channel), kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, response: response,
-                        snoozedUntil: snoozedUntil, now: now) || wrote
+                        DeliveryID(reminder.key, channel), kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, answer: answer, words: words,
+                        now: now) || wrote
             }
         }
         return wrote

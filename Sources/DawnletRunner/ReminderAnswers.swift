@@ -20,6 +20,19 @@ public enum ReminderAnswer: Hashable, Sendable, CustomStringConvertible {
     /// A subscription's renewal or a debt's month logged as paid.
     case logPayment(ReminderKind, id: Int64, date: CivilDate)
 
+    /// What it makes of a reminder, as the log keeps it (nil for a snooze called off).
+    public var code: Answer? {
+        switch self {
+        case .done: .done
+        case .skip: .skipped
+        case .dismiss: .dismissed
+        case .snooze(let until): .snoozed(until: until)
+        case .unsnooze: nil
+        case .paid: .paid
+        case .logPayment: .logged
+        }
+    }
+
     /// The word of the command that says it (`reminder done`, …).
     public var description: String {
         switch self {
@@ -49,55 +62,62 @@ public struct ReminderAnswers {
         self.zone = zone
     }
 
-    /// What an answer came to: the words recorded, and the deliveries it answered (a desktop one
+    /// What an answer came to: as a code, in words, and the deliveries it answered (a desktop one
     /// still on screen is closed by the runner).
     public struct Applied: Sendable {
+        public let answer: Answer?
         public let response: String
         public let deliveries: [Delivery]
     }
 
-    /// Applies `answer` to the reminder `key` at `now`. `.notFound` when the reminder never went
-    /// out; `.conflict` when the answer does not fit it (a bill is paid, not done: `verbs(for:)`),
-    /// saying what it is and which answers it takes.
-    public func apply(_ answer: ReminderAnswer, to key: ReminderKey, now: Instant) throws(StoreError) -> Applied {
+    /// Applies `answer`, given at `origin`, to the reminder `key` at `now`. `.notFound` when the
+    /// reminder never went out; `.conflict` when the answer does not fit it (a bill is paid, not
+    /// done: `verbs(for:)`), saying what it is and which answers it takes.
+    public func apply(_ answer: ReminderAnswer, to key: ReminderKey, from origin: AnswerOrigin, now: Instant) throws(StoreError) -> Applied {
         let rows = try store.log.deliveries(of: key).filter { $0.state == .delivered }
         guard !rows.isEmpty else { throw StoreError(.notFound, "no reminder \(key) went out (see reminder list)") }
+        // Answered once, wherever: a second answer is refused, not recorded over the first.
+        if answer != .unsnooze, let answered = rows.first(where: { $0.life.isAnswered }) {
+            throw StoreError(.conflict, "\(key) was answered already (\(DisplayText.escaped(answered.response ?? "")))")
+        }
         switch answer {
         // A payment names its own target: a digest's notification pays the items it lists.
         case .paid, .logPayment, .unsnooze: break
         default: guard Self.verbs(for: key).contains(answer.description) else { throw Self.refusal(answer.description, key) }
         }
         let response: String
+        let code: Answer
         switch answer {
         case .snooze(let until):
             guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
             // Written into a writable calendar: its snooze alarm is what comes back (on every
             // device); kept here too, it would come back twice.
             if let written = snoozeCalendarItem(key, until: until, now: now) {
-                for row in rows { try store.log.respond(row.id, response: written) }
-                return Applied(response: written, deliveries: rows)
+                for row in rows { try store.log.respond(row.id, .snoozed(until: until), from: origin, words: written) }
+                return Applied(answer: .snoozed(until: until), response: written, deliveries: rows)
             }
             response = "snoozed until \(ISO8601.format(until, in: zone))"
-            for row in rows { try store.log.snooze(row.id, until: until, response: response) }
-            return Applied(response: response, deliveries: rows)
+            for row in rows { try store.log.snooze(row.id, until: until, from: origin, words: response) }
+            return Applied(answer: .snoozed(until: until), response: response, deliveries: rows)
         case .unsnooze:
             let snoozed = rows.filter { $0.snoozedUntil != nil }
             guard !snoozed.isEmpty else { throw StoreError(.conflict, "\(key) is not snoozed") }
             for row in snoozed { try store.log.unsnooze(row.id) }
-            return Applied(response: "snooze called off", deliveries: snoozed)
+            return Applied(answer: nil, response: "snooze called off", deliveries: snoozed)
         case .paid(let kind, let id, let date):
             guard kind == .bill else { throw Self.refusal(answer.description, key) }
             try store.money.markTransactionPaid(definitionID: id, date: date)
-            response = "paid \(kind) \(id) on \(date)"
+            (code, response) = (.paid, "paid \(kind) \(id) on \(date)")
         case .logPayment(let kind, let id, let date):
             guard kind == .subscription || kind == .debt else { throw Self.refusal(answer.description, key) }
             let logged = try store.sources.logPayment(for: kind == .debt ? .debt : .subscription, id: id, on: date, amount: nil)
-            response = "logged payment #\(logged.payment): \(kind) \(id), \(logged.amount.paidOut) for \(logged.period)"
-        case .done, .skip, .dismiss:
-            response = try answerItem(answer, key, now: now)
+            (code, response) = (.logged, "logged payment #\(logged.payment): \(kind) \(id), \(logged.amount.paidOut) for \(logged.period)")
+        case .done: (code, response) = (.done, try answerItem(answer, key, now: now))
+        case .skip: (code, response) = (.skipped, try answerItem(answer, key, now: now))
+        case .dismiss: (code, response) = (.dismissed, try answerItem(answer, key, now: now))
         }
-        for row in rows { try store.log.respond(row.id, response: response) }
-        return Applied(response: response, deliveries: rows)
+        for row in rows { try store.log.respond(row.id, code, from: origin, words: response) }
+        return Applied(answer: code, response: response, deliveries: rows)
     }
 
     /// The payment a reminder's own key names, for `reminder paid|log KEY`.

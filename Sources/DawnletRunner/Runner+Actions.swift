@@ -45,9 +45,10 @@ extension Runner {
         self.answer(notification: id, answer, button: action)
     }
 
-    /// Applies an answer to the reminder a notification showed, closes the notification (unless
-    /// the person just dismissed it) and plans again. A payment that cannot be recorded (already
-    /// logged, paid off) is said on a notification of its own.
+    /// Applies an answer to the reminder a notification showed, as its life says
+    /// (`ReminderLife`): once, closing what is on screen, then a new plan. One answered already
+    /// (elsewhere, a moment before) is not answered again; its notification is closed. A payment
+    /// that cannot be recorded (already logged, paid off) is said on a notification of its own.
     private func answer(notification id: UInt32, _ answer: ReminderAnswer, button: InvokedAction?) {
         let action = button?.description ?? "dismissed"
         let row: Delivery
@@ -58,9 +59,16 @@ extension Runner {
             return log(LogEntry("cannot read the reminder of notification \(id): \(error)", priority: 3))
         }
         let notifications = (channels as? LoopChannels)?.notifications
+        var life = row.life
+        let effects = answer.code.map { life.handle(.answer($0, .button)) } ?? []
+        guard effects.contains(where: { if case .record = $0 { true } else { false } }) else {
+            notifications?.close(id)
+            return log(LogEntry("\(action) from notification \(id) not applied: \(row.key) was answered already (\(row.response ?? ""))"))
+        }
         do {
-            let applied = try answers.apply(answer, to: row.key, now: scheduler.now)
-            if answer != .dismiss { notifications?.close(id) }
+            let applied = try answers.apply(answer, to: row.key, from: .button, now: scheduler.now)
+            // The person's dismissal closed it already.
+            if button != nil { for case .close(let shown) in effects { notifications?.close(shown) } }
             log(LogEntry("\(applied.response): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, action)))
             send(.replan(reason: .notificationAction))
         } catch {
@@ -79,31 +87,41 @@ extension Runner {
         }
     }
 
-    /// NotificationClosed: how it ended, unless an action already said. A dismissal by the person
-    /// is an answer (a calendar item's is written back to a writable calendar).
+    /// NotificationClosed: how it ended, as its life says. The person's dismissal is an answer
+    /// (on every channel; a calendar item's written back to a writable calendar); the server's
+    /// expiry or close is recorded, and the reminder still waits.
     func closed(_ id: UInt32, reason: CloseReason) {
-        guard let row = try? store.log.delivery(notificationID: id, channel: .desktop), row.response == nil else { return }
-        if reason == .dismissed, case .calendar = row.key {
-            return answer(notification: id, .dismiss, button: nil)
+        guard let row = try? store.log.delivery(notificationID: id, channel: .desktop) else { return }
+        var life = row.life
+        for effect in life.handle(.serverClosed(id: id, reason)) {
+            switch effect {
+            case .writeItem(.dismissed):
+                return answer(notification: id, .dismiss, button: nil)
+            case .record(let answer, let origin):
+                do {
+                    try store.log.respond(row.id, answer, from: origin, words: reason.description)
+                } catch {
+                    log(LogEntry("cannot record that notification \(id) was \(reason): \(error)", priority: 3))
+                }
+                log(LogEntry("\(reason): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, reason.description)))
+            default:
+                break
+            }
         }
-        let words = reason.description
-        do {
-            try store.log.respond(row.id, response: words)
-        } catch {
-            log(LogEntry("cannot record that notification \(id) was \(words): \(error)", priority: 3))
-        }
-        log(LogEntry("\(words): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, words)))
     }
 
-    /// Another process wrote: a reminder answered there (`reminder done`, another device) has its
-    /// notification, if still on screen, closed here.
+    /// Another process wrote: a reminder answered there (`reminder done`, the item's own
+    /// command, another device) has its notification, if still on screen, closed here.
     func closeAnsweredElsewhere() {
         guard !onScreen.isEmpty, let notifications = (channels as? LoopChannels)?.notifications else { return }
         for id in onScreen.sorted() {
-            guard let row = try? store.log.delivery(notificationID: id, channel: .desktop), row.answered else { continue }
-            onScreen.remove(id)
-            notifications.close(id)
-            log(LogEntry("closed notification \(id): \(row.key) was answered elsewhere (\(row.response ?? ""))"))
+            guard let row = try? store.log.delivery(notificationID: id, channel: .desktop) else { continue }
+            var life = row.life
+            for case .close(let shown) in life.handle(.stillShowing(id)) {
+                onScreen.remove(shown)
+                notifications.close(shown)
+                log(LogEntry("closed notification \(shown): \(row.key) was answered elsewhere (\(row.response ?? ""))"))
+            }
         }
     }
 
@@ -124,12 +142,25 @@ extension Runner {
         let reader = PlanReader(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
         let planned = (try? reader.plan(now: now, window: first...last, includeSuppressed: true).reminders) ?? []
         for row in rows {
-            guard let old = row.notificationID else { continue }
+            var life = row.life
             guard let reminder = planned.first(where: { $0.key == row.key }) else {
-                (channels as? LoopChannels)?.notifications?.close(old)
-                log(LogEntry("closed notification \(old) of the serve before this one: \(row.key) is no longer planned"))
+                for effect in life.handle(.itemDeleted) {
+                    switch effect {
+                    case .close(let old):
+                        (channels as? LoopChannels)?.notifications?.close(old)
+                        log(LogEntry("closed notification \(old) of the serve before this one: \(row.key) is no longer planned"))
+                    case .record(let answer, let origin):
+                        do {
+                            try store.log.respond(row.id, answer, from: origin, words: "its item was deleted")
+                        } catch {
+                            log(LogEntry("cannot record that \(row.key)'s item was deleted: \(error)", priority: 4))
+                        }
+                    default: break
+                    }
+                }
                 continue
             }
+            guard case .replace(let old)? = life.handle(.restart(process: process)).first else { continue }
             let message = ReminderMessage(reminder, late: row.late, zone: settings.zone, style: settings.config.style(of: reminder.item))
             channels.deliver(message, through: .desktop, replacing: old) { [unowned self] outcome in
                 guard outcome.state == .delivered, let id = outcome.notificationID else {

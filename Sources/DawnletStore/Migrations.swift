@@ -391,6 +391,26 @@ enum Migrations {
             )
         );
         """,
+        // What became of a delivered reminder as a code (`Answer.code`: `done`, `snoozed:INSTANT`,
+        // `expired`, `elsewhere:device`) and where the answer came from (`AnswerOrigin`);
+        // `response` keeps the words shown. Rows answered before are read from their words; an
+        // answer written back to a calendar file, or taken from another device, reads as answered
+        // elsewhere.
+        "ALTER TABLE deliveries ADD COLUMN answer TEXT;",
+        "ALTER TABLE deliveries ADD COLUMN answered_from TEXT;",
+        """
+        UPDATE deliveries SET answer = CASE
+            WHEN response IN ('done', 'skipped', 'dismissed', 'expired', 'closed') THEN response
+            WHEN snoozed_until IS NOT NULL THEN 'snoozed:' || snoozed_until
+            WHEN response LIKE 'paid %' THEN 'paid'
+            WHEN response LIKE 'logged payment%' THEN 'logged'
+            ELSE 'elsewhere:device' END,
+        answered_from = CASE
+            WHEN response IN ('expired', 'closed') THEN 'server'
+            WHEN response LIKE '%on another device%' THEN 'device'
+            ELSE 'button' END
+        WHERE response IS NOT NULL AND state = 'delivered';
+        """,
     ]
 
     static var latest: Int { all.count }

@@ -15,7 +15,14 @@ public struct Delivery: Hashable, Sendable {
     public let detail: String?
     /// The desktop notification server's id for it.
     public let notificationID: UInt32?
-    /// What the person did: done, skipped, snoozed until …, dismissed, expired.
+    /// The process that posted it (`PID:START`).
+    public let postedBy: String?
+    /// What became of it (done, snoozed until an instant, expired by the server …), and where
+    /// the answer came from; nil while nothing has.
+    public let answer: Answer?
+    public let answeredFrom: AnswerOrigin?
+    /// The answer in words, as shown: `done`, `snoozed until 2026-12-04T09:10+01:00`, `logged
+    /// payment #3: …`.
     public let response: String?
     /// When it was recorded delivered, failed or missed.
     public let finishedAt: Instant?
@@ -28,11 +35,8 @@ public struct Delivery: Hashable, Sendable {
 
     public var id: DeliveryID { DeliveryID(key, channel) }
 
-    /// Answered by the person: a response other than the server's own closing (expired, closed).
-    public var answered: Bool {
-        guard let response else { return false }
-        return response != CloseReason.expired.description && response != CloseReason.closed.description
-    }
+    /// Answered by the person (or another device): anything but the server's own closing.
+    public var answered: Bool { answer?.byPerson ?? false }
 }
 
 /// The delivery log (docs/delivery.md): a reminder is claimed (committed) before it is handed to a
@@ -89,12 +93,18 @@ extension Store.Log {
     /// Snooze: a delivered reminder fires again on that channel at `until`. False when there is no
     /// delivered row to snooze.
     @discardableResult
-    public func snooze(_ id: DeliveryID, until: Instant, response: String) throws(StoreError) -> Bool {
+    public func snooze(_ id: DeliveryID, until: Instant, from origin: AnswerOrigin, words: String) throws(StoreError) -> Bool {
         try db.writeTransaction { () throws(StoreError) in
             let moved =
                 try db.run(
-                    "UPDATE deliveries SET snoozed_until = ?, response = ? WHERE key = ? AND channel = ? AND state = \(Delivery.State.delivered.sql)",
-                    [.int(until.secondsSinceEpoch), .text(response), .text(id.key.description), .text(id.channel.rawValue)]) == 1
+                    """
+                    UPDATE deliveries SET snoozed_until = ?, answer = ?, answered_from = ?, response = ?
+                    WHERE key = ? AND channel = ? AND state = \(Delivery.State.delivered.sql)
+                    """,
+                    [
+                        .int(until.secondsSinceEpoch), .text(Answer.snoozed(until: until).code), .text(origin.rawValue), .text(words),
+                        .text(id.key.description), .text(id.channel.rawValue),
+                    ]) == 1
             if moved { try notePlanChange(id.key) }
             return moved
         }
@@ -117,7 +127,10 @@ extension Store.Log {
         try db.writeTransaction { () throws(StoreError) in
             let called =
                 try db.run(
-                    "UPDATE deliveries SET snoozed_until = NULL, response = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL",
+                    """
+                    UPDATE deliveries SET snoozed_until = NULL, answer = NULL, answered_from = NULL, response = NULL
+                    WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL
+                    """,
                     [.text(id.key.description), .text(id.channel.rawValue)]) == 1
             if called { try notePlanChange(id.key) }
             return called
@@ -136,9 +149,9 @@ extension Store.Log {
         func unanswered(_ response: String) -> String { "(\(response) IS NULL OR \(response) IN (\(Delivery.closedByServer)))" }
         return try deliveries(
             where: """
-                state = \(Delivery.State.delivered.sql) AND snoozed_until IS NULL AND \(unanswered("response")) AND fire_at >= ?
+                state = \(Delivery.State.delivered.sql) AND snoozed_until IS NULL AND \(unanswered("answer")) AND fire_at >= ?
                 AND NOT EXISTS (SELECT 1 FROM deliveries AS other WHERE other.key = deliveries.key
-                    AND (other.snoozed_until IS NOT NULL OR NOT \(unanswered("other.response"))))
+                    AND (other.snoozed_until IS NOT NULL OR NOT \(unanswered("other.answer"))))
                 ORDER BY fire_at DESC, key, channel
                 """, [.int(since.secondsSinceEpoch)])
     }
@@ -151,19 +164,23 @@ extension Store.Log {
     /// Records what the person did with a delivered reminder (an action, or how its notification closed).
     /// An answer given while it was snoozed calls the snooze off, and one given while it waited
     /// ends a nag: it does not come back (a running runner is told, through the change feed).
-    public func respond(_ id: DeliveryID, response: String) throws(StoreError) {
+    /// `answer` as a code, where it came from, and its words.
+    public func respond(_ id: DeliveryID, _ answer: Answer, from origin: AnswerOrigin, words: String) throws(StoreError) {
         try db.writeTransaction { () throws(StoreError) in
             let key: [SQLValue] = [.text(id.key.description), .text(id.channel.rawValue)]
             let unsnoozed = try db.run("UPDATE deliveries SET snoozed_until = NULL WHERE key = ? AND channel = ? AND snoozed_until IS NOT NULL", key) == 1
-            let answered =
-                try db.run(
-                    """
-                    UPDATE deliveries SET response = ?3 WHERE key = ?1 AND channel = ?2
-                    AND state = \(Delivery.State.delivered.sql) AND (response IS NULL OR response IN (\(Delivery.closedByServer)))
-                    AND ?3 NOT IN (\(Delivery.closedByServer))
-                    """, key + [.text(response)]) == 1
+            // A person's answer ends a nag: the plan of its item changes.
+            let waited = try db.query(
+                """
+                SELECT 1 FROM deliveries WHERE key = ?1 AND channel = ?2
+                AND state = \(Delivery.State.delivered.sql) AND (answer IS NULL OR answer IN (\(Delivery.closedByServer)))
+                """, key
+            ) { _ in true }
+            let answered = answer.byPerson && !waited.isEmpty
             if unsnoozed || answered { try notePlanChange(id.key) }
-            try db.run("UPDATE deliveries SET response = ? WHERE key = ? AND channel = ?", [.text(response)] + key)
+            try db.run(
+                "UPDATE deliveries SET answer = ?, answered_from = ?, response = ? WHERE key = ? AND channel = ?",
+                [.text(answer.code), .text(origin.rawValue), .text(words)] + key)
         }
     }
 
@@ -224,11 +241,11 @@ extension Store.Log {
                         ON CONFLICT (key, channel) DO UPDATE SET state = \(Delivery.State.claimed.sql), attempts = attempts + 1, claimed_at = ?7, late = ?6,
                             first_delivered_at = CASE WHEN snoozed_until IS NULL THEN first_delivered_at END,
                             repeats = CASE WHEN snoozed_until IS NULL THEN repeats + ?9 ELSE 0 END,
-                            snoozed_until = NULL, response = NULL
+                            snoozed_until = NULL, answer = NULL, answered_from = NULL, response = NULL
                         WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
                             OR (?9 = 1 AND state = \(Delivery.State.delivered.sql) AND NOT EXISTS (SELECT 1 FROM deliveries AS other
                                 WHERE other.key = excluded.key AND (other.snoozed_until IS NOT NULL
-                                    OR (other.response IS NOT NULL AND other.response NOT IN (\(Delivery.closedByServer))))))
+                                    OR (other.answer IS NOT NULL AND other.answer NOT IN (\(Delivery.closedByServer))))))
                         """,
                         [
                             .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
@@ -287,7 +304,7 @@ extension Store.Log {
         try db.query(
             """
             SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at, snoozed_until,
-                first_delivered_at, repeats
+                first_delivered_at, repeats, answer, answered_from, posted_by
             FROM deliveries
             WHERE \(condition)
             """, arguments
@@ -299,7 +316,9 @@ extension Store.Log {
                 key: id.key, channel: id.channel, state: state,
                 kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
                 late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
-                notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, response: row.optionalText(10),
+                notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, postedBy: row.optionalText(17),
+                answer: row.optionalText(15).flatMap(Answer.init(code:)), answeredFrom: row.optionalText(16).flatMap(AnswerOrigin.init(rawValue:)),
+                response: row.optionalText(10),
                 finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) },
                 snoozedUntil: row.optionalInt(12).map { Instant(secondsSinceEpoch: $0) },
                 firstDeliveredAt: row.optionalInt(13).map { Instant(secondsSinceEpoch: $0) }, repeats: Int(row.int(14)))
@@ -395,7 +414,7 @@ extension Delivery {
     public static let outsideGraceWindow = "outside the grace window"
     /// The response of a missed delivery someone has seen (`missed --clear`), as an SQL literal.
     static let acknowledged = "'acknowledged'"
-    /// The responses a notification server records on its own (it let the notification expire,
+    /// The answers a notification server records on its own (it let the notification expire,
     /// or closed it), as SQL literals: the person has not answered.
-    static let closedByServer = [CloseReason.expired, .closed].map { "'\($0)'" }.joined(separator: ", ")
+    static let closedByServer = [Answer.expired, .closed].map { "'\($0.code)'" }.joined(separator: ", ")
 }

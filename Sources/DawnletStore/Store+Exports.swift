@@ -66,21 +66,24 @@ extension Store.Log {
     /// after): read again, the same snooze brings nothing back twice. Whether anything was written.
     @discardableResult
     public func answeredElsewhere(
-        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, response: String, snoozedUntil: Instant?, now: Instant
+        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, answer: Answer, words: String, now: Instant
     ) throws(StoreError) -> Bool {
-        try db.writeTransaction { () throws(StoreError) in
+        let snoozedUntil = answer.snoozedUntil
+        return try db.writeTransaction { () throws(StoreError) in
             let written =
                 try db.run(
                     """
-                    INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, item_id, response, snoozed_until, detail)
-                    VALUES (?1, ?2, \(Delivery.State.delivered.sql), ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, 'answered on another device')
-                    ON CONFLICT (key, channel) DO UPDATE SET response = ?8, snoozed_until = ?9
-                    WHERE state = \(Delivery.State.delivered.sql) AND (?9 IS NOT NULL OR response IS NULL OR response IN (\(Delivery.closedByServer)))
+                    INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, item_id, response, snoozed_until, detail,
+                        answer, answered_from)
+                    VALUES (?1, ?2, \(Delivery.State.delivered.sql), ?3, ?4, ?5, ?6, ?6, ?7, ?8, ?9, 'answered on another device', ?10, 'device')
+                    ON CONFLICT (key, channel) DO UPDATE SET response = ?8, snoozed_until = ?9, answer = ?10, answered_from = 'device'
+                    WHERE state = \(Delivery.State.delivered.sql) AND (?9 IS NOT NULL OR answer IS NULL OR answer IN (\(Delivery.closedByServer)))
                         AND (?9 IS NULL OR finished_at IS NULL OR finished_at < ?9)
                     """,
                     [
                         .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                        .int(now.secondsSinceEpoch), id.key.itemID, .text(response), snoozedUntil.map { .int($0.secondsSinceEpoch) } ?? .null,
+                        .int(now.secondsSinceEpoch), id.key.itemID, .text(words), snoozedUntil.map { .int($0.secondsSinceEpoch) } ?? .null,
+                        .text(answer.code),
                     ]) == 1
             if written { try notePlanChange(id.key) }
             return written

@@ -9,7 +9,7 @@ extension Store.Log {
     public func postedElsewhere(than process: String, since: Instant) throws(StoreError) -> [Delivery] {
         try deliveries(
             where: """
-                channel = '\(Channel.desktop.rawValue)' AND state = \(Delivery.State.delivered.sql) AND response IS NULL
+                channel = '\(Channel.desktop.rawValue)' AND state = \(Delivery.State.delivered.sql) AND answer IS NULL
                 AND snoozed_until IS NULL AND notification_id IS NOT NULL AND fire_at >= ?1 AND coalesce(posted_by, '') != ?2
                 AND NOT EXISTS (SELECT 1 FROM deliveries AS other WHERE other.channel = deliveries.channel
                     AND other.notification_id = deliveries.notification_id AND other.key != deliveries.key AND other.fire_at >= ?1)
@@ -22,5 +22,31 @@ extension Store.Log {
         try db.run(
             "UPDATE deliveries SET notification_id = ?, posted_by = ? WHERE key = ? AND channel = ?",
             [.int(Int64(notificationID)), .text(process), .text(id.key.description), .text(id.channel.rawValue)])
+    }
+}
+
+extension Delivery {
+    /// Where the reminder's life stands, as this row of the log records it (`ReminderLife`).
+    public var life: ReminderLife {
+        let state: ReminderLife.State
+        switch self.state {
+        case .claimed: state = .claimed
+        case .missed: state = .missed(.graceWindow)
+        case .failed: state = .missed(.gaveUp)
+        case .delivered:
+            switch answer {
+            case _ where snoozedUntil != nil: state = .snoozed(until: snoozedUntil!)
+            case .expired?: state = .expired
+            case .closed?: state = .waiting
+            case let answer?: state = .answered(answer, answeredFrom ?? .button)
+            case nil:
+                if channel == .desktop, let notificationID {
+                    state = .showing(.init(id: notificationID, postedBy: postedBy ?? ""))
+                } else {
+                    state = .waiting
+                }
+            }
+        }
+        return ReminderLife(state, lastShown: finishedAt)
     }
 }

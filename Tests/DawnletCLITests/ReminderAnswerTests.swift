@@ -51,6 +51,10 @@ extension ServeTests {
         // Answered once: a second answer is refused, naming why.
         let again = try CLIProcess.run(["--db", db, "--config", config, "reminder", "done"])
         #expect(again.status == 65 && again.stderr == "dawnlet-remind: no reminder is waiting for an answer (reminder list)\n", "\(again)")
+        // Named by its key, it is refused too: the first answer stands, the todo stays done.
+        let skip = try CLIProcess.run(["--db", db, "--config", config, "reminder", "skip", key])
+        #expect(skip.status == 65 && skip.stderr == "dawnlet-remind: \(key) was answered already (done)\n", "\(skip)")
+        #expect(try todoStatus(on: day) == "done")
     }
 
     @Test("reminder snooze --for / --until and unsnooze: listed with the instant it comes back, called off; the series does not move")

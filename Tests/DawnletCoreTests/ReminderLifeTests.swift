@@ -71,6 +71,8 @@ import Testing
         Row(from: .answered(.done, .terminal), input: .due(at: later), to: .answered(.done, .terminal), effects: []),
         Row(from: .answered(.done, .terminal), input: .answer(.skipped, .button), to: .answered(.done, .terminal), effects: []),
         Row(from: .answered(.done, .device), input: .delivered(n(14)), to: .answered(.done, .device), effects: [.close(14)]),
+        Row(from: .answered(.done, .terminal), input: .stillShowing(14), to: .answered(.done, .terminal), effects: [.close(14)]),
+        Row(from: .showing(n(14)), input: .stillShowing(14), to: .showing(n(14)), effects: []),
         Row(from: .missed(.graceWindow), input: .answer(.done, .terminal), to: .missed(.graceWindow), effects: []),
     ]
 

@@ -95,7 +95,7 @@ import Testing
                     try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
                     if Bool.random(using: &rng) {
                         _ = try store.log.snooze(
-                            id, until: reminder.fireAt.adding(seconds: Int64.random(in: 600...(9 * 86_400), using: &rng)), response: "snoozed")
+                            id, until: reminder.fireAt.adding(seconds: Int64.random(in: 600...(9 * 86_400), using: &rng)), from: .button, words: "snoozed")
                     }
                 }
             }

@@ -199,7 +199,7 @@ final class FakeChannels: DeliveryChannels {
         runner.start()
         channels.end(0)
         let id = DeliveryID(ReminderKey("todo:1:2026-12-01:0m")!, .desktop)
-        #expect(try store.log.snooze(id, until: at("2026-12-01T09:10"), response: "snoozed until 09:10"))
+        #expect(try store.log.snooze(id, until: at("2026-12-01T09:10"), from: .button, words: "snoozed until 09:10"))
         runner.replan(reason: .notificationAction)
         #expect(runner.nextWake == at("2026-12-01T09:10"))
         fireTimer()

@@ -34,7 +34,7 @@ import Testing
         #expect(try store.log.delivery(notificationID: 18, channel: .desktop) == nil)
 
         let until = fireAt.adding(seconds: 600)
-        #expect(try store.log.snooze(id, until: until, response: "snoozed until 09:10"))
+        #expect(try store.log.snooze(id, until: until, from: .button, words: "snoozed until 09:10"))
         #expect(try store.log.deliveryLog(since: fireAt).isEmpty)
         #expect(try store.log.snoozes() == [id: until])
         // The re-fire claims it.
@@ -68,7 +68,7 @@ import Testing
         // The first delivery stays what the nag counts from; the latest is the finish.
         #expect(row.firstDeliveredAt == fireAt.adding(seconds: 2) && row.finishedAt == fireAt.adding(seconds: 301) && row.repeats == 1)
         // The server let it expire: still waiting, so it comes back.
-        try store.log.respond(id, response: "expired")
+        try store.log.respond(id, .expired, from: .server, words: "expired")
         #expect(try again(at: 600))
         try store.log.finish(id, state: .delivered, detail: nil, notificationID: 5, now: fireAt.adding(seconds: 601))
         #expect(try store.log.deliveryLog(since: fireAt)[id]?.waiting == true)
@@ -76,7 +76,7 @@ import Testing
         let mail = DeliveryID(ReminderKey(key)!, .email)
         #expect(try store.log.claim(mail, kind: "todo", title: "Call", fireAt: fireAt, late: false, now: fireAt))
         try store.log.finish(mail, state: .delivered, detail: nil, now: fireAt.adding(seconds: 2))
-        try store.log.respond(mail, response: "done")
+        try store.log.respond(mail, .done, from: .terminal, words: "done")
         let log = try store.log.deliveryLog(since: fireAt)
         #expect(log[id]?.waiting == false && log[mail]?.waiting == false && log[id]?.firstDelivered == fireAt.adding(seconds: 2))
         // A return planned before the answer came finds it, and is not claimed.
@@ -88,10 +88,10 @@ import Testing
     @Test("only a delivered reminder can be snoozed; a response is recorded on its row")
     func snoozeNeedsDelivery() throws {
         #expect(try claim())
-        #expect(try !store.log.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
+        #expect(try !store.log.snooze(id, until: fireAt.adding(seconds: 600), from: .button, words: "snoozed"))
         try store.log.finish(id, state: .failed, detail: "no server", now: fireAt)
-        #expect(try !store.log.snooze(id, until: fireAt.adding(seconds: 600), response: "snoozed"))
-        try store.log.respond(id, response: "dismissed")
+        #expect(try !store.log.snooze(id, until: fireAt.adding(seconds: 600), from: .button, words: "snoozed"))
+        try store.log.respond(id, .dismissed, from: .button, words: "dismissed")
         #expect(try store.log.deliveries(.failed).first?.response == "dismissed")
     }
 }

@@ -110,6 +110,41 @@ import Testing
         #expect(try store.log.deliveryLog(since: Instant(secondsSinceEpoch: 0)).count == 6)
     }
 
+    @Test("deliveries answered before answers were kept as codes read as their words said: done, a snooze, a payment, the server's expiry, another device")
+    func answersReadFromWords() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let rows: [(key: String, response: String?, snoozed: Int64?)] = [
+            ("todo:1:2026-12-01:0m", "done", nil), ("todo:2:2026-12-01:0m", "snoozed until 2026-12-01T09:10:00Z", 1_796_115_000),
+            ("bill:3:2026-12-01:0m", "paid bill 3 on 2026-12-01", nil), ("debt:4:2026-12-01:0m", "logged payment #2: debt 4, -50.00 for 2026-12", nil),
+            ("todo:5:2026-12-01:0m", "expired", nil), ("todo:6:2026-12-01:0m", "acknowledged on another device", nil),
+            ("todo:7:2026-12-01:0m", nil, nil),
+        ]
+        do {
+            let old = try Connection(path: path, busyTimeout: .milliseconds(100))
+            let before = try #require(Migrations.all.firstIndex { $0.contains("ADD COLUMN answer ") })
+            for sql in Migrations.all.prefix(before) { try old.execute(sql) }
+            try old.execute("PRAGMA user_version = \(before)")
+            for row in rows {
+                try old.execute(
+                    """
+                    INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, response, snoozed_until)
+                    VALUES ('\(row.key)', 'desktop', 'delivered', 'todo', 't', 1796112000, 0, \(row.response.map { "'\($0)'" } ?? "NULL"), \(row.snoozed.map(String.init) ?? "NULL"))
+                    """)
+            }
+        }
+        let store = try Store(path: path)
+        let read = try rows.map { try #require(try store.log.deliveries(of: ReminderKey($0.key)!).first) }
+        #expect(
+            read.map(\.answer) == [
+                .done, .snoozed(until: Instant(secondsSinceEpoch: 1_796_115_000)), .paid, .logged, .expired, .answeredElsewhere(.device), nil,
+            ])
+        #expect(read.map(\.answeredFrom) == [.button, .button, .button, .button, .server, .device, nil])
+        #expect(read.map(\.answered) == [true, true, true, true, false, true, false])
+        #expect(read.map(\.response) == rows.map(\.response), "the words are kept for display")
+    }
+
     @Test("a database locked by another writer: wait, then a clear error")
     func locked() throws {
         let folder = try TemporaryFolder()

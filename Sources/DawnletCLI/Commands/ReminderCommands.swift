@@ -94,7 +94,7 @@ enum ReminderCommands {
                 chosen = try answers.implicitKey(verb, now: now)
                 key = chosen!.key
             }
-            let applied = try answers.apply(try answer(key), to: key, now: now)
+            let applied = try answers.apply(try answer(key), to: key, from: .terminal, now: now)
             if let chosen { invocation.output.error("\(verb): \(chosen.key) \"\(DisplayText.bounded(chosen.title, to: 80))\"") }
             for problem in problems { invocation.output.error(problem) }
             // A calendar's key holds its item's UID, and what came of it a file's name: any text.
