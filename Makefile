@@ -88,6 +88,8 @@ test: deps
 	@if grep -rnE '(^|[^.[:alnum:]_])(l?stat|fstat|access|mkstemp|fcntl|posix_spawnp|fopen|flock|openat|renameat|inotify_add_watch)\([^)]' Sources/DawnletStore Sources/DawnletSystem \
 	    | grep -v 'CCall\.\|SystemError\.posix'; then \
 	    echo "a kernel call whose failure is handled, outside CCall.posix"; exit 1; fi
+	@# docs/ARCHITECTURE.md names only files, types and members that exist.
+	python3 scripts/check-architecture.py docs/ARCHITECTURE.md
 	$(SWIFT) build --build-tests
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(SWIFT) test --skip-build --disable-xctest
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind

@@ -1,0 +1,128 @@
+/// Writing a file again: ours over theirs, keeping everything another device wrote.
+extension CalendarRoundTrip {
+    /// The names of the properties an export writes: everything else in a file is another's.
+    static let ours: Set<String> = ["UID", "SUMMARY", "DTSTART", "DUE", "DURATION", "RRULE", "EXDATE", "STATUS", "RECURRENCE-ID"]
+
+    /// `fresh` (the item as exported now) written over `file` (what the folder holds) without
+    /// losing what other devices wrote: only what changed here since `previous` (the item as we
+    /// exported it last time) is written — a property of ours, an alarm added or taken out, an
+    /// instance edited here or no longer — and everything else stays as the file has it, byte
+    /// for byte. Without `previous`, each of ours that differs is written. Nil when that leaves
+    /// `file` as it is (no write, its DTSTAMP kept).
+    public static func merge(file: String, previous: String?, fresh: String, zone: Zone) -> String? {
+        // An instance is known by the time its RECURRENCE-ID names, however written (in UTC, or
+        // in its zone): the file's override of an instance is ours of it.
+        func key(_ c: Component) -> String {
+            guard let id = c.first("RECURRENCE-ID"), let at = local(id, zone, { _ in nil }) else { return c.key }
+            return c.name + ":" + at.date.description + (at.time.map { " \($0)" } ?? "")
+        }
+        let mine = Document(fresh), theirs = Document(file), before = previous.map(Document.init)
+        var out: [String] = []
+        var changed = false
+        let present = Set(theirs.components.map(key))
+        func emit(_ lines: [Line]) { for line in lines { out += line.physical.map(String.init) } }
+        for part in theirs.parts {
+            switch part {
+            case .line(let line):
+                if line.name == "END" && line.value.uppercased() == "VCALENDAR" {
+                    // What is new here: zones and instances the file lacks (one it dropped that
+                    // we wrote before stays out).
+                    for component in mine.components where !present.contains(key(component)) {
+                        guard before?.components.contains(where: { key($0) == key(component) }) != true else { continue }
+                        emit(component.lines)
+                        changed = true
+                    }
+                }
+                emit([line])
+            case .component(let component):
+                guard ["VEVENT", "VTODO"].contains(component.name), let fresh = mine.components.first(where: { key($0) == key(component) }) else {
+                    // Ours before and no longer (an instance no longer edited here): gone.
+                    if ["VEVENT", "VTODO"].contains(component.name), before?.components.contains(where: { key($0) == key(component) }) == true {
+                        changed = true
+                    } else {
+                        emit(component.lines)
+                    }
+                    continue
+                }
+                let (lines, differs) = mergeComponent(component, previous: before?.components.first { key($0) == key(component) }, fresh: fresh)
+                changed = changed || differs
+                emit(lines)
+            }
+        }
+        guard changed else { return nil }
+        return out.joined(separator: theirs.end) + theirs.end
+    }
+
+    /// One component of ours over the file's: each property of ours that changed here since
+    /// `previous` from `fresh`, the rest as the file has it, in its place; an alarm of ours
+    /// added or taken out here (by TRIGGER) added or taken out (a component we did not write
+    /// before keeps the alarms the file gives it). Its DTSTAMP is `fresh`'s when
+    /// anything changed.
+    static func mergeComponent(_ file: Component, previous: Component?, fresh: Component) -> (lines: [Line], changed: Bool) {
+        func values(_ c: Component?, _ name: String) -> [String] { c?.properties.filter { $0.name == name }.map(\.content) ?? [] }
+        func triggers(_ c: Component?) -> Set<String> {
+            Set(c?.children.filter { $0.name == "VALARM" && !$0.isSnooze }.compactMap { $0.first("TRIGGER")?.content } ?? [])
+        }
+        var out: [Line] = [file.begin]
+        var changed = false
+        var done = Set<String>()
+        var stamp: Int?
+        let (before, now, there) = (triggers(previous), triggers(fresh), triggers(file))
+        // Ours changed here: written from `fresh`. What other programs write beside them goes
+        // with them (a DTEND for our DURATION; COMPLETED and PERCENT-COMPLETE of a status).
+        var written = Set(
+            ours.filter { name in
+                let mine = values(fresh, name)
+                return mine != values(file, name) && !(previous != nil && values(previous, name) == mine)
+            })
+        var dropped = Set<String>()
+        if !written.isDisjoint(with: ["DTSTART", "DUE", "DURATION"]) && values(fresh, "DTEND").isEmpty && !values(file, "DTEND").isEmpty {
+            // Their end goes, and our length says it again.
+            dropped.insert("DTEND")
+            if !values(fresh, "DURATION").isEmpty { written.insert("DURATION") }
+        }
+        if written.contains("STATUS") { dropped.formUnion(["COMPLETED", "PERCENT-COMPLETE"]) }
+        func take(_ name: String) {
+            guard done.insert(name).inserted else { return }
+            if written.contains(name) {
+                out += fresh.properties.filter { $0.name == name }
+                changed = true
+            } else {
+                out += file.properties.filter { $0.name == name }
+            }
+        }
+        // Ours the file lacks go before its first alarm (properties come before components).
+        let names = Set(file.properties.map(\.name))
+        func missing() { for line in fresh.properties where ours.contains(line.name) && !names.contains(line.name) { take(line.name) } }
+        for part in file.parts {
+            switch part {
+            case .line(let line):
+                if line.name == "DTSTAMP" && stamp == nil { stamp = out.count }
+                if ours.contains(line.name) {
+                    take(line.name)
+                } else if dropped.contains(line.name) {
+                    changed = true
+                } else {
+                    out.append(line)
+                }
+            case .component(let sub):
+                missing()
+                // An alarm of ours taken out here goes; every other is kept with what was written into it.
+                if sub.name == "VALARM", !sub.isSnooze, let trigger = sub.first("TRIGGER")?.content, before.contains(trigger), !now.contains(trigger) {
+                    changed = true
+                } else {
+                    out += sub.lines
+                }
+            }
+        }
+        missing()
+        for alarm in fresh.children where alarm.name == "VALARM" {
+            guard let trigger = alarm.first("TRIGGER")?.content, !there.contains(trigger), previous != nil, !before.contains(trigger) else { continue }
+            out += alarm.lines
+            changed = true
+        }
+        if changed, let at = stamp, let now = fresh.first("DTSTAMP") { out[at] = now }
+        out.append(file.end)
+        return (out, changed)
+    }
+}
