@@ -174,10 +174,16 @@ import Testing
         #expect(dismissed.stderr == "dismiss: ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00 \"Standup\"\n", "\(dismissed.stderr)")
         #expect(dismissed.stdout == "dismissed in \(shownFile): ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00\n", "\(dismissed.stdout)")
 
-        let done = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "done", key)
-        #expect(Self.raw(in: done.stdout + done.stderr).isEmpty, "\(done)")
-        #expect(done.stdout == "acknowledged in \(shownFile): ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00\n", "\(done.stdout)")
         #expect(try String(contentsOfFile: file, encoding: .utf8).contains("ACKNOWLEDGED:20261201T130000Z"), "written back to the file")
+
+        // A second answer is refused, and the refusal names the key and the file escaped once too.
+        let done = try cli("--config", config, "--now", "2026-12-01T13:00Z", "reminder", "done", key, expect: 65)
+        #expect(Self.raw(in: done.stdout + done.stderr).isEmpty, "\(done)")
+        #expect(done.stdout == "")
+        #expect(
+            done.stderr
+                == "dawnlet-remind: ics:work:\(Self.shownUID):alarm:2026-12-01T12:50:00 was answered already (dismissed in \(shownFile))\n",
+            "\(done.stderr)")
     }
 
     @Test("missed and preview: a calendar reminder's key and why a delivery failed (what a command or a server said) escaped")
