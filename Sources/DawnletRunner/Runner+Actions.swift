@@ -48,35 +48,42 @@ extension Runner {
     /// Applies an answer to the reminder a notification showed, as its life says
     /// (`ReminderLife`): once, closing what is on screen, then a new plan. One answered already
     /// (elsewhere, a moment before) is not answered again; its notification is closed. A payment
-    /// that cannot be recorded (already logged, paid off) is said on a notification of its own.
+    /// from one line of a digest answers that line only: the digest is shown again without it. A
+    /// payment that cannot be recorded (already logged, paid off) is said on a notification of
+    /// its own.
     private func answer(notification id: UInt32, _ answer: ReminderAnswer, button: InvokedAction?) {
         let action = button?.description ?? "dismissed"
-        let row: Delivery
+        let rows: [Delivery]
         do {
-            guard let found = try store.log.delivery(notificationID: id, channel: .desktop) else { return }
-            row = found
+            rows = try store.log.deliveries(notificationID: id, channel: .desktop)
         } catch {
             return log(LogEntry("cannot read the reminder of notification \(id): \(error)", priority: 3))
         }
+        guard let row = rows.first else { return }
         let notifications = (channels as? LoopChannels)?.notifications
+        let payment: Bool
+        switch answer {
+        case .paid, .logPayment: payment = true
+        default: payment = false
+        }
+        let line = payment && row.key.isDigest
         var life = row.life
         let effects = answer.code.map { life.handle(.answer($0, .button)) } ?? []
-        guard effects.contains(where: { if case .record = $0 { true } else { false } }) else {
+        guard line || effects.contains(where: { if case .record = $0 { true } else { false } }) else {
             notifications?.close(id)
             return log(LogEntry("\(action) from notification \(id) not applied: \(row.key) was answered already (\(row.response ?? ""))"))
         }
         do {
             let applied = try answers.apply(answer, to: row.key, from: .button, now: scheduler.now)
-            // The person's dismissal closed it already.
-            if button != nil { for case .close(let shown) in effects { notifications?.close(shown) } }
+            if line {
+                showAgain(rows, replacing: id, .lineAnswered)
+            } else if button != nil {
+                // The person's dismissal closed it already.
+                for case .close(let shown) in effects { notifications?.close(shown) }
+            }
             log(LogEntry("\(applied.response): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, action)))
             send(.replan(reason: .notificationAction))
         } catch {
-            let payment: Bool
-            switch answer {
-            case .paid, .logPayment: payment = true
-            default: payment = false
-            }
             log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: payment ? 4 : 3))
             // Already logged (or paused, paid off): the person is told, on the desktop.
             guard payment, let button else { return }
@@ -87,96 +94,60 @@ extension Runner {
         }
     }
 
-    /// NotificationClosed: how it ended, as its life says. The person's dismissal is an answer
-    /// (on every channel; a calendar item's written back to a writable calendar); the server's
-    /// expiry or close is recorded, and the reminder still waits.
+    /// NotificationClosed: how it ended, as the life of each reminder it showed says (a summary
+    /// shows several). The person's dismissal is an answer to each (on every channel; a calendar
+    /// item's written back to a writable calendar); the server's expiry or close is recorded, and
+    /// they still wait.
     func closed(_ id: UInt32, reason: CloseReason) {
-        guard let row = try? store.log.delivery(notificationID: id, channel: .desktop) else { return }
-        var life = row.life
-        for effect in life.handle(.serverClosed(id: id, reason)) {
-            switch effect {
-            case .writeItem(.dismissed):
-                return answer(notification: id, .dismiss, button: nil)
-            case .record(let answer, let origin):
-                do {
-                    try store.log.respond(row.id, answer, from: origin, words: reason.description)
-                } catch {
-                    log(LogEntry("cannot record that notification \(id) was \(reason): \(error)", priority: 3))
+        guard let rows = try? store.log.deliveries(notificationID: id, channel: .desktop) else { return }
+        var dismissed = false
+        for row in rows {
+            var life = row.life
+            for effect in life.handle(.serverClosed(id: id, reason)) {
+                switch effect {
+                case .writeItem(.dismissed):
+                    do {
+                        let applied = try answers.apply(.dismiss, to: row.key, from: .button, now: scheduler.now)
+                        dismissed = true
+                        let fields = RunnerCore.fields(row.key, row.kind, .desktop, "dismissed")
+                        log(LogEntry("\(applied.response): \(row.key) (notification \(id))", fields: fields))
+                    } catch {
+                        log(LogEntry("cannot apply dismissed from notification \(id): \(error)", priority: 3))
+                    }
+                case .record(let answer, let origin) where !answer.byPerson:
+                    do {
+                        try store.log.respond(row.id, answer, from: origin, words: reason.description)
+                    } catch {
+                        log(LogEntry("cannot record that notification \(id) was \(reason): \(error)", priority: 3))
+                    }
+                    log(LogEntry("\(reason): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, reason.description)))
+                default:
+                    break
                 }
-                log(LogEntry("\(reason): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, reason.description)))
-            default:
-                break
             }
         }
+        if dismissed { send(.replan(reason: .notificationAction)) }
     }
 
     /// Another process wrote: a reminder answered there (`reminder done`, the item's own
-    /// command, another device) has its notification, if still on screen, closed here.
+    /// command, another device) has its notification, if still on screen, closed here; a summary
+    /// some of whose reminders still wait is shown again with those only.
     func closeAnsweredElsewhere() {
         guard !onScreen.isEmpty, let notifications = (channels as? LoopChannels)?.notifications else { return }
         for id in onScreen.sorted() {
-            guard let row = try? store.log.delivery(notificationID: id, channel: .desktop) else { continue }
+            guard let rows = try? store.log.deliveries(notificationID: id, channel: .desktop), let row = rows.first else { continue }
+            let waiting = rows.filter { !$0.life.isAnswered }
+            guard waiting.isEmpty else {
+                if waiting.count < rows.count { showAgain(rows, replacing: id, .lineAnswered) }
+                continue
+            }
             var life = row.life
             for case .close(let shown) in life.handle(.stillShowing(id)) {
                 onScreen.remove(shown)
                 notifications.close(shown)
-                log(LogEntry("closed notification \(shown): \(row.key) was answered elsewhere (\(row.response ?? ""))"))
+                let keys = rows.map(\.key.description).joined(separator: ", ")
+                log(LogEntry("closed notification \(shown): \(keys) \(rows.count == 1 ? "was" : "were") answered elsewhere (\(row.response ?? ""))"))
             }
         }
     }
-
-    /// At start: the notifications a serve before this one left on screen, still waiting for an
-    /// answer, are posted again replacing themselves, so that the server sends what is pressed on
-    /// them to this process (it answers only the connection that posted). One whose reminder is no
-    /// longer planned (its item deleted) is closed instead.
-    func takeOverNotifications() {
-        guard let channels else { return }
-        let now = scheduler.now
-        let rows: [Delivery]
-        do {
-            rows = try store.log.postedElsewhere(than: process, since: now.adding(seconds: -Self.takeOverSince))
-        } catch {
-            return log(LogEntry("cannot read the notifications a serve before this one left: \(error)", priority: 4))
-        }
-        guard let first = rows.first?.fireAt, let last = rows.last?.fireAt else { return }
-        let reader = PlanReader(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
-        let planned = (try? reader.plan(now: now, window: first...last, includeSuppressed: true).reminders) ?? []
-        for row in rows {
-            var life = row.life
-            guard let reminder = planned.first(where: { $0.key == row.key }) else {
-                for effect in life.handle(.itemDeleted) {
-                    switch effect {
-                    case .close(let old):
-                        (channels as? LoopChannels)?.notifications?.close(old)
-                        log(LogEntry("closed notification \(old) of the serve before this one: \(row.key) is no longer planned"))
-                    case .record(let answer, let origin):
-                        do {
-                            try store.log.respond(row.id, answer, from: origin, words: "its item was deleted")
-                        } catch {
-                            log(LogEntry("cannot record that \(row.key)'s item was deleted: \(error)", priority: 4))
-                        }
-                    default: break
-                    }
-                }
-                continue
-            }
-            guard case .replace(let old)? = life.handle(.restart(process: process)).first else { continue }
-            let message = ReminderMessage(reminder, late: row.late, zone: settings.zone, style: settings.config.style(of: reminder.item))
-            channels.deliver(message, through: .desktop, replacing: old) { [unowned self] outcome in
-                guard outcome.state == .delivered, let id = outcome.notificationID else {
-                    return self.log(LogEntry("cannot take over notification \(old) (\(row.key)): \(outcome.detail ?? "not shown")", priority: 4))
-                }
-                do {
-                    try self.store.log.notePosted(row.id, notificationID: id, by: self.process)
-                } catch {
-                    self.log(LogEntry("cannot note notification \(id) of \(row.key): \(error)", priority: 4))
-                }
-                self.onScreen.insert(id)
-                self.log(LogEntry("notification \(old) taken over from the serve before this one: \(row.key)\(id == old ? "" : " (shown again as \(id))")"))
-            }
-        }
-    }
-
-    /// How far back a notification left on screen is taken over: a week of waiting reminders.
-    static let takeOverSince: Int64 = 7 * 86_400
 }

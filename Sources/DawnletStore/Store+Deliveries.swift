@@ -83,14 +83,6 @@ extension Store.Log {
         try deliveries(where: "key = ? ORDER BY channel", [.text(key.description)])
     }
 
-    /// The reminder a notification id belongs to on a channel (the newest, since a server restart reuses ids).
-    public func delivery(notificationID: UInt32, channel: Channel) throws(StoreError) -> Delivery? {
-        try deliveries(
-            where: "notification_id = ? AND channel = ? ORDER BY finished_at DESC LIMIT 1",
-            [.int(Int64(notificationID)), .text(channel.rawValue)]
-        ).first
-    }
-
     /// The notification id a reminder was last shown with on a channel: a repeat replaces it.
     public func notificationID(_ id: DeliveryID) throws(StoreError) -> UInt32? {
         try deliveries(where: "key = ? AND channel = ?", [.text(id.key.description), .text(id.channel.rawValue)]).first?.notificationID

@@ -30,8 +30,8 @@ import Testing
         #expect(try !claim())
         #expect(try store.log.deliveryLog(since: fireAt) == [id: Settlement(.delivered, at: fireAt, waiting: true, firstDelivered: fireAt)])
         #expect(try store.log.notificationID(id) == 17)
-        #expect(try store.log.delivery(notificationID: 17, channel: .desktop)?.key.description == key)
-        #expect(try store.log.delivery(notificationID: 18, channel: .desktop) == nil)
+        #expect(try store.log.deliveries(notificationID: 17, channel: .desktop).map(\.key.description) == [key])
+        #expect(try store.log.deliveries(notificationID: 18, channel: .desktop).isEmpty)
 
         let until = fireAt.adding(seconds: 600)
         #expect(try store.log.snooze(id, until: until, from: .button, words: "snoozed until 09:10"))
