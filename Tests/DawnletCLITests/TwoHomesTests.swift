@@ -179,10 +179,9 @@ extension ServeTests {
         func firedInB() -> [String] {
             ((try? String(contentsOfFile: firedB, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        let fires = Date().addingTimeInterval(10)
-        while firedInB().isEmpty && Date() < fires { usleep(50_000) }
-        usleep(1_000_000)
-        let (statusB, logB) = try runnerB.stop()
+        waitUntil { !firedInB().isEmpty }
+        // Once the snooze is recorded: an alarm B took for unanswered would have gone out before.
+        let (statusB, logB) = try stop(runnerB, after: "delivered ics:work:\(snoozedUID):alarm:\(stamp)@")
         #expect(statusB == 0, "\(logB)")
         let firedLines = firedInB()
         #expect(firedLines.count == 1, "B fired: \(firedLines)\n\(logB)")
@@ -298,8 +297,10 @@ extension ServeTests {
         clock.locale = Locale(identifier: "en_US_POSIX")
         clock.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let runnerA = try Server(db: db, config: config, start: clock.string(from: snoozeInstant.addingTimeInterval(-3)))
+        let snoozedID = snoozedName.dropLast(4).split(separator: "-").last.map(String.init) ?? ""
         _ = waitForLines(1, seconds: 10)
-        usleep(1_000_000)
+        // The snooze recorded: A is idle when the Done is written.
+        #expect(runnerA.waitForLog("delivered todo:\(snoozedID):"), "\(runnerA.logSoFar())")
 
         // Done in A: its file says so within a second, and B, after one sync, no longer lists it.
         let doneName = try #require(exported.first { $0.hasSuffix("-todo-3.ics") })
@@ -311,7 +312,6 @@ extension ServeTests {
         #expect(statusA == 0, "\(logA)")
         let fired = lines()
         #expect(fired.count == 1, "A fired: \(fired)\n\(logA)")
-        let snoozedID = snoozedName.dropLast(4).split(separator: "-").last.map(String.init) ?? ""
         let parts = fired.first?.split(separator: " ", maxSplits: 2) ?? []
         #expect(parts.count == 3 && parts[1].hasPrefix("todo:\(snoozedID):"), "\(fired)")
         if let at = parts.first.flatMap({ Double($0) }) {
