@@ -132,6 +132,67 @@ import Testing
         #expect(compared > 1_000, "the random databases plan too little to compare: \(compared)")
     }
 
+    /// The keys and instants of a plan, to compare briefly.
+    static func names(_ reminders: [PlannedReminder]) -> [String] { reminders.map { "\($0.key)@\($0.fireAt.secondsSinceEpoch)" } }
+
+    @Test(
+        "sliced, a plan keeps what a reminder gone out far from its date brings later: a nag's return after a snooze of days; the snooze of one held into the window by quiet hours"
+    )
+    func slicesReachWhatWentOutLate() throws {
+        let folder = try TemporaryFolder()
+        let at = { (date: String, hour: Int, minute: Int) in self.berlin.resolve(WallTime(hour: hour, minute: minute)!, on: CivilDate(date)!).instant }
+
+        // A todo of 2 Feb that nags every 10 minutes: shown at 09:00, snoozed until 5 Feb 12:00,
+        // shown then and not answered. Its first return is 5 Feb 12:10, three days after its date.
+        do {
+            let store = try Store(path: folder.path("nag.sqlite"))
+            var config = Config()
+            config.reminders[.todo] = [.minutes(0)]
+            let id = try store.items.addItem(
+                kind: .todo, title: "Pills", date: CivilDate("2027-02-02")!, time: WallTime(hour: 9, minute: 0)!, schedule: nil,
+                style: ReminderStyle(nag: .seconds(600)), today: CivilDate("2027-02-01")!)
+            let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-02")!, offset: .minutes(0)), .desktop)
+            _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-02", 9, 0))
+            try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-02", 9, 0))
+            #expect(try store.log.snooze(delivery, until: at("2027-02-05", 12, 0), response: "snoozed"))
+            _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-05", 12, 0))
+            try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-05", 12, 0))
+            let source = PlanReader(store: store, config: config, zone: berlin)
+            let (now, window) = (at("2027-02-05", 12, 1), at("2027-02-01", 0, 0)...at("2027-02-07", 0, 0))
+            let whole = try PlanSpliceTests().wholePlan(source, now: now, window: window).reminders
+            #expect(whole.contains { $0.repetition == 1 && $0.fireAt == at("2027-02-05", 12, 10) }, "\(Self.names(whole))")
+            let sliced = try source.plan(now: now, window: window).reminders
+            withKnownIssue("a slice looks back for a nag's returns only as far as nagFor from the item's date") {
+                #expect(Self.names(sliced) == Self.names(whole))
+            }
+        }
+
+        // Quiet hours 18:00 to 23:00: a todo due 9 Feb 19:00 is held until 23:00, shown then and
+        // snoozed until 12 Feb 12:00. A window from 9 Feb 21:00 holds its held instant (not its due
+        // one), and so its snooze.
+        do {
+            let store = try Store(path: folder.path("quiet.sqlite"))
+            var config = Config()
+            config.reminders[.todo] = [.minutes(0)]
+            config.quietHours = QuietHours(from: WallTime(hour: 18, minute: 0)!, to: WallTime(hour: 23, minute: 0)!)
+            let id = try store.items.addItem(
+                kind: .todo, title: "Call", date: CivilDate("2027-02-09")!, time: WallTime(hour: 19, minute: 0)!, schedule: nil,
+                today: CivilDate("2027-02-01")!)
+            let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-09")!, offset: .minutes(0)), .desktop)
+            _ = try store.log.claim(delivery, kind: "todo", title: "Call", fireAt: at("2027-02-09", 19, 0), late: false, now: at("2027-02-09", 23, 0))
+            try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-09", 23, 0))
+            #expect(try store.log.snooze(delivery, until: at("2027-02-12", 12, 0), response: "snoozed"))
+            let source = PlanReader(store: store, config: config, zone: berlin)
+            let (now, window) = (at("2027-02-09", 23, 5), at("2027-02-09", 21, 0)...at("2027-02-14", 0, 0))
+            let whole = try PlanSpliceTests().wholePlan(source, now: now, window: window).reminders
+            #expect(whole.contains { $0.snoozed && $0.fireAt == at("2027-02-12", 12, 0) }, "\(Self.names(whole))")
+            let sliced = try source.plan(now: now, window: window).reminders
+            withKnownIssue("a slice past the first asks whether the due instant, not the held one, is in the window") {
+                #expect(Self.names(sliced) == Self.names(whole))
+            }
+        }
+    }
+
     /// The built binary (`swift build` puts it beside the test bundle), or $DAWNLET_BIN.
     static let binary: String =
         ProcessInfo.processInfo.environment["DAWNLET_BIN"]
