@@ -147,8 +147,7 @@ extension ServeTests {
         try cli("subscription", "log", "1", "--on", day)
         try session.invoke("Log payment: Stream")
         // The digest closes on the action; the answer is a notification of its own.
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 0 }
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         let (status, log) = try server.stop()
         #expect(status == 0)
@@ -197,8 +196,7 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Done")
-        let deadline = Date().addingTimeInterval(10)
-        while !((try? String(contentsOfFile: file, encoding: .utf8))?.contains("ACKNOWLEDGED:") ?? false) && Date() < deadline { usleep(100_000) }
+        waitUntil { (try? String(contentsOfFile: file, encoding: .utf8))?.contains("ACKNOWLEDGED:") ?? false }
         let (status, log) = try server.stop()
         #expect(status == 0)
         let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -214,8 +212,7 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Snooze")
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 0 }
         #expect(session.waitForDisplayed(1, seconds: 15) == 1, "the snooze alarm read back from the file fires")
         let (status, log) = try server.stop()
         #expect(status == 0)
@@ -237,8 +234,7 @@ extension ServeTests {
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Snooze")
         // dunst closes it on the action; five seconds later the snooze shows it again.
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 0 }
         #expect(session.waitForDisplayed(1, seconds: 15) == 1)
         // Shown again once the runner has it recorded: one notification, the first replaced.
         let (status, log) = try stop(server, after: ", replacing ")

@@ -13,8 +13,7 @@ extension ServeTests {
     }
 
     func waitForDisplayed(_ session: DesktopSession, _ count: Int, seconds: Double) -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        while session.displayed() != count && Date() < deadline { usleep(100_000) }
+        waitUntil(seconds: seconds) { session.displayed() == count }
         return session.displayed()
     }
 
@@ -59,9 +58,7 @@ extension ServeTests {
         try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
         try cli("--now", threeMinutesAgo(), "todo", "add", "Read", "--due", due)
         let server = try Server(db: db, config: config, start: nil)
-        let deadline = Date().addingTimeInterval(10)
-        while lines().count < 2 && Date() < deadline { usleep(100_000) }
-        #expect(lines().count == 2, "both went out by the command channel")
+        #expect(waitForLines(2, seconds: 10).count == 2, "both went out by the command channel")
         let snoozed = try cli("reminder", "snooze", "todo:1:\(day):0m", "--until", "tomorrow 09:00")
         let tomorrow = try #require(Calendar(identifier: .gregorian).date(byAdding: .day, value: 1, to: ISO8601DateFormatter().date(from: day + "T12:00:00Z")!))
         let tomorrowText = String(ISO8601DateFormatter().string(from: tomorrow).prefix(10))
@@ -81,9 +78,7 @@ extension ServeTests {
         #expect(try todoStatus(on: day) == "open", "a snooze marks nothing done")
         // A snooze given in a terminal reaches the running serve: it comes back at its time.
         try cli("reminder", "snooze", "todo:1:\(day):0m", "--for", "2s")
-        let back2 = Date().addingTimeInterval(15)
-        while lines().count < 3 && Date() < back2 { usleep(100_000) }
-        #expect(lines().count == 3 && lines().last?.contains(" todo:1:\(day):0m Stretch") == true, "\(lines())")
+        #expect(waitForLines(3, seconds: 15).count == 3 && lines().last?.contains(" todo:1:\(day):0m Stretch") == true, "\(lines())")
         // An answer to a snoozed reminder calls its snooze off.
         try cli("reminder", "dismiss", "todo:2:\(day):0m")
         #expect((try json("reminder", "list", "--snoozed", "--json")["snoozed"] as? [Any])?.isEmpty == true)

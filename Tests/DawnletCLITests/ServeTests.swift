@@ -147,8 +147,7 @@ import Testing
     }
 
     func waitForLines(_ count: Int, seconds: Double) -> [String] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && lines().count < count { usleep(50_000) }
+        waitUntil(seconds: seconds) { lines().count >= count }
         return lines()
     }
 
@@ -345,8 +344,7 @@ import Testing
                 try CLIProcess.createDatabase(path + ".new")
                 #expect(rename(path + ".new", path) == 0)
             }
-            let deadline = Date().addingTimeInterval(10)
-            while server.wrapper.isRunning && Date() < deadline { usleep(20_000) }
+            waitUntil { !server.wrapper.isRunning }
             #expect(!server.wrapper.isRunning, "serve kept running on a \(lose) database")
             let (status, log) = try server.stop()
             #expect(status == 1, "\(log)")

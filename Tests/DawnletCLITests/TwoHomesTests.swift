@@ -140,12 +140,10 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
         try session.invoke("Done")
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 1 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 1 }
         try session.invoke("Snooze")
-        let written = Date().addingTimeInterval(10)
         func text(_ uid: String) -> String { (try? String(contentsOfFile: "\(vdirA)/\(uid).ics", encoding: .utf8)) ?? "" }
-        while !(text("done-in-a") + text("snoozed-in-a")).contains("RELTYPE=SNOOZE") && Date() < written { usleep(100_000) }
+        waitUntil { (text("done-in-a") + text("snoozed-in-a")).contains("RELTYPE=SNOOZE") }
         let (status, log) = try server.stop()
         #expect(status == 0, "\(log)")
         let snoozedFile = [text("done-in-a"), text("snoozed-in-a")].first { $0.contains("RELTYPE=SNOOZE") } ?? ""
@@ -259,8 +257,7 @@ extension ServeTests {
         let runnerB = try Server(db: dbB, config: configB, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
         try session.invoke("Done")
-        let shown = Date().addingTimeInterval(5)
-        while session.displayed() != 1 && Date() < shown { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 1 }
         try session.invoke("Snooze")
         // vdirsyncer names B's files its own way: each of A's names is found by its UID.
         func textB(_ name: String) -> String {
@@ -268,8 +265,7 @@ extension ServeTests {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: vdirB)) ?? []
             return names.lazy.compactMap { try? String(contentsOfFile: "\(vdirB)/\($0)", encoding: .utf8) }.first { $0.contains(uid) } ?? ""
         }
-        let written = Date().addingTimeInterval(10)
-        while !exported.contains(where: { textB($0).contains("RELTYPE=SNOOZE") }) && Date() < written { usleep(100_000) }
+        waitUntil { exported.contains { textB($0).contains("RELTYPE=SNOOZE") } }
         let (statusB, logB) = try runnerB.stop()
         #expect(statusB == 0, "\(logB)")
         let snoozedName = try #require(exported.first { textB($0).contains("RELTYPE=SNOOZE") }, "\(logB)")
