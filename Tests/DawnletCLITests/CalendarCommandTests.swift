@@ -204,25 +204,27 @@ extension ServeTests {
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
         try writeConfig("calendars: [ { name: \"work\", path: \"\(vdir)\" } ],")
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:55")
-        usleep(1_000_000)
+        // The folder is watched before the first plan.
+        #expect(server.waitForLog("planned (start)"), "\(server.logSoFar())")
         // As vdirsyncer writes: a temporary file renamed into place. Alarm at 09:00:03 Berlin.
         let event = """
             BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:review@example.org\r\nSUMMARY:Review\r\n\
             DTSTART:20261201T081000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER;VALUE=DATE-TIME:20261201T080003Z\r\nEND:VALARM\r\n\
             END:VEVENT\r\nEND:VCALENDAR\r\n
             """
-        for _ in 0..<2 {
+        // Twice, each read (planned again) before the next.
+        for time in 1...2 {
             try event.write(toFile: vdir + "/.review.tmp", atomically: false, encoding: .utf8)
             rename(vdir + "/.review.tmp", vdir + "/review.ics")
-            usleep(500_000)
+            #expect(server.waitForLog("planned (calendar files changed)", count: time), "\(server.logSoFar())")
         }
         let got = waitForLines(1, seconds: 10)
         #expect(got.count == 1)
         #expect(got.first?.contains(" ics:work:review@example.org:alarm:2026-12-01T08:00:03 Review|") == true, "\(got)")
         try event.write(toFile: vdir + "/review.ics", atomically: true, encoding: .utf8)
-        usleep(1_500_000)
-        #expect(lines().count == 1)
-        let (status, log) = try server.stop()
+        // Read again and planned: what that plan would send again is in the file once serve stops.
+        let (status, log) = try stop(server, after: "planned (calendar files changed)", count: 3)
+        #expect(lines().count == 1, "\(lines())")
         #expect(status == 0)
         #expect(log.contains("planned (calendar files changed): next: Review (ics:work:review@example.org:alarm:2026-12-01T08:00:03)"), "\(log)")
     }

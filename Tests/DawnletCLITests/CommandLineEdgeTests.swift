@@ -80,12 +80,21 @@ import Testing
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
         #expect(posix_spawn(&pid, CLIProcess.binary.path, nil, &attributes, argv, envp) == 0)
-        usleep(500_000)
+        // Signalled once it waits on the lock: the database open, and the process asleep in the
+        // busy timeout's wait (a signal sent before would prove nothing of that wait).
+        #expect(waitUntil { hasOpen(pid, db) && isSleeping(pid) }, "never waited on the lock")
         let sent = Date()
         kill(pid, SIGTERM)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         #expect(status & 0x7F == SIGTERM, "status \(status)")
         #expect(Date().timeIntervalSince(sent) < 2, "SIGTERM was blocked: it ended only after the busy timeout")
+    }
+
+    /// Whether process `pid` sleeps (state S): waiting, not running.
+    func isSleeping(_ pid: pid_t) -> Bool {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first == "S"
     }
 }

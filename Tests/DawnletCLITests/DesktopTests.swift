@@ -147,8 +147,7 @@ extension ServeTests {
         try cli("subscription", "log", "1", "--on", day)
         try session.invoke("Log payment: Stream")
         // The digest closes on the action; the answer is a notification of its own.
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 0 }
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         let (status, log) = try server.stop()
         #expect(status == 0)
@@ -197,8 +196,7 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Done")
-        let deadline = Date().addingTimeInterval(10)
-        while !((try? String(contentsOfFile: file, encoding: .utf8))?.contains("ACKNOWLEDGED:") ?? false) && Date() < deadline { usleep(100_000) }
+        waitUntil { (try? String(contentsOfFile: file, encoding: .utf8))?.contains("ACKNOWLEDGED:") ?? false }
         let (status, log) = try server.stop()
         #expect(status == 0)
         let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -214,8 +212,7 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Snooze")
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 0 }
         #expect(session.waitForDisplayed(1, seconds: 15) == 1, "the snooze alarm read back from the file fires")
         let (status, log) = try server.stop()
         #expect(status == 0)
@@ -237,12 +234,11 @@ extension ServeTests {
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         try session.invoke("Snooze")
         // dunst closes it on the action; five seconds later the snooze shows it again.
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 0 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 0 }
         #expect(session.waitForDisplayed(1, seconds: 15) == 1)
-        usleep(500_000)
+        // Shown again once the runner has it recorded: one notification, the first replaced.
+        let (status, log) = try stop(server, after: ", replacing ")
         #expect(session.displayed() == 1)
-        let (status, log) = try server.stop()
         #expect(status == 0)
         let first = try #require(log.firstMatch(of: /notification (\d+)\n/)?.1)
         #expect(log.contains("snoozed until \(day)T"), "\(log)")
@@ -314,15 +310,15 @@ extension ServeTests {
         try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         // Claimed, handed to the desktop, and held there: nothing shown, nothing queued in dunst,
-        // nothing delivered (a second more, to see it stays so).
+        // nothing delivered (once the runner has said it holds it, as it stays).
         func states() throws -> String {
             let script =
                 "import sqlite3,sys; c=sqlite3.connect('file:'+sys.argv[1]+'?mode=ro', uri=True); print(','.join(r[0] for r in c.execute('SELECT state FROM deliveries')))"
             return try runTool("/usr/bin/python3", ["-c", script, db], environment: [:]).1.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let deadline = Date().addingTimeInterval(10)
-        while try states() != "claimed" && Date() < deadline { usleep(50_000) }
-        usleep(1_000_000)
+        #expect(try waitUntil { try states() == "claimed" }, "never claimed")
+        // The hand-over answered: the server said it is paused, and the delivery is held.
+        #expect(server.waitForLog("the notification server is paused: desktop reminders are held"), "\(server.logSoFar())")
         #expect(try states() == "claimed")
         let (_, waiting) = try session.dunstctl(["count", "waiting"])
         #expect(session.displayed() == 0 && waiting.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
@@ -394,13 +390,9 @@ extension ServeTests {
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
         // The newest first in dunst's menu: pick the event's Skip by its title.
         try session.invoke("Skip (Standup")
-        let deadline = Date().addingTimeInterval(10)
-        var log = ""
-        while Date() < deadline && session.displayed() != 1 { usleep(100_000) }
+        waitUntil { session.displayed() == 1 }
         try session.dunstctl(["close"])
-        usleep(1_000_000)
-        let status: Int32
-        (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "dismissed: todo:1:\(day):0m")
         #expect(status == 0)
         #expect(log.contains("skipped: event:1:\(day):0m"), "\(log)")
         #expect(log.contains("dismissed: todo:1:\(day):0m"), "\(log)")
@@ -434,8 +426,7 @@ extension ServeTests {
         let server = try Server(
             db: db, config: config, start: "2026-12-01 07:59:58",
             environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(folder.path("no-bus"))"])
-        usleep(3_500_000)
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "failed todo:1:2026-12-01:0m@desktop")
         #expect(status == 0)
         #expect(log.contains("failed todo:1:2026-12-01:0m@desktop [todo \"") && log.contains("]: desktop: no session bus: "), "\(log)")
         #expect(log.contains("no fallback configured"), "\(log)")

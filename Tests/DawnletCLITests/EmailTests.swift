@@ -65,9 +65,10 @@ extension ServeTests {
         #expect(answered.status == 0 && answered.stdout == "done: todo:1:2026-12-01:0m\n", "\(answered)")
         #expect(try todoStatus(on: "2026-12-01") == "done")
 
+        // A restart: its first plan decided (and a mail it sent recorded before it stops), nothing went out.
         let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
-        usleep(2_000_000)
-        #expect(try again.stop().0 == 0)
+        let (againStatus, againLog) = try stop(again, after: "planned (start)")
+        #expect(againStatus == 0 && !againLog.contains(" delivered "), "\(againLog)")
         #expect(try smtp.messages().count == 1)
     }
 
@@ -78,8 +79,7 @@ extension ServeTests {
         try cli("todo", "add", "Retry me", "--due", "2026-12-01T09:00")
         var server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
         #expect(try flaky.waitForMessages(1, seconds: 10).count == 1)
-        usleep(300_000)
-        var (status, log) = try server.stop()
+        var (status, log) = try stop(server, after: "delivered todo:1:2026-12-01:0m@email")
         #expect(status == 0)
         #expect(log.contains("delivered todo:1:2026-12-01:0m@email [todo \"Retry me\" at 2026-12-01T09:00:00+01:00]: after 2 attempts"), "\(log)")
         #expect(try flaky.messages().count == 1)
@@ -88,8 +88,7 @@ extension ServeTests {
         try writeConfig("route: { default: [\"email\"] },", channels: emailChannel(rejecting.port))
         try cli("todo", "add", "Rejected", "--due", "2026-12-01T10:00")
         server = try Server(db: db, config: config, start: "2026-12-01 08:59:58")
-        usleep(3_500_000)
-        (status, log) = try server.stop()
+        (status, log) = try stop(server, after: "failed todo:2:2026-12-01:0m@email")
         #expect(status == 0)
         #expect(
             log.contains(
@@ -110,17 +109,11 @@ extension ServeTests {
         try cli("todo", "add", "Quiet server again", "--due", "2026-12-01T09:00")
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
         #expect(try smtp.waitForMessages(2, seconds: 10).count == 2)
-        var fired: [Substring] = []
-        for _ in 0..<100 where fired.count < 2 {
-            usleep(100_000)
-            fired = ((try? String(contentsOfFile: self.fired, encoding: .utf8)) ?? "").split(separator: "\n")
-        }
-        #expect(fired.count == 2, "\(fired)")
+        #expect(waitForLines(2, seconds: 10).count == 2, "\(lines())")
         // The mail went out from children: the runner itself maps neither libcurl nor a TLS library.
         let maps = try String(contentsOfFile: "/proc/\(try server.runnerPID())/maps", encoding: .utf8)
         #expect(!maps.contains("libcurl") && !maps.contains("libgnutls") && !maps.contains("libssl"))
-        usleep(500_000)
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "delivered todo:1:2026-12-01:0m@email", "delivered todo:2:2026-12-01:0m@email")
         #expect(status == 0)
         // Recorded within seconds of 09:00 (Berlin), not after the 30 s a QUIT would be waited for.
         for id in 1...2 {
@@ -207,8 +200,7 @@ extension ServeTests {
         for title in ["Bins out", "Library books", "Water plants"] { try cli("todo", "add", title, "--due", "2026-12-01") }
         let server = try Server(db: db, config: config, start: "2026-12-01 06:59:58")
         let got = try smtp.waitForMessages(1, seconds: 10)
-        usleep(500_000)
-        #expect(try server.stop().0 == 0)
+        #expect(try stop(server, after: "delivered digest:2026-12-01@email").0 == 0)
         #expect(try smtp.messages().count == 1)
         #expect(got.first?["subject"] as? String == "Tuesday 2026-12-01: 3 items")
         #expect((got.first?["body"] as? String)?.hasPrefix("todo: Bins out\ntodo: Library books\ntodo: Water plants\n") == true, "\(got)")

@@ -22,9 +22,7 @@ extension ServeTests {
         let server = try Server(
             db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@3=ECONNRESET"]) { $1 })
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, try count("SELECT count(*) FROM deliveries WHERE state = 'delivered'") == 0 { usleep(100_000) }
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "delivered todo:1:")
         #expect(status == 0)
         #expect(log.contains("failed (desktop: sd_bus_call_async: Connection reset by peer; no fallback configured); trying again at"), "\(log)")
         #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'delivered' AND detail LIKE 'notification %; after 2 attempts'") == 1)
@@ -43,8 +41,7 @@ extension ServeTests {
         #expect(try count("SELECT count(*) FROM deliveries") == 0)
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
         #expect(waitForLines(1, seconds: 10).count == 1)
-        usleep(1_000_000)
-        #expect(try server.stop().0 == 0)
+        #expect(try stop(server, after: "delivered todo:1:2026-12-01:0m@").0 == 0)
         #expect(lines().count == 1)
         #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'delivered'") == 1)
     }
@@ -60,8 +57,7 @@ extension ServeTests {
         #expect(try count("SELECT count(*) FROM deliveries") == 0)
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
         #expect(waitForLines(1, seconds: 10).count == 1)
-        usleep(1_000_000)
-        #expect(try server.stop().0 == 0)
+        #expect(try stop(server, after: "delivered todo:1:2026-12-01:0m@").0 == 0)
         #expect(lines().count == 1)
     }
 

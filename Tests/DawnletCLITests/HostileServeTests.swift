@@ -4,17 +4,6 @@ import Testing
 
 /// `serve` on folders others write into and remove: the export folder and the calendars' folders.
 extension ServeTests {
-    /// Waits (for an event: a condition on files, looked at every 20 ms) up to `seconds`.
-    @discardableResult
-    func waitUntil(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
-    }
-
     /// Serve's published state for `next`: there once its first plan is made.
     func published(in runtime: String) -> Bool {
         ((try? FileManager.default.contentsOfDirectory(atPath: "\(runtime)/dawnlet-remind")) ?? []).contains { $0.hasPrefix("next-") }

@@ -24,6 +24,9 @@ extension ServeTests {
     func nagAcrossMidnight() throws {
         try writeNagConfig("nagFor: \"3m\",")
         try cli("todo", "add", "Pills", "--due", "2026-12-01T23:59", "--nag", "1m")
+        // Due after the bound, three minutes after the last return: going out, it shows those
+        // minutes passed without a return more.
+        try cli("todo", "add", "Later", "--due", "2026-12-02T00:05")
         // 22:58:58 UTC is 23:58:58 in Berlin; twenty times the real speed.
         let server = try Server(db: db, config: config, start: "2026-12-01 22:58:58 x20")
         let got = nagLines(4, seconds: 30)
@@ -33,9 +36,10 @@ extension ServeTests {
         #expect(got.map { String($0.split(separator: "@")[1].prefix(16)) } == expected, "\(got)")
         let repeats: [String] = got.map { line in line.replacing(/@[^|]*/, with: "") }
         #expect(repeats == ["Pills|", "Pills|1", "Pills|2", "Pills|3"], "\(got)")
-        // The bound reached: nothing more (three minutes of fake time more).
-        #expect(waitForLines(5, seconds: 9).count == 4)
-        let (status, log) = try server.stop()
+        // The bound reached: nothing more before Later, three minutes on.
+        #expect(nagLines(5, seconds: 30).last?.hasPrefix("Later@2026-12-02T00:05") == true, "\(lines())")
+        let (status, log) = try stop(server, after: "delivered todo:2:2026-12-02:0m@")
+        #expect(lines().count == 5, "\(lines())")
         #expect(status == 0)
         #expect(log.components(separatedBy: "planned (a reminder comes back until answered, 1 item changed)").count - 1 == 4, "\(log)")
         let list = try cli("reminder", "list", "--json").stdout
@@ -48,18 +52,21 @@ extension ServeTests {
         try writeNagConfig("nag: { todo: \"1m\" },")
         try cli("todo", "add", "Stretch", "--due", "2026-12-01T09:00")
         try cli("todo", "add", "Tea", "--due", "2026-12-01T09:00", "--nag", "off")
+        // Due three minutes after Tea's snooze ends: going out, it shows those minutes passed
+        // with neither coming back.
+        try cli("todo", "add", "Later", "--due", "2026-12-01T09:09")
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58 x20")
         let got = nagLines(3, seconds: 20)
         let titles: [String] = got.map { line in line.replacing(/@[^|]*/, with: "") }
         #expect(titles.sorted() == ["Stretch|", "Stretch|1", "Tea|"], "\(got)")
         try cli("reminder", "done", "todo:1:2026-12-01:0m")
-        // Two minutes of fake time: neither comes back.
-        #expect(waitForLines(4, seconds: 7).count == 3)
-        // Tea, snoozed for a minute: back once, then its nag (off) keeps it quiet; Stretch stays done.
+        // Tea, snoozed: back once at 09:06 (Stretch, done, not before it), then its nag (off)
+        // keeps it quiet until Later; Stretch stays done.
         try cli("--now", "2026-12-01T09:00:00+01:00", "reminder", "snooze", "todo:2:2026-12-01:0m", "--until", "2026-12-01T09:06")
-        #expect(nagLines(4, seconds: 15).last?.hasPrefix("Tea@2026-12-01T09:06:00+01:00|") == true)
-        #expect(waitForLines(5, seconds: 7).count == 4)
-        #expect(try server.stop().0 == 0)
+        #expect(nagLines(4, seconds: 30).last?.hasPrefix("Tea@2026-12-01T09:06:00+01:00|") == true, "\(lines())")
+        #expect(nagLines(5, seconds: 30).last?.hasPrefix("Later@2026-12-01T09:09:00+01:00|") == true, "\(lines())")
+        #expect(try stop(server, after: "delivered todo:3:2026-12-01:0m@").0 == 0)
+        #expect(lines().count == 5, "\(lines())")
     }
 }
 
@@ -71,6 +78,9 @@ extension ServeTests {
         try writeNagConfig("nagFor: \"10m\", quietHours: { from: \"23:59\", to: \"00:03\" },")
         try cli("todo", "add", "Pills", "--due", "2026-12-01T23:56", "--nag", "1m")
         try cli("todo", "add", "Tea", "--due", "2026-12-02T00:01")
+        // Due three minutes after the nag's bound: going out, it shows those minutes passed
+        // without a return more.
+        try cli("todo", "add", "Later", "--due", "2026-12-02T00:09")
         // 22:55:58 UTC is 23:55:58 in Berlin; twenty times the real speed.
         let server = try Server(db: db, config: config, start: "2026-12-01 22:55:58 x20")
         let got = nagLines(7, seconds: 45)
@@ -81,8 +91,9 @@ extension ServeTests {
         #expect(shown == ["Pills|", "Pills|1", "Pills|2", "2 reminders held for quiet hours|", "Pills|8", "Pills|9", "Pills|10"], "\(got)")
         let whens = got.map { String($0.split(separator: "@")[1].prefix(16)) }
         #expect(whens[3] == "2026-12-02T00:03" && whens[4] == "2026-12-02T00:04" && whens[6] == "2026-12-02T00:06", "\(got)")
-        #expect(waitForLines(8, seconds: 6).count == 7)
-        let (status, log) = try server.stop()
+        #expect(nagLines(8, seconds: 30).last?.hasPrefix("Later@2026-12-02T00:09") == true, "\(lines())")
+        let (status, log) = try stop(server, after: "delivered todo:3:2026-12-02:0m@")
+        #expect(lines().count == 8, "\(lines())")
         #expect(status == 0)
         #expect(log.contains("in one summary of 2"), "\(log)")
     }

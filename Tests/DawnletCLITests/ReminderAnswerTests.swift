@@ -13,8 +13,7 @@ extension ServeTests {
     }
 
     func waitForDisplayed(_ session: DesktopSession, _ count: Int, seconds: Double) -> Int {
-        let deadline = Date().addingTimeInterval(seconds)
-        while session.displayed() != count && Date() < deadline { usleep(100_000) }
+        waitUntil(seconds: seconds) { session.displayed() == count }
         return session.displayed()
     }
 
@@ -63,9 +62,7 @@ extension ServeTests {
         try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
         try cli("--now", threeMinutesAgo(), "todo", "add", "Read", "--due", due)
         let server = try Server(db: db, config: config, start: nil)
-        let deadline = Date().addingTimeInterval(10)
-        while lines().count < 2 && Date() < deadline { usleep(100_000) }
-        #expect(lines().count == 2, "both went out by the command channel")
+        #expect(waitForLines(2, seconds: 10).count == 2, "both went out by the command channel")
         let snoozed = try cli("reminder", "snooze", "todo:1:\(day):0m", "--until", "tomorrow 09:00")
         let tomorrow = try #require(Calendar(identifier: .gregorian).date(byAdding: .day, value: 1, to: ISO8601DateFormatter().date(from: day + "T12:00:00Z")!))
         let tomorrowText = String(ISO8601DateFormatter().string(from: tomorrow).prefix(10))
@@ -85,9 +82,7 @@ extension ServeTests {
         #expect(try todoStatus(on: day) == "open", "a snooze marks nothing done")
         // A snooze given in a terminal reaches the running serve: it comes back at its time.
         try cli("reminder", "snooze", "todo:1:\(day):0m", "--for", "2s")
-        let back2 = Date().addingTimeInterval(15)
-        while lines().count < 3 && Date() < back2 { usleep(100_000) }
-        #expect(lines().count == 3 && lines().last?.contains(" todo:1:\(day):0m Stretch") == true, "\(lines())")
+        #expect(waitForLines(3, seconds: 15).count == 3 && lines().last?.contains(" todo:1:\(day):0m Stretch") == true, "\(lines())")
         // An answer to a snoozed reminder calls its snooze off.
         try cli("reminder", "dismiss", "todo:2:\(day):0m")
         #expect((try json("reminder", "list", "--snoozed", "--json")["snoozed"] as? [Any])?.isEmpty == true)
@@ -109,8 +104,8 @@ extension ServeTests {
         let preview = try cli("preview", "--json", "--days", "1").stdout
         #expect(!preview.contains("habit:1:\(day):") && !preview.contains("todo:1:"), "\(preview)")
         #expect(preview.contains("todo:2:"), "\(preview)")
-        usleep(1_500_000)
-        let (status, log) = try server.stop()
+        // Its first plan decided: what it would send late, or record missed, is done by then.
+        let (status, log) = try stop(server, after: "planned (start)")
         #expect(status == 0)
         #expect(lines().isEmpty, "nothing went out late: \(lines())")
         #expect(!log.contains("missed ") && !log.contains("(late)"), "\(log)")

@@ -20,8 +20,7 @@ extension ServeTests {
         try cli("--now", threeMinutesAgo(), "todo", "add", "Quick", "--due", due)
         let server = try Server(db: db, config: config, start: nil)
         #expect(waitForLines(1, seconds: 5) == ["Quick"])
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline && !FileManager.default.fileExists(atPath: marker) { usleep(50_000) }
+        waitUntil(seconds: 5) { FileManager.default.fileExists(atPath: marker) }
         let hanging = try #require(Int32((try? String(contentsOfFile: marker, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""))
         #expect(kill(hanging, 0) == 0, "the hanging command runs")
 
@@ -34,9 +33,7 @@ extension ServeTests {
         #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'claimed' AND title = 'Hang'") == 1)
         #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'delivered' AND title = 'Quick'") == 1)
         // Killed with its process group: gone (or a zombie of no one's, reaped by init).
-        let gone = Date().addingTimeInterval(3)
-        while Date() < gone && kill(hanging, 0) == 0 && !isZombie(hanging) { usleep(50_000) }
-        #expect(kill(hanging, 0) != 0 || isZombie(hanging), "the hanging command was left running")
+        #expect(waitUntil(seconds: 3) { hasEnded(hanging) }, "the hanging command was left running")
     }
 
     @Test(
@@ -64,23 +61,17 @@ extension ServeTests {
 
         // SIGTERM with the pipe still full: serve ends within a second or two, not when someone reads.
         kill(try server.runnerPID(), SIGTERM)
-        let deadline = Date().addingTimeInterval(5)
-        while server.wrapper.isRunning && Date() < deadline { usleep(50_000) }
-        let stoppedInTime = !server.wrapper.isRunning
+        let stoppedInTime = waitUntil(seconds: 5) { !server.wrapper.isRunning }
         let (status, log) = try server.stop()
         #expect(stoppedInTime, "serve did not stop within 5 s with its stderr full")
         #expect(status == 0)
         #expect(log.allSatisfy { $0 == "." }, "every line was dropped while the pipe was full")
         #expect(try count("SELECT count(*) FROM deliveries WHERE state = 'delivered'") == 3)
 
+        // A restart (its stderr read): its first plan decided, nothing was sent.
         let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
-        usleep(2_000_000)
-        let (statusAgain, logAgain) = try again.stop()
-        #expect(statusAgain == 0, "\(logAgain)")
+        let (statusAgain, logAgain) = try stop(again, after: "planned (start)")
+        #expect(statusAgain == 0 && !logAgain.contains(" delivered "), "\(logAgain)")
         #expect(lines().count == 3, "nothing was sent twice: \(lines())")
-    }
-
-    func isZombie(_ pid: pid_t) -> Bool {
-        ((try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? "").split(separator: " ").dropFirst(2).first == "Z"
     }
 }

@@ -90,6 +90,15 @@ import Testing
 
         func runnerPID() throws -> pid_t { runner }
 
+        /// What the runner has logged so far (nothing when the test gave a pipe of its own).
+        func logSoFar() -> String { String(decoding: logged?.soFar() ?? Data(), as: UTF8.self) }
+
+        /// Waits until the runner has logged `text` at least `count` times.
+        @discardableResult
+        func waitForLog(_ text: String, count: Int = 1, seconds: Double = 10) -> Bool {
+            waitUntil(seconds: seconds) { logSoFar().components(separatedBy: text).count - 1 >= count }
+        }
+
         /// SIGTERM to the runner; its exit status and what it logged.
         func stop() throws -> (Int32, String) {
             kill(try runnerPID(), SIGTERM)
@@ -114,6 +123,9 @@ import Testing
             }
         }
 
+        /// What has come so far.
+        func soFar() -> Data { lock.withLock { bytes } }
+
         /// All of it, once the writer has closed its end.
         func untilEnd() -> Data {
             ended.wait()
@@ -135,9 +147,23 @@ import Testing
     }
 
     func waitForLines(_ count: Int, seconds: Double) -> [String] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline && lines().count < count { usleep(50_000) }
+        waitUntil(seconds: seconds) { lines().count >= count }
         return lines()
+    }
+
+    /// Stops `server` once it has logged each of `lines` (`count` times): the event that says the
+    /// round a test waits for is over. The runner handles SIGTERM only after the round that logged
+    /// the line, and lets what that round handed to a channel end first, so once this returns
+    /// everything the runner decided to send by then is in `fired` and in the log ("stopping: …;
+    /// N deliveries in flight" if any was still going). A test that must show that nothing more
+    /// went out looks there, rather than sleeping a while and hoping.
+    func stop(_ server: Server, after lines: String..., count: Int = 1, seconds: Double = 10, sourceLocation: SourceLocation = #_sourceLocation)
+        throws -> (Int32, String)
+    {
+        for line in lines {
+            #expect(server.waitForLog(line, count: count, seconds: seconds), "never logged \(line):\n\(server.logSoFar())", sourceLocation: sourceLocation)
+        }
+        return try server.stop()
     }
 
     /// Seconds since the epoch of a fake-clock wall time in Europe/Berlin.
@@ -162,33 +188,41 @@ import Testing
         let second = try CLIProcess.run(["--db", db, "--config", config, "serve"])
         CLIProcess.expectFailure(second, status: 1, mentioning: ["already running"])
 
-        usleep(1_500_000)
-        #expect(lines().count == 1)
-        let (status, log) = try server.stop()
+        // Stopped once the delivery is recorded (the decision after it taken): nothing in flight,
+        // and it went out once.
+        let (status, log) = try stop(server, after: "delivered todo:1:2026-12-01:0m@desktop")
+        #expect(lines().count == 1, "\(lines())")
         #expect(status == 0, "\(log)")
         #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"Call mum\" at 2026-12-01T09:00:00+01:00]: desktop: no session bus"), "\(log)")
+        #expect(log.components(separatedBy: " delivered ").count == 2, "\(log)")
         #expect(log.contains("stopping: SIGTERM received\n") && log.hasSuffix("stopped (exit 0)\n"), "\(log)")
 
+        // A restart: its first plan decided (what it would resend is handed over by then), it
+        // sends nothing.
         let again = try Server(db: db, config: config, start: "2026-12-01 08:00:30")
-        usleep(2_500_000)
-        #expect(lines().count == 1)
-        #expect(try again.stop().0 == 0)
+        let (againStatus, againLog) = try stop(again, after: "planned (start)")
+        #expect(lines().count == 1, "\(lines())")
+        #expect(againStatus == 0 && !againLog.contains(" delivered ") && againLog.contains("stopping: SIGTERM received\n"), "\(againLog)")
     }
 
     @Test("a todo added while serve runs fires without a restart; a skip cancels another")
     func picksUpChanges() throws {
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:54")
-        _ = try server.runnerPID()
-        usleep(700_000)
+        // Each write once the runner has planned what came before it: the first after its start,
+        // the skip after Walk is in its plan (so the skip takes a planned reminder out).
+        #expect(server.waitForLog("planned (start)"), "\(server.logSoFar())")
         try cli("todo", "add", "Water plants", "--due", "2026-12-01T09:00")
+        #expect(server.waitForLog("planned (database changed"), "\(server.logSoFar())")
         try cli("todo", "add", "Walk", "--every", "daily from 2026-11-01 at 09:00")
-        usleep(700_000)
+        #expect(server.waitForLog("planned (database changed", count: 2), "\(server.logSoFar())")
         try cli("todo", "skip", "2", "--on", "2026-12-01")
         let got = waitForLines(1, seconds: 10)
-        usleep(1_500_000)
-        #expect(lines().count == 1)
-        #expect(got.first?.hasSuffix("todo:1:2026-12-01:0m Water plants|") == true)
-        #expect(try server.stop().0 == 0)
+        #expect(got.first?.hasSuffix("todo:1:2026-12-01:0m Water plants|") == true, "\(got)")
+        // Walk was due with it, in the same round: stopped after that round, it would be in the file.
+        let (status, log) = try stop(server, after: "delivered todo:1:2026-12-01:0m@")
+        #expect(status == 0)
+        #expect(lines().count == 1, "\(lines())")
+        #expect(!log.contains("todo:2:2026-12-01:0m@"), "\(log)")
     }
 
     @Test("after downtime: due within the grace window goes out once, marked late; older is recorded missed")
@@ -199,11 +233,10 @@ import Testing
         let server = try Server(db: db, config: config, start: "2026-12-01 08:30:00")
         // Today's 08:00 digest (listing the overdue "Old") and "Recent" are inside the 12 h grace window.
         let got = waitForLines(2, seconds: 10).sorted { $0.split(separator: " ")[1] < $1.split(separator: " ")[1] }
-        usleep(1_000_000)
-        #expect(lines().count == 2)
         #expect(got.first?.hasSuffix(" digest:2026-12-01 Tuesday 2026-12-01: 1 item|late") == true, "\(got)")
         #expect(got.last?.hasSuffix(" todo:1:2026-12-01:0m Recent|late") == true, "\(got)")
-        #expect(try server.stop().0 == 0)
+        #expect(try stop(server, after: "delivered digest:2026-12-01@", "delivered todo:1:2026-12-01:0m@").0 == 0)
+        #expect(lines().count == 2, "\(lines())")
         let missed = try cli("missed", "--json").stdout
         #expect(
             missed.contains(
@@ -211,11 +244,11 @@ import Testing
             ),
             "\(missed)")
         #expect(!missed.contains("Recent"))
-        // Nothing of it goes out on the next start.
+        // Nothing of it goes out on the next start: its first plan decided, nothing was sent.
         let again = try Server(db: db, config: config, start: "2026-12-01 08:31:00")
-        usleep(2_000_000)
-        #expect(lines().count == 2)
-        #expect(try again.stop().0 == 0)
+        let (againStatus, againLog) = try stop(again, after: "planned (start)")
+        #expect(againStatus == 0 && !againLog.contains(" delivered "), "\(againLog)")
+        #expect(lines().count == 2, "\(lines())")
     }
 
     @Test("missed lists nothing due before the database began; --clear acknowledges, all or by key")
@@ -251,18 +284,17 @@ import Testing
         for minute in 0..<5 { try cli("todo", "add", "Task \(minute)", "--due", "2026-12-01T08:0\(minute)") }
         let server = try Server(db: db, config: config, start: "2026-12-01 08:30:00")
         let got = waitForLines(1, seconds: 10)
-        usleep(1_500_000)
-        #expect(lines().count == 1, "\(lines())")
         // Five late reminders, one message (the todos have times, so no digest holds them).
         #expect(got.first?.contains(" summary:todo:1:2026-12-01:0m,todo:2:2026-12-01:0m,") == true, "\(got)")
         #expect(got.first?.hasSuffix(" 5 reminders you missed|late") == true, "\(got)")
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "in one summary of 5", count: 5)
         #expect(status == 0)
+        #expect(lines().count == 1, "\(lines())")
         #expect(log.components(separatedBy: "in one summary of 5").count - 1 == 5, "\(log)")
         let again = try Server(db: db, config: config, start: "2026-12-01 08:31:00")
-        usleep(2_000_000)
-        #expect(lines().count == 1)
-        #expect(try again.stop().0 == 0)
+        let (againStatus, againLog) = try stop(again, after: "planned (start)")
+        #expect(againStatus == 0 && !againLog.contains(" delivered "), "\(againLog)")
+        #expect(lines().count == 1, "\(lines())")
     }
 
     @Test("300 late todos with 400-character titles: one summary of bounded size reaches the command, all 300 recorded delivered")
@@ -312,8 +344,7 @@ import Testing
                 try CLIProcess.createDatabase(path + ".new")
                 #expect(rename(path + ".new", path) == 0)
             }
-            let deadline = Date().addingTimeInterval(10)
-            while server.wrapper.isRunning && Date() < deadline { usleep(20_000) }
+            waitUntil { !server.wrapper.isRunning }
             #expect(!server.wrapper.isRunning, "serve kept running on a \(lose) database")
             let (status, log) = try server.stop()
             #expect(status == 1, "\(log)")
@@ -381,7 +412,10 @@ import Testing
         for round in 0..<8 {
             let server = try Server(db: db, config: config, start: round == 0 ? "2026-12-01 07:59:59" : "2026-12-01 08:00:05")
             let pid = try server.runnerPID()
-            usleep(UInt32(round == 0 ? 1_000_000 : 0) + UInt32.random(in: 20_000...250_000, using: &rng))
+            // The first run: once the burst has begun (its first claims written, a second in).
+            if round == 0 { #expect(waitUntil { (try? count("SELECT count(*) FROM deliveries")) ?? 0 > 0 }, "the burst never began") }
+            // The kill point: a random instant of the burst (not a wait for anything: the input).
+            usleep(UInt32.random(in: 20_000...250_000, using: &rng))
             kill(pid, SIGKILL)
             server.wrapper.waitUntilExit()
             kills += 1
@@ -446,11 +480,10 @@ import Testing
         // 01:59:30 CET, 120 times faster: the clocks jump at 0.25 s, the reminder is due 15 s in.
         let server = try Server(db: db, config: config, start: "2026-03-29 00:59:30 x120")
         let got = waitForLines(1, seconds: 30)
-        usleep(1_000_000)
-        #expect(lines().count == 1)
         #expect(got.first?.hasSuffix(" habit:1:2026-03-29:0m") == true)
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "delivered habit:1:2026-03-29:0m@")
         #expect(status == 0)
+        #expect(lines().count == 1, "\(lines())")
         // The runner's own clock (a child restarts the fake clock, so its stamp cannot tell).
         #expect(log.contains("planned (start): next: Meds (habit:1:2026-03-29:0m) at 2026-03-29T03:30:00+02:00"), "\(log)")
         #expect(
@@ -462,15 +495,19 @@ import Testing
     func fallBack() throws {
         try writeFastClockConfig()
         try cli("habit", "add", "Meds", "--days", "sun", "--at", "02:30", "--from", "2026-10-01")
+        // 25 minutes before 03:00 CET, exactly: at the second 02:35, after the second 02:30. Its
+        // going out shows the clock passed the second 02:30 without Meds going out again.
+        // (An event: an undone todo would be listed in the next morning's digest.)
+        try cli("event", "add", "After the second 02:30", "--start", "2026-10-25T03:00", "--remind", "25m")
         // 02:29:30 CEST, 240 times faster: due at once; the second 02:30 (CET) passes 15 s later.
         let server = try Server(db: db, config: config, start: "2026-10-25 00:29:30 x240")
-        let got = waitForLines(1, seconds: 10)
-        let deadline = Date().addingTimeInterval(17)
-        while Date() < deadline { usleep(250_000) }
-        #expect(lines().count == 1, "\(lines())")
-        #expect(got.first?.hasSuffix(" habit:1:2026-10-25:0m") == true)
-        let (status, log) = try server.stop()
+        #expect(waitUntil(seconds: 40) { lines().contains { $0.hasSuffix(" event:1:2026-10-25:25m") } }, "\(lines())")
+        let (status, log) = try stop(server, after: "delivered event:1:2026-10-25:25m@")
+        let got = lines()
+        #expect(got.count == 2, "\(got)")
+        #expect(got.first?.hasSuffix(" habit:1:2026-10-25:0m") == true, "\(got)")
         #expect(status == 0)
+        #expect(log.contains("delivered event:1:2026-10-25:25m@desktop [event \"After the second 02:30\" at 2026-10-25T02:35:00+01:00]"), "\(log)")
         #expect(
             log.split(separator: "\n").contains { $0.hasPrefix("2026-10-25T02:30:") && $0.contains("+02:00 delivered habit:1:2026-10-25:0m@desktop") },
             "\(log)")
@@ -487,22 +524,18 @@ import Testing
         let pid = try server.runnerPID()
         // Stopped only once it runs (its database open): stopped earlier, before libfaketime has
         // started its clock, the fake clock would start at 08:59 after SIGCONT, and nothing be late.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline,
-            !((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains(where: {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == db
-            })
-        { usleep(10_000) }
+        #expect(waitUntil { hasOpen(pid, db) }, "the runner never opened its database")
         kill(pid, SIGSTOP)
+        // Not a wait for an event: how long it stays stopped is what the test does (six seconds,
+        // three fake minutes: the due time and the 60 s "late" line pass meanwhile).
         usleep(6_000_000)
         #expect(lines().isEmpty, "fired before it was stopped")
         kill(pid, SIGCONT)
         let got = waitForLines(1, seconds: 10)
-        usleep(1_000_000)
-        #expect(lines().count == 1)
         #expect(got.first?.hasSuffix(" todo:1:2026-12-01:0m") == true)
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "delivered todo:1:2026-12-01:0m@")
         #expect(status == 0)
+        #expect(lines().count == 1, "\(lines())")
         #expect(log.contains("delivered todo:1:2026-12-01:0m@desktop [todo \"") && log.contains("] (late)"), "\(log)")
     }
 
@@ -593,15 +626,14 @@ import Testing
     @Test("the wall clock being set re-plans at once")
     func clockSet() throws {
         let server = try Server(db: db, config: config, start: nil)
-        _ = try server.runnerPID()
-        usleep(1_000_000)
+        // Its clock watch is set up before its first plan.
+        #expect(server.waitForLog("planned (start)"), "\(server.logSoFar())")
         // Setting the clock to the value just read raises a real "clock was set" event without
         // moving time (root only).
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         #expect(clock_settime(CLOCK_REALTIME, &now) == 0, "needs root")
-        usleep(1_000_000)
-        let (status, log) = try server.stop()
+        let (status, log) = try stop(server, after: "planned (the clock was set)")
         #expect(status == 0)
         #expect(log.contains("planned (the clock was set)"), "\(log)")
     }

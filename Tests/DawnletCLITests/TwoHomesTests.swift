@@ -140,12 +140,10 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
         try session.invoke("Done")
-        let deadline = Date().addingTimeInterval(5)
-        while session.displayed() != 1 && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 1 }
         try session.invoke("Snooze")
-        let written = Date().addingTimeInterval(10)
         func text(_ uid: String) -> String { (try? String(contentsOfFile: "\(vdirA)/\(uid).ics", encoding: .utf8)) ?? "" }
-        while !(text("done-in-a") + text("snoozed-in-a")).contains("RELTYPE=SNOOZE") && Date() < written { usleep(100_000) }
+        waitUntil { (text("done-in-a") + text("snoozed-in-a")).contains("RELTYPE=SNOOZE") }
         let (status, log) = try server.stop()
         #expect(status == 0, "\(log)")
         let snoozedFile = [text("done-in-a"), text("snoozed-in-a")].first { $0.contains("RELTYPE=SNOOZE") } ?? ""
@@ -179,10 +177,9 @@ extension ServeTests {
         func firedInB() -> [String] {
             ((try? String(contentsOfFile: firedB, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
-        let fires = Date().addingTimeInterval(10)
-        while firedInB().isEmpty && Date() < fires { usleep(50_000) }
-        usleep(1_000_000)
-        let (statusB, logB) = try runnerB.stop()
+        waitUntil { !firedInB().isEmpty }
+        // Once the snooze is recorded: an alarm B took for unanswered would have gone out before.
+        let (statusB, logB) = try stop(runnerB, after: "delivered ics:work:\(snoozedUID):alarm:\(stamp)@")
         #expect(statusB == 0, "\(logB)")
         let firedLines = firedInB()
         #expect(firedLines.count == 1, "B fired: \(firedLines)\n\(logB)")
@@ -260,8 +257,7 @@ extension ServeTests {
         let runnerB = try Server(db: dbB, config: configB, start: nil, environment: session.environment)
         #expect(session.waitForDisplayed(2, seconds: 10) == 2)
         try session.invoke("Done")
-        let shown = Date().addingTimeInterval(5)
-        while session.displayed() != 1 && Date() < shown { usleep(50_000) }
+        waitUntil(seconds: 5) { session.displayed() == 1 }
         try session.invoke("Snooze")
         // vdirsyncer names B's files its own way: each of A's names is found by its UID.
         func textB(_ name: String) -> String {
@@ -269,8 +265,7 @@ extension ServeTests {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: vdirB)) ?? []
             return names.lazy.compactMap { try? String(contentsOfFile: "\(vdirB)/\($0)", encoding: .utf8) }.first { $0.contains(uid) } ?? ""
         }
-        let written = Date().addingTimeInterval(10)
-        while !exported.contains(where: { textB($0).contains("RELTYPE=SNOOZE") }) && Date() < written { usleep(100_000) }
+        waitUntil { exported.contains { textB($0).contains("RELTYPE=SNOOZE") } }
         let (statusB, logB) = try runnerB.stop()
         #expect(statusB == 0, "\(logB)")
         let snoozedName = try #require(exported.first { textB($0).contains("RELTYPE=SNOOZE") }, "\(logB)")
@@ -298,8 +293,10 @@ extension ServeTests {
         clock.locale = Locale(identifier: "en_US_POSIX")
         clock.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let runnerA = try Server(db: db, config: config, start: clock.string(from: snoozeInstant.addingTimeInterval(-3)))
+        let snoozedID = snoozedName.dropLast(4).split(separator: "-").last.map(String.init) ?? ""
         _ = waitForLines(1, seconds: 10)
-        usleep(1_000_000)
+        // The snooze recorded: A is idle when the Done is written.
+        #expect(runnerA.waitForLog("delivered todo:\(snoozedID):"), "\(runnerA.logSoFar())")
 
         // Done in A: its file says so within a second, and B, after one sync, no longer lists it.
         let doneName = try #require(exported.first { $0.hasSuffix("-todo-3.ics") })
@@ -311,7 +308,6 @@ extension ServeTests {
         #expect(statusA == 0, "\(logA)")
         let fired = lines()
         #expect(fired.count == 1, "A fired: \(fired)\n\(logA)")
-        let snoozedID = snoozedName.dropLast(4).split(separator: "-").last.map(String.init) ?? ""
         let parts = fired.first?.split(separator: " ", maxSplits: 2) ?? []
         #expect(parts.count == 3 && parts[1].hasPrefix("todo:\(snoozedID):"), "\(fired)")
         if let at = parts.first.flatMap({ Double($0) }) {

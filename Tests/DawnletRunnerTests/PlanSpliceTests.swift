@@ -38,13 +38,14 @@ import Testing
             let own = kind == .habit ? [] : Array(Set((0..<Int.random(in: 0...2, using: &rng)).map { _ in offsets.randomElement(using: &rng)! }))
             let id = try store.items.addItem(
                 kind: kind, title: "new \(kind)", date: date, time: time, schedule: schedule,
-                durationMinutes: kind == .event ? 45 : nil, reminders: own, today: today)
+                durationMinutes: kind == .event ? 45 : nil, reminders: own, style: randomStyle(&rng), today: today)
             return PlanChanges.Item(kind: kind.reminderKind, id: id)
         case 2:
             guard var d = definitions.randomElement(using: &rng) else { return nil }
             d.time = time
             d.title = "edited"
             if d.kind != .habit { d.reminders = Bool.random(using: &rng) ? [] : [offsets.randomElement(using: &rng)!] }
+            if Bool.random(using: &rng) { d.style = randomStyle(&rng) }
             try store.items.replaceDefinition(d)
             return PlanChanges.Item(kind: d.kind.reminderKind, id: d.id)
         case 3, 4:
@@ -59,6 +60,77 @@ import Testing
             guard let d = definitions.randomElement(using: &rng) else { return nil }
             try store.items.delete(d.kind, id: d.id)
             return PlanChanges.Item(kind: d.kind.reminderKind, id: d.id)
+        }
+    }
+
+    /// An item's own way of reminding, now and then: a nag of its own, its kind's nag turned off,
+    /// an urgency (a critical one passes quiet hours); mostly none.
+    func randomStyle(_ rng: inout SeededRandom) -> ReminderStyle? {
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0: return ReminderStyle(nag: .seconds([60, 300, 900][Int.random(in: 0..<3, using: &rng)]))
+        case 1: return ReminderStyle(nag: .zero)
+        case 2: return ReminderStyle(urgency: Bool.random(using: &rng) ? .critical : .low)
+        case 3: return ReminderStyle(nag: .seconds(600), urgency: .critical)
+        default: return nil
+        }
+    }
+
+    /// Quiet hours as a person sets them, in most rounds: overnight or inside a day, on some days,
+    /// for some kinds; a critical reminder passing them or not.
+    func randomQuietHours(_ rng: inout SeededRandom) -> QuietHours? {
+        guard Int.random(in: 0..<4, using: &rng) > 0 else { return nil }
+        let from = WallTime(hour: Int.random(in: 0...23, using: &rng), minute: [0, 15, 30, 59][Int.random(in: 0..<4, using: &rng)])!
+        var to = WallTime(hour: Int.random(in: 0...23, using: &rng), minute: [0, 30][Int.random(in: 0..<2, using: &rng)])!
+        if to == from { to = WallTime(hour: (from.hour + 7) % 24, minute: from.minute)! }
+        var quiet = QuietHours(from: from, to: to)
+        if Bool.random(using: &rng) { quiet.days = WeekdaySet(rawValue: UInt8.random(in: 1...127, using: &rng)) }
+        if Bool.random(using: &rng) {
+            let some = ReminderKind.allCases.filter { _ in Bool.random(using: &rng) }
+            quiet.kinds = Set(some.isEmpty ? [.todo] : some)
+        }
+        quiet.criticalPasses = Int.random(in: 0..<4, using: &rng) > 0
+        return quiet
+    }
+
+    /// What a person or the runner does with a reminder that went out: snoozed (for minutes or
+    /// days), the snooze called off, answered (done, dismissed) or closed by the server, or a
+    /// planned one going out (the first time, or a nag's return). What the person does reaches the
+    /// change feed (`feed`); what goes out the runner splices for itself (`also`), as it does
+    /// after a delivery whose item nags.
+    func randomLogWrite(_ store: Store, _ rng: inout SeededRandom, plan: Plan, delivered: inout [DeliveryID]) throws -> (
+        feed: PlanChanges.Item?, also: PlanChanges.Item?
+    ) {
+        func item(_ id: DeliveryID) -> PlanChanges.Item? { id.key.item.map { PlanChanges.Item(kind: $0.kind, id: $0.id) } }
+        func row(_ id: DeliveryID) throws -> Delivery? { try store.log.deliveries(of: id.key).first { $0.channel == id.channel } }
+        switch Int.random(in: 0..<5, using: &rng) {
+        case 0:
+            guard let id = delivered.randomElement(using: &rng), let row = try row(id) else { return (nil, nil) }
+            let until = row.fireAt.adding(seconds: Int64.random(in: 300...(4 * 86_400), using: &rng))
+            return (try store.log.snooze(id, until: until, response: "snoozed") ? item(id) : nil, nil)
+        case 1:
+            guard let id = delivered.randomElement(using: &rng) else { return (nil, nil) }
+            return (try store.log.unsnooze(id) ? item(id) : nil, nil)
+        case 2:
+            guard let id = delivered.randomElement(using: &rng), let before = try row(id) else { return (nil, nil) }
+            let response = ["done", "dismissed", CloseReason.expired.description][Int.random(in: 0..<3, using: &rng)]
+            // The server's closing is recorded only where nothing was said yet (`Runner.closed`).
+            if response == CloseReason.expired.description && before.response != nil { return (nil, nil) }
+            // Said to the feed when it calls a snooze off or answers one still waiting.
+            let noted = before.snoozedUntil != nil || (before.state == .delivered && !before.answered && response != CloseReason.expired.description)
+            try store.log.respond(id, response: response)
+            return (noted ? item(id) : nil, nil)
+        default:
+            // Of our own items: a digest's delivery is one the runner plans whole for.
+            let planned = plan.reminders.filter { $0.key.item != nil && $0.status != .settled }
+            guard let reminder = planned.randomElement(using: &rng), let channel = reminder.channels.randomElement(using: &rng) else { return (nil, nil) }
+            let id = DeliveryID(reminder.key, channel)
+            let claim = Store.Log.Claim(
+                id, kind: reminder.kind, title: reminder.title, fireAt: reminder.heldFrom ?? reminder.fireAt, late: false,
+                isRepeat: reminder.repetition > 0)
+            guard try store.log.claim([claim], now: reminder.fireAt) == [true] else { return (nil, nil) }
+            try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
+            delivered.append(id)
+            return (nil, item(id))
         }
     }
 
@@ -113,6 +185,22 @@ import Testing
         }
     }
 
+    /// The whole plan made again from scratch, in one piece: every item of the window (and of the
+    /// longest lead before it) planned at once by `Planner.plan`, with the rules, the delivery log
+    /// and the snoozes the runner's plans read. (Not `PlanReader.plan`, which plans in slices:
+    /// `PlanStreamTests` holds the slices to this same one-piece plan.)
+    func wholePlan(_ source: PlanReader, now: Instant, window: ClosedRange<Instant>) throws -> Plan {
+        let store = source.store
+        let definitions = try store.items.definitions()
+        let money = try PlanReader.MoneySources(store)
+        let range = source.dates(window, lead: source.longestLeadDays(definitions, money: money))
+        return Planner.plan(
+            items: try source.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound),
+            overdue: try source.overdueTodos(definitions), rules: source.rules(definitions, databaseBegan: try store.log.createdAt()),
+            log: try store.log.deliveryLog(since: source.logSince(window)), snoozed: try store.log.snoozes(), now: now, window: window,
+            zone: source.zone)
+    }
+
     @Test("a plan spliced after random writes equals the whole plan made again, and the change feed names what was written")
     func splicedEqualsWhole() throws {
         let seed = SeededRandom.fuzzSeed(15)
@@ -120,6 +208,8 @@ import Testing
         let folder = try TemporaryFolder()
         let today = CivilDate(year: 2026, month: 12, day: 1)!
         var compared = 0
+        // Reminders of what this test adds compared: held for quiet hours, a nag's returns, snoozes.
+        var (held, returns, snoozes) = (0, 0, 0)
         for round in 0..<16 {
             let store = try PlanStreamTests().randomDatabase(folder.path("splice-\(round).sqlite"), &rng, today: today)
             // Debts and subscriptions due around the window, for payments to be logged against.
@@ -132,6 +222,18 @@ import Testing
             }
             var config = Config()
             config.reminders[.todo] = [.minutes(10), .days(1)]
+            // Quiet hours in most rounds; a kind's nag in some (items have nags of their own too).
+            config.quietHours = randomQuietHours(&rng)
+            if Bool.random(using: &rng) {
+                config.nag[[.todo, .event, .habit][Int.random(in: 0..<3, using: &rng)]] = .seconds([120, 600, 1_800][Int.random(in: 0..<3, using: &rng)])
+            }
+            config.nagFor = .seconds(Int64.random(in: 1_800...14_400, using: &rng))
+            if Bool.random(using: &rng) { config.desktop.urgency[.todo] = .critical }
+            // Some of the items nag, or ask to be critical, on their own.
+            for var definition in try store.items.definitions() where Int.random(in: 0..<3, using: &rng) == 0 {
+                definition.style = randomStyle(&rng)
+                try store.items.replaceDefinition(definition)
+            }
             let source = PlanReader(store: store, config: config, zone: berlin)
             let start = berlin.resolve(
                 WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -5...10, using: &rng))
@@ -139,36 +241,70 @@ import Testing
             let window = start...start.adding(seconds: Int64.random(in: 3_600...(20 * 86_400), using: &rng))
             let now = start.adding(seconds: Int64.random(in: -3_600...86_400, using: &rng))
             // Some of it delivered: a spliced reminder's status comes from the log as a whole plan's does.
-            for reminder in try source.plan(now: now, window: window).reminders.shuffled(using: &rng).prefix(12) {
+            // Of those, some answered (no nag brings them back), some snoozed, some brought back by a
+            // nag already; the rest wait for an answer, and their items' nags plan returns.
+            var delivered: [DeliveryID] = []
+            for reminder in try source.plan(now: now, window: window).reminders.shuffled(using: &rng).prefix(16) {
                 for channel in reminder.channels {
                     let id = DeliveryID(reminder.key, channel)
                     _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
                     try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
+                    guard reminder.key.item != nil else { continue }
+                    delivered.append(id)
+                    switch Int.random(in: 0..<6, using: &rng) {
+                    case 0: try store.log.respond(id, response: "done")
+                    case 1:
+                        _ = try store.log.snooze(
+                            id, until: reminder.fireAt.adding(seconds: Int64.random(in: 300...(3 * 86_400), using: &rng)), response: "snoozed")
+                    case 2:
+                        // Back once already, some minutes after it first went out.
+                        let back = reminder.fireAt.adding(seconds: Int64.random(in: 60...900, using: &rng))
+                        let claim = Store.Log.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, isRepeat: true)
+                        _ = try store.log.claim([claim], now: back)
+                        try store.log.finish(id, state: .delivered, detail: nil, now: back)
+                    default: break
+                    }
                 }
             }
-            var plan = try source.plan(now: now, window: window)
+            var plan = try wholePlan(source, now: now, window: window)
             var position = try store.changePosition()
             for step in 0..<6 {
                 var written = Set<PlanChanges.Item>()
+                // What went out meanwhile: the runner splices those items too, as it does after a
+                // delivery (the feed does not name them).
+                var sent = Set<PlanChanges.Item>()
                 for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                    if let source = try randomWrite(store, &rng, today: today) { written.insert(source) }
+                    if Int.random(in: 0..<3, using: &rng) == 0 {
+                        let (feed, also) = try randomLogWrite(store, &rng, plan: plan, delivered: &delivered)
+                        if let feed { written.insert(feed) }
+                        if let also { sent.insert(also) }
+                    } else if let source = try randomWrite(store, &rng, today: today) {
+                        written.insert(source)
+                    }
                 }
                 let changes = try store.changes(after: position)
                 #expect(!changes.wholePlan && changes.sources == written, "round \(round) step \(step): the feed says \(changes), written \(written)")
                 position = changes.position
                 var spliced = plan
-                #expect(try source.splice(&spliced, changes: changes.sources, now: now, window: window))
-                let whole = try source.plan(now: now, window: window)
+                #expect(try source.splice(&spliced, changes: changes.sources.union(sent), now: now, window: window))
+                let whole = try wholePlan(source, now: now, window: window)
                 func names(_ plan: Plan) -> [String] { plan.reminders.map { "\($0.key)@\($0.fireAt.secondsSinceEpoch)" } }
-                #expect(names(spliced) == names(whole), "round \(round) step \(step), seed \(seed): \(written)")
+                #expect(
+                    names(spliced) == names(whole),
+                    "round \(round) step \(step), seed \(seed): written \(written), sent \(sent); window \(window), now \(now), quiet \(String(describing: config.quietHours))"
+                )
                 if let i = zip(spliced.reminders, whole.reminders).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
                     Issue.record("round \(round) step \(step), seed \(seed): reminder \(i) differs:\n\(spliced.reminders[i])\n\(whole.reminders[i])")
                 }
                 compared += whole.reminders.count
+                held += whole.reminders.count { $0.heldFrom != nil }
+                returns += whole.reminders.count { $0.repetition > 0 }
+                snoozes += whole.reminders.count { $0.snoozed }
                 plan = spliced
             }
         }
         #expect(compared > 1_000, "the random databases plan too little to compare: \(compared)")
+        #expect(held > 20 && returns > 20 && snoozes > 20, "too few held (\(held)), nag returns (\(returns)) or snoozes (\(snoozes)) compared")
     }
 
     @Test("the change feed: a bill names its source; a read past the limit and a gap where rows were dropped ask for a whole plan")

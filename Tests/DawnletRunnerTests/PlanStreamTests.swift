@@ -132,6 +132,67 @@ import Testing
         #expect(compared > 1_000, "the random databases plan too little to compare: \(compared)")
     }
 
+    /// The keys and instants of a plan, to compare briefly.
+    static func names(_ reminders: [PlannedReminder]) -> [String] { reminders.map { "\($0.key)@\($0.fireAt.secondsSinceEpoch)" } }
+
+    @Test(
+        "sliced, a plan keeps what a reminder gone out far from its date brings later: a nag's return after a snooze of days; the snooze of one held into the window by quiet hours"
+    )
+    func slicesReachWhatWentOutLate() throws {
+        let folder = try TemporaryFolder()
+        let at = { (date: String, hour: Int, minute: Int) in self.berlin.resolve(WallTime(hour: hour, minute: minute)!, on: CivilDate(date)!).instant }
+
+        // A todo of 2 Feb that nags every 10 minutes: shown at 09:00, snoozed until 5 Feb 12:00,
+        // shown then and not answered. Its first return is 5 Feb 12:10, three days after its date.
+        do {
+            let store = try Store(path: folder.path("nag.sqlite"))
+            var config = Config()
+            config.reminders[.todo] = [.minutes(0)]
+            let id = try store.items.addItem(
+                kind: .todo, title: "Pills", date: CivilDate("2027-02-02")!, time: WallTime(hour: 9, minute: 0)!, schedule: nil,
+                style: ReminderStyle(nag: .seconds(600)), today: CivilDate("2027-02-01")!)
+            let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-02")!, offset: .minutes(0)), .desktop)
+            _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-02", 9, 0))
+            try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-02", 9, 0))
+            #expect(try store.log.snooze(delivery, until: at("2027-02-05", 12, 0), response: "snoozed"))
+            _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-05", 12, 0))
+            try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-05", 12, 0))
+            let source = PlanReader(store: store, config: config, zone: berlin)
+            let (now, window) = (at("2027-02-05", 12, 1), at("2027-02-01", 0, 0)...at("2027-02-07", 0, 0))
+            let whole = try PlanSpliceTests().wholePlan(source, now: now, window: window).reminders
+            #expect(whole.contains { $0.repetition == 1 && $0.fireAt == at("2027-02-05", 12, 10) }, "\(Self.names(whole))")
+            let sliced = try source.plan(now: now, window: window).reminders
+            withKnownIssue("a slice looks back for a nag's returns only as far as nagFor from the item's date") {
+                #expect(Self.names(sliced) == Self.names(whole))
+            }
+        }
+
+        // Quiet hours 18:00 to 23:00: a todo due 9 Feb 19:00 is held until 23:00, shown then and
+        // snoozed until 12 Feb 12:00. A window from 9 Feb 21:00 holds its held instant (not its due
+        // one), and so its snooze.
+        do {
+            let store = try Store(path: folder.path("quiet.sqlite"))
+            var config = Config()
+            config.reminders[.todo] = [.minutes(0)]
+            config.quietHours = QuietHours(from: WallTime(hour: 18, minute: 0)!, to: WallTime(hour: 23, minute: 0)!)
+            let id = try store.items.addItem(
+                kind: .todo, title: "Call", date: CivilDate("2027-02-09")!, time: WallTime(hour: 19, minute: 0)!, schedule: nil,
+                today: CivilDate("2027-02-01")!)
+            let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-09")!, offset: .minutes(0)), .desktop)
+            _ = try store.log.claim(delivery, kind: "todo", title: "Call", fireAt: at("2027-02-09", 19, 0), late: false, now: at("2027-02-09", 23, 0))
+            try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-09", 23, 0))
+            #expect(try store.log.snooze(delivery, until: at("2027-02-12", 12, 0), response: "snoozed"))
+            let source = PlanReader(store: store, config: config, zone: berlin)
+            let (now, window) = (at("2027-02-09", 23, 5), at("2027-02-09", 21, 0)...at("2027-02-14", 0, 0))
+            let whole = try PlanSpliceTests().wholePlan(source, now: now, window: window).reminders
+            #expect(whole.contains { $0.snoozed && $0.fireAt == at("2027-02-12", 12, 0) }, "\(Self.names(whole))")
+            let sliced = try source.plan(now: now, window: window).reminders
+            withKnownIssue("a slice past the first asks whether the due instant, not the held one, is in the window") {
+                #expect(Self.names(sliced) == Self.names(whole))
+            }
+        }
+    }
+
     /// The built binary (`swift build` puts it beside the test bundle), or $DAWNLET_BIN.
     static let binary: String =
         ProcessInfo.processInfo.environment["DAWNLET_BIN"]
@@ -154,27 +215,66 @@ import Testing
         return (process.terminationStatus, try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    /// The oracle's JSON: each reminder of the whole plan written out plainly, field by field in
-    /// the order of `preview --json`, with strings escaped as JSON says.
-    static func plainJSON(_ plan: [PlannedReminder]) -> String {
-        func string(_ s: String) -> String {
-            var out = "\""
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-                default: out.unicodeScalars.append(scalar)
+    /// A JSON value as the oracle has it: members in the order `preview --json` writes them.
+    indirect enum Plain {
+        case string(String), int(Int), bool(Bool), null
+        case array([Plain])
+        case object([(String, Plain)])
+
+        /// Written out plainly: strings escaped as JSON says, and, as the manual says of JSON
+        /// output, control, format (bidi), line and paragraph separator and unassigned characters
+        /// as `\uXXXX` (UTF-16 units, so a surrogate pair past U+FFFF); the joiners emoji are made
+        /// with kept.
+        var text: String {
+            switch self {
+            case .string(let s):
+                var out = "\""
+                for scalar in s.unicodeScalars {
+                    switch scalar {
+                    case "\"": out += "\\\""
+                    case "\\": out += "\\\\"
+                    case "\n": out += "\\n"
+                    case "\r": out += "\\r"
+                    case "\t": out += "\\t"
+                    case "\u{200C}", "\u{200D}": out.unicodeScalars.append(scalar)
+                    case _ where [.control, .format, .lineSeparator, .paragraphSeparator, .unassigned].contains(scalar.properties.generalCategory):
+                        for unit in String(scalar).utf16 {
+                            let hex = String(unit, radix: 16)
+                            out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                        }
+                    default: out.unicodeScalars.append(scalar)
+                    }
                 }
+                return out + "\""
+            case .int(let n): return String(n)
+            case .bool(let b): return b ? "true" : "false"
+            case .null: return "null"
+            case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+            case .object(let members): return "{" + members.map { "\"\($0.0)\":\($0.1.text)" }.joined(separator: ",") + "}"
             }
-            return out + "\""
         }
-        func optional(_ s: String?) -> String { s.map(string) ?? "null" }
-        func members(_ pairs: [(String, String)]) -> String { "{" + pairs.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}" }
-        func reminder(_ r: PlannedReminder) -> String {
+
+        /// As Foundation's JSONSerialization reads JSON: to compare with what it read of
+        /// `preview`'s bytes, neither writer taking part.
+        var foundation: Any {
+            switch self {
+            case .string(let s): return s
+            case .int(let n): return n
+            case .bool(let b): return b
+            case .null: return NSNull()
+            case .array(let values): return values.map(\.foundation)
+            case .object(let members): return Dictionary(members.map { ($0.0, $0.1.foundation) }) { a, _ in a }
+            }
+        }
+    }
+
+    /// The oracle's JSON values: each reminder of the whole plan, field by field in the order of
+    /// `preview --json`.
+    static func plainValues(_ plan: [PlannedReminder]) -> Plain {
+        func string(_ s: String) -> Plain { .string(s) }
+        func optional(_ s: String?) -> Plain { s.map(Plain.string) ?? .null }
+        func members(_ pairs: [(String, Plain)]) -> Plain { .object(pairs) }
+        func reminder(_ r: PlannedReminder) -> Plain {
             let outcomes = Set(r.settled.values.map(\.outcome))
             let status: String
             switch r.status {
@@ -185,41 +285,45 @@ import Testing
             case .suppressed: status = "suppressed"
             case .settled: status = outcomes.contains(.failed) ? "failed" : outcomes == [.missed] ? "missed" : "delivered"
             }
-            var pairs: [(String, String)] = [
+            var pairs: [(String, Plain)] = [
                 ("key", string(r.key.description)), ("fire_at", string(ISO8601.format(r.fireAt, utcOffset: r.utcOffset))),
                 ("kind", string(r.kind)), ("title", string(r.title)), ("occurrence_date", string(r.occurrenceDate.description)),
-                ("source", string(r.sourceName)), ("definition_id", r.definitionID.map { String($0) } ?? "null"),
-                ("channels", "[" + r.channels.map { string($0.rawValue) }.joined(separator: ",") + "]"),
+                ("source", string(r.sourceName)), ("definition_id", r.definitionID.map { .int(Int($0)) } ?? .null),
+                ("channels", .array(r.channels.map { string($0.rawValue) })),
                 ("offset", optional(r.offset?.description)), ("status", string(status)),
             ]
             if case .suppressed(let reason) = r.status { pairs.append(("reason", string(reason.rawValue))) }
-            if r.snoozed { pairs.append(("snoozed", "true")) }
-            if r.repetition > 0 { pairs.append(("repeat", "\(r.repetition)")) }
+            if r.snoozed { pairs.append(("snoozed", .bool(true))) }
+            if r.repetition > 0 { pairs.append(("repeat", .int(r.repetition))) }
+            if let held = r.heldFrom { pairs.append(("held_from", string(ISO8601.format(held, utcOffset: r.utcOffset)))) }
             if !r.settled.isEmpty {
                 let deliveries = r.channels.compactMap { channel in
                     r.settled[channel].map { settled in
                         members(
                             [("channel", string(channel.rawValue)), ("outcome", string(settled.outcome.rawValue))]
                                 + (settled.at.map { [("at", string(ISO8601.format($0, utcOffset: r.utcOffset)))] } ?? [])
-                                + [("detail", optional(settled.detail))] + (settled.waiting ? [("waiting", "true")] : []))
+                                + [("detail", optional(settled.detail))] + (settled.waiting ? [("waiting", .bool(true))] : []))
                     }
                 }
-                pairs.append(("deliveries", "[" + deliveries.joined(separator: ",") + "]"))
+                pairs.append(("deliveries", .array(deliveries)))
             }
-            if !r.notes.isEmpty { pairs.append(("notes", "[" + r.notes.map(string).joined(separator: ",") + "]")) }
+            if !r.notes.isEmpty { pairs.append(("notes", .array(r.notes.map(string)))) }
             if r.item == nil {
                 let items = r.items.map { item in
                     members([
-                        ("kind", string(item.kind.rawValue)), ("definition_id", item.isCalendar ? "null" : String(item.definitionID)),
+                        ("kind", string(item.kind.rawValue)), ("definition_id", item.isCalendar ? .null : .int(Int(item.definitionID))),
                         ("title", string(item.title)), ("date", string(item.date.description)),
                     ])
                 }
-                pairs.append(("items", "[" + items.joined(separator: ",") + "]"))
+                pairs.append(("items", .array(items)))
             }
             return members(pairs)
         }
-        return "{\"reminders\":[" + plan.map(reminder).joined(separator: ",") + "]}\n"
+        return .object([("reminders", .array(plan.map(reminder)))])
     }
+
+    /// The oracle's JSON written out plainly (`Plain.text`), as `preview --json` writes it.
+    static func plainJSON(_ plan: [PlannedReminder]) -> String { plainValues(plan).text + "\n" }
 
     /// The oracle's text: day headings, and each reminder's lines as `preview` shows them, made
     /// with strings from the reminder's own `why` and `body`.
@@ -287,6 +391,13 @@ import Testing
             _ = try store.items.addItem(
                 kind: .todo, title: "say \"hi\" \\ to\tmum\u{1}\nnow ✓", date: nil, time: WallTime(hour: 9, minute: 5)!,
                 schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today.adding(days: -3)), reminders: [], today: today)
+            // And what the manual says JSON output writes as \uXXXX: DEL and a C1 control, a bidi
+            // override, a line separator, a format character past U+FFFF; the joiner of an emoji kept.
+            _ = try store.items.addItem(
+                kind: .todo, title: "del\u{7F} c1\u{85} \u{202E}evil\u{202C} line\u{2028}sep tag\u{E0041} 👩\u{200D}💻", date: nil,
+                time: WallTime(hour: 18, minute: 20)!,
+                schedule: Schedule(rule: .weekly(interval: 1, days: WeekdaySet(rawValue: 127)), anchor: today.adding(days: -3)),
+                reminders: [], today: today)
             let source = PlanReader(store: store, config: config, zone: berlin)
             let start = berlin.resolve(
                 WallTime(hour: Int.random(in: 0...23, using: &rng), minute: 0)!, on: today.adding(days: Int.random(in: -10...20, using: &rng))
@@ -312,6 +423,17 @@ import Testing
                         + (all ? ["--all"] : []), in: folder)
                 #expect(status == 0, "round \(round), seed \(seed)")
                 let got = String(decoding: bytes, as: UTF8.self)
+                // As values: what Foundation's JSON reader makes of preview's bytes is the oracle's
+                // plan, neither writer taking part (an escape both wrote wrongly alike fails here).
+                let parsed = try? JSONSerialization.jsonObject(with: bytes) as? NSDictionary
+                let want = Self.plainValues(plan).foundation as? [String: Any] ?? [:]
+                if parsed?.isEqual(to: want) != true {
+                    let gotList = parsed?["reminders"] as? [NSDictionary] ?? []
+                    let wantList = want["reminders"] as? [[String: Any]] ?? []
+                    let i = zip(gotList, wantList).enumerated().first { !$0.element.0.isEqual(to: $0.element.1) }?.offset
+                    let what = i.map { "reminder \($0): \(gotList[$0])\nexpected \(wantList[$0])" } ?? "\(gotList.count) reminders, expected \(wantList.count)"
+                    Issue.record("round \(round), seed \(seed), all: \(all): preview's JSON read back is not the plan (\(parsed == nil ? "not JSON" : what))")
+                }
                 if got != expected {
                     let (a, b) = (Array(got.utf8), Array(expected.utf8))
                     let at = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)

@@ -47,12 +47,22 @@ import Testing
         #expect(openPidfds() == 0)
     }
 
-    @Test("a command past its timeout is killed with its process group; input is fed as the child reads it")
+    @Test("a command past its timeout is killed with its process group, a child it started too; input is fed as the child reads it")
     func timeoutAndInput() throws {
+        let folder = try TemporaryFolder()
+        let pidFile = folder.path("grandchild")
         let started = ContinuousClock.now
-        let slow = try CommandRunner.run(["/bin/sh", "-c", "sleep 30 & wait"], environment: [:], timeout: .seconds(1))
+        // The shell starts a grandchild (the sleep) in its group, says its pid, and waits for it.
+        let slow = try CommandRunner.run(["/bin/sh", "-c", "sleep 300 & echo $! > \"$0\"; wait", pidFile], environment: [:], timeout: .seconds(1))
         #expect(slow.timedOut && !slow.succeeded)
         #expect(ContinuousClock.now - started < .seconds(5))
+        let text = try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let grandchild = try #require(pid_t(text), "the shell wrote no pid: \(text)")
+        // Killed with the group: gone once its new parent reaps it (or a zombie until then); only
+        // the shell killed, it would sleep on for five minutes.
+        let ended = waitUntil(seconds: 10) { hasEnded(grandchild) }
+        #expect(ended, "the grandchild \(grandchild) outlived the timeout")
+        if !ended { kill(grandchild, SIGKILL) }
         let input = Array(repeating: UInt8(ascii: "x"), count: 300_000)
         let counted = try CommandRunner.run(["/bin/sh", "-c", "wc -c >&2"], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(10), input: input)
         #expect(counted.stderr.trimmingCharacters(in: .whitespacesAndNewlines) == "300000")

@@ -98,6 +98,36 @@ public struct NotifySocketError: Error, CustomStringConvertible {
     public var description: String { "cannot bind a notification socket at \(path)" }
 }
 
+/// Waits for `condition`, looked at every 20 ms, up to `seconds`: true as soon as it holds, false
+/// if it still does not at the deadline. For an event a test can only see by looking (a file
+/// written, a line logged, a row recorded): it ends when the event comes, never later.
+@discardableResult
+public func waitUntil(seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        usleep(20_000)
+    }
+    return try condition()
+}
+
+/// Whether process `pid` has ended: no such process (reaped), or a zombie not reaped yet (an
+/// orphan whose new parent has not waited for it).
+public func hasEnded(_ pid: pid_t) -> Bool {
+    if kill(pid, 0) != 0 && errno == ESRCH { return true }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    // "PID (COMM) STATE …": the state follows the last ")", as a command name may hold one.
+    guard let close = stat.lastIndex(of: ")") else { return kill(pid, 0) != 0 }
+    return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+}
+
+/// Whether process `pid` has `path` open.
+public func hasOpen(_ pid: pid_t, _ path: String) -> Bool {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).contains {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == path
+    }
+}
+
 /// The process running `binary` among `parent`'s children (a wrapper such as faketime forks it,
 /// and may fork a helper of its own first): its argv[0] is the binary once it has exec'd. Nil if
 /// none appears within 15 seconds.
