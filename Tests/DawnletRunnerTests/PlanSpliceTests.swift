@@ -106,7 +106,7 @@ import Testing
         case 0:
             guard let id = delivered.randomElement(using: &rng), let row = try row(id) else { return (nil, nil) }
             let until = row.fireAt.adding(seconds: Int64.random(in: 300...(4 * 86_400), using: &rng))
-            return (try store.log.snooze(id, until: until, response: "snoozed") ? item(id) : nil, nil)
+            return (try store.log.snooze(id, until: until, from: .terminal, words: "snoozed") ? item(id) : nil, nil)
         case 1:
             guard let id = delivered.randomElement(using: &rng) else { return (nil, nil) }
             return (try store.log.unsnooze(id) ? item(id) : nil, nil)
@@ -117,7 +117,7 @@ import Testing
             if response == CloseReason.expired.description && before.response != nil { return (nil, nil) }
             // Said to the feed when it calls a snooze off or answers one still waiting.
             let noted = before.snoozedUntil != nil || (before.state == .delivered && !before.answered && response != CloseReason.expired.description)
-            try store.log.respond(id, response: response)
+            try store.log.respond(id, Answer(code: response) ?? .expired, from: response == "expired" ? .server : .terminal, words: response)
             return (noted ? item(id) : nil, nil)
         default:
             // Of our own items: a digest's delivery is one the runner plans whole for.
@@ -252,10 +252,10 @@ import Testing
                     guard reminder.key.item != nil else { continue }
                     delivered.append(id)
                     switch Int.random(in: 0..<6, using: &rng) {
-                    case 0: try store.log.respond(id, response: "done")
+                    case 0: try store.log.respond(id, .done, from: .terminal, words: "done")
                     case 1:
                         _ = try store.log.snooze(
-                            id, until: reminder.fireAt.adding(seconds: Int64.random(in: 300...(3 * 86_400), using: &rng)), response: "snoozed")
+                            id, until: reminder.fireAt.adding(seconds: Int64.random(in: 300...(3 * 86_400), using: &rng)), from: .terminal, words: "snoozed")
                     case 2:
                         // Back once already, some minutes after it first went out.
                         let back = reminder.fireAt.adding(seconds: Int64.random(in: 60...900, using: &rng))

@@ -154,7 +154,7 @@ import Testing
             let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-02")!, offset: .minutes(0)), .desktop)
             _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-02", 9, 0))
             try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-02", 9, 0))
-            #expect(try store.log.snooze(delivery, until: at("2027-02-05", 12, 0), response: "snoozed"))
+            #expect(try store.log.snooze(delivery, until: at("2027-02-05", 12, 0), from: .terminal, words: "snoozed"))
             _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-05", 12, 0))
             try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-05", 12, 0))
             let source = PlanReader(store: store, config: config, zone: berlin)
@@ -181,7 +181,7 @@ import Testing
             let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-09")!, offset: .minutes(0)), .desktop)
             _ = try store.log.claim(delivery, kind: "todo", title: "Call", fireAt: at("2027-02-09", 19, 0), late: false, now: at("2027-02-09", 23, 0))
             try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-09", 23, 0))
-            #expect(try store.log.snooze(delivery, until: at("2027-02-12", 12, 0), response: "snoozed"))
+            #expect(try store.log.snooze(delivery, until: at("2027-02-12", 12, 0), from: .terminal, words: "snoozed"))
             let source = PlanReader(store: store, config: config, zone: berlin)
             let (now, window) = (at("2027-02-09", 23, 5), at("2027-02-09", 21, 0)...at("2027-02-14", 0, 0))
             let whole = try PlanSpliceTests().wholePlan(source, now: now, window: window).reminders
