@@ -1,7 +1,10 @@
 import DawnletCore
+import DawnletRunner
 import DawnletStore
 
-/// The verbs on one occurrence (`done`, `skip`, `reopen`, `unskip`) and `delete`.
+/// The verbs on one occurrence (`done`, `skip`, `reopen`, `unskip`) and `delete`. Each answers the
+/// reminders of what it changed as `reminder done|skip` would (`Invocation.answerReminders`); an
+/// undo takes that answer back.
 extension ItemCommands {
     /// `done` and `skip`: records the status of one occurrence.
     static func mark(_ kind: ItemKind, _ status: OccurrenceStatus, _ invocation: inout Invocation) throws {
@@ -16,6 +19,10 @@ extension ItemCommands {
         let before = try store.items.setOccurrence(kind, definitionID: id, date: date, status: status)
         // Asked twice, the same answer: already so, and nothing changed.
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(before == status ? "already " : "")\(status.rawValue)")
+        // A digest lists what was open when it went out: one marked already was not on it.
+        try invocation.answerReminders(store, after: "\(kind.rawValue) \(id) on \(date) \(status.rawValue)") { answers, now throws(StoreError) in
+            try answers.answer(.init(kind.reminderKind, id: id, date: date), status == .done ? .done : .skipped, digests: before != status, now: now)
+        }
     }
 
     /// `reopen` and `unskip`: the occurrence goes back to what it was before it was marked.
@@ -28,12 +35,20 @@ extension ItemCommands {
         let outcome =
             status == .done ? (cleared ? "open again" : "was not done; nothing changed") : (cleared ? "no longer skipped" : "was not skipped; nothing changed")
         invocation.output.line("\(kind.rawValue) \(id) on \(date): \(outcome)")
+        guard cleared else { return }
+        try invocation.answerReminders(store, after: "\(kind.rawValue) \(id) on \(date) \(outcome)", takingBack: true) { answers, now throws(StoreError) in
+            try answers.takeBack(.init(kind.reminderKind, id: id, date: date), status == .done ? .done : .skipped, now: now)
+        }
     }
 
     static func delete(_ kind: ItemKind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        try invocation.openStore().items.delete(kind, id: id)
+        let store = try invocation.openStore()
+        try store.items.delete(kind, id: id)
         invocation.output.line("\(kind.rawValue) \(id) deleted")
+        try invocation.answerReminders(store, after: "\(kind.rawValue) \(id) deleted") { answers, _ throws(StoreError) in
+            try answers.answerDeleted(kind.reminderKind, id: id)
+        }
     }
 
     /// The occurrence a verb acts on: a one-off's own date; for a repeating item `--on DATE`, which
