@@ -152,6 +152,80 @@ import Testing
     }
 
     @Test(
+        "money paid without --on pays the occurrence due most recently and answers the digest that listed it; paid twice, skipped, not an occurrence, no such bill are refused; money unpaid takes it back"
+    )
+    func paidAndUnpaid() throws {
+        try cli(["money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1"], at: "2026-11-01T07:00")
+        try cli(["money", "add", "Gym", "--amount", "-30", "--every", "monthly on day 30"], at: "2026-11-01T07:00")
+        try delivered([
+            "digest:2026-11-30|digest|Monday 2026-11-30: 1 item|2026-11-30T08:00", "digest:2026-12-01|digest|Tuesday 2026-12-01: 1 item|2026-12-01T08:00",
+        ])
+
+        let paid = try cli(["money", "paid", "1"], at: "2026-12-03T10:00")
+        #expect(paid.stdout == "recurring transaction 1 on 2026-12-01: paid\n")
+        #expect(
+            paid.stderr
+                == "recurring transaction 1: 2026-12-01, its occurrence due most recently\nrecurring transaction 1 on 2026-12-01 paid: reminder digest:2026-12-01 answered\n"
+        )
+        #expect(try responses()["digest:2026-12-01"] == "paid bill 1 on 2026-12-01, paid bill 1 on 2026-12-01", "as Paid on the digest records it")
+        #expect(try waiting(at: "2026-12-03T10:00") == ["digest:2026-11-30"], "the digest of the day before listed the gym, not the rent")
+        #expect(try cli(["money", "month", "2026-12"]).stdout.contains("2026-12-01       -950.00  Rent  (paid)"))
+
+        let twice = try cli(["money", "paid", "1"], at: "2026-12-03T10:00", expect: 65)
+        #expect(twice.stdout.isEmpty)
+        #expect(
+            twice.stderr
+                == "dawnlet-remind: recurring transaction 1 on 2026-12-01 (its occurrence due most recently) is paid already: money unpaid 1 --on 2026-12-01 undoes it; another occurrence is paid with --on DATE\n"
+        )
+        let other = try cli(["money", "paid", "1", "--on", "2026-12-02"], at: "2026-12-03T10:00", expect: 65)
+        #expect(other.stderr == "dawnlet-remind: 2026-12-02 is not an occurrence of recurring transaction 1 (monthly on day 1 from 2026-11-01)\n")
+        #expect(try cli(["money", "paid", "9"], expect: 65).stderr == "dawnlet-remind: no recurring transaction with id 9\n")
+        #expect(try cli(["money", "paid", "rent"], expect: 2).stderr.hasPrefix("dawnlet-remind: \"rent\" is not an id"))
+        // A month with no reminder waiting: paid, and nothing more said.
+        let november = try cli(["money", "paid", "1", "--on", "2026-11-01"], at: "2026-12-03T10:00")
+        #expect(november.stdout == "recurring transaction 1 on 2026-11-01: paid\n" && november.stderr.isEmpty)
+
+        let unpaid = try cli(["money", "unpaid", "1"], at: "2026-12-03T10:00")
+        #expect(unpaid.stdout == "recurring transaction 1 on 2026-12-01: no longer paid\n")
+        #expect(
+            unpaid.stderr
+                == "recurring transaction 1: 2026-12-01, its latest paid occurrence\nrecurring transaction 1 on 2026-12-01 no longer paid: reminder digest:2026-12-01 waits again\n"
+        )
+        #expect(try waiting(at: "2026-12-03T10:00") == ["digest:2026-12-01", "digest:2026-11-30"])
+        #expect(!(try cli(["money", "month", "2026-12"]).stdout.contains("(paid)")))
+        #expect(try cli(["money", "unpaid", "1", "--on", "2026-12-01"]).stdout == "recurring transaction 1 on 2026-12-01: was not paid; nothing changed\n")
+        try cli(["money", "unpaid", "1"], at: "2026-12-03T10:00")
+        let none = try cli(["money", "unpaid", "1"], at: "2026-12-03T10:00", expect: 65)
+        #expect(none.stderr == "dawnlet-remind: recurring transaction 1 has no paid occurrence within a year of today (2026-12-03); give --on DATE\n")
+
+        // Skipped: answered as reminder skip would, and not paid until unskipped.
+        try cli(["money", "skip", "1", "--on", "2026-12-01"], at: "2026-12-03T10:00")
+        #expect(try responses()["digest:2026-12-01"] == "skipped bill 1 on 2026-12-01, skipped bill 1 on 2026-12-01")
+        let skipped = try cli(["money", "paid", "1"], at: "2026-12-03T10:00", expect: 65)
+        #expect(
+            skipped.stderr
+                == "dawnlet-remind: recurring transaction 1 on 2026-12-01 (its occurrence due most recently) is skipped: money unskip 1 --on 2026-12-01 first, to pay it\n"
+        )
+        try cli(["money", "unskip", "1", "--on", "2026-12-01"], at: "2026-12-03T10:00")
+        #expect(try waiting(at: "2026-12-03T10:00") == ["digest:2026-12-01", "digest:2026-11-30"])
+    }
+
+    @Test("with bills reminded three days ahead, money paid takes the occurrence that digest listed, not last month's; a digest of another day waits on")
+    func paidAhead() throws {
+        let config = workspace.folder.path("config.json5")
+        try #"{ reminders: { bill: ["3d"] } }"#.write(toFile: config, atomically: true, encoding: .utf8)
+        try cli(["--config", config, "money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1"], at: "2026-11-01T07:00")
+        try delivered(["digest:2026-11-27|digest|Friday: 1 item|2026-11-27T08:00", "digest:2026-11-28|digest|Saturday: 1 item|2026-11-28T08:00"])
+        let paid = try cli(["--config", config, "money", "paid", "1"], at: "2026-11-28T10:00")
+        #expect(paid.stdout == "recurring transaction 1 on 2026-12-01: paid\n")
+        #expect(
+            paid.stderr
+                == "recurring transaction 1: 2026-12-01, its next occurrence, reminded since 2026-11-28\nrecurring transaction 1 on 2026-12-01 paid: reminder digest:2026-11-28 answered\n"
+        )
+        #expect(try responses()["digest:2026-11-27"] == ", ")
+    }
+
+    @Test(
         "subscription log, debt log and goal log answer the digest that listed the renewal, the month's due date, the deadline; an extra payment and another period answer nothing"
     )
     func payments() throws {
@@ -201,5 +275,15 @@ import Testing
         #expect(done.stdout == "done: todo:1:2026-12-01:0m\n")
         #expect(done.stderr == "done: todo:1:2026-12-01:0m \"Call mum\"\n")
         #expect(try responses()["todo:1:2026-12-01:0m"] == "done, done")
+    }
+
+    @Test("money paid and unpaid are in help, the man page and the completions")
+    func documented() throws {
+        let help = try CLIProcess.run(["money", "paid", "--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("usage: dawnlet-remind money paid ID [--on DATE]\n"), "\(help.stdout)")
+        #expect(try CLIProcess.run(["help", "money"]).stdout.contains("dawnlet-remind money unpaid ID [--on DATE]"))
+        #expect(try CLIProcess.run(["man-page"]).stdout.contains("money paid"))
+        let bash = try CLIProcess.run(["completions", "bash"]).stdout
+        #expect(bash.contains("unskip paid unpaid delete") || bash.contains("paid unpaid"), "\(bash.prefix(200))")
     }
 }

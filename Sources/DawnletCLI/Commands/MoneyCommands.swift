@@ -25,6 +25,14 @@ enum MoneyCommands {
             summary: "Undo a skip: that occurrence counts in totals again.",
             options: [.value("on")], positionals: 1...1, run: unskip),
         Command(
+            path: ["money", "paid"], usage: "money paid ID [--on DATE]",
+            summary: "Mark a bill paid: its occurrence on DATE (default: the latest reminded by today), as Paid on its reminder does.",
+            options: [.value("on")], positionals: 1...1, run: paid),
+        Command(
+            path: ["money", "unpaid"], usage: "money unpaid ID [--on DATE]",
+            summary: "Undo money paid: that occurrence (default: the latest paid) counts as not paid again.",
+            options: [.value("on")], positionals: 1...1, run: unpaid),
+        Command(
             path: ["money", "delete"], usage: "money delete ID",
             summary: "Delete a recurring transaction; past rows stay as history.",
             options: [], positionals: 1...1, run: delete),
