@@ -33,6 +33,8 @@ extension Help {
             "money month": ["", "2027-01", "2027-01 --json"],
             "money skip": ["2 --on 2027-01-01", "2 --on 2027-02-01"],
             "money unskip": ["2 --on 2027-01-01", "--db ~/household.sqlite 1 --on 2027-03-01"],
+            "money paid": ["2", "2 --on 2027-01-01"],
+            "money unpaid": ["2", "2 --on 2027-01-01"],
             "money edit": ["2 --amount -980", "2 --every \"monthly on day 3\"", "3 --on 2027-03-20"],
             "subscription add": ["\"Music\" --amount -10.99 --every \"monthly on day 14\"", "\"Domain\" --amount -15 --every \"yearly from 2027-03-02\""],
             "subscription pause": ["1", "--db ~/household.sqlite 2"],

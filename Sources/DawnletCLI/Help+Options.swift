@@ -47,6 +47,8 @@ extension Help {
         "money edit --on": "the date of a one-off (a recurring one becomes a one-off on it)",
         "money skip --on": "the occurrence's date",
         "money unskip --on": "the occurrence's date",
+        "money paid --on": "the occurrence's date (default: the latest reminded by today, said on stderr)",
+        "money unpaid --on": "the occurrence's date (default: the latest paid, said on stderr)",
         "subscription log --on": "a date in the billing period paid (default: today)",
         "subscription log --amount": "what was paid (default: the subscription's amount)",
         "debt log --on": "the payment's date (default: today; not a day ahead, nor before the debt was added)",

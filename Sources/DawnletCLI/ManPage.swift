@@ -244,7 +244,7 @@ enum ManPage {
         ),
         (
             "nag",
-            "How often a reminder not yet answered comes back, replacing the last one (a desktop notification's return is critical): \"off\" or a duration from \"5s\" to \"1d\", for every kind, or an object of kinds (keys as in reminders) and default. An item's --nag goes over it. Answered means Done, Skip, Snooze, Paid or dismissed by you, on any channel or device; a notification that expired or that the server closed still waits. Default \"off\"."
+            "How often a reminder not yet answered comes back, replacing the last one (a desktop notification's return is critical): \"off\" or a duration from \"5s\" to \"1d\", for every kind, or an object of kinds (keys as in reminders) and default. An item's --nag goes over it. Answered means Done, Skip, Snooze, Paid or dismissed by you, on any channel or device, or the item's own command (todo done, money paid, subscription log, a delete); a notification that expired or that the server closed still waits. Default \"off\"."
         ),
         (
             "quietHours",

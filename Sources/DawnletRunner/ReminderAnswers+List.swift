@@ -21,17 +21,37 @@ extension ReminderAnswers {
 
     /// Reminders that went out in the last week and wait for an answer, newest first: delivered,
     /// not answered by the person on any channel, not snoozed, and not already settled by the
-    /// item's own command (`todo done` after the reminder went out).
+    /// item's own command (`todo done` after the reminder went out), nor of an item deleted since:
+    /// each can be answered. (The item's commands answer them too, `ReminderAnswers+Items.swift`;
+    /// this covers a log written before they did.)
     public func waiting(now: Instant) throws(StoreError) -> [Entry] {
         var entries = Self.entries(try store.log.waiting(since: now.adding(.zero - Self.waitingSpan)))
         var settled: Set<ReminderKey> = []
         for entry in entries {
-            guard let target = entry.key.item, let kind = target.kind.itemKind else { continue }
+            guard let target = entry.key.item else { continue }
+            if !(try exists(target.kind, id: target.id)) {
+                settled.insert(entry.key)
+                continue
+            }
+            guard let kind = target.kind.itemKind else { continue }
             let stored = try store.items.storedOccurrences(kind, ids: [target.id], in: target.date...target.date)
             if let status = stored.first?.status, status != .open { settled.insert(entry.key) }
         }
         entries.removeAll { settled.contains($0.key) }
         return entries
+    }
+
+    /// Whether the item a reminder is about is still there.
+    private func exists(_ kind: ReminderKind, id: Int64) throws(StoreError) -> Bool {
+        switch kind {
+        case .todo, .event, .habit: !(try store.items.definitions(kind.itemKind!, ids: [id]).isEmpty)
+        case .bill: !(try store.money.recurringTransactions(ids: [id]).isEmpty)
+        case .subscription: !(try store.sources.subscriptions(ids: [id]).isEmpty)
+        case .debt: !(try store.sources.debts(ids: [id]).isEmpty)
+        case .goal: !(try store.sources.goals(ids: [id]).isEmpty)
+        case .income: !(try store.sources.incomeSources(ids: [id]).isEmpty)
+        case .calendar: true
+        }
     }
 
     /// Reminders a snooze brings back, soonest first.

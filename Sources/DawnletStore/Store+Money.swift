@@ -141,6 +141,18 @@ extension Store.Money {
         }
     }
 
+    /// Undoes a payment (`money unpaid`): the (definition, date) bill counts as posted, not paid.
+    /// Returns false, changing nothing, when it was not paid.
+    @discardableResult
+    public func unpayTransaction(definitionID: Int64, date: CivilDate) throws(StoreError) -> Bool {
+        try db.writeTransaction { () throws(StoreError) -> Bool in
+            _ = try recurringTransaction(id: definitionID)
+            return try db.run(
+                "UPDATE transactions SET status = 'posted' WHERE definition_id = ? AND date = ? AND status = 'paid'",
+                [.int(definitionID), .text(date.description)]) == 1
+        }
+    }
+
     /// Deletes a recurring transaction. Rows before `today` stay as history (no longer linked);
     /// its rows from `today` on are removed, so future months no longer count it.
     public func deleteRecurringTransaction(id: Int64, today: CivilDate) throws(StoreError) {

@@ -88,18 +88,6 @@ extension ServeTests {
         #expect(!FileManager.default.fileExists(atPath: "x") && !FileManager.default.fileExists(atPath: folder.path("x")))
     }
 
-    /// Today's digest made late (its time two minutes ago) with a subscription renewing today, a
-    /// bill due today and a debt due today; serve started on the real clock, the digest on dunst.
-    func paymentsDigest(_ session: DesktopSession) throws -> (server: Server, day: String) {
-        let (due, day) = twoMinutesAgo()
-        try writeConfig("morningDigest: \"\(due.suffix(5))\",")
-        try cli("--now", threeMinutesAgo(), "subscription", "add", "Stream", "--amount", "-12.99", "--every", "monthly from \(day)")
-        try cli("--now", threeMinutesAgo(), "money", "add", "Rent", "--amount", "-950", "--every", "monthly from \(day)")
-        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
-        return (server, day)
-    }
-
     func waitForOutput(_ arguments: String..., containing text: String, seconds: Double = 10) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         func run() throws -> String { try CLIProcess.run(["--db", db, "--config", config] + arguments).stdout }
@@ -109,51 +97,6 @@ extension ServeTests {
             output = try run()
         }
         return output
-    }
-
-    @Test("desktop: a digest offers Log payment for a renewal and Paid for a bill; Log payment records it as subscription log would")
-    func desktopLogPayment() throws {
-        let session = try DesktopSession(notificationServer: true)
-        let (server, day) = try paymentsDigest(session)
-        try session.invoke("Log payment: Stream")
-        let payments = try waitForOutput("payment", "list", containing: "#1")
-        // dunst has run its menu by then (the action came from it).
-        let menu = try String(contentsOfFile: session.menuFile, encoding: .utf8)
-        #expect(menu.contains("#Log payment: Stream ("), "\(menu)")
-        #expect(menu.contains("#Paid: Rent ("), "\(menu)")
-        #expect(payments == "#1  \(day)  subscription 1 Stream  -12.99  for \(day)\n")
-        let (status, log) = try server.stop()
-        #expect(status == 0)
-        #expect(log.contains("logged payment #1: subscription 1, -12.99 for the period \(day) to "), "\(log)")
-        #expect(try cli("agenda", "--from", day, "--days", "1").stdout.contains("[x] subscription #1  Stream  -12.99  logged (payment #1 on \(day))"))
-    }
-
-    @Test("desktop: Paid marks the bill's row paid, as money month shows; the agenda shows it done")
-    func desktopPaid() throws {
-        let session = try DesktopSession(notificationServer: true)
-        let (server, day) = try paymentsDigest(session)
-        try session.invoke("Paid: Rent")
-        let month = try waitForOutput("money", "month", String(day.prefix(7)), containing: "(paid)")
-        #expect(month.contains("\(day)       -950.00  Rent  (paid)"), "\(month)")
-        #expect(try server.stop().0 == 0)
-        let agenda = try cli("agenda", "--from", day, "--days", "1").stdout
-        #expect(agenda.contains("[x] bill ") && agenda.contains(" #1  Rent  -950.00  (paid)"), "\(agenda)")
-    }
-
-    @Test("desktop: Log payment for a period logged meanwhile answers on the desktop, naming the payment; nothing is logged twice")
-    func desktopAlreadyLogged() throws {
-        let session = try DesktopSession(notificationServer: true)
-        let (server, day) = try paymentsDigest(session)
-        try cli("subscription", "log", "1", "--on", day)
-        try session.invoke("Log payment: Stream")
-        // The digest closes on the action; the answer is a notification of its own.
-        waitUntil(seconds: 5) { session.displayed() == 0 }
-        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
-        let (status, log) = try server.stop()
-        #expect(status == 0)
-        #expect(log.contains("already logged for the period \(day)"), "\(log)")
-        #expect(log.contains("payment #1"), "\(log)")
-        #expect(try cli("payment", "list").stdout.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1)
     }
 
     /// A writable vdir with one event whose VALARM fell due two minutes ago, and the config that

@@ -56,6 +56,63 @@ extension ServeTests {
         #expect(try todoStatus(on: day) == "done")
     }
 
+    @Test("todo done in a terminal: its reminder is answered, the notification on dunst's screen closed, and reminder list no longer lists it")
+    func itemDoneFromTerminal() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        let key = "todo:1:\(day):0m"
+        _ = try waitForOutput("reminder", "list", containing: key)
+        let done = try cli("todo", "done", "1")
+        #expect(done.stdout == "todo 1 on \(day): done\n")
+        #expect(done.stderr == "todo 1 on \(day) done: reminder \(key) answered\n")
+        #expect(waitForDisplayed(session, 0, seconds: 10) == 0, "the notification on screen is closed")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("closed notification ") && log.contains(": \(key) was answered elsewhere (done)"), "\(log)")
+        #expect(try cli("reminder", "list").stdout == "nothing waiting for an answer\n")
+    }
+
+    @Test(
+        "todo delete in a terminal: the deleted todo's notification is closed, its reminder waits no more, and reminder done says nothing waits (not that the todo is gone)"
+    )
+    func itemDeletedFromTerminal() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        let key = "todo:1:\(day):0m"
+        _ = try waitForOutput("reminder", "list", containing: key)
+        #expect(try cli("todo", "delete", "1").stderr == "todo 1 deleted: reminder \(key) answered\n")
+        #expect(waitForDisplayed(session, 0, seconds: 10) == 0, "the notification on screen is closed")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains(": \(key) was answered elsewhere (its item was deleted)"), "\(log)")
+        #expect(try cli("reminder", "list").stdout == "nothing waiting for an answer\n")
+        let done = try CLIProcess.run(["--db", db, "--config", config, "reminder", "done"])
+        #expect(done.status == 65 && done.stderr == "dawnlet-remind: no reminder is waiting for an answer (reminder list)\n", "\(done)")
+    }
+
+    @Test("money paid in a terminal: the bill's morning digest on dunst's screen is answered and closed, as Paid on it would")
+    func billPaidFromTerminal() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (server, day) = try paymentsDigest(session)
+        let key = "digest:\(day)"
+        _ = try waitForOutput("reminder", "list", containing: key)
+        let paid = try cli("money", "paid", "1")
+        #expect(paid.stdout == "recurring transaction 1 on \(day): paid\n")
+        #expect(paid.stderr.hasSuffix("recurring transaction 1 on \(day) paid: reminder \(key) answered\n"), "\(paid.stderr)")
+        #expect(waitForDisplayed(session, 0, seconds: 10) == 0, "the digest on screen is closed")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains(": \(key) was answered elsewhere (paid bill 1 on \(day))"), "\(log)")
+        #expect(try cli("money", "month", String(day.prefix(7))).stdout.contains("\(day)       -950.00  Rent  (paid)"))
+        #expect(try cli("reminder", "list").stdout == "nothing waiting for an answer\n")
+    }
+
     @Test("reminder snooze --for / --until and unsnooze: listed with the instant it comes back, called off; the series does not move")
     func snoozeFromTerminal() throws {
         let (due, day) = twoMinutesAgo()

@@ -1,4 +1,5 @@
 import DawnletCore
+import DawnletRunner
 import DawnletStore
 
 /// Subscriptions, debts, goals, income sources, and the forward-looking month that merges them.
@@ -138,6 +139,21 @@ enum MoneyCalendarCommands {
             if over > .zero { line += " (\(over) more than its balance of \(Amount(minorUnits: logged.amount.minorUnits - over.minorUnits)))" }
         }
         invocation.output.line(line)
+        // The reminder of what was paid: a renewal's, the month's due date, a goal's deadline.
+        let due: CivilDate?
+        switch kind {
+        case .subscription: due = MoneyCalendar.period(of: try store.sources.subscription(id: id), containing: date)?.lowerBound
+        case .debt: due = try store.sources.debt(id: id).dueDate(in: YearMonth(containing: date))
+        case .goal: due = try store.sources.goals(ids: [id]).first?.targetDate
+        }
+        guard let due else { return }
+        let occurrence = ReminderAnswers.Occurrence(ReminderKind(rawValue: kind.rawValue)!, id: id, date: due)
+        try invocation.answerReminders(store, after: "payment #\(logged.payment) logged") { answers, now throws(StoreError) in
+            // An extra payment of a month answers nothing the month's first did not.
+            try answers.answer(
+                occurrence, .logged(payment: logged.payment, amount: logged.amount, period: kind == .goal ? nil : logged.period),
+                digests: logged.extraAfter == nil, now: now)
+        }
     }
 
     static func addDebt(_ invocation: inout Invocation) throws {
@@ -370,7 +386,11 @@ enum MoneyCalendarCommands {
 
     static func deleteSource(_ kind: MoneySourceKind, _ invocation: inout Invocation) throws {
         let id = try invocation.id()
-        try invocation.openStore().sources.deleteMoneySource(kind, id: id)
+        let store = try invocation.openStore()
+        try store.sources.deleteMoneySource(kind, id: id)
         invocation.output.line("\(kind.rawValue) \(id) deleted")
+        try invocation.answerReminders(store, after: "\(kind.rawValue) \(id) deleted") { answers, _ throws(StoreError) in
+            try answers.answerDeleted(ReminderKind(rawValue: kind.rawValue)!, id: id)
+        }
     }
 }

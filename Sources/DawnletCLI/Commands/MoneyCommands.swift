@@ -25,6 +25,14 @@ enum MoneyCommands {
             summary: "Undo a skip: that occurrence counts in totals again.",
             options: [.value("on")], positionals: 1...1, run: unskip),
         Command(
+            path: ["money", "paid"], usage: "money paid ID [--on DATE]",
+            summary: "Mark a bill paid: its occurrence on DATE (default: the latest reminded by today), as Paid on its reminder does.",
+            options: [.value("on")], positionals: 1...1, run: paid),
+        Command(
+            path: ["money", "unpaid"], usage: "money unpaid ID [--on DATE]",
+            summary: "Undo money paid: that occurrence (default: the latest paid) counts as not paid again.",
+            options: [.value("on")], positionals: 1...1, run: unpaid),
+        Command(
             path: ["money", "delete"], usage: "money delete ID",
             summary: "Delete a recurring transaction; past rows stay as history.",
             options: [], positionals: 1...1, run: delete),
@@ -116,22 +124,40 @@ enum MoneyCommands {
         guard definition.falls(on: date) else {
             throw CLIError.data("\(date) is not an occurrence of recurring transaction \(id) (\(definition.when))")
         }
+        let before = try status(of: id, on: date, store)
         try store.money.skipTransaction(definitionID: id, date: date)
         invocation.output.line("recurring transaction \(id) on \(date): skipped")
+        try invocation.answerReminders(store, after: "recurring transaction \(id) on \(date) skipped") { answers, now throws(StoreError) in
+            try answers.answer(.init(.bill, id: id, date: date), .skipped, digests: before != .skipped, now: now)
+        }
     }
 
     static func unskip(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
         guard let date = try invocation.optionalDate("on") else { throw CLIError.usage("--on is required", invocation.globals.usage) }
-        let cleared = try invocation.openStore().money.unskipTransaction(definitionID: id, date: date)
+        let store = try invocation.openStore()
+        let cleared = try store.money.unskipTransaction(definitionID: id, date: date)
         invocation.output.line("recurring transaction \(id) on \(date): \(cleared ? "no longer skipped" : "was not skipped; nothing changed")")
+        guard cleared else { return }
+        try invocation.answerReminders(store, after: "recurring transaction \(id) on \(date) no longer skipped", takingBack: true) {
+            answers, now throws(StoreError) in try answers.takeBack(.init(.bill, id: id, date: date), .skipped, now: now)
+        }
+    }
+
+    /// The status of a bill's row on `date`; nil when its month was never laid out.
+    static func status(of id: Int64, on date: CivilDate, _ store: Store) throws -> Transaction.Status? {
+        try store.money.transactions(in: date...date).first { $0.definitionID == id }?.status
     }
 
     static func delete(_ invocation: inout Invocation) throws {
         let id = try invocation.id()
         let today = try invocation.today()
-        try invocation.openStore().money.deleteRecurringTransaction(id: id, today: today)
+        let store = try invocation.openStore()
+        try store.money.deleteRecurringTransaction(id: id, today: today)
         invocation.output.line("recurring transaction \(id) deleted")
+        try invocation.answerReminders(store, after: "recurring transaction \(id) deleted") { answers, _ throws(StoreError) in
+            try answers.answerDeleted(.bill, id: id)
+        }
     }
 }
 
