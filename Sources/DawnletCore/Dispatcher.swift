@@ -155,6 +155,8 @@ public struct Decision: Sendable {
     public struct Missed: Hashable, Sendable {
         public let reminder: PlannedReminder
         public let channel: Channel
+        /// Why: due longer ago than the grace window, or late and dropped by its kind's late policy.
+        public let reason: ReminderLife.MissedReason
     }
 
     public var sends: [Send] = []
@@ -200,7 +202,9 @@ public enum Dispatcher {
                 }
                 let failures = retries[id]?.failures ?? 0
                 if timing == .missed {
-                    decision.missed.append(Decision.Missed(reminder: reminder, channel: channel))
+                    // Missed for its kind's late policy when the grace window alone would send it.
+                    let reason: ReminderLife.MissedReason = policy.timing(reminder.fireAt, now: now) == .missed ? .graceWindow : .latePolicy
+                    decision.missed.append(Decision.Missed(reminder: reminder, channel: channel, reason: reason))
                 } else {
                     due[channel, default: []].append((reminder, failures, timing))
                 }

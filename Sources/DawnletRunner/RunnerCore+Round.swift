@@ -65,7 +65,7 @@ extension RunnerCore {
             effects.append(
                 .log(
                     LogEntry(
-                        "missed \(id) \(Self.about(reminder, in: settings.zone))", priority: 4,
+                        "missed \(id) \(Self.about(reminder, in: settings.zone)): \(missed.reason.words)", priority: 4,
                         fields: Self.fields(reminder.key, reminder.kind, missed.channel, "missed"))))
         }
         return effects + claim()
@@ -232,9 +232,10 @@ extension RunnerCore {
                     repeatsOwed = owed
                 }
                 // Kept until written: settled here even if the write fails, so never claimed again.
-                unwritten[id] = Unwritten(state: state, detail: detail, notificationID: outcome.notificationID, at: now)
+                let missed: ReminderLife.MissedReason? = state == .missed ? .gaveUp : nil
+                unwritten[id] = Unwritten(state: state, detail: detail, missed: missed, notificationID: outcome.notificationID, at: now)
                 effects += [
-                    .finish(id, state, detail: detail, notificationID: outcome.notificationID, now: now),
+                    .finish(id, state, detail: detail, missed: missed, notificationID: outcome.notificationID, now: now),
                     .log(
                         LogEntry(
                             "\(state.rawValue) \(id) \(Self.about(reminder, in: zone))\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
@@ -257,7 +258,7 @@ extension RunnerCore {
     /// is still to be carried out is left to it.
     func rewrites() -> [RunnerEffect] {
         unwritten.filter { $0.value.failedWrites > 0 }.sorted { $0.key.description < $1.key.description }.map { id, outcome in
-            .finish(id, outcome.state, detail: outcome.detail, notificationID: outcome.notificationID, now: outcome.at)
+            .finish(id, outcome.state, detail: outcome.detail, missed: outcome.missed, notificationID: outcome.notificationID, now: outcome.at)
         }
     }
 

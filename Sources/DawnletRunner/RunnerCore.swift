@@ -52,6 +52,8 @@ public struct RunnerCore: Sendable {
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State
         let detail: String?
+        /// Why, for a delivery given up as missed.
+        var missed: ReminderLife.MissedReason? = nil
         let notificationID: UInt32?
         let at: Instant
         var failedWrites = 0
