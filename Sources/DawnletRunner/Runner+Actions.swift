@@ -161,7 +161,7 @@ extension Runner {
                 continue
             }
             guard case .replace(let old)? = life.handle(.restart(process: process)).first else { continue }
-            let message = ReminderMessage(reminder, late: row.late, zone: settings.zone, style: settings.config.style(of: reminder.item))
+            let message = ReminderMessage(reminder, late: row.late, at: now, zone: settings.zone, style: settings.config.style(of: reminder.item))
             channels.deliver(message, through: .desktop, replacing: old) { [unowned self] outcome in
                 guard outcome.state == .delivered, let id = outcome.notificationID else {
                     return self.log(LogEntry("cannot take over notification \(old) (\(row.key)): \(outcome.detail ?? "not shown")", priority: 4))

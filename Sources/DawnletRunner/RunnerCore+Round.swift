@@ -110,7 +110,8 @@ extension RunnerCore {
                 let message =
                     claimed.count > 1
                     ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
-                    : ReminderMessage(claimed[0], late: send.late, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
+                    : ReminderMessage(
+                        claimed[0], late: send.late, at: round.now, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
                 inFlight.formUnion(ids)
