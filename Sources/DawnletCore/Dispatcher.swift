@@ -161,6 +161,8 @@ public struct Decision: Sendable {
 
     public var sends: [Send] = []
     public var missed: [Missed] = []
+    /// What is due (or past) on a paused channel: held, neither sent nor recorded, until it resumes.
+    public var held: [Hold] = []
     /// When to decide again: the first pending reminder or retry, or the end of the plan.
     public var nextWake: Instant
 }
@@ -193,9 +195,13 @@ public enum Dispatcher {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue
             }
-            for channel in reminder.channels where reminder.settled[channel] == nil && !paused.contains(channel) {
+            for channel in reminder.channels where reminder.settled[channel] == nil {
                 let id = DeliveryID(reminder.key, channel)
                 if inFlight.contains(id) || settled.contains(id) { continue }
+                if paused.contains(channel) {
+                    decision.held.append(Hold(id, .serverPaused))
+                    continue
+                }
                 if let retry = retries[id], retry.at > now {
                     wake(at: retry.at)
                     continue

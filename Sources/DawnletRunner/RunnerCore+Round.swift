@@ -33,7 +33,8 @@ extension RunnerCore {
         var effects = rewrites()
         let decision = Dispatcher.decide(
             plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds,
-            paused: paused)
+            paused: Set(paused.keys))
+        held = decision.held
         var round = Round(now: now, announce: announce, origin: origin, decision: decision, wake: decision.nextWake)
         for missed in decision.missed {
             // Due before the database began (a series added with a start in the past): never
@@ -189,7 +190,10 @@ extension RunnerCore {
         // A nag's return: it went out before, and stays delivered whatever this try did (the
         // next return tries again); its row is never left claimed.
         let again = ticket.reminders.count == 1 && ticket.reminders[0].repetition > 0
-        if outcome.serverPaused, paused.insert(send.channel).inserted { effects.append(.log(Self.pausedLine)) }
+        if outcome.serverPaused, paused[send.channel] == nil {
+            paused[send.channel] = now
+            effects.append(.log(Self.pausedLine))
+        }
         if outcome.serverPaused && !again {
             // Not shown: held (claimed, not settled) until the server resumes.
         } else if outcome.state == .failed, outcome.retry, stopping, !again {
