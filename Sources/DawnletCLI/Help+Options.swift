@@ -61,7 +61,8 @@ extension Help {
         "preview --days": "the window: this many days from now (default 7, at most 366)",
         "occurrences --from": "the first date of the range",
         "occurrences --to": "the last date of the range (at most 100 years after --from)",
-        "--format": "waybar: one line of JSON for waybar's custom module ({\"text\",\"tooltip\",\"class\"})",
+        "--format":
+            "waybar: one line of JSON for waybar's custom module ({\"text\",\"tooltip\",\"class\"}; class failed, missed, overdue, held, soon, pending or idle)",
         "export --to": "the folder (a vdir) the .ics files are written to",
         "todo add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",
         "event add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",

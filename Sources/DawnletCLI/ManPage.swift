@@ -289,7 +289,7 @@ enum ManPage {
         ("channels.command", "A program run without a shell for each reminder."),
         (
             "channels.command.argv",
-            "The program and its arguments, each of which may hold {title}, {body}, {kind}, {key}, {when} (the reminder's time, ISO 8601), {due} (the item's own time, or its date), {offset} (how long before it, such as 10m), {late} (\"late\" when it goes out after its time), {repeat} (a nag's how manyeth return, empty the first time) and {urgency} (low, normal or critical). Default [\"notify-send\", \"--app-name=Dawnlet\", \"{title}\", \"{body}\"]."
+            "The program and its arguments, each of which may hold {title}, {body}, {kind}, {key}, {when} (the reminder's time, ISO 8601; for one held for quiet hours, when it was due), {due} (the item's own time, or its date), {offset} (how long before it, such as 10m), {late} (\"late\" when it goes out after its time), {repeat} (a nag's how manyeth return, empty the first time) and {urgency} (low, normal or critical). Default [\"notify-send\", \"--app-name=Dawnlet\", \"{title}\", \"{body}\"]."
         ),
         ("channels.command.timeout", "How long the program may run before it is killed: \"1s\" to \"1h\". Default \"10s\"."),
         ("channels.email", "Email through SMTP (libcurl) or a sendmail-compatible program. Not set up by default."),

@@ -43,14 +43,24 @@ struct RunnerStateFile {
         w.field("overdue", state.overdue)
         w.field("missed", state.missed)
         w.field("failed", state.failed)
+        RunnerStateFile.write(state.holds, to: &w)
         w.key("next")
-        if let next = state.next.map(NextCommand.Head.init) {
+        if let next = state.next.map({ NextCommand.Head($0, holds: state.holds) }) {
             w.beginObject()
             w.field("fire_at", Int(next.fireAt.secondsSinceEpoch))
             w.field("utc_offset", next.utcOffset)
             w.field("what", next.what)
             w.field("title", next.title)
             w.field("json", next.json)
+            w.key("held")
+            if let held = next.held {
+                w.beginObject()
+                w.field("reason", held.reason.rawValue)
+                w.field("since", held.since.map { Int($0.secondsSinceEpoch) })
+                w.endObject()
+            } else {
+                w.null()
+            }
             w.endObject()
         } else {
             w.null()
@@ -60,25 +70,74 @@ struct RunnerStateFile {
         return RegularFile.replace(path, with: bytes).map { "\(path): \($0)" }
     }
 
+    /// What was published for this database by a runner that still runs; else nil.
+    private func published() -> [String: ConfigValue]? {
+        guard case .success(let bytes) = RegularFile.read(path, limit: RunnerStateFile.maximumBytes),
+            let document = try? JSON5.parse(bytes), case .object(let root) = document.value,
+            int(root["version"]) == Int64(RunnerStateFile.version), string(root["database"]) == database,
+            let pid = int(root["pid"]).flatMap({ Int32(exactly: $0) }), let started = string(root["started"]).flatMap({ UInt64($0) }),
+            ProcessIdentity(pid: pid, started: started).isRunning
+        else { return nil }
+        return root
+    }
+
+    private func int(_ value: ConfigValue?) -> Int64? {
+        guard case .number(let n)? = value else { return nil }
+        return Int64(exactly: n)
+    }
+
+    private func string(_ value: ConfigValue?) -> String? {
+        guard case .string(let s)? = value else { return nil }
+        return s
+    }
+
+    /// What the runner holds back now, as it published it (whatever it says of the next reminder,
+    /// and whether its files have moved since: a pause is the server's, not the database's); nil
+    /// without a runner that published.
+    func holds() -> Holds? {
+        guard let root = published() else { return nil }
+        var holds = Holds()
+        if case .array(let paused)? = root["paused"] {
+            for entry in paused {
+                guard case .array(let pair) = entry, pair.count == 2, let channel = string(pair[0]).flatMap(Channel.init(rawValue:)),
+                    let since = int(pair[1])
+                else { return nil }
+                holds.paused[channel] = Instant(secondsSinceEpoch: since)
+            }
+        }
+        if case .array(let held)? = root["held"] {
+            for entry in held {
+                guard case .array(let triple) = entry, triple.count == 3, let key = string(triple[0]).flatMap(ReminderKey.init),
+                    let channel = string(triple[1]).flatMap(Channel.init(rawValue:)), let reason = string(triple[2]).flatMap(Hold.Reason.init(rawValue:))
+                else { return nil }
+                holds.held[DeliveryID(key, channel)] = reason
+            }
+        }
+        return holds
+    }
+
+    /// `"paused": [[CHANNEL, SINCE], …], "held": [[KEY, CHANNEL, REASON], …]`.
+    static func write(_ holds: Holds, to w: inout JSONWriter) {
+        w.key("paused")
+        w.beginArray()
+        for (channel, since) in holds.paused.sorted(by: { $0.key < $1.key }) {
+            w.value(.array([.string(channel.rawValue), .int(Int(since.secondsSinceEpoch))]))
+        }
+        w.endArray()
+        w.key("held")
+        w.beginArray()
+        for (id, reason) in holds.held.sorted(by: { $0.key.description < $1.key.description }) {
+            w.value(.array([.string(id.key.description), .string(id.channel.rawValue), .string(reason.rawValue)]))
+        }
+        w.endArray()
+    }
+
     /// The answer published, if it holds at `now` for these files and this zone, and the runner
     /// that published it still runs; else nil (and `next` plans).
     func read(files: [String], zone: String, now: Instant) -> NextCommand.Answer? {
-        guard case .success(let bytes) = RegularFile.read(path, limit: RunnerStateFile.maximumBytes),
-            let document = try? JSON5.parse(bytes), case .object(let root) = document.value
-        else { return nil }
-        func int(_ value: ConfigValue?) -> Int64? {
-            guard case .number(let n)? = value else { return nil }
-            return Int64(exactly: n)
-        }
-        func string(_ value: ConfigValue?) -> String? {
-            guard case .string(let s)? = value else { return nil }
-            return s
-        }
-        guard int(root["version"]) == Int64(RunnerStateFile.version), string(root["database"]) == database, string(root["zone"]) == zone,
+        guard let root = published(), string(root["zone"]) == zone,
             let since = int(root["since"]), let until = int(root["valid_until"]),
             (since..<until).contains(now.secondsSinceEpoch),
-            let pid = int(root["pid"]).flatMap({ Int32(exactly: $0) }), let started = string(root["started"]).flatMap({ UInt64($0) }),
-            ProcessIdentity(pid: pid, started: started).isRunning,
             RunnerStateFile.stampsHold(root["files"], for: files)
         else { return nil }
         guard let overdue = int(root["overdue"]), let missed = int(root["missed"]), let failed = int(root["failed"]) else { return nil }
@@ -91,6 +150,13 @@ struct RunnerStateFile {
                 let title = string(next["title"]), let json = string(next["json"])
             else { return nil }
             answer.next = NextCommand.Head(fireAt: Instant(secondsSinceEpoch: fireAt), utcOffset: Int(offset), what: what, title: title, json: json)
+            switch next["held"] {
+            case .object(let held)?:
+                guard let reason = string(held["reason"]).flatMap(Hold.Reason.init(rawValue:)) else { return nil }
+                answer.next?.held = (reason, int(held["since"]).map(Instant.init(secondsSinceEpoch:)))
+            case .null?, nil: break
+            default: return nil
+            }
         default: return nil
         }
         return answer

@@ -155,10 +155,14 @@ public struct Decision: Sendable {
     public struct Missed: Hashable, Sendable {
         public let reminder: PlannedReminder
         public let channel: Channel
+        /// Why: due longer ago than the grace window, or late and dropped by its kind's late policy.
+        public let reason: ReminderLife.MissedReason
     }
 
     public var sends: [Send] = []
     public var missed: [Missed] = []
+    /// What is due (or past) on a paused channel: held, neither sent nor recorded, until it resumes.
+    public var held: [Hold] = []
     /// When to decide again: the first pending reminder or retry, or the end of the plan.
     public var nextWake: Instant
 }
@@ -191,16 +195,22 @@ public enum Dispatcher {
                 if reminder.settled.count < reminder.channels.count { wake(at: reminder.fireAt) }
                 continue
             }
-            for channel in reminder.channels where reminder.settled[channel] == nil && !paused.contains(channel) {
+            for channel in reminder.channels where reminder.settled[channel] == nil {
                 let id = DeliveryID(reminder.key, channel)
                 if inFlight.contains(id) || settled.contains(id) { continue }
+                if paused.contains(channel) {
+                    decision.held.append(Hold(id, .serverPaused))
+                    continue
+                }
                 if let retry = retries[id], retry.at > now {
                     wake(at: retry.at)
                     continue
                 }
                 let failures = retries[id]?.failures ?? 0
                 if timing == .missed {
-                    decision.missed.append(Decision.Missed(reminder: reminder, channel: channel))
+                    // Missed for its kind's late policy when the grace window alone would send it.
+                    let reason: ReminderLife.MissedReason = policy.timing(reminder.fireAt, now: now) == .missed ? .graceWindow : .latePolicy
+                    decision.missed.append(Decision.Missed(reminder: reminder, channel: channel, reason: reason))
                 } else {
                     due[channel, default: []].append((reminder, failures, timing))
                 }

@@ -26,7 +26,15 @@ public struct MailMessage: Hashable, Sendable {
     /// terminal (`ReminderMessage.answerCommands`).
     public init(_ message: ReminderMessage, from: String, to: [String], date: Instant, utcOffset: Int, answers: [String] = []) {
         var body = message.body
-        body += "\n\n" + (message.late ? "Due \(message.when); sent late." : "Due \(message.when).")
+        // When it was due (a summary: when it went out), as its first lines say it.
+        let sent: String
+        switch message.key {
+        case .summary: sent = "Sent \(message.when)."
+        case _ where message.late: sent = "Due \(message.when); sent late."
+        case _ where message.held: sent = "Due \(message.when); held for quiet hours."
+        default: sent = "Due \(message.when)."
+        }
+        body += "\n\n" + sent
         if !answers.isEmpty { body += "\n\nAnswer it from a terminal:\n" + answers.map { "  \($0)\n" }.joined() }
         body += "\n-- \nDawnlet reminder \(message.key)\n"
         self.init(

@@ -73,10 +73,16 @@ public struct PlannedReminder: Hashable, Sendable {
     public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }
     public var definitionID: Int64? { item.flatMap { $0.isCalendar ? nil : $0.definitionID } }
 
-    /// The notification text, worded per kind: `Todo at 09:00 (in 10m)`, `Event on 2026-12-04` (a
-    /// calendar file's todo and event too).
+    /// The notification text as planned, worded per kind: `Todo at 09:00 (in 10m)`, `Event on
+    /// 2026-12-04` (a calendar file's todo and event too). A message says how far its item is
+    /// when it goes out instead (`body(relative:)`, from `ReminderMessage`).
     public var body: String {
-        guard let item, let offset else {
+        body(relative: offset.flatMap { $0.isZero ? nil : "in \($0)" })
+    }
+
+    /// The same, with `relative` (`in 7m`, `3m ago`; nil: none) after the item's time.
+    public func body(relative: String?) -> String {
+        guard let item, offset != nil else {
             return items.enumerated().map { i, x in
                 i >= items.count - overdueCount
                     ? "overdue since \(x.date): \(x.title)"
@@ -85,7 +91,7 @@ public struct PlannedReminder: Hashable, Sendable {
         }
         var text = item.wordedKind.label
         if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
-        if !offset.isZero { text += " (in \(offset))" }
+        if let relative { text += " (\(relative))" }
         if let detail = item.detail { text += ": \(detail)" }
         return text
     }

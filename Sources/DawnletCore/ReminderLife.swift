@@ -110,6 +110,15 @@ public struct ReminderLife: Hashable, Sendable {
         case latePolicy = "late-policy"
         /// Every try failed.
         case gaveUp = "gave-up"
+
+        /// In words, as `missed` and the runner's log say it.
+        public var words: String {
+            switch self {
+            case .graceWindow: "outside the grace window"
+            case .latePolicy: "dropped as late (late policy \"drop\")"
+            case .gaveUp: "gave up after failing"
+            }
+        }
     }
 
     public enum State: Hashable, Sendable {

@@ -7,7 +7,8 @@ public struct ReminderMessage: Hashable, Sendable {
     public var key: MessageKey
     /// A reminder kind, "digest", "summary" (several late reminders in one), "test" or "notice".
     public var kind: String { key.kind }
-    /// When it was due, ISO 8601 with its UTC offset.
+    /// When it was due, ISO 8601 with its UTC offset (one held for quiet hours: when it was due
+    /// inside them); for a summary, when it goes out.
     public var when: String
     /// The item's own time (an event's start, a todo's due time), ISO 8601 with its UTC offset;
     /// its date for a date-only item; empty for a digest or a summary.
@@ -15,6 +16,8 @@ public struct ReminderMessage: Hashable, Sendable {
     /// How long before the item it reminds (`10m`, `1d`); empty for a digest or a summary.
     public var offset = ""
     public var late: Bool
+    /// Held for quiet hours, and going out at their end.
+    public var held = false
     /// Critical for an overdue todo, a bill due today and a nag's return, unless its item or kind
     /// asks for another; normal else.
     public var urgency: Urgency
@@ -49,17 +52,18 @@ public struct ReminderMessage: Hashable, Sendable {
         self.urgency = urgency
     }
 
-    /// The message of one planned reminder, going out as `style` says; `zone` gives the item's
-    /// own time its UTC offset.
-    public init(_ reminder: PlannedReminder, late: Bool, zone: Zone, style: DeliveryStyle = DeliveryStyle()) {
+    /// The message of one planned reminder going out at `sentAt` (late, at a snooze's or a nag's
+    /// return, at the end of quiet hours: its words say how far its item is then), as `style`
+    /// says; `zone` gives the item's own time its UTC offset.
+    public init(_ reminder: PlannedReminder, late: Bool, at sentAt: Instant, zone: Zone, style: DeliveryStyle = DeliveryStyle()) {
         let dueToday = reminder.offset?.isZero ?? false
         let pressing = (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday)
+        let when = reminder.heldFrom.map { ISO8601.format($0, in: zone) } ?? ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset)
         self.init(
-            title: reminder.title, body: reminder.body, key: .reminder(reminder.key),
-            when: ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset), late: late,
+            title: reminder.title, body: "", key: .reminder(reminder.key), when: when, late: late,
             urgency: reminder.repetition > 0 ? .critical : style.urgency ?? (pressing ? .critical : .normal))
         repetition = reminder.repetition
-        if let due = reminder.heldFrom { body += "\nHeld for quiet hours: due \(ISO8601.format(due, in: zone).dropFirst(11).prefix(5))." }
+
         sound = style.sound
         persistence = style.persistence
         firedAt = reminder.fireAt
@@ -69,6 +73,7 @@ public struct ReminderMessage: Hashable, Sendable {
             .prefix(ReminderMessage.mostPayables)
             .map { Payable(kind: $0.kind, id: $0.definitionID, date: $0.date, title: $0.title) }
         offset = reminder.offset?.description ?? ""
+        var relative: String?
         if let item = reminder.item {
             if let start = item.calendar?.start {
                 due = ISO8601.format(start, in: zone)
@@ -80,6 +85,12 @@ public struct ReminderMessage: Hashable, Sendable {
             } else {
                 due = item.date.description
             }
+            relative = start.map { DueWords.relative($0, from: sentAt) } ?? DueWords.relative(item.date, from: ISO8601.localDate(of: sentAt, in: zone).date)
+        }
+        body = reminder.body(relative: relative)
+        if reminder.heldFrom != nil {
+            held = true
+            body += "\nHeld for quiet hours: due \(when.dropFirst(11).prefix(5))."
         }
     }
 

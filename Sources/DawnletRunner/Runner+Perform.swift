@@ -14,7 +14,8 @@ extension Runner {
             for item in missed {
                 let id = DeliveryID(item.reminder.key, item.channel)
                 do {
-                    try store.log.recordMissed(id, kind: item.reminder.kind, title: item.reminder.title, fireAt: item.reminder.fireAt, now: now)
+                    try store.log.recordMissed(
+                        id, kind: item.reminder.kind, title: item.reminder.title, fireAt: item.reminder.fireAt, reason: item.reason, now: now)
                 } catch {
                     failures[id] = "\(error)"
                 }
@@ -26,9 +27,9 @@ extension Runner {
             } catch {
                 send(.claimed(.failure(RunnerFailure("\(error)"))))
             }
-        case .finish(let id, let state, let detail, let notificationID, let now):
+        case .finish(let id, let state, let detail, let missed, let notificationID, let now):
             do {
-                try store.log.finish(id, state: state, detail: detail, notificationID: notificationID, postedBy: process, now: now)
+                try store.log.finish(id, state: state, detail: detail, missed: missed, notificationID: notificationID, postedBy: process, now: now)
                 if id.channel == .desktop, state == .delivered, let notificationID { onScreen.insert(notificationID) }
                 send(.finishWritten(id, failure: nil))
             } catch {

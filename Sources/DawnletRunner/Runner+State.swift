@@ -25,6 +25,9 @@ public struct RunnerState: Sendable, Equatable {
     }
 
     public var next: PlannedReminder?
+    /// What the runner holds back (a paused notification server, since when; the deliveries it
+    /// holds, and why): `next` says its next reminder is held, and `preview` which are.
+    public var holds = Holds()
     public var overdue: Int
     public var missed: Int
     public var failed: Int
@@ -111,18 +114,22 @@ extension Runner {
     private func state(now: Instant, files: [RunnerState.File]) throws -> RunnerState? {
         let plan = core.plan, settled = core.settledSincePlan, inFlight = core.inFlight
         guard try store.dataVersion() == core.planVersion else { return nil }
-        let next = plan.reminders.first { reminder in
-            reminder.isToGoOut
-                && reminder.channels.contains { channel in
-                    let id = DeliveryID(reminder.key, channel)
-                    return !settled.contains(id) && !inFlight.contains(id)
-                }
+        func open(_ reminder: PlannedReminder) -> [DeliveryID] {
+            reminder.channels.filter { reminder.settled[$0] == nil }.map { DeliveryID(reminder.key, $0) }
+                .filter { !settled.contains($0) && !inFlight.contains($0) }
         }
+        let next = plan.reminders.first { $0.isToGoOut && !open($0).isEmpty }
+        let holds = Holds(paused: core.paused, held: Dictionary(core.held.map { ($0.id, $0.reason) }, uniquingKeysWith: { first, _ in first }))
         let zone = settings.zone
         let today = ISO8601.localDate(of: now, in: zone).date
         var validUntil = zone.resolve(.midnight, on: today.adding(days: 1)).instant
         let lookahead = Int64(RunnerState.lookaheadDays) * 86_400
-        if let next {
+        if let next, open(next).allSatisfy({ holds.held[$0] != nil }) {
+            // Held (its server paused): so until it resumes, which is published then, or the
+            // runner wakes for what comes next.
+            guard let wake = core.nextWake, wake > now else { return nil }
+            validUntil = min(validUntil, wake)
+        } else if let next {
             guard next.fireAt > now, next.fireAt <= now.adding(seconds: lookahead) else { return nil }
             validUntil = min(validUntil, next.fireAt)
         } else {
@@ -137,7 +144,8 @@ extension Runner {
         // A timed todo due later today becomes overdue at its time: the count changes then.
         if let until = overdueCount?.until { validUntil = min(validUntil, until) }
         return RunnerState(
-            next: next, overdue: overdueCount?.count ?? 0, missed: try store.log.unacknowledgedMissedCount(), failed: try store.log.count(.failed),
+            next: next, holds: holds, overdue: overdueCount?.count ?? 0, missed: try store.log.unacknowledgedMissedCount(),
+            failed: try store.log.count(.failed),
             zone: zone.identifier, files: files, since: now, validUntil: validUntil)
     }
 

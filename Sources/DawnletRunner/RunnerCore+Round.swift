@@ -33,7 +33,8 @@ extension RunnerCore {
         var effects = rewrites()
         let decision = Dispatcher.decide(
             plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds,
-            paused: paused)
+            paused: Set(paused.keys))
+        held = decision.held
         var round = Round(now: now, announce: announce, origin: origin, decision: decision, wake: decision.nextWake)
         for missed in decision.missed {
             // Due before the database began (a series added with a start in the past): never
@@ -65,7 +66,7 @@ extension RunnerCore {
             effects.append(
                 .log(
                     LogEntry(
-                        "missed \(id) \(Self.about(reminder, in: settings.zone))", priority: 4,
+                        "missed \(id) \(Self.about(reminder, in: settings.zone)): \(missed.reason.words)", priority: 4,
                         fields: Self.fields(reminder.key, reminder.kind, missed.channel, "missed"))))
         }
         return effects + claim()
@@ -110,7 +111,8 @@ extension RunnerCore {
                 let message =
                     claimed.count > 1
                     ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
-                    : ReminderMessage(claimed[0], late: send.late, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
+                    : ReminderMessage(
+                        claimed[0], late: send.late, at: round.now, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
                 inFlight.formUnion(ids)
@@ -188,7 +190,10 @@ extension RunnerCore {
         // A nag's return: it went out before, and stays delivered whatever this try did (the
         // next return tries again); its row is never left claimed.
         let again = ticket.reminders.count == 1 && ticket.reminders[0].repetition > 0
-        if outcome.serverPaused, paused.insert(send.channel).inserted { effects.append(.log(Self.pausedLine)) }
+        if outcome.serverPaused, paused[send.channel] == nil {
+            paused[send.channel] = now
+            effects.append(.log(Self.pausedLine))
+        }
         if outcome.serverPaused && !again {
             // Not shown: held (claimed, not settled) until the server resumes.
         } else if outcome.state == .failed, outcome.retry, stopping, !again {
@@ -232,9 +237,10 @@ extension RunnerCore {
                     repeatsOwed = owed
                 }
                 // Kept until written: settled here even if the write fails, so never claimed again.
-                unwritten[id] = Unwritten(state: state, detail: detail, notificationID: outcome.notificationID, at: now)
+                let missed: ReminderLife.MissedReason? = state == .missed ? .gaveUp : nil
+                unwritten[id] = Unwritten(state: state, detail: detail, missed: missed, notificationID: outcome.notificationID, at: now)
                 effects += [
-                    .finish(id, state, detail: detail, notificationID: outcome.notificationID, now: now),
+                    .finish(id, state, detail: detail, missed: missed, notificationID: outcome.notificationID, now: now),
                     .log(
                         LogEntry(
                             "\(state.rawValue) \(id) \(Self.about(reminder, in: zone))\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
@@ -257,7 +263,7 @@ extension RunnerCore {
     /// is still to be carried out is left to it.
     func rewrites() -> [RunnerEffect] {
         unwritten.filter { $0.value.failedWrites > 0 }.sorted { $0.key.description < $1.key.description }.map { id, outcome in
-            .finish(id, outcome.state, detail: outcome.detail, notificationID: outcome.notificationID, now: outcome.at)
+            .finish(id, outcome.state, detail: outcome.detail, missed: outcome.missed, notificationID: outcome.notificationID, now: outcome.at)
         }
     }
 

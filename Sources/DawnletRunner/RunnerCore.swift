@@ -27,9 +27,12 @@ public struct RunnerCore: Sendable {
     /// since the last whole plan, which still shows them unsettled.
     public internal(set) var inFlight: Set<DeliveryID> = []
     public internal(set) var settledSincePlan: Set<DeliveryID> = []
-    /// Channels whose server holds what it is given unseen (a paused notification server):
-    /// nothing is handed to them until they resume.
-    public internal(set) var paused: Set<Channel> = []
+    /// Channels whose server holds what it is given unseen (a paused notification server), and
+    /// since when the runner knew: nothing is handed to them until they resume.
+    public internal(set) var paused: [Channel: Instant] = [:]
+    /// What the last decision held back (due on a paused channel): published for `next` and
+    /// `preview`.
+    public internal(set) var held: [Hold] = []
     /// Temporary failures waiting for their next try.
     public internal(set) var retries: [DeliveryID: Retry] = [:]
     /// Outcomes that could not be written: settled here, and written again at the next decision,
@@ -52,6 +55,8 @@ public struct RunnerCore: Sendable {
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State
         let detail: String?
+        /// Why, for a delivery given up as missed.
+        var missed: ReminderLife.MissedReason? = nil
         let notificationID: UInt32?
         let at: Instant
         var failedWrites = 0
@@ -200,12 +205,13 @@ public struct RunnerCore: Sendable {
 
     /// The notification server paused: desktop reminders wait. Resumed: what waited goes out.
     mutating func desktopPaused(_ isPaused: Bool, now: Instant) -> [RunnerEffect] {
-        guard !stopping, isPaused != paused.contains(.desktop) else { return [] }
+        guard !stopping, isPaused != (paused[.desktop] != nil) else { return [] }
         if isPaused {
-            paused.insert(.desktop)
-            return [.log(Self.pausedLine)]
+            paused[.desktop] = now
+            // Said at once: `next` and `preview` read it (a round ending says it anyway).
+            return [.log(Self.pausedLine)] + (round == nil ? [.publish(now: now)] : [])
         }
-        paused.remove(.desktop)
+        paused[.desktop] = nil
         let said: [RunnerEffect] = [.log(LogEntry("the notification server resumed: desktop reminders held meanwhile go out", priority: 5))]
         if round != nil {
             round?.again = true

@@ -54,8 +54,8 @@ public enum RunnerEffect: Sendable {
     case recordMissed([Decision.Missed], now: Instant)
     /// Request → `.claimed`.
     case claim([Store.Log.Claim], now: Instant)
-    /// Request → `.finishWritten`.
-    case finish(DeliveryID, Delivery.State, detail: String?, notificationID: UInt32?, now: Instant)
+    /// Request → `.finishWritten`. A delivery given up is recorded missed, with why (`missed`).
+    case finish(DeliveryID, Delivery.State, detail: String?, missed: ReminderLife.MissedReason?, notificationID: UInt32?, now: Instant)
     /// Request → `.resumed`: a point after the deliveries just handed over (a channel may end one
     /// at once) from which the decision goes on.
     case resume

@@ -411,6 +411,10 @@ enum Migrations {
             ELSE 'button' END
         WHERE response IS NOT NULL AND state = 'delivered';
         """,
+        // Why a reminder was missed, as the runner decided it (`ReminderLife.MissedReason.rawValue`:
+        // `grace-window`, `late-policy`, `gave-up`). Rows recorded before keep none: `missed`
+        // tells theirs from when they were recorded, as it did.
+        "ALTER TABLE deliveries ADD COLUMN missed_reason TEXT;",
     ]
 
     static var latest: Int { all.count }

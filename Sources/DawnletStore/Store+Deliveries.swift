@@ -32,6 +32,8 @@ public struct Delivery: Hashable, Sendable {
     /// times a nag brought it back since.
     public let firstDeliveredAt: Instant?
     public let repeats: Int
+    /// Why it was missed, as the runner recorded it; nil for a row recorded before it did.
+    public var missedReason: ReminderLife.MissedReason? = nil
 
     public var id: DeliveryID { DeliveryID(key, channel) }
 
@@ -148,36 +150,39 @@ extension Store.Log {
         }
     }
 
-    /// Records how a claimed delivery ended (and the notification id it was shown with, if any).
+    /// Records how a claimed delivery ended (and the notification id it was shown with, if any);
+    /// a delivery given up as missed, with why.
     public func finish(
-        _ id: DeliveryID, state: Delivery.State, detail: String?, notificationID: UInt32? = nil, postedBy: String? = nil,
-        now: Instant
+        _ id: DeliveryID, state: Delivery.State, detail: String?, missed: ReminderLife.MissedReason? = nil, notificationID: UInt32? = nil,
+        postedBy: String? = nil, now: Instant
     ) throws(StoreError) {
         try db.runPrepared(
             """
             UPDATE deliveries SET state = ?1, detail = ?2, finished_at = ?3, notification_id = coalesce(?4, notification_id),
                 first_delivered_at = CASE WHEN ?1 = \(Delivery.State.delivered.sql) THEN coalesce(first_delivered_at, ?3) ELSE first_delivered_at END,
-                posted_by = CASE WHEN ?4 IS NULL THEN posted_by ELSE ?7 END
+                posted_by = CASE WHEN ?4 IS NULL THEN posted_by ELSE ?7 END, missed_reason = ?8
             WHERE key = ?5 AND channel = ?6
             """,
             [
                 .text(state.rawValue), detail.sql, .int(now.secondsSinceEpoch), notificationID.map { .int(Int64($0)) } ?? .null,
-                .text(id.key.description), .text(id.channel.rawValue), postedBy.sql,
+                .text(id.key.description), .text(id.channel.rawValue), postedBy.sql, (state == .missed ? missed?.rawValue : nil).sql,
             ])
     }
 
-    /// Records a reminder the runner will not send: due longer ago than the grace window, or late and
-    /// dropped by its kind's late policy; never dropped silently. The detail is `outsideGraceWindow`
-    /// either way: `finished_at` (`now`) against its time tells the two apart, as `missed` says.
-    public func recordMissed(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, now: Instant) throws(StoreError) {
+    /// Records a reminder the runner will not send, and why (`reason`: due longer ago than the
+    /// grace window, or late and dropped by its kind's late policy); never dropped silently. The
+    /// detail is the reason in words.
+    public func recordMissed(
+        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, reason: ReminderLife.MissedReason, now: Instant
+    ) throws(StoreError) {
         try db.run(
             """
-            INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, item_id)
-            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key, channel) DO NOTHING
+            INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail, item_id, missed_reason)
+            VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key, channel) DO NOTHING
             """,
             [
                 .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), .text(Delivery.outsideGraceWindow), id.key.itemID,
+                .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), .text(reason.words), id.key.itemID, .text(reason.rawValue),
             ])
     }
 
@@ -195,7 +200,7 @@ extension Store.Log {
         try db.query(
             """
             SELECT key, channel, state, kind, title, fire_at, late, attempts, detail, notification_id, response, finished_at, snoozed_until,
-                first_delivered_at, repeats, answer, answered_from, posted_by
+                first_delivered_at, repeats, answer, answered_from, posted_by, missed_reason
             FROM deliveries
             WHERE \(condition)
             """, arguments
@@ -212,7 +217,8 @@ extension Store.Log {
                 response: row.optionalText(10),
                 finishedAt: row.optionalInt(11).map { Instant(secondsSinceEpoch: $0) },
                 snoozedUntil: row.optionalInt(12).map { Instant(secondsSinceEpoch: $0) },
-                firstDeliveredAt: row.optionalInt(13).map { Instant(secondsSinceEpoch: $0) }, repeats: Int(row.int(14)))
+                firstDeliveredAt: row.optionalInt(13).map { Instant(secondsSinceEpoch: $0) }, repeats: Int(row.int(14)),
+                missedReason: row.optionalText(18).flatMap(ReminderLife.MissedReason.init(rawValue:)))
         }
     }
 
@@ -301,8 +307,9 @@ extension Delivery.State {
 }
 
 extension Delivery {
-    /// The detail `recordMissed` writes.
-    public static let outsideGraceWindow = "outside the grace window"
+    /// The detail `recordMissed` wrote for every missed reminder before the runner recorded why
+    /// (`missedReason`).
+    public static let outsideGraceWindow = ReminderLife.MissedReason.graceWindow.words
     /// The response of a missed delivery someone has seen (`missed --clear`), as an SQL literal.
     static let acknowledged = "'acknowledged'"
     /// The answers a notification server records on its own (it let the notification expire,

@@ -41,7 +41,7 @@ extension Delivery {
         let state: ReminderLife.State
         switch self.state {
         case .claimed: state = .claimed
-        case .missed: state = .missed(.graceWindow)
+        case .missed: state = .missed(missedReason ?? .graceWindow)
         case .failed: state = .missed(.gaveUp)
         case .delivered:
             switch answer {

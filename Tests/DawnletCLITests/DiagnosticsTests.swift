@@ -56,10 +56,10 @@ import Testing
             return text == "nothing missed\n" ? 0 : text.split(separator: "\n").count
         }
         #expect(try listed() == 2)
-        #expect(try deliveries() == "note deliveries: 2 missed (`dawnlet-remind missed` lists them)")
+        #expect(try deliveries() == "note deliveries: 2 missed (2 outside the grace window; `dawnlet-remind missed` lists them)")
         try workspace.cli(["missed", "--clear", "todo:1:2026-11-30:0m"])
         #expect(try listed() == 1)
-        #expect(try deliveries() == "note deliveries: 1 missed (`dawnlet-remind missed` lists them)")
+        #expect(try deliveries() == "note deliveries: 1 missed (1 outside the grace window; `dawnlet-remind missed` lists them)")
         try workspace.cli(["missed", "--clear"])
         #expect(try listed() == 0)
         #expect(try deliveries() == nil, "nothing missed is left to count")

@@ -72,6 +72,34 @@ extension ServeTests {
         #expect(try smtp.messages().count == 1)
     }
 
+    @Test(
+        "email: a reminder sent late and one held for quiet hours say how far their item is when they go out, not when planned, and the one time each was due"
+    )
+    func emailWordsAtSending() throws {
+        let smtp = try SMTPServer(folder: folder, mode: "accept")
+        try writeConfig(
+            "route: { default: [\"email\"] }, quietHours: { from: \"08:30\", to: \"08:53\", kinds: [\"event\"] },", channels: emailChannel(smtp.port))
+        // 10 minutes ahead of 09:00: due at 08:50, sent late at the start (08:52:50 in Berlin).
+        try cli("todo", "add", "Call", "--due", "2026-12-01T09:00", "--remind", "10m")
+        // Due at 08:40, inside the quiet hours: held until they end at 08:53.
+        try cli("event", "add", "Talk", "--start", "2026-12-01T08:40", "--remind", "0m")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:52:50")
+        let got = try smtp.waitForMessages(2, seconds: 20)
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        try #require(got.count == 2, "\(got)\n\(log)")
+        func body(_ subject: String) throws -> String {
+            try #require(got.first { $0["subject"] as? String == subject }?["body"] as? String, "\(got)")
+        }
+        let late = try body("(late) Call")
+        #expect(late.hasPrefix("Todo at 09:00 (in 8m)\n\nDue 2026-12-01T08:50:00+01:00; sent late.\n"), "\(late)")
+        let held = try body("Talk")
+        #expect(
+            held.hasPrefix("Event at 08:40 (13m ago)\nHeld for quiet hours: due 08:40.\n\nDue 2026-12-01T08:40:00+01:00; held for quiet hours.\n"),
+            "\(held)")
+        #expect(!held.contains("08:53"), "the end of the quiet hours is when it went out, not when it was due: \(held)")
+    }
+
     @Test("email: a 4xx answer is retried and the message arrives once; a 5xx answer is recorded failed with the server's words, not retried")
     func emailTemporaryAndPermanent() throws {
         let flaky = try SMTPServer(folder: folder, mode: "tempfail-once")

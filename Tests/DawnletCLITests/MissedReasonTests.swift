@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 extension ServeTests {
-    @Test("missed says why each was missed: a habit's reminder its late policy dropped is not called outside the grace window; the day before's is")
+    @Test(
+        "missed says why each was missed, as the runner recorded it: a habit's reminder its late policy dropped, and the day before's outside the grace window, still so once the config no longer drops; doctor counts the same"
+    )
     func missedWhy() throws {
         try writeConfig("late: { habit: \"drop\" },")
         try cli("--now", "2026-11-30T08:00", "habit", "add", "Run", "--days", "daily", "--at", "09:00")
@@ -34,5 +36,20 @@ extension ServeTests {
                 #""key":"habit:1:2026-12-01:0m","channel":"desktop","kind":"habit","title":"Run","due":"2026-12-01T09:00:00+01:00","why":"dropped as late (late policy \"drop\"), 2m"#
             ), "\(json)")
         #expect(lines().isEmpty, "neither went out: \(lines())")
+        #expect(
+            log.contains("missed habit:1:2026-12-01:0m@desktop [habit \"Run\" at 2026-12-01T09:00:00+01:00]: dropped as late (late policy \"drop\")"), "\(log)")
+        #expect(log.contains("missed habit:1:2026-11-30:0m@desktop [habit \"Run\" at 2026-11-30T09:00:00+01:00]: outside the grace window"), "\(log)")
+        #expect(json.contains(#""why":"outside the grace window","reason":"grace-window""#), "\(json)")
+        #expect(json.contains(#"after its time","reason":"late-policy""#), "\(json)")
+        // The reason is the runner's, recorded then: a config that no longer drops late habits
+        // (and a grace window that would have sent neither) does not change it.
+        try writeConfig("")
+        let now = try cli("missed").stdout
+        #expect(now.contains("(habit:1:2026-12-01:0m): dropped as late (late policy \"drop\"), 2m"), "\(now)")
+        #expect(now.contains("(habit:1:2026-11-30:0m): outside the grace window\n"), "\(now)")
+        let doctor = try CLIProcess.run(["--db", db, "--config", config, "doctor"]).stdout
+        #expect(
+            doctor.contains("note deliveries: 2 missed (1 dropped as late, 1 outside the grace window; `dawnlet-remind missed` lists them)\n"),
+            "\(doctor)")
     }
 }

@@ -64,10 +64,12 @@ import Testing
                 channels: [.command], status: .pending, settled: [:], snoozed: false, item: item, offset: offset, notes: [], items: [],
                 overdueCount: 0, occurrenceDate: date)
         }
-        let timed = ReminderMessage(reminder(time: WallTime("14:30"), offset: .hours(1), fireAt: "2026-12-04T13:30"), late: false, zone: berlin)
+        let timedReminder = reminder(time: WallTime("14:30"), offset: .hours(1), fireAt: "2026-12-04T13:30")
+        let timed = ReminderMessage(timedReminder, late: false, at: timedReminder.fireAt, zone: berlin)
         let values = CommandTemplate.expand(["{when}", "{due}", "{offset}", "{key}"], timed.templateValues)
         #expect(values == ["2026-12-04T13:30:00+01:00", "2026-12-04T14:30:00+01:00", "1h", "event:3:2026-12-04:1h"])
-        let allDay = ReminderMessage(reminder(time: nil, offset: .days(1), fireAt: "2026-12-03T08:00"), late: false, zone: berlin)
+        let allDayReminder = reminder(time: nil, offset: .days(1), fireAt: "2026-12-03T08:00")
+        let allDay = ReminderMessage(allDayReminder, late: false, at: allDayReminder.fireAt, zone: berlin)
         #expect(CommandTemplate.expand(["{due} {offset}"], allDay.templateValues) == ["2026-12-04 1d"])
         #expect(CommandTemplate.expand(["{due}|{offset}"], message(key: "digest:2026-12-01").templateValues) == ["|"])
     }
@@ -84,7 +86,7 @@ import Testing
                 key: .item(.event, id: 3, date: day, offset: offset), fireAt: ISO8601.parse(fireAt, zone: berlin)!, utcOffset: 3_600,
                 channels: [.desktop], status: .pending, settled: [:], snoozed: false, item: item, offset: offset, notes: [], items: [],
                 overdueCount: 0, occurrenceDate: day)
-            return ReminderMessage(reminder, late: false, zone: berlin)
+            return ReminderMessage(reminder, late: false, at: reminder.fireAt, zone: berlin)
         }
         let presets = Config().desktop.snooze
         #expect(presets.map(\.description) == ["10m", "1h", "tomorrow 09:00", "15m before start"])

@@ -136,6 +136,35 @@ import Testing
         #expect(throws: ConfigError.self) { try Config(JSON5.parse(Array(#"{ late: { chores: "drop" } }"#.utf8)).value) }
     }
 
+    /// How long ago it was due, the todo's late policy and whether a snooze brought it back → the
+    /// reason it is recorded missed with (nil: not missed).
+    static let missedCases: [(Int64, LatePolicy?, Bool, ReminderLife.MissedReason?)] = [
+        (600, nil, false, nil),
+        (600, .drop, false, .latePolicy),
+        (12 * 3_600, .drop, false, .latePolicy),
+        (12 * 3_600 + 1, .drop, false, .graceWindow),
+        (12 * 3_600 + 1, nil, false, .graceWindow),
+        (12 * 3_600 + 1, .send, false, .graceWindow),
+        (600, .drop, true, nil),
+        (12 * 3_600 + 1, .drop, true, .graceWindow),
+        (30, .drop, false, nil),
+    ]
+
+    @Test(
+        "why a reminder is missed, as the decision says it: past the grace window whatever the policy; late and dropped by its kind's policy; a snooze's return never dropped",
+        arguments: DispatcherTests.missedCases)
+    func missedReason(age: Int64, late: LatePolicy?, snoozed: Bool, expected: ReminderLife.MissedReason?) {
+        var policy = policy
+        if let late { policy.late = [.todo: late] }
+        let r = reminder(1, at: -age, channels: [.desktop, .email])
+        let planned = PlannedReminder(
+            key: r.key, fireAt: r.fireAt, utcOffset: r.utcOffset, channels: r.channels, status: r.status, settled: [:], snoozed: snoozed, item: r.item,
+            offset: r.offset, notes: [], items: [], overdueCount: 0, occurrenceDate: r.occurrenceDate)
+        let d = decide([planned], now: 0, policy: policy)
+        #expect(d.missed.map(\.reason) == (expected.map { [$0, $0] } ?? []))
+        #expect(d.sends.isEmpty == (expected != nil))
+    }
+
     @Test("a retry waits for its instant, then goes out with its failure count")
     func retries() {
         let r = reminder(1, at: 0)

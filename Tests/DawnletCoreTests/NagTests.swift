@@ -101,8 +101,9 @@ import Testing
         let decision = Dispatcher.decide(plan.reminders, retries: [:], now: at("09:06:30"), policy: PlanRules(config: config).policy, planEnds: at("23:00:00"))
         #expect(decision.sends.map(\.ids) == [[id]] && decision.missed.isEmpty)
         // Its message: critical, "(again)" on the desktop and in a mail's subject, {repeat} for a command.
-        let message = ReminderMessage(back, late: false, zone: NagTests.berlin, style: config.style(of: back.item))
+        let message = ReminderMessage(back, late: false, at: at("09:06:30"), zone: NagTests.berlin, style: config.style(of: back.item))
         #expect(message.urgency == .critical && message.templateValues["repeat"] == "1")
+        #expect(message.body == "Todo at 09:00 (6m ago)", "a return says how far its time is when it comes back: \(message.body)")
         #expect(DesktopNotification(message, capabilities: [], expire: .zero, snooze: [.after(.seconds(600))]).summary == "Pills (again)")
     }
 

@@ -91,8 +91,9 @@ import Testing
         let summary = ReminderMessage.summary(of: decision.sends[0].reminders, when: "07:00", zone: QuietHoursTests.berlin)
         #expect(summary.title == "2 reminders held for quiet hours" && summary.body == "2026-12-04T23:10 T2\n2026-12-04T23:50 T4" && !summary.late)
         // Alone, one says it was held.
-        let one = ReminderMessage(held[0], late: false, zone: QuietHoursTests.berlin)
-        #expect(one.body.hasSuffix("\nHeld for quiet hours: due 23:10."))
+        let one = ReminderMessage(held[0], late: false, at: at("2026-12-05T07:00:01"), zone: QuietHoursTests.berlin)
+        #expect(one.body == "Todo at 23:10 (7h50m ago)\nHeld for quiet hours: due 23:10.", "\(one.body)")
+        #expect(one.when == "2026-12-04T23:10:00+01:00" && one.held && !one.late)
         // With critical: hold, the critical one waits too.
         config.quietHours?.criticalPasses = false
         let strict = Planner.plan(

@@ -61,7 +61,7 @@ final class CoreDriver {
             }
             claimed += claims.map(\.id)
             send(.claimed(.success(claims.map { _ in true })))
-        case .finish(let id, let state, _, _, _):
+        case .finish(let id, let state, _, _, _, _):
             if failWrites > 0 {
                 failWrites -= 1
                 return send(.finishWritten(id, failure: "disk I/O error"))
@@ -351,21 +351,32 @@ final class CoreDriver {
         let d = driver([0, 600, 3_600], now: 0)
         d.send(.start)
         d.end(0, .paused)
-        #expect(d.core.paused == [.desktop] && d.written.isEmpty && d.core.inFlight.isEmpty)
+        #expect(d.core.paused == [.desktop: d.now] && d.written.isEmpty && d.core.inFlight.isEmpty)
         #expect(d.logs.contains("the notification server is paused: desktop reminders are held until it resumes"))
         // 09:10: the second falls due; nothing is handed over, and the wake goes to the third.
         d.now = t0.adding(seconds: 600)
         d.clear()
         d.send(.wake(dataVersion: 1))
         #expect(d.tickets.count == 1 && d.wakes == [t0.adding(seconds: 3_600)])
+        // What it holds, and why, is published with the round, since the pause it learned at 09:00.
+        #expect(
+            d.core.held.map { "\($0.id) \($0.reason.rawValue)" } == [
+                "todo:1:2026-12-01:0m@desktop server-paused", "todo:2:2026-12-01:0m@desktop server-paused",
+            ])
+        #expect(d.core.paused == [.desktop: t0] && d.publishes == 1)
         d.clear()
         d.send(.desktopPaused(false))
         #expect(d.tickets.count == 3 && d.delivered.suffix(2) == ["todo:1:2026-12-01:0m", "todo:2:2026-12-01:0m"])
         #expect(d.claimed.map(\.description) == ["todo:1:2026-12-01:0m@desktop", "todo:1:2026-12-01:0m@desktop", "todo:2:2026-12-01:0m@desktop"])
-        // Paused again by its signal: the third waits too.
+        #expect(d.core.held.isEmpty && d.core.paused.isEmpty)
+        // Paused again by its signal (at 09:30): said at once, and the third waits too.
+        d.now = t0.adding(seconds: 1_800)
+        d.clear()
         d.send(.desktopPaused(true))
+        #expect(d.publishes == 1 && d.core.paused == [.desktop: t0.adding(seconds: 1_800)])
         d.now = t0.adding(seconds: 3_600)
         d.send(.wake(dataVersion: 1))
         #expect(d.tickets.count == 3)
+        #expect(d.core.held.map(\.id.description) == ["todo:3:2026-12-01:0m@desktop"])
     }
 }

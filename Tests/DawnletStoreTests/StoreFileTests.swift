@@ -145,6 +145,46 @@ import Testing
         #expect(read.map(\.response) == rows.map(\.response), "the words are kept for display")
     }
 
+    @Test(
+        "a missed reminder keeps why the runner recorded it (grace window, late policy, given up), read back as its life; a row recorded before keeps none, and its detail"
+    )
+    func missedReasons() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        do {
+            let old = try Connection(path: path, busyTimeout: .milliseconds(100))
+            let before = try #require(Migrations.all.firstIndex { $0.contains("ADD COLUMN missed_reason") })
+            for sql in Migrations.all.prefix(before) { try old.execute(sql) }
+            try old.execute("PRAGMA user_version = \(before)")
+            try old.execute(
+                """
+                INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at, detail)
+                VALUES ('todo:1:2026-12-01:0m', 'desktop', 'missed', 'todo', 't', 1796112000, 1796112120, 1796112120, 'outside the grace window')
+                """)
+        }
+        let store = try Store(path: path)
+        let at = Instant(secondsSinceEpoch: 1_796_112_000)
+        func id(_ n: Int) -> DeliveryID { DeliveryID(ReminderKey("habit:\(n):2026-12-01:0m")!, .desktop) }
+        try store.log.recordMissed(id(2), kind: "habit", title: "Run", fireAt: at, reason: .latePolicy, now: at.adding(seconds: 120))
+        try store.log.recordMissed(id(3), kind: "habit", title: "Run", fireAt: at, reason: .graceWindow, now: at.adding(seconds: 50_000))
+        #expect(try store.log.claim(id(4), kind: "habit", title: "Run", fireAt: at, late: false, now: at))
+        try store.log.finish(id(4), state: .missed, detail: "exited 1; gave up after 5 attempts", missed: .gaveUp, now: at.adding(seconds: 15))
+        // A reason given with another outcome is not kept.
+        #expect(try store.log.claim(id(5), kind: "habit", title: "Run", fireAt: at, late: false, now: at))
+        try store.log.finish(id(5), state: .delivered, detail: nil, missed: .gaveUp, now: at)
+        let rows = try (1...5).map { n in
+            try #require(try store.log.deliveries(of: ReminderKey(n == 1 ? "todo:1:2026-12-01:0m" : "habit:\(n):2026-12-01:0m")!).first)
+        }
+        #expect(rows.map(\.missedReason) == [nil, .latePolicy, .graceWindow, .gaveUp, nil])
+        #expect(
+            rows.map(\.detail) == [
+                "outside the grace window", "dropped as late (late policy \"drop\")", "outside the grace window", "exited 1; gave up after 5 attempts", nil,
+            ])
+        #expect(rows.prefix(4).map(\.life.state) == [.missed(.graceWindow), .missed(.latePolicy), .missed(.graceWindow), .missed(.gaveUp)])
+        #expect(try store.log.unacknowledgedMissed().count == 4 && store.log.unacknowledgedMissedCount() == 4)
+    }
+
     @Test("a database locked by another writer: wait, then a clear error")
     func locked() throws {
         let folder = try TemporaryFolder()

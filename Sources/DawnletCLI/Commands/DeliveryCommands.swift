@@ -173,12 +173,14 @@ enum DeliveryCommands {
         do {
             let store = try Store(path: path, create: false)
             let definitions = try store.items.definitions().count
-            // What `missed` lists (not what `missed --clear` acknowledged), and what `next` counts.
-            let missed = try store.log.unacknowledgedMissedCount()
+            // What `missed` lists (not what `missed --clear` acknowledged), and why, in its words;
+            // what `next` counts.
+            let missed = try store.log.unacknowledgedMissed()
             let failed = try store.log.count(.failed)
             report(true, "database", "\(path): \(definitions) item definitions")
+            let reasons = MissedReasons(policy: DeliveryPolicy(config: config))
             let counts =
-                (missed > 0 ? ["\(missed) missed (`dawnlet-remind missed` lists them)"] : [])
+                (missed.isEmpty ? [] : ["\(missed.count) missed (\(reasons.counted(missed)); `dawnlet-remind missed` lists them)"])
                 + (failed > 0 ? ["\(failed) failed (`dawnlet-remind preview --all` over their days says why)"] : [])
             if !counts.isEmpty { report(nil, "deliveries", counts.joined(separator: ", ")) }
         } catch  where error.code == .missing {

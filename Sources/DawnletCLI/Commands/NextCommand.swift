@@ -10,7 +10,7 @@ import DawnletSystem
 enum NextCommand {
     static let command = Command(
         path: ["next"], usage: "next [--json] [--format waybar]",
-        summary: "Show the next reminder due and how long until it, with the overdue, missed and failed counts; for status bars.",
+        summary: "Show the next reminder due and how long until it (or why serve holds it), with the overdue, missed and failed counts; for status bars.",
         options: [.flag("json"), .value("format")], run: run)
 
     /// How far ahead it looks for the next reminder.
@@ -33,18 +33,23 @@ enum NextCommand {
         var title: String
         /// The reminder as `preview --json` writes it.
         var json: String
+        /// Held back by the runner on every channel it has still to go out on, why, and since
+        /// when (its server paused); nil when it is not.
+        var held: (reason: Hold.Reason, since: Instant?)?
 
         init(fireAt: Instant, utcOffset: Int, what: String, title: String, json: String) {
             (self.fireAt, self.utcOffset, self.what, self.title, self.json) = (fireAt, utcOffset, what, title, json)
         }
 
-        init(_ reminder: PlannedReminder) {
+        /// With what the runner holds back (`holds`), as it published it.
+        init(_ reminder: PlannedReminder, holds: Holds? = nil) {
             var w = JSONWriter()
-            PreviewCommand.write(reminder, to: &w)
+            PreviewCommand.write(reminder, to: &w, holds: holds)
             let what =
                 reminder.definitionID.map { "\(reminder.kind) #\($0)" }
                 ?? (reminder.item?.calendar.map { _ in "\(reminder.kind) \(reminder.sourceName)" } ?? reminder.kind)
             self.init(fireAt: reminder.fireAt, utcOffset: reminder.utcOffset, what: what, title: reminder.title, json: w.out.string)
+            if let holds, holds.holdsWhole(reminder), let first = holds.held(reminder).first { held = (first.reason, first.since) }
         }
     }
 
@@ -96,6 +101,20 @@ enum NextCommand {
                 w.key("next")
                 if let next = answer.next { w.raw(next.json) } else { w.null() }
                 w.field("in_seconds", answer.next.map { Int(max(0, $0.fireAt.secondsSinceEpoch - answer.now.secondsSinceEpoch)) })
+                w.key("held")
+                if let held = answer.next?.held {
+                    w.beginObject()
+                    w.field("reason", held.reason.rawValue)
+                    w.field("why", held.reason.words)
+                    if let since = held.since {
+                        w.field("since", instant: since, utcOffset: zone.utcOffset(at: since))
+                    } else {
+                        w.field("since", nil as String?)
+                    }
+                    w.endObject()
+                } else {
+                    w.null()
+                }
                 w.field("overdue", answer.overdue)
                 w.field("missed", answer.missed)
                 w.field("failed", answer.failed)
@@ -108,13 +127,17 @@ enum NextCommand {
         }
     }
 
-    /// "Tue 2026-12-01 09:00  todo #1  Call mum  (in 2 h 5 min)", or that nothing is due.
+    /// "Tue 2026-12-01 09:00  todo #1  Call mum  (in 2 h 5 min)", "(held: notification server
+    /// paused since 09:02)" for one the runner holds back, or that nothing is due.
     static func sentence(_ answer: Answer, zone: Zone) -> String {
         guard let next = answer.next else { return "nothing to remind of in the next \(lookaheadDays) days" }
         let local = ISO8601.format(next.fireAt, utcOffset: next.utcOffset)
         let day = ISO8601.localDate(of: next.fireAt, in: zone).date
-        return
-            "\(day.weekday.fullName.prefix(3)) \(day) \(local.dropFirst(11).prefix(5))  \(next.what)  \(next.title)  (\(until(next.fireAt, from: answer.now)))"
+        let when =
+            next.held.map { held in
+                "held: " + held.reason.words + (held.since.map { " since " + ISO8601.format($0, in: zone).dropFirst(11).prefix(5) } ?? "")
+            } ?? until(next.fireAt, from: answer.now)
+        return "\(day.weekday.fullName.prefix(3)) \(day) \(local.dropFirst(11).prefix(5))  \(next.what)  \(next.title)  (\(when))"
     }
 
     /// "2 overdue, 1 missed": only what is there; nil when nothing is.
@@ -171,7 +194,7 @@ enum NextCommand {
                 ? "missed"
                 : answer.overdue > 0
                     ? "overdue"
-                    : answer.next == nil ? "idle" : soon ? "soon" : "pending"
+                    : answer.next == nil ? "idle" : answer.next?.held != nil ? "held" : soon ? "soon" : "pending"
         return .object([("text", .string(text)), ("tooltip", .string(tooltip)), ("class", .string(state))])
     }
 }

@@ -7,9 +7,9 @@ extension PreviewCommand {
     /// One reminder with the keys `preview --json` documents, then its status, offset and notes.
     /// The members every reminder has go in one piece (`members`); the rest, which few have,
     /// member by member.
-    static func write(_ r: PlannedReminder, to w: inout JSONWriter) {
+    static func write(_ r: PlannedReminder, to w: inout JSONWriter, holds: Holds? = nil) {
         var dates = CivilDate.TextCache()
-        withUnsafePointer(to: r) { write($0, to: &w, dates: &dates) }
+        withUnsafePointer(to: r) { write($0, to: &w, dates: &dates, holds: holds) }
     }
 
     /// The members every reminder has, in one piece through one room check
@@ -77,22 +77,25 @@ extension PreviewCommand {
         w.endObject()
     }
 
-    /// Any reminder, read field by field where it is, without a copy of it.
+    /// Any reminder, read field by field where it is, without a copy of it; with what a running
+    /// serve holds back (`holds`), status `held` when it holds every channel still to go out.
     @inline(__always)
-    static func write(_ p: UnsafePointer<PlannedReminder>, to w: inout JSONWriter, dates: inout CivilDate.TextCache) {
+    static func write(_ p: UnsafePointer<PlannedReminder>, to w: inout JSONWriter, dates: inout CivilDate.TextCache, holds: Holds? = nil) {
         // Stored fields only, read in place: a computed one (`isCalendar`) would copy the item
         // out first. A `calendar` item is an external calendar's.
         let isCalendar = p.pointee.item?.kind == .calendar
+        let held = holds?.held(p.pointee) ?? []
+        let status = !held.isEmpty && holds?.holdsWhole(p.pointee) == true ? "held" : statusWord(p.pointee.status, p.pointee.settled)
         p.pointee.channels.withUnsafeBufferPointer { channels in
             members(
                 &w, &dates, key: p.pointee.key, fireAt: p.pointee.fireAt, utcOffset: p.pointee.utcOffset, kind: p.pointee.item?.kind.literal ?? "digest",
                 title: p.pointee.item?.title ?? p.pointee.title, occurrenceDate: p.pointee.occurrenceDate, source: isCalendar ? p.pointee.sourceName : nil,
                 literalSource: p.pointee.item?.source.literal ?? "virtual", definitionID: isCalendar ? nil : p.pointee.item?.definitionID,
-                channels: channels, offset: p.pointee.offset, status: statusWord(p.pointee.status, p.pointee.settled))
+                channels: channels, offset: p.pointee.offset, status: status)
         }
         // What few reminders have: a reason, a snooze, deliveries, notes, a digest's items.
         if case .suppressed = p.pointee.status {
-        } else if !p.pointee.snoozed && p.pointee.settled.isEmpty && p.pointee.notes.isEmpty && p.pointee.item?.kind != nil {
+        } else if !p.pointee.snoozed && p.pointee.settled.isEmpty && p.pointee.notes.isEmpty && p.pointee.item?.kind != nil && held.isEmpty {
             return w.endObject()
         }
         let r = p.pointee
@@ -111,6 +114,19 @@ extension PreviewCommand {
                 if let at = settled.at { w.field("at", instant: at, utcOffset: r.utcOffset) }
                 w.field("detail", settled.detail)
                 if settled.waiting { w.field("waiting", true) }
+                w.endObject()
+            }
+            w.endArray()
+        }
+        if !held.isEmpty {
+            w.key("held")
+            w.beginArray()
+            for one in held {
+                w.beginObject()
+                w.field("channel", one.channel.rawValue)
+                w.field("reason", one.reason.rawValue)
+                w.field("why", one.reason.words)
+                if let since = one.since { w.field("since", instant: since, utcOffset: r.utcOffset) }
                 w.endObject()
             }
             w.endArray()

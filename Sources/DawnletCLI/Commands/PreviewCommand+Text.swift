@@ -5,8 +5,8 @@ import FoundationEssentials
 
 extension PreviewCommand {
     /// The lines of `lines`, each ended by a newline, into `out`.
-    static func writeLines(_ r: PlannedReminder, colored: Bool, missed: MissedWords, to out: ByteBuffer) {
-        for line in lines(r, colored: colored, missed: missed) {
+    static func writeLines(_ r: PlannedReminder, colored: Bool, missed: MissedWords, holds: Holds? = nil, to out: ByteBuffer) {
+        for line in lines(r, colored: colored, missed: missed, holds: holds) {
             out.append(line)
             out.append(UInt8(ascii: "\n"))
         }
@@ -62,17 +62,17 @@ extension PreviewCommand {
     }
 
     /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
-    static func lines(_ r: PlannedReminder, colored: Bool, missed: MissedWords) -> [String] {
+    static func lines(_ r: PlannedReminder, colored: Bool, missed: MissedWords, holds: Holds? = nil) -> [String] {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
         let kind = r.kind
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
         var first =
             "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(DisplayText.shown(r.title))  → \(r.channels.map(\.rawValue).joined(separator: ", "))"
         // A failure's detail is what a command or a mail server said: escaped like a title.
-        if let state = statusText(r, missed: missed).map(DisplayText.shown) {
-            // Failed and missed red, late yellow, what went out or will not dim.
-            let word = String(describing: statusWord(r))
-            let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "delivered": .dim, "suppressed": .dim][word]
+        if let state = statusText(r, missed: missed, holds: holds).map(DisplayText.shown) {
+            // Failed and missed red, late and held yellow, what went out or will not dim.
+            let word = holds?.holdsWhole(r) == true ? "held" : String(describing: statusWord(r))
+            let color: Output.Color? = ["failed": .red, "missed": .red, "late": .yellow, "held": .yellow, "delivered": .dim, "suppressed": .dim][word]
             first += "  " + (color.map { Output.paint("[\(state)]", $0, colored: colored) } ?? "[\(state)]")
         }
         var lines = [first]
@@ -81,10 +81,16 @@ extension PreviewCommand {
         return lines
     }
 
-    /// What `serve` does, or did, with it: the planner's statuses and the delivery log's.
-    static func statusText(_ r: PlannedReminder, missed: MissedWords) -> String? {
+    /// What `serve` does, or did, with it: the planner's statuses and the delivery log's; with
+    /// what a running serve holds back (`holds`), "held: notification server paused since 14:02"
+    /// for one it holds on every channel still to go out.
+    static func statusText(_ r: PlannedReminder, missed: MissedWords, holds: Holds? = nil) -> String? {
         var words: [String] = []
+        let held = holds?.held(r) ?? []
+        let whole = holds?.holdsWhole(r) == true
+        if whole { words.append("held: " + heldWords(held, utcOffset: r.utcOffset)) }
         switch r.status {
+        case _ where whole: break
         case .pending:
             if r.snoozed { words.append("snoozed") }
             if r.repetition > 0 { words.append("back until answered") }
@@ -95,6 +101,9 @@ extension PreviewCommand {
         case .settled: break
         case .suppressed(let reason): words.append("suppressed: \(reason.rawValue)")
         }
+        if !held.isEmpty && !whole {
+            words.append("held on \(held.map(\.channel.rawValue).joined(separator: ", ")): " + heldWords(held, utcOffset: r.utcOffset))
+        }
         for channel in r.channels {
             guard let settled = r.settled[channel] else { continue }
             var text = "\(settled.outcome.rawValue) on \(channel)"
@@ -104,6 +113,16 @@ extension PreviewCommand {
             words.append(text)
         }
         return words.isEmpty ? nil : words.joined(separator: "; ")
+    }
+
+    /// Why and since when, once for each reason: `notification server paused since 14:02`.
+    static func heldWords(_ held: [Holds.Held], utcOffset: Int) -> String {
+        var said: [String] = []
+        for one in held {
+            let words = one.reason.words + (one.since.map { " since \(ISO8601.format($0, utcOffset: utcOffset).dropFirst(11).prefix(5))" } ?? "")
+            if !said.contains(words) { said.append(words) }
+        }
+        return said.joined(separator: "; ")
     }
 
     /// The one word of `status` in JSON.

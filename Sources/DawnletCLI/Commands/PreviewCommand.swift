@@ -69,6 +69,9 @@ enum PreviewCommand {
 
         let source = PlanReader(store: try invocation.readStore(), config: invocation.config, zone: zone)
         let all = invocation.arguments.has("all")
+        // What a serve running on the database holds back now (a paused notification server), as
+        // it published it; not for a what-if at another --now.
+        let holds = invocation.globals.now == nil ? RunnerStateFile(database: invocation.databasePath())?.holds().flatMap { $0.isEmpty ? nil : $0 } : nil
         let shownFrom = all ? nil : lookback
         // Streamed in time order as the plan is made, some days at a time: a year of a large
         // database is hundreds of thousands of reminders, never held whole.
@@ -84,7 +87,7 @@ enum PreviewCommand {
                     // next days are planned; here they go out in order.
                     problems = try source.forEachSlice(
                         now: now, window: window, includeSuppressed: all,
-                        render: { plan in RenderedSlice(json: plan, shownFrom: shownFrom) }
+                        render: { plan in RenderedSlice(json: plan, shownFrom: shownFrom, holds: holds) }
                     ) { slice in
                         w.elements(slice.bytes, send: Output.write)
                         return true
@@ -105,7 +108,7 @@ enum PreviewCommand {
             var shownDay: CivilDate?
             problems = try source.forEachSlice(
                 now: now, window: window, includeSuppressed: all,
-                render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom, missed: missed) }
+                render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom, missed: missed, holds: holds) }
             ) { slice in
                 guard let first = slice.firstDay else { return true }
                 if first != shownDay {
@@ -139,16 +142,18 @@ enum PreviewCommand {
         let lastDay: CivilDate?
 
         /// As JSON array elements, with no comma before the first. Before `shownFrom`, only what
-        /// still goes out.
-        init(json plan: Planner.Ordered, shownFrom: Instant?) {
+        /// still goes out; what a running serve holds back (`holds`) said so.
+        init(json plan: Planner.Ordered, shownFrom: Instant?, holds: Holds? = nil) {
             // About what a reminder takes, so the buffer seldom grows.
             var w = JSONWriter(capacity: 240 * plan.count)
             var dates = CivilDate.TextCache()
             _ = plan.forEachEntry { entry in
                 if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
                 switch entry {
+                case .plain(let r) where holds != nil && r.timing != .pending:
+                    withUnsafePointer(to: r.reminder) { PreviewCommand.write($0, to: &w, dates: &dates, holds: holds) }
                 case .plain(let r): PreviewCommand.write(r, to: &w, dates: &dates)
-                case .whole(let p): PreviewCommand.write(p, to: &w, dates: &dates)
+                case .whole(let p): PreviewCommand.write(p, to: &w, dates: &dates, holds: holds)
                 }
                 return true
             }
@@ -156,7 +161,7 @@ enum PreviewCommand {
         }
 
         /// As text: each reminder's lines, their days' headings between them.
-        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?, missed: MissedWords) {
+        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?, missed: MissedWords, holds: Holds? = nil) {
             let out = ByteBuffer(capacity: 128 * plan.count)
             var first: CivilDate?
             var last: CivilDate?
@@ -175,8 +180,8 @@ enum PreviewCommand {
                 }
                 switch entry {
                 case .plain(let r) where r.timing == .pending: PreviewCommand.writeLines(r, to: out, dates: &dates)
-                case .plain(let r): PreviewCommand.writeLines(r.reminder, colored: colored, missed: missed, to: out)
-                case .whole(let p): PreviewCommand.writeLines(p.pointee, colored: colored, missed: missed, to: out)
+                case .plain(let r): PreviewCommand.writeLines(r.reminder, colored: colored, missed: missed, holds: holds, to: out)
+                case .whole(let p): PreviewCommand.writeLines(p.pointee, colored: colored, missed: missed, holds: holds, to: out)
                 }
                 return true
             }

@@ -14,7 +14,7 @@ enum ServeCommands {
             options: [], run: serve),
         Command(
             path: ["missed"], usage: "missed [--json] | missed --clear [KEY]...",
-            summary: "List reminders missed (not delivered within the grace window); --clear acknowledges them (all, or by key).",
+            summary: "List reminders missed (past the grace window, dropped as late, or given up) and why; --clear acknowledges them (all, or by key).",
             options: [.flag("json"), .flag("clear")], positionals: 0...100, run: missed),
     ]
 
@@ -91,19 +91,7 @@ enum ServeCommands {
         }
         let rows = try invocation.readStore().log.unacknowledgedMissed()
         let zone = try invocation.timeZone()
-        let policy = DeliveryPolicy(config: invocation.config)
-        /// Why it was missed, from its row: the runner records a reminder missed for being outside
-        /// the grace window and for a late policy dropping it alike, with when it did. Recorded
-        /// while it was only late (inside the grace window), it was dropped; the policy and grace
-        /// window are the config's as it is now. A delivery given up after retries says so itself.
-        func why(_ row: Delivery) -> String? {
-            guard row.detail == Delivery.outsideGraceWindow, let at = row.finishedAt, policy.timing(row.fireAt, now: at) == .late else { return row.detail }
-            let late = DurationText.format(.seconds(at.secondsSinceEpoch - row.fireAt.secondsSinceEpoch))
-            guard ReminderKind(rawValue: row.kind).flatMap({ policy.late[$0] }) == .drop else {
-                return "dropped as late, \(late) after its time, inside the grace window"
-            }
-            return "dropped as late (late policy \"drop\"), \(late) after its time"
-        }
+        let reasons = MissedReasons(policy: DeliveryPolicy(config: invocation.config))
         if invocation.json {
             invocation.output.line(
                 JSON.object([
@@ -114,7 +102,8 @@ enum ServeCommands {
                                 .object([
                                     ("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
                                     ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone))),
-                                    ("why", why($0).map { .string($0) } ?? .null),
+                                    ("why", reasons.why($0).map { .string($0) } ?? .null),
+                                    ("reason", reasons.reason($0).map { .string($0.rawValue) } ?? .null),
                                 ])
                             })
                     )
@@ -126,7 +115,63 @@ enum ServeCommands {
             invocation.output.line(
                 invocation.output.paint(ISO8601.format(row.fireAt, in: zone), .red)
                     // The title, a calendar's key (its item's UID) and why it failed are outside text.
-                    + DisplayText.shown("  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))" + (why(row).map { ": " + $0 } ?? "")))
+                    + DisplayText.shown("  \(row.kind)  \(row.title)  → \(row.channel)  (\(row.key))" + (reasons.why(row).map { ": " + $0 } ?? "")))
         }
+    }
+}
+
+/// Why a reminder was missed, as `missed` and `doctor` say it: as the runner recorded it
+/// (`Delivery.missedReason`), or, for a row recorded before it did, told from the row as it was
+/// then: every reminder recorded missed said "outside the grace window", and one recorded while
+/// it was only late (inside the grace window, as the config has it now) was dropped by a late
+/// policy; one given up after retries says so in its detail.
+struct MissedReasons {
+    let policy: DeliveryPolicy
+
+    /// The reason's code, recorded or told.
+    func reason(_ row: Delivery) -> ReminderLife.MissedReason? {
+        if let recorded = row.missedReason { return recorded }
+        if row.detail == Delivery.outsideGraceWindow {
+            guard let at = row.finishedAt, policy.timing(row.fireAt, now: at) == .late else { return .graceWindow }
+            return .latePolicy
+        }
+        return row.detail?.contains("gave up after") == true ? .gaveUp : nil
+    }
+
+    /// In words: `outside the grace window`, `dropped as late (late policy "drop"), 2m after its
+    /// time`, or what the last try said and that it gave up.
+    func why(_ row: Delivery) -> String? {
+        switch reason(row) {
+        case .graceWindow?: return ReminderLife.MissedReason.graceWindow.words
+        case .latePolicy?:
+            guard let at = row.finishedAt else { return ReminderLife.MissedReason.latePolicy.words }
+            let late = DurationText.format(.seconds(at.secondsSinceEpoch - row.fireAt.secondsSinceEpoch))
+            // Told from an older row, under a config whose policy no longer drops its kind.
+            if row.missedReason == nil && ReminderKind(rawValue: row.kind).flatMap({ policy.late[$0] }) != .drop {
+                return "dropped as late, \(late) after its time, inside the grace window"
+            }
+            return "\(ReminderLife.MissedReason.latePolicy.words), \(late) after its time"
+        case .gaveUp?: return row.detail ?? ReminderLife.MissedReason.gaveUp.words
+        case nil: return row.detail
+        }
+    }
+
+    /// How many of `rows` were missed for each reason, in a few words (`2 outside the grace
+    /// window, 1 dropped as late`), as `doctor` says it.
+    func counted(_ rows: [Delivery]) -> String {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for row in rows {
+            let words: String
+            switch reason(row) {
+            case .graceWindow?: words = "outside the grace window"
+            case .latePolicy?: words = "dropped as late"
+            case .gaveUp?: words = "given up after failures"
+            case nil: words = "for another reason"
+            }
+            if counts[words] == nil { order.append(words) }
+            counts[words, default: 0] += 1
+        }
+        return order.map { "\(counts[$0] ?? 0) \($0)" }.joined(separator: ", ")
     }
 }
