@@ -34,13 +34,22 @@ extension ServeTests {
         #expect(try cli("agenda", "--from", day, "--days", "1").stdout.contains("[x] subscription #1  Stream  -12.99  logged (payment #1 on \(day))"))
     }
 
-    @Test("desktop: Paid marks the bill's row paid, as money month shows; the agenda shows it done")
+    @Test(
+        "desktop: Paid marks the bill's row paid, as money month shows; the agenda shows it done; the digest stays, shown again with its other line, whose Log payment still logs"
+    )
     func desktopPaid() throws {
         let session = try DesktopSession(notificationServer: true)
         let (server, day) = try paymentsDigest(session)
         try session.invoke("Paid: Rent")
         let month = try waitForOutput("money", "month", String(day.prefix(7)), containing: "(paid)")
         #expect(month.contains("\(day)       -950.00  Rent  (paid)"), "\(month)")
+        // One line paid answers that line: the digest is shown again in place with the other.
+        #expect(server.waitForLog("shown again with what still waits: digest:\(day)"), "\(server.logSoFar())")
+        #expect(session.displayed() == 1)
+        try session.invoke("Log payment: Stream")
+        #expect(try waitForOutput("payment", "list", containing: "#1") == "#1  \(day)  subscription 1 Stream  -12.99  for \(day)\n")
+        let menu = try String(contentsOfFile: session.menuFile, encoding: .utf8)
+        #expect(menu.contains("#Log payment: Stream (") && !menu.contains("#Paid: Rent ("), "the paid line is gone from it: \(menu)")
         #expect(try server.stop().0 == 0)
         let agenda = try cli("agenda", "--from", day, "--days", "1").stdout
         #expect(agenda.contains("[x] bill ") && agenda.contains(" #1  Rent  -950.00  (paid)"), "\(agenda)")
