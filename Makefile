@@ -68,7 +68,7 @@ test: deps
 	$(SWIFT) format lint --strict -r Sources Tests Package.swift
 	@# One path for C calls: no loaded library's function unwrapped at a call site, no EINTR loop of its own.
 	@if grep -rnE '\.(sd|ical)[a-z_]+!\(' Sources; then echo "a libsystemd or libical call unwrapped at its call site: the tables are non-null"; exit 1; fi
-	@if grep -rn 'errno == EINTR' Sources/DawnletCore Sources/DawnletStore Sources/DawnletSystem Sources/DawnletRunner Sources/DawnletCLI; then \
+	@if grep -rn 'errno == EINTR' Sources/DawnletCore Sources/DawnletStore Sources/DawnletSystem Sources/DawnletApp Sources/DawnletRunner Sources/DawnletCLI; then \
 	    echo "an EINTR loop of its own: use CCall.posix"; exit 1; fi
 	@# libsystemd only through Systemd.call/make; Systemd.unchecked only for teardown and accessors.
 	@if grep -rnE 'Systemd\.f\b' Sources; then echo "libsystemd's table used directly: use Systemd.call or Systemd.make"; exit 1; fi

@@ -1,5 +1,4 @@
 import DawnletCore
-import DawnletRunner
 import DawnletSystem
 import FoundationEssentials
 import Glibc

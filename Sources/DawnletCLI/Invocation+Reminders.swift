@@ -1,5 +1,5 @@
+import DawnletApp
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 extension Invocation {

@@ -4,6 +4,7 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
+@testable import DawnletApp
 @testable import DawnletRunner
 
 /// After a write, the runner re-plans only what changed (`PlanReader.splice`, over what

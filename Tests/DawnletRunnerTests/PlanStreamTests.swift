@@ -1,3 +1,4 @@
+import DawnletApp
 import DawnletCore
 import DawnletStore
 import DawnletTestSupport

@@ -1,5 +1,5 @@
+import DawnletApp
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 /// `completions bash|zsh|fish`: a completion script generated from the command table — nouns,

@@ -1,5 +1,4 @@
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 /// The verbs on one occurrence (`done`, `skip`, `reopen`, `unskip`) and `delete`. Each answers the

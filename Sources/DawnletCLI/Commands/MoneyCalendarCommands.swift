@@ -1,5 +1,5 @@
+import DawnletApp
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 /// Subscriptions, debts, goals, income sources, and the forward-looking month that merges them.

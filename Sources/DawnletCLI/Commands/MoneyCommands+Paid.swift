@@ -1,5 +1,4 @@
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 /// `money paid` and `money unpaid`: a bill marked paid from the terminal, as Paid on its

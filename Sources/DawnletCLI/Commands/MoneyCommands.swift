@@ -1,5 +1,5 @@
+import DawnletApp
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 /// `money`: recurring transactions (the definitions) and the month of real rows they materialise.

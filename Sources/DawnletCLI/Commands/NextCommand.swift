@@ -1,3 +1,4 @@
+import DawnletApp
 import DawnletCore
 import DawnletRunner
 import DawnletStore

@@ -1,5 +1,4 @@
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 import FoundationEssentials
 

@@ -1,5 +1,5 @@
+import DawnletApp
 import DawnletCore
-import DawnletRunner
 import DawnletStore
 
 /// `reminder …`: answer a reminder that went out from the terminal, as its notification's buttons
