@@ -53,12 +53,12 @@ extension Runner {
                     guard !items.isEmpty else { return }
                     self.exportPending?.formUnion(items)
                 }
-                self.settle(.exportSettle, after: .milliseconds(100))
+                self.send(.written(.export))
             }
         } catch {
             log(LogEntry("export: cannot watch \(folder): \(error); what other devices write is read at the next change here", priority: 4))
         }
-        syncExport(replan: false)
+        _ = syncExport()
     }
 
     /// The item one of our files (`dawnlet-NAMESPACE-todo-3.ics`) is of; nil for another's file.
@@ -74,16 +74,17 @@ extension Runner {
         exportPosition = changes.position
         let items = changes.sources.filter { $0.kind == .todo || $0.kind == .event }
         if changes.wholePlan { exportPending = nil } else if items.isEmpty { return } else { exportPending?.formUnion(items) }
-        settle(.exportSettle, after: .milliseconds(100))
+        send(.written(.export))
     }
 
     /// The pending items (or every one) read back and written; what other devices did, logged.
-    func syncExport(replan: Bool = true) {
-        guard let folder = exportFolder else { return }
+    /// Whether that changed the store (the core then plans again).
+    func syncExport() -> Bool {
+        guard let folder = exportFolder else { return false }
         // Away: what changes meanwhile is written whole when it is back.
         guard exportWatch?.isPresent != false else {
             exportPending = nil
-            return
+            return false
         }
         let only = exportPending
         exportPending = []
@@ -101,14 +102,12 @@ extension Runner {
             if report.written + report.removed > 0 {
                 log(LogEntry("exported to \(folder): \(report.written) written, \(report.removed) removed"))
             }
-            if report.storeChanged && replan {
-                closeAnsweredElsewhere()
-                send(.replan(reason: .calendarFilesChanged))
-            }
+            return report.storeChanged
         } catch {
             // Tried again with the next change.
             if let only { exportPending?.formUnion(only) } else { exportPending = nil }
             log(LogEntry("export to \(folder) failed: \(error)", priority: 4))
+            return false
         }
     }
 }

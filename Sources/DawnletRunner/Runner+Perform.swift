@@ -44,11 +44,20 @@ extension Runner {
             do { try scheduler.arm(timer, after: span) } catch { send(.armFailed(timer, "\(error)")) }
         case .cancel(let timer): scheduler.cancel(timer)
         case .notify(let state): ServiceNotify.send(state)
-        case .publish(let now):
-            closeMonth(now: now)
-            exportChanges()
-            publishState(now: now)
+        case .publish(let now, let recount):
+            if recount { overdueCount = nil }
+            send(.published(validUntil: publishState(now: now)))
         case .withdraw: withdrawState()
+        case .checkDatabase: send(.databaseSettled(lost: databaseLost(), dataVersion: (try? store.dataVersion()) ?? -1))
+        case .reloadConfig:
+            reloadConfig()
+            send(.configReloaded)
+        case .syncExport: send(.exportSynced(storeChanged: syncExport()))
+        case .closeMonth(let today, let now): send(.monthClosed(YearMonth(containing: today), failure: closeMonth(before: today, now: now)))
+        case .readZone: zoneFilesChanged()
+        case .exportChanges: exportChanges()
+        case .respond(let id, let response): respond(to: id, response)
+        case .closeAnsweredElsewhere: closeAnsweredElsewhere()
         case .log(let entry): log(entry)
         case .planned(let line, let reminders):
             let took = (planMeasured.handled ?? scheduler.elapsed) - (planMeasured.started ?? scheduler.elapsed)

@@ -62,37 +62,38 @@ extension Runner {
 
     /// Publishes the state at `now`, when it changed; withdraws it when the runner cannot say
     /// (a write it has not planned yet, a delivery in flight or being tried again, a plan that
-    /// ends before it could know the next reminder).
-    func publishState(now: Instant) {
-        guard let publish = settings.publish, !core.stopping else { return }
+    /// ends before it could know the next reminder). Until when the state published holds (nil:
+    /// none is).
+    func publishState(now: Instant) -> Instant? {
+        guard let publish = settings.publish, !core.stopping else { return nil }
         // The database stamped before anything is read: a write after shows in its stamp, one
         // before in data_version (which the runner's own writes leave alone). The config and the
         // calendars as they stood when they were read.
         let files = stateFiles.map { RunnerState.File(path: $0, stamp: readStamps[$0] ?? FileStamp.text(of: $0)) }
-        guard let state = try? state(now: now, files: files) else { return withdrawState() }
+        guard let state = try? state(now: now, files: files) else {
+            withdrawState()
+            return nil
+        }
         // The same answer is left as it was published, from its first `since`.
         if var last = published {
             last.since = now
-            if last == state { return armStateTimer(state) }
+            if last == state { return state.validUntil }
         }
         published = state
         publishedFile = true
         noteFailure(publish(state))
-        armStateTimer(state)
+        return state.validUntil
     }
 
-    /// At the first decision of a month, the month before is closed: its figures kept as they
-    /// stand (`MonthClose`), once. Written on the runner's own connection, which leaves its plan's
-    /// data version as it was.
-    func closeMonth(now: Instant) {
-        let today = ISO8601.localDate(of: now, in: settings.zone).date
-        let month = YearMonth(containing: today)
-        guard closedMonth != month else { return }
+    /// The month before `today`'s figures kept as they stand (`MonthClose`), as the core asks at
+    /// a month's first decision; why not, if they could not be. Written on the runner's own
+    /// connection, which leaves its plan's data version as it was.
+    func closeMonth(before today: CivilDate, now: Instant) -> String? {
         do {
             _ = try MonthClose.previous(before: today, store: store, now: now, clock: today)
-            closedMonth = month
+            return nil
         } catch {
-            log(LogEntry("cannot keep the figures of the month before \(month): \(error)", priority: 4))
+            return "\(error)"
         }
     }
 
@@ -101,7 +102,6 @@ extension Runner {
         guard let publish = settings.publish, publishedFile else { return }
         published = nil
         publishedFile = false
-        scheduler.cancel(.stateExpiry)
         noteFailure(publish(nil))
     }
 
@@ -148,16 +148,5 @@ extension Runner {
             next: next, holds: holds, overdue: overdueCount?.count ?? 0, missed: try store.log.unacknowledgedMissedCount(),
             failed: try store.log.count(.failed),
             zone: zone.identifier, files: files, since: now, validUntil: validUntil)
-    }
-
-    /// Wakes to publish again when the state runs out before the runner would wake anyway
-    /// (midnight, when todos become overdue).
-    private func armStateTimer(_ state: RunnerState) {
-        if let wake = core.nextWake, wake <= state.validUntil {
-            scheduler.cancel(.stateExpiry)
-        } else {
-            // Not armed: the state is published again at the next decision instead.
-            try? scheduler.arm(.stateExpiry, at: state.validUntil)
-        }
     }
 }

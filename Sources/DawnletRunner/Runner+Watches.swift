@@ -15,7 +15,7 @@ extension Runner {
         try loop.onReadable(watch.fd) { [unowned self] in
             // The folder removed too: the database is then found lost, and the runner stops.
             _ = watch.changes()
-            self.settle(.databaseSettle, after: .milliseconds(100))
+            self.send(.written(.database))
         }
     }
 
@@ -81,9 +81,9 @@ extension Runner {
                             let place = "\(DisplayText.escaped(source.name)): \(DisplayText.escaped(folder))"
                             self.log(LogEntry("calendar \(place) was removed; read again when it is there again", priority: 4))
                         }
-                        // `next` cannot stamp every file of a folder: the state goes until the plan is made again.
-                        self.withdrawState()
-                        self.settle(.calendarSettle, after: .milliseconds(200))
+                        // `next` cannot stamp every file of a folder: the core withdraws the state until
+                        // the plan is made again.
+                        self.send(.written(.calendars))
                     })
             } catch {
                 log(LogEntry("calendar \(source.name): cannot watch \(folder): \(error); changes are seen at the next plan", priority: 4))
@@ -132,8 +132,7 @@ extension Runner {
                     try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
                         let changes = watch.changes()
                         guard changes.everything || !changes.names.isDisjoint(with: names) else { return }
-                        self.withdrawState()
-                        self.settle(.zoneSettle, after: .milliseconds(200))
+                        self.send(.written(.zone))
                     })
             } catch {
                 log(LogEntry("cannot watch \(folder) for time zone changes: \(error)", priority: 4))
@@ -162,11 +161,6 @@ extension Runner {
                     ? "time zone \(zone.identifier): its rules changed on disk"
                     : "time zone changed from \(settings.zone.identifier) to \(zone.identifier)"))
         zoneChanged(to: zone)
-    }
-
-    /// (Re-)arms a settle timer; a failure is logged (the next write re-arms it).
-    func settle(_ timer: TimerName, after span: Duration) {
-        do { try scheduler.arm(timer, after: span) } catch { log(LogEntry("cannot arm the \(timer) timer: \(error)", priority: 3)) }
     }
 
     /// Why the database (or the lock that keeps a second runner off it) is no longer this

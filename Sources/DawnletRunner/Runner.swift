@@ -104,8 +104,6 @@ public final class Runner {
     var publishFailure: String?
     var readStamps: [String: String] = [:]
     var overdueCount: (count: Int, until: Instant)?
-    /// The month whose previous one is closed (its snapshot kept): checked at each decision.
-    var closedMonth: YearMonth?
     /// When the last plan or splice began reading, and when the core had made it and decided on
     /// it: what the "planned" line says it cost.
     var planMeasured: (started: Duration?, handled: Duration?) = (nil, nil)
@@ -147,7 +145,7 @@ public final class Runner {
             let real = LoopChannels(
                 loop: loop, clock: { [unowned self] in self.scheduler.now }, settings: { [unowned self] in self.settings },
                 log: { [unowned self] in self.log($0) })
-            real.onResponse = { [unowned self] id, response in self.respond(to: id, response) }
+            real.onResponse = { [unowned self] id, response in self.send(.notificationResponse(id, response)) }
             // Held only where the config holds them: else they go through the fallback.
             real.onPaused = { [unowned self] paused in self.send(.desktopPaused(paused && self.settings.config.desktop.whilePaused == .hold)) }
             self.channels = real
@@ -161,13 +159,7 @@ public final class Runner {
             throw RunnerError(message: "another dawnlet-remind serve is already running on \(settings.databasePath)")
         }
         running = true
-        try loop.onSignal(SIGHUP) { [unowned self] in
-            guard !self.core.stopping else { return }
-            ServiceNotify.send("RELOADING=1")
-            self.reloadConfig()
-            self.send(.replan(reason: .sighup))
-            ServiceNotify.send("READY=1")
-        }
+        try loop.onSignal(SIGHUP) { [unowned self] in self.send(.reload) }
         for (signal, name) in [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")] {
             try loop.onSignal(signal) { [unowned self] in self.send(.stop(reason: "\(name) received", exitCode: 0)) }
         }
@@ -221,18 +213,7 @@ public final class Runner {
     private func fired(_ timer: TimerName) {
         switch timer {
         case .wake, .wakeRetry: timerFired()
-        case .databaseSettle:
-            closeAnsweredElsewhere()
-            send(.databaseSettled(lost: databaseLost(), dataVersion: (try? store.dataVersion()) ?? -1))
-        case .calendarSettle: send(.replan(reason: .calendarFilesChanged))
-        case .exportSettle: syncExport()
-        case .zoneSettle: zoneFilesChanged()
-        case .stateExpiry:
-            overdueCount = nil
-            closeMonth(now: scheduler.now)
-            publishState(now: scheduler.now)
-        case .shutdownBound: send(.shutdownBoundExpired)
-        default: break
+        default: send(.timerFired(timer))
         }
     }
 

@@ -161,7 +161,7 @@ extension RunnerCore {
             status = new
             if round.announce { effects += [.notify("STATUS=" + status), .log(LogEntry(status))] }
         }
-        effects.append(.publish(now: round.now))
+        effects += publish(now: round.now)
         switch round.origin {
         case .plan(let reason, let before)?:
             // Every plan says where it stands, changed or not: systemd shows it, and a watcher can

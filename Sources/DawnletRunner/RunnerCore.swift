@@ -51,6 +51,8 @@ public struct RunnerCore: Sendable {
     /// Reminders that went out and come back until answered: their items are planned again
     /// (their next time back) once the outcomes are written; a calendar's, by a whole plan.
     var repeatsOwed: (items: Set<PlanChanges.Item>, whole: Bool)?
+    /// The month in which the month before was closed (its figures kept).
+    var closedMonth: YearMonth?
 
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State
@@ -117,6 +119,14 @@ public struct RunnerCore: Sendable {
         case .claimed(let result): return claimed(result, now: now)
         case .finishWritten(let id, let failure): return finishWritten(id, failure)
         case .resumed: return resumed()
+        case .written(let watched): return written(watched)
+        case .timerFired(let timer): return timerFired(timer, now: now)
+        case .reload: return reload()
+        case .configReloaded: return configReloaded(now: now)
+        case .notificationResponse(let id, let response): return [.respond(id, response)]
+        case .exportSynced(let changed): return exportSynced(storeChanged: changed, now: now)
+        case .monthClosed(let month, let failure): return monthClosed(month, failure: failure)
+        case .published(let validUntil): return published(validUntil: validUntil)
         }
     }
 
@@ -197,7 +207,7 @@ public struct RunnerCore: Sendable {
         nextWake = nil
         let effects: [RunnerEffect] = [
             .log(LogEntry("stopping: \(reason)" + (inFlight.isEmpty ? "" : "; \(inFlight.count) deliveries in flight"))),
-            .notify("STOPPING=1"), .withdraw, .cancel(.wake),
+            .notify("STOPPING=1"), .withdraw, .cancel(.stateExpiry), .cancel(.wake),
         ]
         if inFlight.isEmpty { return effects + rewrites() + [.exit(exitCode)] }
         return effects + [.armAfter(.shutdownBound, settings.shutdownBound)]
@@ -209,7 +219,7 @@ public struct RunnerCore: Sendable {
         if isPaused {
             paused[.desktop] = now
             // Said at once: `next` and `preview` read it (a round ending says it anyway).
-            return [.log(Self.pausedLine)] + (round == nil ? [.publish(now: now)] : [])
+            return [.log(Self.pausedLine)] + (round == nil ? publish(now: now) : [])
         }
         paused[.desktop] = nil
         let said: [RunnerEffect] = [.log(LogEntry("the notification server resumed: desktop reminders held meanwhile go out", priority: 5))]

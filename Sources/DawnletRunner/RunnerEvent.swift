@@ -29,6 +29,14 @@ public enum RunnerEvent: Sendable {
     case armFailed(TimerName, String)
     /// The desktop notification server paused (its reminders are held) or resumed.
     case desktopPaused(Bool)
+    /// A watch saw a write (`Watched`): the core waits for the burst to go quiet on its settle timer.
+    case written(Watched)
+    /// A timer the core armed fired (the wake timer's own event is `.wake`, with the data version).
+    case timerFired(TimerName)
+    /// SIGHUP: read the config again, and plan.
+    case reload
+    /// What the person (or the server) did with one of our notifications.
+    case notificationResponse(UInt32, NotificationResponse)
 
     // Answers to requests.
     case planned(PlanResult)
@@ -42,6 +50,38 @@ public enum RunnerEvent: Sendable {
     case finishWritten(DeliveryID, failure: String?)
     /// `.resume`: every effect before it has been carried out.
     case resumed
+    /// `.reloadConfig`: the config was read again (and used, or the one in use kept, as the shell
+    /// said in the log).
+    case configReloaded
+    /// `.syncExport`: whether what another device wrote into the export folder changed the store.
+    case exportSynced(storeChanged: Bool)
+    /// `.closeMonth`: why the month before could not be kept (nil: kept, or nothing to keep).
+    case monthClosed(YearMonth, failure: String?)
+    /// `.publish`: until when the state published holds (nil: none is published).
+    case published(validUntil: Instant?)
+}
+
+/// What the shell watches for writes. Each has a settle timer: a burst of writes is acted on
+/// once, when it has been quiet that long.
+public enum Watched: Sendable, Hashable, CaseIterable {
+    /// The database's folder (another process's commit).
+    case database
+    /// A calendar's file or folder.
+    case calendars
+    /// The zone's files (/etc/localtime, the TZif files).
+    case zone
+    /// The export folder, or our exported items changed here.
+    case export
+
+    /// The timer that waits for quiet, and how long.
+    public var settle: (timer: TimerName, quiet: Duration) {
+        switch self {
+        case .database: (.databaseSettle, .milliseconds(100))
+        case .calendars: (.calendarSettle, .milliseconds(200))
+        case .zone: (.zoneSettle, .milliseconds(200))
+        case .export: (.exportSettle, .milliseconds(100))
+        }
+    }
 }
 
 /// What the core asks the shell to do, in order. A request (marked so) is answered by exactly one
@@ -67,9 +107,31 @@ public enum RunnerEffect: Sendable {
     case cancel(TimerName)
     /// A line for systemd (`STATUS=…`, `STOPPING=1`).
     case notify(String)
-    /// Publish what `next` shows (the shell reads the counts it needs), or withdraw it.
-    case publish(now: Instant)
+    /// Request → `.published`: publish what `next` shows (the shell reads the counts it needs;
+    /// `recount`: the overdue count read again, whatever it said it held until). Or withdraw it.
+    case publish(now: Instant, recount: Bool)
     case withdraw
+    /// Request → `.databaseSettled`: whether the database is still the file opened, and its
+    /// data version.
+    case checkDatabase
+    /// Request → `.configReloaded`: the config read again; settings that changed come back as
+    /// `.settingsChanged` first.
+    case reloadConfig
+    /// Request → `.exportSynced`: the export folder's pending items read back and written.
+    case syncExport
+    /// Request → `.monthClosed`: the figures of the month before `today` kept as they stand.
+    case closeMonth(before: CivilDate, now: Instant)
+    /// The zone's files read again; a zone that changed comes back as `.settingsChanged` and a
+    /// `.replan`.
+    case readZone
+    /// Our items changed here since the last look are to be exported (their settle follows as
+    /// `.written(.export)`).
+    case exportChanges
+    /// A notification's response carried out as the reminder's life says (`Runner+Actions`).
+    case respond(UInt32, NotificationResponse)
+    /// Notifications on screen whose reminders were answered elsewhere: closed, or shown again
+    /// with what still waits.
+    case closeAnsweredElsewhere
     case log(LogEntry)
     /// Says what a plan or splice came to (`planned (start): next: …`), with how many reminders
     /// it holds and what making it cost (reading, splicing, deciding), which the shell measures.

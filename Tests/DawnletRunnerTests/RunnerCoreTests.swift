@@ -24,6 +24,11 @@ final class CoreDriver {
     var failWrites = 0
     /// The channel ends each delivery while it is handed over, so.
     var answerAtOnce: DeliveryOutcome?
+    /// Until when a state published holds (nil: none is published); whether an export sync
+    /// changes the store; the next this many closes of a month fail.
+    var publishedUntil: Instant?
+    var exportChangesStore = false
+    var failMonthCloses = 0
 
     init(now: Instant, settings: Runner.Settings? = nil, databaseBegan: Instant? = nil) {
         self.now = now
@@ -69,6 +74,14 @@ final class CoreDriver {
             written.append((id, state))
             send(.finishWritten(id, failure: nil))
         case .resume: send(.resumed)
+        case .publish: send(.published(validUntil: publishedUntil))
+        case .checkDatabase: send(.databaseSettled(lost: nil, dataVersion: dataVersion))
+        case .reloadConfig: send(.configReloaded)
+        case .syncExport: send(.exportSynced(storeChanged: exportChangesStore))
+        case .closeMonth(let today, _):
+            let failure: String? = failMonthCloses > 0 ? "database is locked" : nil
+            failMonthCloses = max(0, failMonthCloses - 1)
+            send(.monthClosed(YearMonth(containing: today), failure: failure))
         case .deliver(let ticket):
             tickets.append(ticket)
             if let answerAtOnce { send(.deliveryFinished(ticket, answerAtOnce)) }

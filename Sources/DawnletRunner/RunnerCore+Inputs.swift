@@ -1,0 +1,78 @@
+import DawnletCore
+import DawnletSystem
+
+/// The runner's inputs beyond its plan and deliveries, decided here as the rest is: a watch's
+/// write waits on its settle timer, and what each settle timer does when it fires; SIGHUP; a
+/// notification's response; the state `next` reads, until when it holds, and the month closed
+/// before it. The shell watches, reads and writes; it decides none of this.
+extension RunnerCore {
+    /// A watch saw a write: its settle timer (re-)armed, so a burst is acted on once. A calendar
+    /// or the zone changing makes the published state untrue at once: withdrawn until the plan.
+    mutating func written(_ watched: Watched) -> [RunnerEffect] {
+        guard !stopping else { return [] }
+        let (timer, quiet) = watched.settle
+        let withdraw: [RunnerEffect] = watched == .calendars || watched == .zone ? [.withdraw, .cancel(.stateExpiry)] : []
+        return withdraw + [.armAfter(timer, quiet)]
+    }
+
+    /// A timer fired: a settle timer's burst is over, the state for `next` ran out, the shutdown
+    /// bound ran out.
+    mutating func timerFired(_ timer: TimerName, now: Instant) -> [RunnerEffect] {
+        if timer == .shutdownBound { return handle(.shutdownBoundExpired, now: now) }
+        if timer == .wake || timer == .wakeRetry { return [] }
+        guard !stopping else { return [] }
+        switch timer {
+        // Another process wrote: what it answered is closed on screen first, then the database is
+        // checked (still the file opened?) and what changed is read.
+        case .databaseSettle: return [.closeAnsweredElsewhere, .checkDatabase]
+        case .calendarSettle: return replan(.calendarFilesChanged, now: now)
+        case .exportSettle: return [.syncExport]
+        case .zoneSettle: return [.readZone]
+        // Midnight (or a timed todo's time): the counts change; a new month's first look closes
+        // the one before.
+        case .stateExpiry: return publish(now: now, recount: true)
+        default: return []
+        }
+    }
+
+    /// SIGHUP: systemd is told it reloads, the config is read again, then a plan; ready again
+    /// once that plan's round is done.
+    mutating func reload() -> [RunnerEffect] {
+        stopping ? [] : [.notify("RELOADING=1"), .reloadConfig]
+    }
+
+    mutating func configReloaded(now: Instant) -> [RunnerEffect] {
+        stopping ? [.notify("READY=1")] : replan(.sighup, now: now) + [.notify("READY=1")]
+    }
+
+    /// What another device wrote changed the store: its answers closed on screen, and a plan.
+    mutating func exportSynced(storeChanged: Bool, now: Instant) -> [RunnerEffect] {
+        guard storeChanged, !stopping else { return [] }
+        return [.closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
+    }
+
+    /// After a decision: the month before closed once a month has begun, the state published,
+    /// our changed items exported.
+    func publish(now: Instant, recount: Bool = false) -> [RunnerEffect] {
+        let today = ISO8601.localDate(of: now, in: settings.zone).date
+        let close: [RunnerEffect] = closedMonth == YearMonth(containing: today) ? [] : [.closeMonth(before: today, now: now)]
+        return close + [.publish(now: now, recount: recount), .exportChanges]
+    }
+
+    /// The month before is kept: not asked again this month. A failure is said, and asked again
+    /// at the next decision.
+    mutating func monthClosed(_ month: YearMonth, failure: String?) -> [RunnerEffect] {
+        guard let failure else {
+            closedMonth = month
+            return []
+        }
+        return [.log(LogEntry("cannot keep the figures of the month before \(month): \(failure)", priority: 4))]
+    }
+
+    /// The state is published until `validUntil`: the state timer wakes the runner then, unless
+    /// it wakes before anyway (and publishes again). Nothing published: nothing to wake for.
+    func published(validUntil: Instant?) -> [RunnerEffect] {
+        guard let validUntil, nextWake.map({ $0 > validUntil }) ?? true else { return [.cancel(.stateExpiry)] }
+        return [.arm(.stateExpiry, at: validUntil)]
+    }
+}

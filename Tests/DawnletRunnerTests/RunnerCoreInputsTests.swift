@@ -1,0 +1,170 @@
+import DawnletCore
+import DawnletStore
+import DawnletSystem
+import Testing
+
+@testable import DawnletRunner
+
+/// The runner's inputs beyond its plan and deliveries, as tables: a watch's write, each timer's
+/// firing, SIGHUP, a notification's response, the state for `next` and the month closed before
+/// it. What the core says to do is compared; the driver answers its requests.
+@Suite struct RunnerCoreInputsTests {
+    let t0 = Instant(secondsSinceEpoch: 1_796_115_600)  // 2026-12-01T09:00:00+00:00
+
+    /// A runner that has made its first plan (one todo an hour on), its effects cleared.
+    func started(now offset: Int64 = 0) -> CoreDriver {
+        let d = RunnerCoreTests().driver([3_600], now: offset)
+        d.send(.start)
+        d.clear()
+        return d
+    }
+
+    /// What an effect is, in words a table compares.
+    static func words(_ effect: RunnerEffect) -> String {
+        switch effect {
+        case .armAfter(let timer, let span): "arm \(timer) after \(span)"
+        case .arm(let timer, let at): "arm \(timer) at \(at.secondsSinceEpoch)"
+        case .cancel(let timer): "cancel \(timer)"
+        case .withdraw: "withdraw"
+        case .plan(let request): "plan (\(request.reason))"
+        case .checkDatabase: "check database"
+        case .closeAnsweredElsewhere: "close answered elsewhere"
+        case .syncExport: "sync export"
+        case .readZone: "read zone"
+        case .reloadConfig: "reload config"
+        case .notify(let line): line
+        case .respond(let id, let response): "respond \(id) \(response)"
+        case .readChanges: "read changes"
+        case .publish(_, let recount): recount ? "publish, recounted" : "publish"
+        case .closeMonth(let today, _): "close the month before \(today)"
+        case .exportChanges: "export changes"
+        default: "…"
+        }
+    }
+
+    static let writes: [(Watched, [String])] = [
+        (.database, ["arm database settle after 0.1 seconds"]),
+        (.calendars, ["withdraw", "cancel state expiry", "arm calendar settle after 0.2 seconds"]),
+        (.zone, ["withdraw", "cancel state expiry", "arm zone settle after 0.2 seconds"]),
+        (.export, ["arm export settle after 0.1 seconds"]),
+    ]
+
+    @Test("a watch's write (re-)arms its settle timer; a calendar's or the zone's withdraws the state for next at once; none once stopping", arguments: writes)
+    func written(_ watched: Watched, _ expected: [String]) {
+        let d = started()
+        d.send(.written(watched))
+        #expect(d.effects.map(Self.words) == expected)
+        d.send(.stop(reason: "SIGTERM received", exitCode: 0))
+        d.clear()
+        d.send(.written(watched))
+        #expect(d.effects.isEmpty)
+    }
+
+    static let timers: [(TimerName, [String])] = [
+        (.databaseSettle, ["close answered elsewhere", "check database"]),
+        (.calendarSettle, ["plan (calendar files changed)"]),
+        (.exportSettle, ["sync export"]),
+        (.zoneSettle, ["read zone"]),
+        (.stateExpiry, ["publish, recounted", "cancel state expiry", "export changes"]),
+    ]
+
+    @Test("each settle timer does its one thing when its burst is over; the state's expiry publishes afresh; none once stopping", arguments: timers)
+    func timerFired(_ timer: TimerName, _ expected: [String]) {
+        let d = started()
+        d.send(.timerFired(timer))
+        // Up to the plan's own round (a request answered at once), in order.
+        let said = d.effects.map(Self.words)
+        #expect(Array(said.prefix(expected.count)) == expected, "\(said)")
+        d.send(.stop(reason: "SIGTERM received", exitCode: 0))
+        d.clear()
+        d.send(.timerFired(timer))
+        #expect(d.effects.isEmpty)
+    }
+
+    @Test("the database settled: unchanged, nothing; written by another process, its changes read; lost, the runner stops with 1")
+    func databaseSettled() {
+        let d = started()
+        d.send(.timerFired(.databaseSettle))
+        #expect(!d.effects.map(Self.words).contains("read changes"), "the same data version")
+        d.dataVersion = 2
+        d.clear()
+        d.send(.timerFired(.databaseSettle))
+        #expect(d.effects.map(Self.words).contains("read changes"))
+        d.clear()
+        d.send(.databaseSettled(lost: "was deleted or moved away", dataVersion: nil))
+        #expect(d.exits == [1])
+    }
+
+    @Test("SIGHUP: RELOADING, the config read, then a plan, then READY, in that order; ignored once stopping")
+    func reload() {
+        let d = started()
+        d.send(.reload)
+        let said = d.effects.map(Self.words).filter { $0 != "…" && !$0.hasPrefix("STATUS=") && !$0.hasPrefix("arm wake") }
+        #expect(Array(said.prefix(3)) == ["RELOADING=1", "reload config", "plan (SIGHUP)"], "\(said)")
+        #expect(said.last == "READY=1", "\(said)")
+        d.send(.stop(reason: "SIGTERM received", exitCode: 0))
+        d.clear()
+        d.send(.reload)
+        #expect(d.effects.isEmpty)
+    }
+
+    @Test("an export sync that changed the store closes what was answered there and plans; one that did not, nothing")
+    func exportSynced() {
+        let d = started()
+        d.send(.timerFired(.exportSettle))
+        #expect(d.effects.map(Self.words) == ["sync export"])
+        d.exportChangesStore = true
+        d.clear()
+        d.send(.timerFired(.exportSettle))
+        #expect(Array(d.effects.map(Self.words).prefix(3)) == ["sync export", "close answered elsewhere", "plan (calendar files changed)"])
+    }
+
+    @Test("a notification's response is carried out as the reminder's life says, stopping or not")
+    func notificationResponse() {
+        let d = started()
+        d.send(.notificationResponse(7, .invoked(.done)))
+        #expect(d.effects.map(Self.words) == ["respond 7 invoked(done)"])
+        d.send(.stop(reason: "SIGTERM received", exitCode: 0))
+        d.clear()
+        d.send(.notificationResponse(7, .closed(.dismissed)))
+        #expect(d.effects.map(Self.words) == ["respond 7 closed(dismissed)"], "a press before the exit is still an answer")
+    }
+
+    @Test("the state for next: armed to run out where it runs out before the next wake; cancelled where the wake comes first or nothing is published")
+    func stateExpiry() {
+        let d = started()
+        // The wake is the todo, an hour on.
+        d.publishedUntil = t0.adding(seconds: 600)
+        d.send(.timerFired(.stateExpiry))
+        #expect(d.effects.map(Self.words).contains("arm state expiry at \(t0.adding(seconds: 600).secondsSinceEpoch)"))
+        d.publishedUntil = t0.adding(seconds: 7_200)
+        d.clear()
+        d.send(.timerFired(.stateExpiry))
+        #expect(d.effects.map(Self.words).contains("cancel state expiry"), "the wake at the todo publishes again first")
+        d.publishedUntil = nil
+        d.clear()
+        d.send(.timerFired(.stateExpiry))
+        #expect(d.effects.map(Self.words).contains("cancel state expiry"))
+    }
+
+    @Test("a month's first decision closes the month before, once; a close that fails is said and asked again at the next decision")
+    func monthClose() {
+        let d = RunnerCoreTests().driver([3_600], now: 0)
+        d.failMonthCloses = 1
+        d.send(.start)
+        let closes = { d.effects.map(Self.words).filter { $0.hasPrefix("close the month") } }
+        #expect(closes() == ["close the month before 2026-12-01"])
+        #expect(d.logs.contains("cannot keep the figures of the month before 2026-12: database is locked"), "\(d.logs)")
+        d.clear()
+        d.send(.timerFired(.stateExpiry))
+        #expect(closes() == ["close the month before 2026-12-01"], "asked again")
+        d.clear()
+        d.send(.timerFired(.stateExpiry))
+        #expect(closes().isEmpty, "kept: not again this month")
+        // 2027-01-01T00:00Z: the next month's first decision.
+        d.now = Instant(secondsSinceEpoch: 1_798_761_600)
+        d.clear()
+        d.send(.timerFired(.stateExpiry))
+        #expect(closes() == ["close the month before 2027-01-01"])
+    }
+}
