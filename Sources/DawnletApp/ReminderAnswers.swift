@@ -130,8 +130,8 @@ public struct ReminderAnswers {
 
     /// Done, Skip or a dismissal on one of our items, a digest, or a calendar item's alarm.
     private func answerItem(_ answer: ReminderAnswer, _ key: ReminderKey, now: Instant) throws(StoreError) -> String {
-        if case .calendar(let text) = key {
-            return writeBack(text, answer == .done ? .acknowledged : .dismissed, until: nil, now: now) ?? (answer == .done ? "done" : "dismissed")
+        if case .calendar(let reference) = key {
+            return writeBack(reference, answer == .done ? .acknowledged : .dismissed, until: nil, now: now) ?? (answer == .done ? "done" : "dismissed")
         }
         guard answer != .dismiss else { return "dismissed" }
         guard let target = key.item else { throw Self.refusal(answer.description, key) }
@@ -153,22 +153,17 @@ public struct ReminderAnswers {
     /// A calendar item's snooze, written back as an RFC 9074 snooze alarm where its calendar is
     /// writable; nil when it is not (the snooze is kept here only).
     private func snoozeCalendarItem(_ key: ReminderKey, until: Instant, now: Instant) -> String? {
-        guard case .calendar(let text) = key else { return nil }
-        return writeBack(text, .snoozed, until: until, now: now)
+        guard case .calendar(let reference) = key else { return nil }
+        return writeBack(reference, .snoozed, until: until, now: now)
     }
 
     /// An answer written into a writable calendar's file, so every other device sees it —
     /// ACKNOWLEDGED and X-MOZ-LASTACK, or a snooze alarm the next plan reads back. The words
     /// recorded, or nil when the calendar is read-only or the write failed (logged by the caller
     /// through `writeProblem`).
-    private func writeBack(_ key: String, _ answer: CalendarAnswer, until: Instant?, now: Instant) -> String? {
-        let calendars = config.calendars
-        guard let target = CalendarWriteBack.target(ofKey: key, calendars: calendars.map(\.name)),
-            let calendar = calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly
-        else { return nil }
-        let start = target.instance.flatMap { name -> Instant? in
-            if case .utc(let at)? = RecurrenceRule.until(name) { return at } else { return nil }
-        }
+    private func writeBack(_ target: CalendarReference, _ answer: CalendarAnswer, until: Instant?, now: Instant) -> String? {
+        guard let calendar = config.calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly else { return nil }
+        let start = target.instanceStart
         let result = CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid) { text in
             if let until { return CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now) }
             return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)

@@ -18,32 +18,6 @@ public enum CalendarWriteBack {
         edit(text, uid: uid, at: at, snooze: (instanceStart, until))
     }
 
-    /// The calendar, UID and instance a calendar reminder's key names (`ics:work:UID:INSTANCE:10m`,
-    /// `ics:work:UID:alarm:2026-12-01T08:50:00`), given the configured calendars' names: a UID may
-    /// hold colons, so the known parts are taken off both ends.
-    public static func target(ofKey key: String, calendars: [String]) -> (calendar: String, uid: String, instance: String?)? {
-        guard key.hasPrefix("ics:") else { return nil }
-        let rest = key.dropFirst(4)
-        guard let calendar = calendars.filter({ rest.hasPrefix($0 + ":") }).max(by: { $0.count < $1.count }) else { return nil }
-        var item = rest.dropFirst(calendar.count + 1)
-        // `:alarm:` and a UTC time (19 characters), or `:` and an offset.
-        if item.count > 26, item.dropLast(19).hasSuffix(":alarm:") {
-            item = item.dropLast(26)
-        } else if let colon = item.lastIndex(of: ":") {
-            item = item[..<colon]
-        } else {
-            return nil
-        }
-        // An instance: `20261201T090000Z` or `20261201`.
-        if let colon = item.lastIndex(of: ":") {
-            let last = item[item.index(after: colon)...]
-            if RecurrenceRule.until(String(last)).map({ if case .local = $0 { return false } else { return true } }) == true {
-                return (calendar, String(item[..<colon]), String(last))
-            }
-        }
-        return item.isEmpty ? nil : (calendar, String(item), nil)
-    }
-
     /// One content line as the file has it: its physical lines (a folded line and its
     /// continuations), its name, and its value unfolded.
     struct Line {

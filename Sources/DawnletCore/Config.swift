@@ -264,6 +264,8 @@ public struct Config: Hashable, Sendable {
                 }
                 let name = try Config.string(nameValue, "\(path).name")
                 guard !name.isEmpty, names.insert(name).inserted else { throw ConfigError("\(path).name", "empty or used twice") }
+                // A reminder's key names its calendar up to the first colon.
+                guard !name.contains(":") else { throw ConfigError("\(path).name", "holds a colon, which a reminder's key uses to end the name") }
                 var source = CalendarSource(name: name, path: try Config.string(pathValue, "\(path).path"))
                 if let r = entry["readOnly"] { source.readOnly = try Config.bool(r, "\(path).readOnly") }
                 if let c = entry["channels"] { source.channels = try Config.channelList(c, "\(path).channels") }

@@ -213,7 +213,8 @@ public enum Planner {
                 // A snooze, a nag's return or quiet hours move one as any other reminder.
                 for alarm in alarms where alarm.secondsSinceEpoch >= began {
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
-                    let key = ReminderKey.calendar("\(calendar.key):alarm:\(ISO8601.format(alarm, utcOffset: 0).prefix(19))")
+                    let key = ReminderKey.calendar(
+                        CalendarReference(calendar: calendar.calendar, uid: calendar.uid, instance: calendar.instance, trigger: .alarm(alarm)))
                     plan(
                         index, item, key: key, fireAt: alarm, utcOffset: days.utcOffset(at: alarm), offset: .minutes(lead), gap: nil, plain: false,
                         into: &made)
@@ -231,9 +232,9 @@ public enum Planner {
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
                 if let acknowledged = calendar.acknowledged, fireAt <= acknowledged { continue }
                 if fireAt.secondsSinceEpoch < began { continue }
+                let key = CalendarReference(calendar: calendar.calendar, uid: calendar.uid, instance: calendar.instance, trigger: .offset(offset))
                 plan(
-                    index, item, key: .calendar("\(calendar.key):\(offset)"), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false,
-                    into: &made)
+                    index, item, key: .calendar(key), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false, into: &made)
             }
         }
 

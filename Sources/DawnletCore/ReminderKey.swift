@@ -7,8 +7,8 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
     /// `digest:2026-12-01`: a day's morning digest.
     case digest(CivilDate)
     /// `ics:NAME:UID:INSTANCE:OFFSET` or `ics:NAME:UID:INSTANCE:alarm:INSTANT`: an external
-    /// calendar's item, whose parts (a UID) may hold any text; kept whole.
-    case calendar(String)
+    /// calendar's item, in parts (`CalendarReference`, whose UID may hold any text).
+    case calendar(CalendarReference)
 
     /// A digest's: it lists, it is not answered item by item, and it never comes back.
     public var isDigest: Bool {
@@ -18,7 +18,8 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
 
     public init?(_ text: String) {
         if text.hasPrefix("ics:") {
-            self = .calendar(text)
+            guard let reference = CalendarReference(text) else { return nil }
+            self = .calendar(reference)
             return
         }
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -35,7 +36,7 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The text form, written as bytes into one string (one per reminder planned).
     public var description: String {
-        if case .calendar(let text) = self { return text }
+        if case .calendar(let reference) = self { return reference.description }
         return String(ascii: ReminderKey.maximumPlainASCII) { writePlainASCII(to: $0) }
     }
 
@@ -131,7 +132,7 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
 
     /// Appends the text form's bytes.
     public func write(to buffer: ByteBuffer) {
-        if case .calendar(let text) = self { return buffer.append(text) }
+        if case .calendar(let reference) = self { return buffer.append(reference.description) }
         buffer.write(upTo: ReminderKey.maximumPlainASCII) { writePlainASCII(to: $0) }
     }
 

@@ -114,6 +114,7 @@ import Testing
             ("{ calendars: [ { name: 'a' } ] }", "calendars[0]", "needs a name and a path"),
             ("{ calendars: [ { name: 'a', path: '/x', colour: 'red' } ] }", "calendars[0].colour", "unknown key"),
             ("{ calendars: [ { name: 'a', path: '/x' }, { name: 'a', path: '/y' } ] }", "calendars[1].name", "used twice"),
+            ("{ calendars: [ { name: 'work:home', path: '/x' } ] }", "calendars[0].name", "holds a colon"),
         ])
     func errors(_ text: String, _ keyPath: String, _ problem: String) {
         #expect {

@@ -220,7 +220,8 @@ import Testing
         func key() -> ReminderKey {
             switch Int.random(in: 0..<10, using: &rng) {
             case 0: return .digest(CivilDate(dayNumber: Int.random(in: -800_000...2_000_000, using: &rng)))
-            case 1: return .calendar(["ics:home:ä:0m", "ics:home:a:0m", "ics:work:x:alarm:2027"].randomElement(using: &rng)!)
+            case 1:
+                return ReminderKey(["ics:home:ä:0m", "ics:home:a:0m", "ics:work:x:alarm:2027-01-01T00:00:00"].randomElement(using: &rng)!)!
             default:
                 let id = Bool.random(using: &rng) ? ids.randomElement(using: &rng)! : Int64.random(in: 1...99_999, using: &rng)
                 // Mostly near one another, so ids, dates and offsets are each compared; some out

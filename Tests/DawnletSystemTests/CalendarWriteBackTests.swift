@@ -65,16 +65,6 @@ import Testing
         #expect(try read(again).first { $0.uid == "a:b@example.org" }?.alarms == [until.adding(seconds: 600)])
     }
 
-    @Test("a reminder's key names its calendar, UID (colons and all) and instance")
-    func targets() {
-        let calendars = ["work", "work:home"]
-        #expect(CalendarWriteBack.target(ofKey: "ics:work:a:b@x:20261201T090000Z:10m", calendars: calendars)! == ("work", "a:b@x", "20261201T090000Z"))
-        #expect(CalendarWriteBack.target(ofKey: "ics:work:home:u:alarm:2026-12-01T08:50:00", calendars: calendars)! == ("work:home", "u", nil))
-        #expect(CalendarWriteBack.target(ofKey: "ics:work:u:20261201:1d", calendars: calendars)! == ("work", "u", "20261201"))
-        #expect(CalendarWriteBack.target(ofKey: "ics:other:u:10m", calendars: calendars) == nil)
-        #expect(CalendarWriteBack.target(ofKey: "todo:1:2026-12-01:0m", calendars: calendars) == nil)
-    }
-
     @Test("the writer finds the item's file in a vdir and replaces only it, with our own mode (0600), never the old file's")
     func writer() throws {
         let folder = try TemporaryFolder()
