@@ -100,13 +100,15 @@ extension PlanReader {
             }
             reach = max(reach, ISO8601.localDate(of: until, in: zone).date.dayNumber - item.date.dayNumber)
         }
-        // A reminder that went out and waits may come back (a nag) as long after as the bound.
-        for (id, settled) in log where rules.mayNag && settled.waiting && !id.key.isDigest {
-            guard id.key.item != nil else {
+        // A reminder that went out and waits may come back (a nag) until the bound after it went
+        // out: days after its date, when it went out at the end of a snooze.
+        for (id, settled) in log where rules.mayNag && !id.key.isDigest {
+            guard let last = rules.lastReturn(settled) else { continue }
+            guard let item = id.key.item else {
                 oneSlice = true
                 continue
             }
-            reach = max(reach, Int(config.nagFor.wholeSeconds / 86_400) + 1)
+            reach = max(reach, ISO8601.localDate(of: last, in: zone).date.dayNumber - item.date.dayNumber)
         }
         // Quiet hours hold a reminder until they end, the next day at the latest.
         if config.quietHours != nil { reach = max(reach, 1) }

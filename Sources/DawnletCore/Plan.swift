@@ -169,6 +169,15 @@ public struct PlanRules: Sendable {
     public func nagSeconds(_ item: PlanItem) -> Int64 {
         item.nag(nag)?.wholeSeconds ?? 0
     }
+
+    /// The latest instant a nag can bring back a reminder that went out and waits (`settled`), if
+    /// its item nags: its bound after it first went out, and a day more where quiet hours may
+    /// hold that return. A snooze that brought it back starts its returns again, so this can be
+    /// days after its date. Nil when nothing can bring it back.
+    public func lastReturn(_ settled: Settlement) -> Instant? {
+        guard settled.waiting, let first = settled.firstDelivered else { return nil }
+        return first.adding(nagFor).adding(seconds: quietHours == nil ? 0 : 86_400)
+    }
 }
 
 public struct Plan: Sendable {

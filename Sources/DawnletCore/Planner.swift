@@ -11,8 +11,9 @@ public enum Planner {
     ///   - log: the delivery log's settled deliveries (delivered, failed, missed).
     ///   - snoozed: deliveries a snooze moved, and their new instants.
     ///   - includeSuppressed: also return what is skipped, done or logged (`preview --all`).
-    ///   - scope: the whole plan's window, when this is a slice of it: a snoozed reminder is planned
-    ///     at its new instant (in `window`) when its first instant is in `scope` (default: `window`).
+    ///   - scope: the whole plan's window, when this is a slice of it: a snoozed reminder, or one a
+    ///     nag brings back, is planned at its new instant (in `window`) when its first instant, due
+    ///     or held, is in `scope` (default: `window`).
     public static func plan(
         items: [PlanItem], overdue: [PlanItem], rules: PlanRules, log: [DeliveryID: Settlement], snoozed: [DeliveryID: Instant] = [:],
         now: Instant, window: ClosedRange<Instant>, scope: ClosedRange<Instant>? = nil, zone: Zone, includeSuppressed: Bool = false
@@ -158,7 +159,10 @@ public enum Planner {
             let fireAt = held ?? due
             let utcOffset = held.map { zone.utcOffset(at: $0) } ?? dueOffset
             let inWindow = window.contains(fireAt)
-            guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && scope.contains(due)) else { return }
+            // Outside this slice it may still bring a snooze or a nag's return into it, as it does
+            // in the whole plan: when the plan's scope holds the instant it goes out (where quiet
+            // hours may hold it from a due instant before the scope) or its due one.
+            guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && (scope.contains(fireAt) || scope.contains(due))) else { return }
             // What a snooze's or a nag's return says too; a hold is this instant's own.
             let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
             var channels = context.channels(of: item)
