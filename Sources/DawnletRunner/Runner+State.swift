@@ -88,7 +88,7 @@ extension Runner {
         let month = YearMonth(containing: today)
         guard closedMonth != month else { return }
         do {
-            _ = try MonthClose.previous(before: today, store: store, now: now, clock: today)
+            _ = try MonthClose.previous(before: today, store: store, now: now, clock: today, zone: settings.zone)
             closedMonth = month
         } catch {
             log(LogEntry("cannot keep the figures of the month before \(month): \(error)", priority: 4))
