@@ -25,17 +25,21 @@ public enum MonthClose {
 
     /// The snapshot of the month before `today`'s: the one kept, else made now — and kept only
     /// when that month has ended by the clock's day `clock` (a what-if `--now` ahead of the clock
-    /// keeps nothing).
-    public static func previous(before today: CivilDate, store: Store, now: Instant, clock: CivilDate) throws -> MonthSnapshot? {
+    /// keeps nothing) and the database saw it end (`MonthSnapshot.isRecord`, its day in `zone`): a
+    /// month that ended before the database began is made each time, and a row kept of it (as the
+    /// versions before kept one) is not read.
+    public static func previous(before today: CivilDate, store: Store, now: Instant, clock: CivilDate, zone: Zone) throws -> MonthSnapshot? {
         let current = YearMonth(containing: today)
         guard current.firstDay.dayNumber > CivilDate(year: 1, month: 1, day: 31)!.dayNumber else { return nil }
         let previous = YearMonth(containing: current.firstDay.adding(days: -1))
-        if let kept = try store.sources.snapshot(of: previous) { return kept }
+        let began = try store.log.createdAt().map { ISO8601.localDate(of: $0, in: zone).date }
+        let record = MonthSnapshot.isRecord(of: previous, databaseBegan: began)
+        if record, let kept = try store.sources.snapshot(of: previous) { return kept }
         let (debts, payments) = (try store.sources.debts(), try store.sources.payments())
         let closing = MonthSnapshot(
             closing: try cashflow(of: previous, store: store, debts: debts, payments: payments), debts: debts, payments: payments,
             taken: try store.sources.balanceTaken())
-        guard YearMonth(containing: clock) > previous else { return closing }
+        guard record, YearMonth(containing: clock) > previous else { return closing }
         return try store.sources.keep(closing, takenAt: now)
     }
 }

@@ -116,3 +116,14 @@ public struct MonthSnapshot: Hashable, Sendable {
         self.init(month: cashflow.month, incoming: cashflow.incoming, outgoing: cashflow.outgoing, debts: balances)
     }
 }
+
+extension MonthSnapshot {
+    /// Whether `month`'s figures are kept as a record: only when the database saw the month end,
+    /// having begun (`began`, its local day) on one of the month's days or before. A month that
+    /// ended before the database began was never seen to close, so nothing of it is kept: its
+    /// figures are what has been entered about it, worked out each time they are shown, and a bill
+    /// back-dated into it later still counts. nil: not known, a record.
+    public static func isRecord(of month: YearMonth, databaseBegan began: CivilDate?) -> Bool {
+        began.map { $0 <= month.lastDay } ?? true
+    }
+}

@@ -90,7 +90,7 @@ extension Runner {
     /// connection, which leaves its plan's data version as it was.
     func closeMonth(before today: CivilDate, now: Instant) -> String? {
         do {
-            _ = try MonthClose.previous(before: today, store: store, now: now, clock: today)
+            _ = try MonthClose.previous(before: today, store: store, now: now, clock: today, zone: settings.zone)
             return nil
         } catch {
             return "\(error)"

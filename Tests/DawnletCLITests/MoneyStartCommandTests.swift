@@ -63,13 +63,36 @@ import Testing
         let text = try cli("dashboard").stdout
         #expect(text.contains("2026-12: in 3200.00, out -950.00, net 2250.00 ↑ (2026-11: net -950.00)\n"), "\(text)")
         #expect(text.contains("  Card  balance 500.00\n"), "\(text)")
-        #expect(try python("print(list(c.execute('SELECT month, money_in, money_out, debts FROM month_snapshots')))") == "[('2026-11', '0', '-95000', '')]")
+        // November ended before the database began: worked out, not kept.
+        #expect(try python("print(c.execute('SELECT count(*) FROM month_snapshots').fetchone()[0])") == "0")
 
         // Paid today, in the month it was added: listed on the day it was paid, not before.
         try cli("debt", "log", "1")
         let paid = try cli("money", "month", "2026-12").stdout
         #expect(paid.contains("  2026-12-10        -50.00  Card  (debt #1, logged)\n"), "\(paid)")
         #expect(!paid.contains("2026-12-01        -50.00"), "\(paid)")
+    }
+
+    @Test(
+        "a month that ended before the database began is kept by no one: last month's figures count a bill back-dated into it after the first look, whatever a version before kept"
+    )
+    func monthBeforeTheDatabase() throws {
+        try cli("debt", "add", "Card", "--balance", "500", "--minimum", "50", "--day", "3")
+        let first = try cli("dashboard", "--json").stdout
+        #expect(first.contains(#""last_month":{"month":"2026-11","in":"0.00","out":"0.00","net":"0.00"}"#), "\(first)")
+        // Typed in after that first look: a rent paid since January.
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-01-01")
+        let november = #""last_month":{"month":"2026-11","in":"0.00","out":"-950.00","net":"-950.00"}"#
+        let dashboard = try cli("dashboard", "--json").stdout
+        #expect(dashboard.contains(november), "\(dashboard)")
+        let text = try cli("dashboard").stdout
+        #expect(text.contains("2026-12: in 0.00, out -950.00, net -950.00 → (2026-11: net -950.00)\n"), "\(text)")
+        #expect(try python("print(c.execute('SELECT count(*) FROM month_snapshots').fetchone()[0])") == "0")
+        // A row of November kept at the first look, as the versions before kept it, is not read.
+        _ = try python(
+            "c.execute(\"INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts) VALUES ('2026-11', 0, '0', '0', '')\"); c.commit()")
+        let again = try cli("dashboard", "--json").stdout
+        #expect(again.contains(november), "\(again)")
     }
 
     @Test("goal add and goal edit refuse a date before today: 65 and one line saying so; today and later are taken")

@@ -119,6 +119,21 @@ import Testing
         #expect(MonthSnapshot(closing: cashflow, debts: [before], payments: [], taken: [:]).debts == [1: Amount(minorUnits: 50_000)])
     }
 
+    @Test(
+        "a closed month is a record only when the database saw it end: begun on its last day or before",
+        arguments: [
+            ("begun a month before", "2026-10-15", true),
+            ("begun on its first day", "2026-11-01", true),
+            ("begun on its last day", "2026-11-30", true),
+            ("begun the day after it ended", "2026-12-01", false),
+            ("begun later", "2026-12-10", false),
+            ("not known", nil, true),
+        ] as [(String, String?, Bool)])
+    func monthRecord(_ name: String, began: String?, expected: Bool) throws {
+        let november = try #require(YearMonth("2026-11"))
+        #expect(MonthSnapshot.isRecord(of: november, databaseBegan: began.map(date)) == expected, "\(name)")
+    }
+
     @Test("the dashboard flags no payment as unlogged that fell due before its debt was added")
     func dashboardFlag() throws {
         let month = try #require(YearMonth("2026-12"))

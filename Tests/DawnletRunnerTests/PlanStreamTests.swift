@@ -24,7 +24,8 @@ import Testing
         let last = ISO8601.localDate(of: window.upperBound, in: source.zone).date.adding(days: lead + 1)
         let items = try source.items(definitions, money: try PlanReader.MoneySources(source.store), in: first...last, anchoredFrom: first)
         let plan = Planner.plan(
-            items: items, overdue: try source.overdueTodos(definitions), rules: PlanRules(config: source.config, databaseBegan: try source.store.log.createdAt()),
+            items: items, overdue: try source.overdueTodos(definitions),
+            rules: PlanRules(config: source.config, databaseBegan: try source.store.log.createdAt()),
             log: try source.store.log.deliveryLog(since: window.lowerBound), snoozed: try source.store.log.snoozes(),
             now: now, window: window, zone: source.zone, includeSuppressed: all)
         return plan.reminders.enumerated().sorted { a, b in

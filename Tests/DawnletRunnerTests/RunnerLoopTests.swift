@@ -338,6 +338,8 @@ extension RunnerLoopTests {
         // Paid in December: November's end balance is worked back to before it.
         _ = try store.sources.logPayment(for: .debt, id: card, on: date("2026-12-01"), amount: Amount(minorUnits: 10_000))
         try todo("New year", "09:00", on: "2027-01-01")
+        // The database began before November: it saw the month end.
+        try store.db.run("UPDATE settings SET value = ? WHERE key = 'created'", [.text(String(at("2026-10-01T00:00").secondsSinceEpoch))])
         var delivered = Set<Int>()
         scheduler.setWallClock(to: at("2026-12-01T00:30"))
         runner.start()

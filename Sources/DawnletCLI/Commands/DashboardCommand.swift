@@ -17,7 +17,7 @@ enum DashboardCommand {
         let (zone, now) = (try invocation.timeZone(), try invocation.now())
         let today = ISO8601.localDate(of: now, in: zone).date
         let store = try invocation.openStore()
-        let previous = try MonthClose.previous(before: today, store: store, now: now, clock: ISO8601.localDate(of: Instant(Date()), in: zone).date)
+        let previous = try MonthClose.previous(before: today, store: store, now: now, clock: ISO8601.localDate(of: Instant(Date()), in: zone).date, zone: zone)
         let (days, problems) = try TodayCommand.days(today...today, &invocation)
         invocation.output.warn(problems)
         let entries = days.first?.entries ?? []
