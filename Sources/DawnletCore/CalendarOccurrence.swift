@@ -23,12 +23,16 @@ public struct CalendarOccurrence: Hashable, Sendable {
     /// Up to when its reminders were seen on another device (Thunderbird's X-MOZ-LASTACK, which
     /// dawnlet-remind writes too): those of the calendar's default offsets as well as its VALARMs.
     public let acknowledged: Instant?
+    /// A todo with a DUE (its `date` and `time` are then when it is due); one with DTSTART only
+    /// is about when it starts.
+    public let hasDue: Bool
 
     public init(
         calendar: String, uid: String, kind: Kind, title: String, date: CivilDate, start: Instant?, time: WallTime?,
-        alarms: [Instant]?, instance: String?, acknowledged: Instant? = nil
+        alarms: [Instant]?, instance: String?, acknowledged: Instant? = nil, hasDue: Bool = false
     ) {
         self.acknowledged = acknowledged
+        self.hasDue = hasDue
         self.calendar = calendar
         self.uid = uid
         self.kind = kind

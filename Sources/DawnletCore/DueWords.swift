@@ -1,5 +1,5 @@
 /// How far an item's own time is from the moment its message goes out, in the words a message
-/// gives after its time (`Todo at 09:00 (in 10m)`): worked out when it is shown, so a late
+/// gives after its time (`Todo due at 09:00 (in 10m)`): worked out when it is shown, so a late
 /// delivery, a snooze's or a nag's return and the end of quiet hours say how far it is then, not
 /// when it was planned.
 public enum DueWords {

@@ -73,9 +73,10 @@ public struct PlannedReminder: Hashable, Sendable {
     public var sourceName: String { item?.calendar.map { "ics:\($0.calendar)" } ?? source.rawValue }
     public var definitionID: Int64? { item.flatMap { $0.isCalendar ? nil : $0.definitionID } }
 
-    /// The notification text as planned, worded per kind: `Todo at 09:00 (in 10m)`, `Event on
-    /// 2026-12-04` (a calendar file's todo and event too). A message says how far its item is
-    /// when it goes out instead (`body(relative:)`, from `ReminderMessage`).
+    /// The notification text as planned, worded per kind (`PlanItem.whenWords`): `Todo due at
+    /// 09:00 (in 10m)`, `Event starts at 14:30`, `Bill due on 2026-12-01: -950.00` (a calendar
+    /// file's todo and event too). A message says how far its item is when it goes out instead
+    /// (`body(relative:)`, from `ReminderMessage`).
     public var body: String {
         body(relative: offset.flatMap { $0.isZero ? nil : "in \($0)" })
     }
@@ -89,8 +90,7 @@ public struct PlannedReminder: Hashable, Sendable {
                     : "\(x.wordedKind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
             }.joined(separator: "\n")
         }
-        var text = item.wordedKind.label
-        if let time = item.time { text += " at \(time)" } else { text += " on \(item.date)" }
+        var text = item.whenWords
         if let relative { text += " (\(relative))" }
         if let detail = item.detail { text += ": \(detail)" }
         return text
@@ -192,22 +192,30 @@ public struct Plan: Sendable {
     }
 }
 
-extension ReminderKind {
-    /// `Todo`, `Event`, …: the word that starts a reminder's body.
-    public var label: String {
-        switch self {
-        case .todo: return "Todo"
-        case .event: return "Event"
-        case .habit: return "Habit"
-        case .bill: return "Bill"
-        case .subscription: return "Subscription"
-        case .debt: return "Debt"
-        case .goal: return "Goal"
-        case .income: return "Income"
-        case .calendar: return "Calendar"
-        }
+extension PlanItem {
+    /// What the item is and when, as a reminder's body begins, worded per what it is: an event
+    /// starts (one of a whole day is on it), a todo is due (a calendar file's todo with no DUE
+    /// starts), a bill and a debt's payment are due, a subscription renews, income is expected,
+    /// a goal is reached by its day, a habit is kept at its time: `Event starts at 14:30`, `Todo
+    /// due on 2026-12-04`, `Subscription renews on 2026-12-14`, `Goal by 2027-03-01`.
+    public var whenWords: String {
+        let (what, timed, onDay): (String, String, String) =
+            switch wordedKind {
+            case .todo: calendar.map { !$0.hasDue } == true ? ("Todo", "starts at", "starts on") : ("Todo", "due at", "due on")
+            case .event: ("Event", "starts at", "on")
+            case .habit: ("Habit", "at", "on")
+            case .bill: ("Bill", "due at", "due on")
+            case .subscription: ("Subscription", "renews at", "renews on")
+            case .debt: ("Debt payment", "due at", "due on")
+            case .goal: ("Goal", "by", "by")
+            case .income: ("Income", "expected at", "expected on")
+            case .calendar: ("Calendar item", "at", "on")
+            }
+        return time.map { "\(what) \(timed) \($0)" } ?? "\(what) \(onDay) \(date)"
     }
+}
 
+extension ReminderKind {
     /// `a todo`, `an event`, `an income`: the kind's name after its article, for a sentence.
     public var withArticle: String {
         (self == .event || self == .income ? "an " : "a ") + rawValue

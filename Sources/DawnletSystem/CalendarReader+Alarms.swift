@@ -74,7 +74,7 @@ extension CalendarReader.FileReader {
         occurrences.append(
             CalendarOccurrence(
                 calendar: calendar, uid: uid, kind: kind, title: title, date: day, start: at, time: time,
-                alarms: alarms, instance: instance, acknowledged: mozilla.lastAck))
+                alarms: alarms, instance: instance, acknowledged: mozilla.lastAck, hasDue: kind == .todo && shape.hasDue))
     }
 
     /// Each VALARM's instants, its repetitions (REPEAT, DURATION) included, less those

@@ -226,6 +226,8 @@ extension CalendarReader.FileReader {
     /// without one), when a todo is due (`dueSeconds` after it), and its end (DTEND or DUE:
     /// the same exact length for every instance; DURATION: nominal days on the calendar).
     struct Shape {
+        /// A todo's DUE is given.
+        var hasDue = false
         var dueSeconds: Int64 = 0
         var exactLength: Int64?
         var nominalLength: icaldurationtype?
@@ -240,6 +242,7 @@ extension CalendarReader.FileReader {
         if f.icalcomponent_isa(item) == ICAL_VTODO_COMPONENT {
             let due = f.icalcomponent_get_due(item)
             if f.icaltime_is_null_time(due) == 0, let at = instant(due) {
+                shape.hasDue = true
                 shape.dueSeconds = at.secondsSinceEpoch - from.secondsSinceEpoch
                 shape.exactLength = shape.dueSeconds
                 return shape

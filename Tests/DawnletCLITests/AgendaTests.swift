@@ -76,7 +76,7 @@ import Testing
         #expect(json.hasPrefix(#"{"days":[{"date":"2026-12-02","items":["#))
         #expect(
             json.contains(
-                #"{"kind":"subscription","definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment":1}"#
+                #"{"kind":"subscription","definition_id":1,"title":"Stream","time":null,"status":"logged","overdue":false,"source":"virtual","amount":"-12.99","payment_id":1}"#
             ))
         #expect(
             json.contains(
@@ -113,6 +113,33 @@ import Testing
         #expect(preview.contains(#"{"kind":"todo","definition_id":1,"title":"Water","#), "the digest's item: \(preview)")
         #expect(preview.contains(#""key":"todo:2:2026-12-01:0m","fire_at":"2026-12-01T09:00:00+00:00","kind":"todo","title":"Bins","#), "\(preview)")
         #expect(preview.contains(#""title":"Bins","occurrence_date":"2026-12-01","source":"virtual","definition_id":2,"#), "\(preview)")
+    }
+
+    @Test(
+        "money month --json names ids as they are: definition_id what the line's commands take (not a bill's row, occurrence_id), payment_id what payment delete takes"
+    )
+    func moneyMonthIds() throws {
+        try cli("money", "add", "Stream", "--amount", "-12.99", "--every", "monthly on day 2 from 2026-11-02")
+        try cli("money", "add", "Rent", "--amount", "-950", "--every", "monthly on day 1 from 2026-12-01")
+        try cli("subscription", "add", "Music", "--amount", "-9.99", "--every", "monthly on day 1 from 2026-12-01")
+        try cli("subscription", "log", "1", "--on", "2026-12-01")
+        // Stream's November row comes first: no December row has its recurring transaction's id.
+        try cli("money", "month", "2026-11")
+        let json = try cli("money", "month", "2026-12", "--json").stdout
+        #expect(
+            json == #"{"month":"2026-12","lines":["#
+                + #"{"date":"2026-12-01","kind":"bill","definition_id":2,"occurrence_id":3,"name":"Rent","amount":"-950.00","status":"posted"},"#
+                + #"{"date":"2026-12-01","kind":"subscription","definition_id":1,"payment_id":1,"name":"Music","amount":"-9.99","status":"logged"},"#
+                + #"{"date":"2026-12-02","kind":"bill","definition_id":1,"occurrence_id":2,"name":"Stream","amount":"-12.99","status":"posted"}],"#
+                + #""in":"0.00","out":"-972.98","net":"-972.98"}"# + "\n", "\(json)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let lines = try #require(document["lines"] as? [[String: Any]])
+        #expect(lines.allSatisfy { $0["id"] == nil && $0["source_id"] == nil }, "no \"id\" that means something else: \(lines)")
+        // What a line gives, its commands take: Rent's definition_id pays Rent, the payment's id deletes it.
+        let rent = try #require(lines.first { $0["name"] as? String == "Rent" }?["definition_id"] as? Int)
+        #expect(try cli("money", "paid", "\(rent)", "--on", "2026-12-01").stdout == "recurring transaction 2 on 2026-12-01: paid\n")
+        let payment = try #require(lines.first { $0["name"] as? String == "Music" }?["payment_id"] as? Int)
+        #expect(try cli("payment", "delete", "\(payment)").stdout == "payment #1 deleted: subscription 1 is unlogged for the period from 2026-12-01\n")
     }
 
     @Test("an event with a duration shows its end, the same day or a later one; find shows a one-off's time")

@@ -78,7 +78,7 @@ extension ServeTests {
         #expect(shown["summary"] as? String == title + " (late)")
         // Due two to three minutes before it went out (late), and says so: not "at its time".
         let body = shown["body"] as? String
-        #expect(["Todo at \(due.suffix(5)) (2m ago)", "Todo at \(due.suffix(5)) (3m ago)"].contains(body ?? ""), "\(shown)")
+        #expect(["Todo due at \(due.suffix(5)) (2m ago)", "Todo due at \(due.suffix(5)) (3m ago)"].contains(body ?? ""), "\(shown)")
         #expect((shown["message"] as? String)?.hasPrefix("URGENT ") == true, "a late todo is critical: \(shown)")
         #expect(shown["appname"] as? String == "Dawnlet")
         #expect(shown["category"] as? String == "x-dawnlet.todo")

@@ -42,7 +42,7 @@ extension ServeTests {
         #expect((mail["message_id"] as? String)?.hasPrefix("<dawnlet.todo.1.2026-12-01.0m.") == true)
         #expect(mail["x_dawnlet_key"] as? String == "todo:1:2026-12-01:0m")
         #expect(mail["charset"] as? String == "utf-8")
-        #expect((mail["body"] as? String)?.hasPrefix("Todo at 09:00\n\nDue 2026-12-01T09:00:00+01:00.\n") == true, "\(mail)")
+        #expect((mail["body"] as? String)?.hasPrefix("Todo due at 09:00\n\nDue 2026-12-01T09:00:00+01:00.\n") == true, "\(mail)")
         #expect((mail["defects"] as? [String])?.isEmpty == true, "\(mail)")
         #expect(
             mail["headers"] as? [String] == [
@@ -92,10 +92,10 @@ extension ServeTests {
             try #require(got.first { $0["subject"] as? String == subject }?["body"] as? String, "\(got)")
         }
         let late = try body("(late) Call")
-        #expect(late.hasPrefix("Todo at 09:00 (in 8m)\n\nDue 2026-12-01T08:50:00+01:00; sent late.\n"), "\(late)")
+        #expect(late.hasPrefix("Todo due at 09:00 (in 8m)\n\nDue 2026-12-01T08:50:00+01:00; sent late.\n"), "\(late)")
         let held = try body("Talk")
         #expect(
-            held.hasPrefix("Event at 08:40 (13m ago)\nHeld for quiet hours: due 08:40.\n\nDue 2026-12-01T08:40:00+01:00; held for quiet hours.\n"),
+            held.hasPrefix("Event starts at 08:40 (13m ago)\nHeld for quiet hours: due 08:40.\n\nDue 2026-12-01T08:40:00+01:00; held for quiet hours.\n"),
             "\(held)")
         #expect(!held.contains("08:53"), "the end of the quiet hours is when it went out, not when it was due: \(held)")
     }

@@ -209,7 +209,7 @@ import Testing
         #expect(first == second)
         #expect(
             first
-                == #"{"month":"2026-02","lines":[{"date":"2026-02-01","kind":"bill","id":2,"source_id":1,"name":"Rent","amount":"-950.00","status":"posted"},{"date":"2026-02-27","kind":"bill","id":3,"source_id":3,"name":"Salary","amount":"2500.00","status":"posted"},{"date":"2026-02-28","kind":"bill","id":1,"source_id":2,"name":"Stream","amount":"-12.99","status":"skipped"}],"in":"2500.00","out":"-950.00","net":"1550.00"}"#
+                == #"{"month":"2026-02","lines":[{"date":"2026-02-01","kind":"bill","definition_id":1,"occurrence_id":2,"name":"Rent","amount":"-950.00","status":"posted"},{"date":"2026-02-27","kind":"bill","definition_id":3,"occurrence_id":3,"name":"Salary","amount":"2500.00","status":"posted"},{"date":"2026-02-28","kind":"bill","definition_id":2,"occurrence_id":1,"name":"Stream","amount":"-12.99","status":"skipped"}],"in":"2500.00","out":"-950.00","net":"1550.00"}"#
                 + "\n")
         let text = try cli("money", "month", "2026-02").stdout
         #expect(text.contains("2026-02-28        -12.99  Stream  (skipped)"))

@@ -57,7 +57,11 @@ import Testing
         let feb = try cli("calendar", "2026-02", "--json").stdout
         #expect(
             feb
-                == #"{"month":"2026-02","events":[{"id":1,"kind":"subscription","date":"2026-02-15","name":"Stream","amount":"-12.99","loggable":true,"logged":true},{"id":1,"kind":"goal","date":"2026-02-20","name":"Holiday","amount":"2000.00","loggable":false,"logged":false},{"id":1,"kind":"income","date":"2026-02-27","name":"Salary","amount":"3000.00","loggable":false,"logged":false},{"id":1,"kind":"debt","date":"2026-02-28","name":"Card","amount":"-50.00","loggable":true,"logged":false}]}"#
+                == #"{"month":"2026-02","events":["#
+                + #"{"definition_id":1,"kind":"subscription","date":"2026-02-15","name":"Stream","amount":"-12.99","loggable":true,"logged":true,"payment_id":1},"#
+                + #"{"definition_id":1,"kind":"goal","date":"2026-02-20","name":"Holiday","amount":"2000.00","loggable":false,"logged":false},"#
+                + #"{"definition_id":1,"kind":"income","date":"2026-02-27","name":"Salary","amount":"3000.00","loggable":false,"logged":false},"#
+                + #"{"definition_id":1,"kind":"debt","date":"2026-02-28","name":"Card","amount":"-50.00","loggable":true,"logged":false}]}"#
                 + "\n")
         let april = try cli("calendar", "2026-04", "--json").stdout
         #expect(april.contains(#""kind":"debt","date":"2026-04-30""#))

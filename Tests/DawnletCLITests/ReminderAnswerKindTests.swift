@@ -82,6 +82,31 @@ import Testing
         #expect(after.stderr == "dawnlet-remind: no reminder is waiting for an answer (reminder list)\n")
     }
 
+    @Test("without KEY, snooze takes the newest reminder but a digest, dismiss the newest of all; with none it fits, one line and exit 65")
+    func implicitSnoozeAndDismiss() throws {
+        try delivered([
+            ("todo:1:2026-12-01:0m", "todo", "Call mum", "2026-12-01T08:30"),
+            ("digest:2026-12-01", "digest", "Tuesday 2026-12-01: 1 item", "2026-12-01T09:00"),
+        ])
+        let paid = try cli(["reminder", "paid"], expect: 65)
+        #expect(paid.stdout.isEmpty)
+        #expect(
+            paid.stderr
+                == "dawnlet-remind: none of the 2 reminders waiting can be paid (a morning digest takes dismiss; a todo's reminder takes done, skip, snooze or dismiss); see reminder list\n"
+        )
+        let snoozed = try cli(["reminder", "snooze", "--for", "1h"])
+        #expect(snoozed.stdout == "snoozed until 2026-12-01T11:00:00+00:00: todo:1:2026-12-01:0m\n", "the todo's, under the newer digest's")
+        #expect(snoozed.stderr == "snooze: todo:1:2026-12-01:0m \"Call mum\"\n")
+        let none = try cli(["reminder", "snooze", "--for", "1h"], expect: 65)
+        #expect(none.stdout.isEmpty)
+        #expect(none.stderr == "dawnlet-remind: the one reminder waiting cannot be snoozed (a morning digest takes dismiss); see reminder list\n")
+        let dismissed = try cli(["reminder", "dismiss"])
+        #expect(dismissed.stdout == "dismissed: digest:2026-12-01\n")
+        #expect(dismissed.stderr == "dismiss: digest:2026-12-01 \"Tuesday 2026-12-01: 1 item\"\n")
+        let after = try cli(["reminder", "dismiss"], expect: 65)
+        #expect(after.stdout.isEmpty && after.stderr == "dawnlet-remind: no reminder is waiting for an answer (reminder list)\n")
+    }
+
     @Test("an answer that does not fit says what the reminder is and the answers it takes, per kind, with its article")
     func refusalPerKind() throws {
         try cli(["income", "add", "Salary", "--amount", "2500", "--every", "monthly on day 1"], at: "2026-12-01T07:00")

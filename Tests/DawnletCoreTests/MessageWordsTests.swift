@@ -35,6 +35,35 @@ import Testing
         #expect(DueWords.relative(day.adding(days: days), from: day) == expected)
     }
 
+    /// An item of each kind, at a time or on its day → how a reminder's body begins.
+    static let kinds: [(ReminderKind, String?, String)] = [
+        (.todo, "09:00", "Todo due at 09:00"), (.todo, nil, "Todo due on 2026-12-04"), (.event, "14:30", "Event starts at 14:30"),
+        (.event, nil, "Event on 2026-12-04"), (.habit, "07:30", "Habit at 07:30"), (.habit, nil, "Habit on 2026-12-04"),
+        (.bill, nil, "Bill due on 2026-12-04"), (.subscription, nil, "Subscription renews on 2026-12-04"),
+        (.debt, nil, "Debt payment due on 2026-12-04"), (.goal, nil, "Goal by 2026-12-04"), (.income, nil, "Income expected on 2026-12-04"),
+    ]
+
+    @Test("a reminder's body says what its item is and when, per kind: an event starts, a todo and a bill are due, a subscription renews", arguments: kinds)
+    func wordedPerKind(kind: ReminderKind, time: String?, expected: String) {
+        let item = PlanItem(kind: kind, definitionID: 3, date: day, time: time.flatMap(WallTime.init), title: "T", source: .virtual)
+        #expect(item.whenWords == expected)
+    }
+
+    @Test("a calendar file's todo is due at its DUE, and starts at a DTSTART without one; its event starts")
+    func calendarWordedPerKind() {
+        func item(_ kind: CalendarOccurrence.Kind, due: Bool, time: String?) -> PlanItem {
+            PlanItem(
+                calendar: CalendarOccurrence(
+                    calendar: "work", uid: "u", kind: kind, title: "T", date: day, start: time.map { at("2026-12-04T\($0)") },
+                    time: time.flatMap(WallTime.init), alarms: nil, instance: nil, hasDue: due))
+        }
+        #expect(item(.todo, due: true, time: "09:00").whenWords == "Todo due at 09:00")
+        #expect(item(.todo, due: false, time: "09:00").whenWords == "Todo starts at 09:00")
+        #expect(item(.todo, due: true, time: nil).whenWords == "Todo due on 2026-12-04")
+        #expect(item(.event, due: false, time: "09:00").whenWords == "Event starts at 09:00")
+        #expect(item(.event, due: false, time: nil).whenWords == "Event on 2026-12-04")
+    }
+
     func event(at time: String?, offset: ReminderOffset, fireAt: String, snoozed: Bool = false, heldFrom: String? = nil) -> PlannedReminder {
         let item = PlanItem(kind: .event, definitionID: 3, date: day, time: time.flatMap(WallTime.init), title: "Talk", source: .virtual)
         var reminder = PlannedReminder(
@@ -46,12 +75,12 @@ import Testing
 
     /// A reminder 10m before a 14:30 event, going out at each instant → its body.
     static let sendings: [(String, Bool, String)] = [
-        ("2026-12-04T14:20:00", false, "Event at 14:30 (in 10m)"),
-        ("2026-12-04T14:20:40", false, "Event at 14:30 (in 10m)"),
-        ("2026-12-04T14:27:00", true, "Event at 14:30 (in 3m)"),
-        ("2026-12-04T14:30:30", true, "Event at 14:30"),
-        ("2026-12-04T14:35:10", true, "Event at 14:30 (5m ago)"),
-        ("2026-12-05T09:00:00", true, "Event at 14:30 (18h30m ago)"),
+        ("2026-12-04T14:20:00", false, "Event starts at 14:30 (in 10m)"),
+        ("2026-12-04T14:20:40", false, "Event starts at 14:30 (in 10m)"),
+        ("2026-12-04T14:27:00", true, "Event starts at 14:30 (in 3m)"),
+        ("2026-12-04T14:30:30", true, "Event starts at 14:30"),
+        ("2026-12-04T14:35:10", true, "Event starts at 14:30 (5m ago)"),
+        ("2026-12-05T09:00:00", true, "Event starts at 14:30 (18h30m ago)"),
     ]
 
     @Test("a reminder's body says how far its item is when it goes out, not when it was planned", arguments: sendings)
@@ -65,8 +94,8 @@ import Testing
     @Test("a snooze's return and an item of a day say how far the item is then; the body as planned still says the offset")
     func returns() {
         let back = event(at: "14:30", offset: .minutes(10), fireAt: "2026-12-04T14:25", snoozed: true)
-        #expect(ReminderMessage(back, late: false, at: at("2026-12-04T14:25"), zone: Self.berlin).body == "Event at 14:30 (in 5m)")
-        #expect(back.body == "Event at 14:30 (in 10m)", "preview's words, as planned")
+        #expect(ReminderMessage(back, late: false, at: at("2026-12-04T14:25"), zone: Self.berlin).body == "Event starts at 14:30 (in 5m)")
+        #expect(back.body == "Event starts at 14:30 (in 10m)", "preview's words, as planned")
         let dayBefore = event(at: nil, offset: .days(1), fireAt: "2026-12-03T08:00")
         #expect(ReminderMessage(dayBefore, late: false, at: at("2026-12-03T08:00"), zone: Self.berlin).body == "Event on 2026-12-04 (in 1d)")
         #expect(ReminderMessage(dayBefore, late: true, at: at("2026-12-04T07:59"), zone: Self.berlin).body == "Event on 2026-12-04")
@@ -76,16 +105,18 @@ import Testing
     func heldEmail() {
         let held = event(at: "23:20", offset: .minutes(10), fireAt: "2026-12-05T07:00", heldFrom: "2026-12-04T23:10")
         let message = ReminderMessage(held, late: false, at: at("2026-12-05T07:00:01"), zone: Self.berlin)
-        #expect(message.body == "Event at 23:20 (7h40m ago)\nHeld for quiet hours: due 23:10.")
+        #expect(message.body == "Event starts at 23:20 (7h40m ago)\nHeld for quiet hours: due 23:10.")
         #expect(message.when == "2026-12-04T23:10:00+01:00" && message.templateValues["when"] == "2026-12-04T23:10:00+01:00")
         let mail = MailMessage(message, from: "d@example.org", to: ["me@example.org"], date: at("2026-12-05T07:00:01"), utcOffset: 3_600)
-        #expect(mail.body.hasPrefix("Event at 23:20 (7h40m ago)\nHeld for quiet hours: due 23:10.\n\nDue 2026-12-04T23:10:00+01:00; held for quiet hours.\n"))
+        #expect(
+            mail.body.hasPrefix(
+                "Event starts at 23:20 (7h40m ago)\nHeld for quiet hours: due 23:10.\n\nDue 2026-12-04T23:10:00+01:00; held for quiet hours.\n"))
         #expect(!mail.body.contains("07:00"), "\(mail.body)")
         // Late: said once, after when it was due.
         let late = ReminderMessage(
             event(at: "14:30", offset: .minutes(10), fireAt: "2026-12-04T14:20"), late: true, at: at("2026-12-04T14:27"), zone: Self.berlin)
         let lateMail = MailMessage(late, from: "d@example.org", to: ["me@example.org"], date: at("2026-12-04T14:27"), utcOffset: 3_600)
-        #expect(lateMail.subject == "(late) Talk" && lateMail.body.hasPrefix("Event at 14:30 (in 3m)\n\nDue 2026-12-04T14:20:00+01:00; sent late.\n"))
+        #expect(lateMail.subject == "(late) Talk" && lateMail.body.hasPrefix("Event starts at 14:30 (in 3m)\n\nDue 2026-12-04T14:20:00+01:00; sent late.\n"))
         // A summary says when it was sent; its lines say when each was due.
         let summary = ReminderMessage.summary(of: [held, held], when: "2026-12-05T07:00:01+01:00", zone: Self.berlin)
         let summaryMail = MailMessage(summary, from: "d@example.org", to: ["me@example.org"], date: at("2026-12-05T07:00:01"), utcOffset: 3_600)

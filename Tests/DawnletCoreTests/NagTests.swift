@@ -103,7 +103,7 @@ import Testing
         // Its message: critical, "(again)" on the desktop and in a mail's subject, {repeat} for a command.
         let message = ReminderMessage(back, late: false, at: at("09:06:30"), zone: NagTests.berlin, style: config.style(of: back.item))
         #expect(message.urgency == .critical && message.templateValues["repeat"] == "1")
-        #expect(message.body == "Todo at 09:00 (6m ago)", "a return says how far its time is when it comes back: \(message.body)")
+        #expect(message.body == "Todo due at 09:00 (6m ago)", "a return says how far its time is when it comes back: \(message.body)")
         #expect(DesktopNotification(message, capabilities: [], expire: .zero, snooze: [.after(.seconds(600))]).summary == "Pills (again)")
     }
 

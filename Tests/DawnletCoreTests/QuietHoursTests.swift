@@ -92,7 +92,7 @@ import Testing
         #expect(summary.title == "2 reminders held for quiet hours" && summary.body == "2026-12-04T23:10 T2\n2026-12-04T23:50 T4" && !summary.late)
         // Alone, one says it was held.
         let one = ReminderMessage(held[0], late: false, at: at("2026-12-05T07:00:01"), zone: QuietHoursTests.berlin)
-        #expect(one.body == "Todo at 23:10 (7h50m ago)\nHeld for quiet hours: due 23:10.", "\(one.body)")
+        #expect(one.body == "Todo due at 23:10 (7h50m ago)\nHeld for quiet hours: due 23:10.", "\(one.body)")
         #expect(one.when == "2026-12-04T23:10:00+01:00" && one.held && !one.late)
         // With critical: hold, the critical one waits too.
         config.quietHours?.criticalPasses = false

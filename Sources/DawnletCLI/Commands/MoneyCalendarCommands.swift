@@ -308,12 +308,16 @@ enum MoneyCalendarCommands {
                     (
                         "events",
                         .array(
-                            events.map {
-                                .object([
-                                    ("id", .int(Int($0.sourceID))), ("kind", .string($0.kind.rawValue)), ("date", .string($0.date.description)),
-                                    ("name", .string($0.name)), ("amount", $0.amount.map { .string($0.description) } ?? .null),
-                                    ("loggable", .bool($0.loggable)), ("logged", .bool($0.payment != nil)),
-                                ])
+                            events.map { event in
+                                // Ids as `agenda` names them: what the kind's commands take, the payment logging it.
+                                var members: [(String, JSON)] = [
+                                    ("definition_id", .int(Int(event.sourceID))), ("kind", .string(event.kind.rawValue)),
+                                    ("date", .string(event.date.description)), ("name", .string(event.name)),
+                                    ("amount", event.amount.map { .string($0.description) } ?? .null),
+                                    ("loggable", .bool(event.loggable)), ("logged", .bool(event.payment != nil)),
+                                ]
+                                if let payment = event.payment { members.append(("payment_id", .int(Int(payment.id)))) }
+                                return .object(members)
                             })
                     ),
                 ]))

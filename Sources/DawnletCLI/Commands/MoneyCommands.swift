@@ -90,12 +90,18 @@ enum MoneyCommands {
                     (
                         "lines",
                         .array(
-                            cashflow.lines.map {
-                                .object([
-                                    ("date", .string($0.date.description)), ("kind", .string($0.kind)), ("id", $0.id.map { .int(Int($0)) } ?? .null),
-                                    ("source_id", $0.sourceID.map { .int(Int($0)) } ?? .null), ("name", .string($0.name)),
-                                    ("amount", .string($0.amount.description)), ("status", .string($0.status)),
-                                ])
+                            cashflow.lines.map { line in
+                                // Ids named as they are: `definition_id` what the kind's commands
+                                // take (`money paid ID`, `subscription log ID`), as in `today`;
+                                // a bill's row is its `occurrence_id`, a logged payment's what
+                                // `payment delete` takes.
+                                var members: [(String, JSON)] = [
+                                    ("date", .string(line.date.description)), ("kind", .string(line.kind)),
+                                    ("definition_id", line.sourceID.map { .int(Int($0)) } ?? .null),
+                                ]
+                                if let id = line.id { members.append((line.kind == "bill" ? "occurrence_id" : "payment_id", .int(Int(id)))) }
+                                members += [("name", .string(line.name)), ("amount", .string(line.amount.description)), ("status", .string(line.status))]
+                                return .object(members)
                             })
                     ),
                     ("in", .string(cashflow.incoming.description)), ("out", .string(cashflow.outgoing.description)),

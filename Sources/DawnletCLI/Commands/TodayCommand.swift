@@ -114,7 +114,8 @@ enum TodayCommand {
                     day.entries.map { entry in
                         // `definition_id` is what the kind's commands take (`todo done ID`), as in
                         // `preview` and `find`; `occurrence_id` the stored row of this day's, where
-                        // there is one (a todo marked, a bill's transaction).
+                        // there is one (a todo marked, a bill's transaction); `payment_id` the
+                        // payment that logs it (what `payment delete` takes).
                         var members: [(String, JSON)] = [("kind", .string(entry.kind)), ("definition_id", entry.definitionID.map { .int(Int($0)) } ?? .null)]
                         if let row = entry.id { members.append(("occurrence_id", .int(Int(row)))) }
                         members += [
@@ -126,7 +127,7 @@ enum TodayCommand {
                         ]
                         if let end = entry.end { members.append(("end", .string(end))) }
                         if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
-                        if let payment = entry.payment { members.append(("payment", .int(Int(payment.id)))) }
+                        if let payment = entry.payment { members.append(("payment_id", .int(Int(payment.id)))) }
                         return .object(members)
                     })
             ),
