@@ -33,6 +33,9 @@ public struct ReminderMessage: Hashable, Sendable {
     /// What can be logged as paid right from it: a digest's
     /// subscription renewals, debt due dates and bills not yet logged, or the reminder's own.
     public var payables: [Payable] = []
+    /// A digest's lines and a summary's members, for the commands that answer each
+    /// (`answerText`, in `ReminderMessage+Answers.swift`).
+    public var answerLines: [AnswerLine] = []
 
     /// One thing a notification can record as paid: a subscription's renewal or a debt's month
     /// (Log payment), a bill (Paid).
@@ -73,6 +76,7 @@ public struct ReminderMessage: Hashable, Sendable {
             .prefix(ReminderMessage.mostPayables)
             .map { Payable(kind: $0.kind, id: $0.definitionID, date: $0.date, title: $0.title) }
         offset = reminder.offset?.description ?? ""
+        if reminder.key.isDigest { answerLines = Self.answerLines(ofDigest: reminder) }
         var relative: String?
         if let item = reminder.item {
             if let start = item.calendar?.start {
@@ -103,14 +107,16 @@ public struct ReminderMessage: Hashable, Sendable {
     public static func summary(of reminders: [PlannedReminder], when: String, zone: Zone, listed: Int = 10) -> ReminderMessage {
         let shown = reminders.prefix(listed)
         let held = reminders.allSatisfy { $0.heldFrom != nil }
-        var lines = shown.map { reminder in
+        let lines = shown.map { reminder in
             let due = reminder.heldFrom.map { ISO8601.format($0, in: zone) } ?? ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset)
             return DisplayText.bounded("\(due.prefix(16)) \(reminder.title)", to: 120)
         }
-        if reminders.count > listed { lines.append("and \(reminders.count - listed) more") }
-        return ReminderMessage(
-            title: "\(reminders.count) reminders \(held ? "held for quiet hours" : "you missed")", body: lines.joined(separator: "\n"),
+        var message = ReminderMessage(
+            title: "\(reminders.count) reminders \(held ? "held for quiet hours" : "you missed")",
+            body: (lines + (reminders.count > listed ? ["and \(reminders.count - listed) more"] : [])).joined(separator: "\n"),
             key: .summary(shown.map(\.key), more: reminders.count - shown.count), when: when, late: !held)
+        message.answerLines = answerLines(ofSummary: shown, labels: lines)
+        return message
     }
 
     /// The command template's placeholders.
