@@ -18,10 +18,13 @@ extension ReminderMessage {
         /// The line as the message lists it, on one line (a title's line breaks and control
         /// characters shown as escapes).
         public let label: String
+        /// Its item's title, or its reminder's, as it is.
+        public let title: String
         public let target: Target
 
-        public init(label: String, target: Target) {
+        public init(label: String, title: String, target: Target) {
             self.label = DisplayText.shown(label)
+            self.title = title
             self.target = target
         }
     }
@@ -45,14 +48,15 @@ extension ReminderMessage {
                 overdue
                 ? "overdue since \(item.date): \(item.title)" : "\(item.kind.rawValue): \(item.title)" + (item.date != day ? " (\(item.date))" : "")
             return AnswerLine(
-                label: DisplayText.bounded(label, to: 120), target: .occurrence(item.kind, id: item.definitionID, date: item.date))
+                label: DisplayText.bounded(label, to: 120), title: item.title, target: .occurrence(item.kind, id: item.definitionID, date: item.date))
         }
     }
 
     /// A summary's members, labelled as its body lists them.
     static func answerLines(ofSummary reminders: some Collection<PlannedReminder>, labels: [String]) -> [AnswerLine] {
         zip(reminders, labels).map { reminder, label in
-            AnswerLine(label: label, target: .reminder(reminder.key, lines: reminder.key.isDigest ? answerLines(ofDigest: reminder) : []))
+            AnswerLine(
+                label: label, title: reminder.title, target: .reminder(reminder.key, lines: reminder.key.isDigest ? answerLines(ofDigest: reminder) : []))
         }
     }
 
@@ -136,5 +140,31 @@ extension ReminderKey {
             case .goal, .income, .calendar: ["snooze", "dismiss"]
             }
         }
+    }
+}
+
+extension ReminderMessage {
+    /// A summary's buttons, where the server shows every action (dunst's menu): each member's own
+    /// answer — Done for a todo, a habit or a calendar item, Paid for a bill, Log payment for a
+    /// renewal or a debt's month — answering that reminder only. None for anything else, and
+    /// none for a member that takes no such answer (an event, a goal, a digest).
+    public var memberActions: [ReminderAction] {
+        guard case .summary = key else { return [] }
+        return answerLines.compactMap { line in
+            guard case .reminder(let key, _) = line.target, let verb = key.answerVerbs.first(where: ["done", "paid", "log"].contains) else { return nil }
+            return .member(verb, key, title: line.title)
+        }
+    }
+
+    /// A summary on the desktop has no buttons where the server shows a few at most (and on
+    /// dunst, its menu answers a member only with Done, Paid or Log payment): its body ends saying
+    /// what closing it does and how to answer one member from a terminal, with the answers its
+    /// members take. Nil for anything else.
+    public var desktopAnswerHint: String? {
+        guard case .summary(let keys, _) = key else { return nil }
+        let taken = Set(keys.flatMap(\.answerVerbs))
+        let verbs = ["done", "skip", "paid", "log", "snooze"].filter(taken.contains)
+        let answer = verbs.isEmpty ? "" : "; to answer one: dawnlet-remind reminder \(verbs.joined(separator: "|")) KEY (reminder list shows the keys)"
+        return "Closing this dismisses them all\(answer)."
     }
 }

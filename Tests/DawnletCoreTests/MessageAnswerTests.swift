@@ -4,7 +4,8 @@ import Testing
 
 @testable import DawnletCore
 
-/// What an email says to answer a digest line by line and a summary member by member.
+/// What an email says to answer a digest line by line and a summary member by member, and what a
+/// summary on the desktop says instead of buttons.
 @Suite struct MessageAnswerTests {
     let berlin = Zone.named("Europe/Berlin")
     let day = CivilDate("2026-12-01")!
@@ -133,5 +134,43 @@ import Testing
                 "d reminder done todo:1:2026-12-01:0m", "d reminder skip todo:1:2026-12-01:0m",
                 "d reminder snooze todo:1:2026-12-01:0m --until 'tomorrow 09:00'", "d reminder dismiss todo:1:2026-12-01:0m",
             ])
+    }
+
+    @Test(
+        "a summary on the desktop: where the server shows every action (dunst's menu), each member's own answer, Done, Paid or Log payment; where it shows a few, none; its body ends saying closing it dismisses them all, and the reminder commands its members take"
+    )
+    func desktopSummary() throws {
+        let members = [
+            single(item(.todo, 1, "Call mum", time: WallTime("07:30")), at: "2026-12-01T07:30"),
+            single(item(.bill, 2, "Rent", time: WallTime("07:40")), at: "2026-12-01T07:40"),
+            single(item(.event, 3, "Talk", time: WallTime("07:50")), at: "2026-12-01T07:50"),
+            single(item(.subscription, 4, hostile, time: WallTime("07:55")), at: "2026-12-01T07:55"),
+        ]
+        let summary = ReminderMessage.summary(of: members, when: "2026-12-01T12:00:00+01:00", zone: berlin)
+        let menu = DesktopNotification(summary, capabilities: ["body", "actions"], expire: .zero, snooze: Config().desktop.snooze)
+        #expect(
+            menu.actions.map(\.key) == [
+                "member:done:todo:1:2026-12-01:0m", "member:paid:bill:2:2026-12-01:0m", "member:log:subscription:4:2026-12-01:0m",
+            ])
+        #expect(menu.actions.map(\.label) == ["Done: Call mum", "Paid: Rent", "Log payment: " + DisplayText.bounded(hostile, to: 40)])
+        // Each key reads back as the member's answer; anything else under member: is unknown.
+        #expect(
+            menu.actions.map { InvokedAction(key: $0.key) } == [
+                .member("done", try #require(ReminderKey("todo:1:2026-12-01:0m"))), .member("paid", try #require(ReminderKey("bill:2:2026-12-01:0m"))),
+                .member("log", try #require(ReminderKey("subscription:4:2026-12-01:0m"))),
+            ])
+        #expect(menu.actions.allSatisfy { InvokedAction(key: $0.key).description == $0.key })
+        for other in ["member:skip:todo:1:2026-12-01:0m", "member:done:", "member:done:todo:1", "member:"] {
+            #expect(InvokedAction(key: other) == .unknown(other), "\(other)")
+        }
+        let buttons = DesktopNotification(summary, capabilities: ["body", "actions"], expire: .zero, snooze: Config().desktop.snooze, mostActions: 3)
+        #expect(buttons.actions.isEmpty)
+        #expect(
+            buttons.body.hasSuffix(
+                "\nClosing this dismisses them all; to answer one: dawnlet-remind reminder done|skip|paid|log|snooze KEY (reminder list shows the keys)."))
+        #expect(buttons.body.hasPrefix("2026-12-01T07:30 Call mum\n2026-12-01T07:40 Rent\n2026-12-01T07:50 Talk\n"))
+        #expect(!summary.body.contains("Closing"), "the command channel's {body} and the email are as they were")
+        let single = ReminderMessage(members[0], late: true, at: members[0].fireAt, zone: berlin)
+        #expect(single.desktopAnswerHint == nil && single.memberActions.isEmpty)
     }
 }
