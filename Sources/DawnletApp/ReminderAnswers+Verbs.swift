@@ -5,26 +5,9 @@ import DawnletStore
 /// reminder waiting that VERB fits, and an answer that does not fit is refused saying what the
 /// reminder is and which answers it takes. A notification offers the same (`ReminderMessage.actions`).
 extension ReminderAnswers {
-    /// The words of the answers a reminder takes, by what it reminds of, as `reminder` spells
-    /// them: done where its item's command has `done` (todos, habits; a calendar item's alarm
-    /// acknowledged), skip where it has `skip` (and bills), paid for a bill, log for a
-    /// subscription's renewal or a debt's month, snooze for every single reminder, dismiss for
-    /// all. A digest is only dismissed: its items are answered on their own reminders.
-    /// (`unsnooze` fits a snoozed reminder, whatever it is.)
-    public static func verbs(for key: ReminderKey) -> [String] {
-        switch key {
-        case .digest: ["dismiss"]
-        case .calendar: ["done", "snooze", "dismiss"]
-        case .item(let kind, _, _, _):
-            switch kind {
-            case .todo, .habit: ["done", "skip", "snooze", "dismiss"]
-            case .event: ["skip", "snooze", "dismiss"]
-            case .bill: ["paid", "skip", "snooze", "dismiss"]
-            case .subscription, .debt: ["log", "snooze", "dismiss"]
-            case .goal, .income, .calendar: ["snooze", "dismiss"]
-            }
-        }
-    }
+    /// The words of the answers a reminder takes, as `reminder` spells them
+    /// (`ReminderKey.answerVerbs`: the one table). (`unsnooze` fits a snoozed reminder, whatever it is.)
+    public static func verbs(for key: ReminderKey) -> [String] { key.answerVerbs }
 
     /// What a reminder is, for a sentence: `a todo's reminder`, `an event's reminder`, `a morning digest`.
     public static func what(_ key: ReminderKey) -> String {

@@ -22,9 +22,9 @@ public struct MailMessage: Hashable, Sendable {
         self.utcOffset = utcOffset
     }
 
-    /// The email of one reminder message; `answers` are the command lines that answer it from a
-    /// terminal (`ReminderMessage.answerCommands`).
-    public init(_ message: ReminderMessage, from: String, to: [String], date: Instant, utcOffset: Int, answers: [String] = []) {
+    /// The email of one reminder message; `answers` says how to answer it from a terminal
+    /// (`ReminderMessage.answerText`).
+    public init(_ message: ReminderMessage, from: String, to: [String], date: Instant, utcOffset: Int, answers: String = "") {
         var body = message.body
         // When it was due (a summary: when it went out), as its first lines say it.
         let sent: String
@@ -35,7 +35,7 @@ public struct MailMessage: Hashable, Sendable {
         default: sent = "Due \(message.when)."
         }
         body += "\n\n" + sent
-        if !answers.isEmpty { body += "\n\nAnswer it from a terminal:\n" + answers.map { "  \($0)\n" }.joined() }
+        if !answers.isEmpty { body += "\n\n" + answers }
         body += "\n-- \nDawnlet reminder \(message.key)\n"
         self.init(
             from: from, to: to, subject: (message.late ? "(late) " : "") + (message.repetition > 0 ? "(again) " : "") + message.title, body: body,

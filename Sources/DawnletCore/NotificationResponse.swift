@@ -19,11 +19,14 @@ public enum InvokedAction: Hashable, Sendable, CustomStringConvertible {
     case logPayment(kind: ReminderKind, id: Int64, date: CivilDate)
     /// A bill paid.
     case paid(kind: ReminderKind, id: Int64, date: CivilDate)
+    /// One member of a summary answered: `done`, `paid` or `log`, and its reminder.
+    case member(String, ReminderKey)
     /// A key this program never offers (a server's "default", another program's).
     case unknown(String)
 
     /// `ReminderAction.key` read back: `done`, `skip`, `snooze:10m`, `snooze-until:1796115600`,
-    /// `log:subscription:3:2026-12-02`, `paid:bill:1:2026-12-01`; anything else is `unknown`.
+    /// `log:subscription:3:2026-12-02`, `paid:bill:1:2026-12-01`, `member:done:todo:3:2026-12-01:0m`;
+    /// anything else is `unknown`.
     public init(key: String) {
         switch key {
         case "done": self = .done
@@ -32,6 +35,12 @@ public enum InvokedAction: Hashable, Sendable, CustomStringConvertible {
         case _ where key.hasPrefix("snooze:"):
             guard let preset = SnoozePreset(String(key.dropFirst("snooze:".count))) else { self = .unknown(key); return }
             self = .snooze(preset)
+        case _ where key.hasPrefix("member:"):
+            let rest = key.dropFirst("member:".count)
+            guard let colon = rest.firstIndex(of: ":"), ["done", "paid", "log"].contains(rest[..<colon]),
+                let member = ReminderKey(String(rest[rest.index(after: colon)...]))
+            else { self = .unknown(key); return }
+            self = .member(String(rest[..<colon]), member)
         case _ where key.hasPrefix("snooze-until:"):
             guard let seconds = Int64(key.dropFirst("snooze-until:".count)), seconds > 0 else { self = .unknown(key); return }
             self = .snoozeUntil(Instant(secondsSinceEpoch: seconds))
@@ -56,6 +65,7 @@ public enum InvokedAction: Hashable, Sendable, CustomStringConvertible {
         case .snoozeUntil(let until): "snooze-until:\(until.secondsSinceEpoch)"
         case .logPayment(let kind, let id, let date): "log:\(kind.rawValue):\(id):\(date)"
         case .paid(let kind, let id, let date): "paid:\(kind.rawValue):\(id):\(date)"
+        case .member(let verb, let key): "member:\(verb):\(key)"
         case .unknown(let key): key
         }
     }

@@ -33,6 +33,9 @@ public struct ReminderMessage: Hashable, Sendable {
     /// What can be logged as paid right from it: a digest's
     /// subscription renewals, debt due dates and bills not yet logged, or the reminder's own.
     public var payables: [Payable] = []
+    /// A digest's lines and a summary's members, for the commands that answer each
+    /// (`answerText`, in `ReminderMessage+Answers.swift`).
+    public var answerLines: [AnswerLine] = []
 
     /// One thing a notification can record as paid: a subscription's renewal or a debt's month
     /// (Log payment), a bill (Paid).
@@ -73,6 +76,7 @@ public struct ReminderMessage: Hashable, Sendable {
             .prefix(ReminderMessage.mostPayables)
             .map { Payable(kind: $0.kind, id: $0.definitionID, date: $0.date, title: $0.title) }
         offset = reminder.offset?.description ?? ""
+        if reminder.key.isDigest { answerLines = Self.answerLines(ofDigest: reminder) }
         var relative: String?
         if let item = reminder.item {
             if let start = item.calendar?.start {
@@ -103,14 +107,16 @@ public struct ReminderMessage: Hashable, Sendable {
     public static func summary(of reminders: [PlannedReminder], when: String, zone: Zone, listed: Int = 10) -> ReminderMessage {
         let shown = reminders.prefix(listed)
         let held = reminders.allSatisfy { $0.heldFrom != nil }
-        var lines = shown.map { reminder in
+        let lines = shown.map { reminder in
             let due = reminder.heldFrom.map { ISO8601.format($0, in: zone) } ?? ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset)
             return DisplayText.bounded("\(due.prefix(16)) \(reminder.title)", to: 120)
         }
-        if reminders.count > listed { lines.append("and \(reminders.count - listed) more") }
-        return ReminderMessage(
-            title: "\(reminders.count) reminders \(held ? "held for quiet hours" : "you missed")", body: lines.joined(separator: "\n"),
+        var message = ReminderMessage(
+            title: "\(reminders.count) reminders \(held ? "held for quiet hours" : "you missed")",
+            body: (lines + (reminders.count > listed ? ["and \(reminders.count - listed) more"] : [])).joined(separator: "\n"),
             key: .summary(shown.map(\.key), more: reminders.count - shown.count), when: when, late: !held)
+        message.answerLines = answerLines(ofSummary: shown, labels: lines)
+        return message
     }
 
     /// The command template's placeholders.
@@ -260,6 +266,8 @@ public enum ReminderAction: Hashable, Sendable {
     case logPayment(ReminderMessage.Payable)
     /// Marks a bill's row paid.
     case paid(ReminderMessage.Payable)
+    /// One member of a summary answered (`done`, `paid` or `log`), as `reminder VERB KEY` would.
+    case member(String, ReminderKey, title: String)
 
     /// The action key sent to the server and returned in ActionInvoked: `done`, `skip`,
     /// `snooze:10m`, `snooze:tomorrow 09:00`, `snooze-until:1796115600`,
@@ -271,6 +279,7 @@ public enum ReminderAction: Hashable, Sendable {
         case .snooze(let preset, let until): until.map { "snooze-until:\($0.secondsSinceEpoch)" } ?? "snooze:\(preset)"
         case .logPayment(let p): "log:\(p.kind.rawValue):\(p.id):\(p.date)"
         case .paid(let p): "paid:\(p.kind.rawValue):\(p.id):\(p.date)"
+        case .member(let verb, let key, _): "member:\(verb):\(key)"
         }
     }
 
@@ -281,6 +290,7 @@ public enum ReminderAction: Hashable, Sendable {
         case .snooze(let preset, _): preset.label
         case .logPayment(let p): "Log payment: \(DisplayText.bounded(p.title, to: 40))"
         case .paid(let p): "Paid: \(DisplayText.bounded(p.title, to: 40))"
+        case .member(let verb, _, let title): "\(verb == "done" ? "Done" : verb == "paid" ? "Paid" : "Log payment"): \(DisplayText.bounded(title, to: 40))"
         }
     }
 }
@@ -311,7 +321,8 @@ public struct DesktopNotification: Hashable, Sendable {
         summary = DisplayText.shown(message.title) + (message.late ? " (late)" : "") + (message.repetition > 0 ? " (again)" : "")
         // Each line's control and bidi characters shown as escapes (a server may pass them on to a
         // terminal or reorder the text by them); the line breaks themselves kept.
-        let shown = message.body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { DisplayText.shown(String($0)) }
+        let text = message.body + (message.desktopAnswerHint.map { "\n" + $0 } ?? "")
+        let shown = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { DisplayText.shown(String($0)) }
             .joined(separator: "\n")
         body = capabilities.contains("body-markup") ? DesktopNotification.escapeMarkup(shown) : shown
         urgency = message.urgency.level
@@ -319,7 +330,9 @@ public struct DesktopNotification: Hashable, Sendable {
         persistence = message.persistence
         category = "x-dawnlet.\(message.kind)"
         expireMilliseconds = Int32(clamping: expire.wholeSeconds * 1_000)
-        actions = capabilities.contains("actions") ? Array(message.actions(snooze: snooze).prefix(mostActions ?? .max)) : []
+        // A summary's members answered one by one only where every action is shown.
+        let offered = message.actions(snooze: snooze) + (mostActions == nil ? message.memberActions : [])
+        actions = capabilities.contains("actions") ? Array(offered.prefix(mostActions ?? .max)) : []
     }
 
     /// Text made inert for a server that reads the body as markup: `&`, `<` and `>` as entities.

@@ -131,7 +131,7 @@ public final class LoopChannels: DeliveryChannels {
         }
         let now = clock()
         let utcOffset = settings.zone.utcOffset(at: now)
-        let answers = message.answerCommands(program: settings.commandLine, snooze: settings.config.desktop.snooze, zone: settings.zone)
+        let answers = message.answerText(program: settings.commandLine, snooze: settings.config.desktop.snooze, zone: settings.zone)
         let text = Array(MailMessage(message, from: from, to: email.to, date: now, utcOffset: utcOffset, answers: answers).rendered.utf8)
         Mailer.send(text, settings: email, environment: environment(message, .email), on: loop) { error in
             if let error { return failed(error) }

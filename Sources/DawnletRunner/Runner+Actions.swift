@@ -41,6 +41,13 @@ extension Runner {
             answer = .snooze(until: until)
         case .paid(let kind, let source, let date): answer = .paid(kind, id: source, date: date)
         case .logPayment(let kind, let source, let date): answer = .logPayment(kind, id: source, date: date)
+        case .member(let verb, let key):
+            do {
+                answer = verb == "done" ? .done : try ReminderAnswers.payment(verb, of: key)
+            } catch {
+                return log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: 3))
+            }
+            return self.answer(notification: id, answer, button: action, member: key)
         case .unknown: return
         }
         self.answer(notification: id, answer, button: action)
@@ -49,10 +56,10 @@ extension Runner {
     /// Applies an answer to the reminder a notification showed, as its life says
     /// (`ReminderLife`): once, closing what is on screen, then a new plan. One answered already
     /// (elsewhere, a moment before) is not answered again; its notification is closed. A payment
-    /// from one line of a digest answers that line only: the digest is shown again without it. A
-    /// payment that cannot be recorded (already logged, paid off) is said on a notification of
-    /// its own.
-    private func answer(notification id: UInt32, _ answer: ReminderAnswer, button: InvokedAction?) {
+    /// from one line of a digest answers that line only: the digest is shown again without it;
+    /// so does a summary's `member` answered from its menu. A payment that cannot be recorded
+    /// (already logged, paid off) is said on a notification of its own.
+    private func answer(notification id: UInt32, _ answer: ReminderAnswer, button: InvokedAction?, member: ReminderKey? = nil) {
         let action = button?.description ?? "dismissed"
         let rows: [Delivery]
         do {
@@ -60,14 +67,14 @@ extension Runner {
         } catch {
             return log(LogEntry("cannot read the reminder of notification \(id): \(error)", priority: 3))
         }
-        guard let row = rows.first else { return }
+        guard let row = member.map({ key in rows.first { $0.key == key } }) ?? rows.first else { return }
         let notifications = (channels as? LoopChannels)?.notifications
         let payment: Bool
         switch answer {
         case .paid, .logPayment: payment = true
         default: payment = false
         }
-        let line = payment && row.key.isDigest
+        let line = (payment && row.key.isDigest) || member != nil
         var life = row.life
         let effects = answer.code.map { life.handle(.answer($0, .button)) } ?? []
         guard line || effects.contains(where: { if case .record = $0 { true } else { false } }) else {
@@ -77,7 +84,9 @@ extension Runner {
         do {
             let applied = try answers.apply(answer, to: row.key, from: .button, now: scheduler.now)
             if line {
-                showAgain(rows, replacing: id, .lineAnswered)
+                // A member's answer is on its rows now: read again, it is left out.
+                let shown = member == nil ? rows : (try? store.log.deliveries(notificationID: id, channel: .desktop)) ?? rows
+                showAgain(shown, replacing: id, .lineAnswered)
             } else if button != nil {
                 // The person's dismissal closed it already.
                 for case .close(let shown) in effects { notifications?.close(shown) }

@@ -58,4 +58,30 @@ extension ServeTests {
         let again = try CLIProcess.run(["--db", db, "--config", config, "reminder", "done", keys[3]])
         CLIProcess.expectFailure(again, status: 65, mentioning: ["\(keys[3]) was answered already (dismissed"])
     }
+
+    @Test(
+        "desktop: dunst's menu on a summary answers one member: Done on it marks that todo done, and the summary is shown again in place with the others, whose Done still works"
+    )
+    func summaryMemberDoneFromMenu() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let (server, day, keys) = try missedSummary(session)
+        try session.invoke("Done: Task 2")
+        #expect(server.waitForLog("shown again with what still waits: \([keys[0], keys[2], keys[3]].joined(separator: ", "))"), "\(server.logSoFar())")
+        #expect(session.displayed() == 1, "replaced in place, not stacked, not closed")
+        #expect(try waitingKeys().sorted() == [keys[0], keys[2], keys[3]])
+        let first = try String(contentsOfFile: session.menuFile, encoding: .utf8)
+        #expect((1...4).allSatisfy { first.contains("#Done: Task \($0) (") }, "each member's Done: \(first)")
+
+        try session.invoke("Done: Task 4")
+        #expect(server.waitForLog("shown again with what still waits: ", count: 2), "\(server.logSoFar())")
+        #expect(server.logSoFar().contains("shown again with what still waits: \(keys[0]), \(keys[2])\n"), "\(server.logSoFar())")
+        let second = try String(contentsOfFile: session.menuFile, encoding: .utf8)
+        #expect(second.contains("#Done: Task 4 (") && !second.contains("#Done: Task 2 ("), "the one done is gone from it: \(second)")
+        #expect(try waitingKeys().sorted() == [keys[0], keys[2]])
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        for key in [keys[1], keys[3]] { #expect(log.components(separatedBy: "done: \(key) (notification ").count - 1 == 1, "\(key) done once:\n\(log)") }
+        let agenda = try cli("agenda", "--from", day, "--days", "1").stdout
+        #expect(agenda.contains("[x] todo  #2  Task 2") && agenda.contains("[x] todo  #4  Task 4") && agenda.contains("[ ] todo  #1  Task 1"), "\(agenda)")
+    }
 }
