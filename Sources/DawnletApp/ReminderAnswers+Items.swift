@@ -68,7 +68,9 @@ extension ReminderAnswers {
     public static let deleted = "its item was deleted"
 
     /// Records `answer` on the reminders of `occurrence` that went out and wait, and with
-    /// `digests` on the morning digests waiting that listed it. The rows answered.
+    /// `digests` on the morning digests waiting that listed it and now list no other line still
+    /// to answer (a digest is answered line by line: one with lines left waits, and a running
+    /// `serve` shows it again without the line answered). The rows answered.
     @discardableResult
     public func answer(_ occurrence: Occurrence, _ answer: ItemAnswer, digests: Bool = true, now: Instant) throws(StoreError) -> [Delivery] {
         var answered = try record(
@@ -80,8 +82,25 @@ extension ReminderAnswers {
             guard case .digest(let day) = row.key else { return false }
             return listing.lists(occurrence.date, digest: day, at: row.fireAt)
         }
-        answered += try record(.answer(answer.code, .itemCommand), answer.digestWords(occurrence), on: waiting)
+        var done: [Delivery] = []
+        for row in waiting where try !hasLinesLeft(row, now: now) { done.append(row) }
+        answered += try record(.answer(answer.code, .itemCommand), answer.digestWords(occurrence), on: done)
         return answered
+    }
+
+    /// Whether the digest `row` went out as, planned now, still lists a line a command answers.
+    /// A plan that cannot be made says so: the digest waits (it is dismissed whole anyway).
+    func hasLinesLeft(_ row: Delivery, now: Instant) throws(StoreError) -> Bool {
+        let planned: Plan
+        do {
+            planned = try PlanReader(store: store, config: config, zone: zone).plan(now: now, window: row.fireAt...row.fireAt, includeSuppressed: true)
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            return true
+        }
+        guard let digest = planned.reminders.first(where: { $0.key == row.key }) else { return false }
+        return !ReminderMessage.answerLines(ofDigest: digest).isEmpty
     }
 
     /// A deleted item's reminders stop waiting, answered `deleted`. A digest that listed it is

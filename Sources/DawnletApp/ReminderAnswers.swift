@@ -116,8 +116,10 @@ public struct ReminderAnswers {
         case .skip: (code, response) = (.skipped, try answerItem(answer, key, now: now))
         case .dismiss: (code, response) = (.dismissed, try answerItem(answer, key, now: now))
         }
-        // A digest's line paid answers that line, not the digest: its other lines still wait.
-        if key.isDigest, code == .paid || code == .logged { return Applied(answer: code, response: response, deliveries: []) }
+        // A digest's line paid answers that line, not the digest while other lines still wait.
+        if key.isDigest, code == .paid || code == .logged, try hasLinesLeft(rows[0], now: now) {
+            return Applied(answer: code, response: response, deliveries: [])
+        }
         for row in rows { try store.log.respond(row.id, code, from: origin, words: response) }
         return Applied(answer: code, response: response, deliveries: rows)
     }

@@ -10,6 +10,7 @@ extension Runner {
     /// What the person did with one of our notifications.
     func respond(to id: UInt32, _ response: NotificationResponse) {
         onScreen.remove(id)
+        digestsShown[id] = nil
         switch response {
         case .invoked(let action): act(on: id, action)
         case .closed(let reason): closed(id, reason: reason)
@@ -56,8 +57,8 @@ extension Runner {
     /// Applies an answer to the reminder a notification showed, as its life says
     /// (`ReminderLife`): once, closing what is on screen, then a new plan. One answered already
     /// (elsewhere, a moment before) is not answered again; its notification is closed. A payment
-    /// from one line of a digest answers that line only: the digest is shown again without it;
-    /// so does a summary's `member` answered from its menu. A payment that cannot be recorded
+    /// from one line of a digest answers that line only: the digest is shown again without it
+    /// (its last line answers it whole); so does a summary's `member` answered from its menu. A payment that cannot be recorded
     /// (already logged, paid off) is said on a notification of its own.
     private func answer(notification id: UInt32, _ answer: ReminderAnswer, button: InvokedAction?, member: ReminderKey? = nil) {
         let action = button?.description ?? "dismissed"
@@ -83,7 +84,8 @@ extension Runner {
         }
         do {
             let applied = try answers.apply(answer, to: row.key, from: .button, now: scheduler.now)
-            if line {
+            // A digest's last line answers the digest too: closed, not shown again.
+            if line, member != nil || applied.deliveries.isEmpty {
                 // A member's answer is on its rows now: read again, it is left out.
                 let shown = member == nil ? rows : (try? store.log.deliveries(notificationID: id, channel: .desktop)) ?? rows
                 showAgain(shown, replacing: id, .lineAnswered)
@@ -148,12 +150,18 @@ extension Runner {
             guard let rows = try? store.log.deliveries(notificationID: id, channel: .desktop), let row = rows.first else { continue }
             let waiting = rows.filter { !$0.life.isAnswered }
             guard waiting.isEmpty else {
-                if waiting.count < rows.count { showAgain(rows, replacing: id, .lineAnswered) }
+                if waiting.count < rows.count {
+                    showAgain(rows, replacing: id, .lineAnswered)
+                } else if let shown = digestsShown[id] {
+                    // A digest whose line was answered elsewhere (`todo done` in a terminal).
+                    showAgain(rows, replacing: id, .lineAnswered, unlessShowing: shown)
+                }
                 continue
             }
             var life = row.life
             for case .close(let shown) in life.handle(.stillShowing(id)) {
                 onScreen.remove(shown)
+                digestsShown[shown] = nil
                 notifications.close(shown)
                 let keys = rows.map(\.key.description).joined(separator: ", ")
                 log(LogEntry("closed notification \(shown): \(keys) \(rows.count == 1 ? "was" : "were") answered elsewhere (\(row.response ?? ""))"))

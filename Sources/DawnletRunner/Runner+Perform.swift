@@ -139,6 +139,7 @@ extension Runner {
         let channel = ticket.send.channel
         let replacing = ticket.ids.count == 1 && channel == .desktop ? (try? store.log.notificationID(ticket.ids[0])) ?? nil : nil
         channels.deliver(ticket.message, through: channel, replacing: replacing) { [unowned self] outcome in
+            if channel == .desktop, let id = outcome.notificationID { self.noteShown(id, ticket.message) }
             self.send(.deliveryFinished(ticket, outcome))
         }
     }

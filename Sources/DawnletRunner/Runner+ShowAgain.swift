@@ -34,6 +34,12 @@ extension Runner {
         for (old, members) in shown.sorted(by: { $0.key < $1.key }) { showAgain(members, replacing: old, .takenOver) }
     }
 
+    /// Notes what notification `id` shows now, for a digest: a line answered elsewhere shows it
+    /// again without that line.
+    func noteShown(_ id: UInt32, _ message: ReminderMessage) {
+        if case .reminder(let key) = message.key, key.isDigest { digestsShown[id] = message } else { digestsShown[id] = nil }
+    }
+
     /// How far back a notification left on screen is taken over: a week of waiting reminders.
     static let takeOverSince: Int64 = 7 * 86_400
 
@@ -41,7 +47,11 @@ extension Runner {
     /// one reminder's message, a digest as it is planned now (a line paid is gone from it), or a
     /// summary of several. One whose reminder is no longer planned (its item deleted) is recorded
     /// so and left out; with none left, the notification is closed.
-    func showAgain(_ rows: [Delivery], replacing old: UInt32, _ why: ShownAgain) {
+    ///
+    /// `unlessShowing`: the message on screen now; one that would show the same lines and offer
+    /// the same payments is not shown again (a digest's line answered elsewhere changes them; a
+    /// write that did not, does not).
+    func showAgain(_ rows: [Delivery], replacing old: UInt32, _ why: ShownAgain, unlessShowing shown: ReminderMessage? = nil) {
         guard let channels, let first = rows.map(\.fireAt).min(), let last = rows.map(\.fireAt).max() else { return }
         let now = scheduler.now
         let reader = PlanReader(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
@@ -65,6 +75,7 @@ extension Runner {
         guard !kept.isEmpty else {
             (channels as? LoopChannels)?.notifications?.close(old)
             onScreen.remove(old)
+            digestsShown[old] = nil
             return log(LogEntry("closed notification \(old)\(before): \(rows.map(\.key.description).joined(separator: ", ")) no longer planned"))
         }
         var message: ReminderMessage
@@ -74,6 +85,7 @@ extension Runner {
             message = ReminderMessage.summary(of: kept.map(\.reminder), when: ISO8601.format(now, in: settings.zone), zone: settings.zone)
             message.title = "\(kept.count) reminders waiting"
         }
+        if let shown, message.body == shown.body, message.payables == shown.payables, message.answerLines == shown.answerLines { return }
         // What is no longer shown on it is not found by its id again.
         for row in rows where !kept.contains(where: { $0.row.id == row.id }) {
             do {
@@ -95,6 +107,7 @@ extension Runner {
                 }
             }
             self.onScreen.insert(id)
+            self.noteShown(id, message)
             let again = id == old ? "" : " (shown again as \(id))"
             switch why {
             case .takenOver: self.log(LogEntry("notification \(old) taken over from the serve before this one: \(keys)\(again)"))

@@ -110,6 +110,8 @@ public final class Runner {
     /// Our notifications the server has not yet said are closed: closed here when their reminder
     /// is answered elsewhere.
     var onScreen: Set<UInt32> = []
+    /// What each digest on screen shows: shown again when a line of it is answered elsewhere.
+    var digestsShown: [UInt32: ReminderMessage] = [:]
     /// This process as the delivery log names the poster of a notification (`PID:START`).
     let process = ProcessIdentity.current.map { "\($0.pid):\($0.started)" } ?? "\(getpid())"
     /// The export folder's watch; the store's change position last looked at for it; the items

@@ -96,7 +96,9 @@ extension ServeTests {
         #expect(done.status == 65 && done.stderr == "dawnlet-remind: no reminder is waiting for an answer (reminder list)\n", "\(done)")
     }
 
-    @Test("money paid in a terminal: the bill's morning digest on dunst's screen is answered and closed, as Paid on it would")
+    @Test(
+        "money paid in a terminal: the morning digest on dunst's screen is shown again without the bill, as Paid on it would; subscription log, its last line, answers and closes it"
+    )
     func billPaidFromTerminal() throws {
         let session = try DesktopSession(notificationServer: true)
         let (server, day) = try paymentsDigest(session)
@@ -104,11 +106,17 @@ extension ServeTests {
         _ = try waitForOutput("reminder", "list", containing: key)
         let paid = try cli("money", "paid", "1")
         #expect(paid.stdout == "recurring transaction 1 on \(day): paid\n")
-        #expect(paid.stderr.hasSuffix("recurring transaction 1 on \(day) paid: reminder \(key) answered\n"), "\(paid.stderr)")
+        #expect(!paid.stderr.contains("answered"), "the digest still lists the renewal: \(paid.stderr)")
+        #expect(server.waitForLog("shown again with what still waits: \(key)"), "\(server.logSoFar())")
+        #expect(session.displayed() == 1)
+        #expect(try cli("reminder", "list", "--waiting").stdout.contains("(\(key))"))
+
+        let logged = try cli("subscription", "log", "1")
+        #expect(logged.stderr.hasSuffix("reminder \(key) answered\n"), "\(logged.stderr)")
         #expect(waitForDisplayed(session, 0, seconds: 10) == 0, "the digest on screen is closed")
         let (status, log) = try server.stop()
         #expect(status == 0)
-        #expect(log.contains(": \(key) was answered elsewhere (paid bill 1 on \(day))"), "\(log)")
+        #expect(log.contains(": \(key) was answered elsewhere (logged payment #1: subscription 1, -12.99 for "), "\(log)")
         #expect(try cli("money", "month", String(day.prefix(7))).stdout.contains("\(day)       -950.00  Rent  (paid)"))
         #expect(try cli("reminder", "list").stdout == "nothing waiting for an answer\n")
     }
