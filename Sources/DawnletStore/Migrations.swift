@@ -4,7 +4,7 @@ enum Migrations {
     /// Marks a file as ours (`PRAGMA application_id`), so another program's SQLite file is refused.
     static let applicationID: Int32 = 0x4457_4E4C  // "DWNL"
 
-    static let all: [String] = [
+    static let organizerAndMoney: [String] = [
         // 1: the day organizer — definitions apart from occurrences.
         """
         PRAGMA application_id = \(applicationID);
@@ -361,61 +361,10 @@ enum Migrations {
         ALTER TABLE calendar_exports_new RENAME TO calendar_exports;
 
         """,
-        // Which process posted the notification a desktop delivery shows (`PID:START`): a later
-        // serve takes over what an earlier one left on screen, so that a button pressed after a
-        // restart reaches it.
-        "ALTER TABLE deliveries ADD COLUMN posted_by TEXT;",
-        // Money starts when it exists (`MoneyStart`); before, a debt was due in every month, so a
-        // closed month's kept figures could count a payment due before the debt was added (its
-        // day that month before the day it was added, and no payment logged for the month), or
-        // keep a balance at the end of a month it was added after. Such a row is dropped, not
-        // worked out again: what a month's figures were made of then (a minimum edited since, a
-        // balance then) is not known now, and a wrong record is worse than none. Last month's is
-        // made again, from what is stored, when `dashboard` or `serve` next needs it, as for a
-        // month that closed without one. Judged by each debt's payment day now; a row naming a
-        // debt deleted since cannot be judged, and stays.
-        """
-        DELETE FROM month_snapshots WHERE EXISTS (
-            SELECT 1 FROM debts
-            WHERE instr(',' || month_snapshots.debts || ',', ',' || debts.id || ':') > 0
-            AND (
-                debts.created > date(month_snapshots.month || '-01', '+1 month', '-1 day')
-                OR (
-                    debts.created > min(
-                        date(month_snapshots.month || '-01', '+' || (debts.payment_day - 1) || ' days'),
-                        date(month_snapshots.month || '-01', '+1 month', '-1 day'))
-                    AND NOT EXISTS (
-                        SELECT 1 FROM payments
-                        WHERE payments.kind = 'debt' AND payments.source_id = debts.id AND payments.period_start = month_snapshots.month || '-01')
-                )
-            )
-        );
-        """,
-        // What became of a delivered reminder as a code (`Answer.code`: `done`, `snoozed:INSTANT`,
-        // `expired`, `elsewhere:device`) and where the answer came from (`AnswerOrigin`);
-        // `response` keeps the words shown. Rows answered before are read from their words; an
-        // answer written back to a calendar file, or taken from another device, reads as answered
-        // elsewhere.
-        "ALTER TABLE deliveries ADD COLUMN answer TEXT;",
-        "ALTER TABLE deliveries ADD COLUMN answered_from TEXT;",
-        """
-        UPDATE deliveries SET answer = CASE
-            WHEN response IN ('done', 'skipped', 'dismissed', 'expired', 'closed') THEN response
-            WHEN snoozed_until IS NOT NULL THEN 'snoozed:' || snoozed_until
-            WHEN response LIKE 'paid %' THEN 'paid'
-            WHEN response LIKE 'logged payment%' THEN 'logged'
-            ELSE 'elsewhere:device' END,
-        answered_from = CASE
-            WHEN response IN ('expired', 'closed') THEN 'server'
-            WHEN response LIKE '%on another device%' THEN 'device'
-            ELSE 'button' END
-        WHERE response IS NOT NULL AND state = 'delivered';
-        """,
-        // Why a reminder was missed, as the runner decided it (`ReminderLife.MissedReason.rawValue`:
-        // `grace-window`, `late-policy`, `gave-up`). Rows recorded before keep none: `missed`
-        // tells theirs from when they were recorded, as it did.
-        "ALTER TABLE deliveries ADD COLUMN missed_reason TEXT;",
     ]
+
+    /// Every statement, in the order applied: a database at version N has had the first N.
+    static let all = organizerAndMoney + deliveryLogLater
 
     static var latest: Int { all.count }
 }
