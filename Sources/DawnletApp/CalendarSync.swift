@@ -271,7 +271,7 @@ public struct CalendarSync {
             for channel in reminder.channels {
                 wrote =
                     try store.log.answeredElsewhere(
-                        DeliveryID(reminder.key, channel), kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, answer: answer, words: words,
+                        DeliveryID(reminder.key, channel), title: reminder.title, fireAt: reminder.fireAt, answer: answer, words: words,
                         now: now) || wrote
             }
         }

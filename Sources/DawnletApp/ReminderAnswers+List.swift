@@ -5,7 +5,7 @@ extension ReminderAnswers {
     /// One reminder that went out, with every channel it went by.
     public struct Entry: Sendable, Equatable {
         public let key: ReminderKey
-        public let kind: String
+        public let kind: DeliveryKind
         public let title: String
         public let fireAt: Instant
         public let channels: [Channel]

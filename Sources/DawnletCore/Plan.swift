@@ -63,7 +63,8 @@ public struct PlannedReminder: Hashable, Sendable {
     public var heldFrom: Instant?
 
     /// A reminder kind, or "digest".
-    public var kind: String { item?.kind.rawValue ?? "digest" }
+    /// What it reminds of, as the delivery log keeps it.
+    public var kind: DeliveryKind { key.deliveryKind }
     public var title: String {
         item?.title ?? "\(occurrenceDate.weekday.fullName) \(occurrenceDate): \(Planner.count(items.count, "item"))"
     }

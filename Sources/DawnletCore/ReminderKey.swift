@@ -148,3 +148,47 @@ public enum ReminderKey: Hashable, Sendable, CustomStringConvertible {
         return (kind, id, date)
     }
 }
+
+/// What a delivery reminds of, as the delivery log's `kind` column keeps it and a command's
+/// `{kind}` says: one of the reminder kinds (an external calendar's item is `calendar`), or a day's
+/// digest. Told by its key, so it is never passed beside one.
+public enum DeliveryKind: Hashable, Sendable, CustomStringConvertible {
+    case reminder(ReminderKind)
+    case digest
+
+    public init?(rawValue: String) {
+        if rawValue == "digest" {
+            self = .digest
+        } else if let kind = ReminderKind(rawValue: rawValue) {
+            self = .reminder(kind)
+        } else {
+            return nil
+        }
+    }
+
+    public var rawValue: String {
+        switch self {
+        case .reminder(let kind): kind.rawValue
+        case .digest: "digest"
+        }
+    }
+
+    public var description: String { rawValue }
+
+    /// The reminder kind (nil for a digest): what a late policy or a default offset is set for.
+    public var reminderKind: ReminderKind? {
+        if case .reminder(let kind) = self { return kind }
+        return nil
+    }
+}
+
+extension ReminderKey {
+    /// What it reminds of, as the delivery log keeps it.
+    public var deliveryKind: DeliveryKind {
+        switch self {
+        case .item(let kind, _, _, _): .reminder(kind)
+        case .digest: .digest
+        case .calendar: .reminder(.calendar)
+        }
+    }
+}

@@ -60,7 +60,7 @@ public struct ReminderMessage: Hashable, Sendable {
     /// says; `zone` gives the item's own time its UTC offset.
     public init(_ reminder: PlannedReminder, late: Bool, at sentAt: Instant, zone: Zone, style: DeliveryStyle = DeliveryStyle()) {
         let dueToday = reminder.offset?.isZero ?? false
-        let pressing = (reminder.kind == ReminderKind.todo.rawValue && late) || (reminder.kind == ReminderKind.bill.rawValue && dueToday)
+        let pressing = (reminder.kind == .reminder(.todo) && late) || (reminder.kind == .reminder(.bill) && dueToday)
         let when = reminder.heldFrom.map { ISO8601.format($0, in: zone) } ?? ISO8601.format(reminder.fireAt, utcOffset: reminder.utcOffset)
         self.init(
             title: reminder.title, body: "", key: .reminder(reminder.key), when: when, late: late,

@@ -93,7 +93,7 @@ extension Runner {
                 // The person's dismissal closed it already.
                 for case .close(let shown) in effects { notifications?.close(shown) }
             }
-            log(LogEntry("\(applied.response): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, action)))
+            log(LogEntry("\(applied.response): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, .desktop, action)))
             send(.replan(reason: .notificationAction))
         } catch {
             log(LogEntry("cannot apply \(action) from notification \(id): \(error)", priority: payment ? 4 : 3))
@@ -121,7 +121,7 @@ extension Runner {
                     do {
                         let applied = try answers.apply(.dismiss, to: row.key, from: .button, now: scheduler.now)
                         dismissed = true
-                        let fields = RunnerCore.fields(row.key, row.kind, .desktop, "dismissed")
+                        let fields = RunnerCore.fields(row.key, .desktop, "dismissed")
                         log(LogEntry("\(applied.response): \(row.key) (notification \(id))", fields: fields))
                     } catch {
                         log(LogEntry("cannot apply dismissed from notification \(id): \(error)", priority: 3))
@@ -132,7 +132,7 @@ extension Runner {
                     } catch {
                         log(LogEntry("cannot record that notification \(id) was \(reason): \(error)", priority: 3))
                     }
-                    log(LogEntry("\(reason): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, row.kind, .desktop, reason.description)))
+                    log(LogEntry("\(reason): \(row.key) (notification \(id))", fields: RunnerCore.fields(row.key, .desktop, reason.description)))
                 default:
                     break
                 }

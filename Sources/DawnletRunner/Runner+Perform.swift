@@ -16,7 +16,7 @@ extension Runner {
                 let id = DeliveryID(item.reminder.key, item.channel)
                 do {
                     try store.log.recordMissed(
-                        id, kind: item.reminder.kind, title: item.reminder.title, fireAt: item.reminder.fireAt, reason: item.reason, now: now)
+                        id, title: item.reminder.title, fireAt: item.reminder.fireAt, reason: item.reason, now: now)
                 } catch {
                     failures[id] = "\(error)"
                 }

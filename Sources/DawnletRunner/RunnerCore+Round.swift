@@ -67,7 +67,7 @@ extension RunnerCore {
                 .log(
                     LogEntry(
                         "missed \(id) \(Self.about(reminder, in: settings.zone)): \(missed.reason.words)", priority: 4,
-                        fields: Self.fields(reminder.key, reminder.kind, missed.channel, "missed"))))
+                        fields: Self.fields(reminder.key, missed.channel, "missed"))))
         }
         return effects + claim()
     }
@@ -81,7 +81,7 @@ extension RunnerCore {
                 guard !inFlight.contains(id) && !settledSincePlan.contains(id) else { continue }
                 round.claims.append(
                     Store.Log.Claim(
-                        id, kind: reminder.kind, title: reminder.title, fireAt: reminder.heldFrom ?? reminder.fireAt, late: send.late,
+                        id, title: reminder.title, fireAt: reminder.heldFrom ?? reminder.fireAt, late: send.late,
                         isRepeat: reminder.repetition > 0))
             }
         }
@@ -209,7 +209,7 @@ extension RunnerCore {
                 .log(
                     LogEntry(
                         "\(message.key)@\(send.channel) \(Self.about(ticket.reminders, in: zone)) failed (\(outcome.detail ?? "")); trying again at \(ISO8601.format(at, in: zone))",
-                        priority: 4, fields: ticket.ids.flatMap { Self.fields($0.key, message.kind, send.channel, "retry") })))
+                        priority: 4, fields: ticket.ids.flatMap { Self.fields($0.key, send.channel, "retry") })))
         } else {
             var detail = outcome.detail
             // A temporary failure with no try left (the backoff spent, or the grace window over):
@@ -245,7 +245,7 @@ extension RunnerCore {
                         LogEntry(
                             "\(state.rawValue) \(id) \(Self.about(reminder, in: zone))\(message.late ? " (late)" : "")\(detail.map { ": \($0)" } ?? "")",
                             priority: state == .delivered ? 6 : 4,
-                            fields: Self.fields(reminder.key, reminder.kind, send.channel, state.rawValue) + [("DAWNLET_LATE", message.late ? "1" : "0")])),
+                            fields: Self.fields(reminder.key, send.channel, state.rawValue) + [("DAWNLET_LATE", message.late ? "1" : "0")])),
                 ]
             }
         }
@@ -293,6 +293,11 @@ extension RunnerCore {
     }
 
     /// The journal's fields of a delivery: its key (a reminder's, or a message's), kind, channel and outcome.
+    static func fields(_ key: ReminderKey, _ channel: Channel, _ outcome: String) -> [(String, String)] {
+        fields(key, key.deliveryKind.rawValue, channel, outcome)
+    }
+
+    /// The same for a message's key, and its kind (a summary's, a notice's).
     static func fields(_ key: some CustomStringConvertible, _ kind: String, _ channel: Channel, _ outcome: String) -> [(String, String)] {
         [("DAWNLET_KEY", key.description), ("DAWNLET_KIND", kind), ("DAWNLET_CHANNEL", channel.rawValue), ("DAWNLET_OUTCOME", outcome)]
     }

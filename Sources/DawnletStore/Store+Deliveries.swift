@@ -7,7 +7,8 @@ public struct Delivery: Hashable, Sendable {
     public let key: ReminderKey
     public let channel: Channel
     public let state: State
-    public let kind: String
+    /// What it reminds of (told by its key).
+    public var kind: DeliveryKind { key.deliveryKind }
     public let title: String
     public let fireAt: Instant
     public let late: Bool
@@ -93,16 +94,14 @@ extension Store.Log {
     /// One delivery to claim.
     public struct Claim: Sendable {
         public let id: DeliveryID
-        public let kind: String
         public let title: String
         public let fireAt: Instant
         public let late: Bool
         /// A nag bringing back a reminder that went out and waits for an answer.
         public let isRepeat: Bool
 
-        public init(_ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool, isRepeat: Bool = false) {
+        public init(_ id: DeliveryID, title: String, fireAt: Instant, late: Bool, isRepeat: Bool = false) {
             self.id = id
-            self.kind = kind
             self.title = title
             self.fireAt = fireAt
             self.late = late
@@ -114,10 +113,10 @@ extension Store.Log {
     /// claim left by a runner that stopped before recording it, a snoozed one, or (for a repeat)
     /// one delivered and not answered. False when it is settled.
     public func claim(
-        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, late: Bool,
+        _ id: DeliveryID, title: String, fireAt: Instant, late: Bool,
         now: Instant
     ) throws(StoreError) -> Bool {
-        try claim([Claim(id, kind: kind, title: title, fireAt: fireAt, late: late)], now: now) == [true]
+        try claim([Claim(id, title: title, fireAt: fireAt, late: late)], now: now) == [true]
     }
 
     /// Claims several deliveries in one transaction (one commit for reminders due together);
@@ -141,7 +140,7 @@ extension Store.Log {
                                     OR (other.answer IS NOT NULL AND other.answer NOT IN (\(Delivery.closedByServer))))))
                         """,
                         [
-                            .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.kind), .text(claim.title),
+                            .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.id.key.deliveryKind.rawValue), .text(claim.title),
                             .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch), claim.id.key.itemID,
                             .int(claim.isRepeat ? 1 : 0),
                         ]) == 1)
@@ -173,7 +172,7 @@ extension Store.Log {
     /// grace window, or late and dropped by its kind's late policy); never dropped silently. The
     /// detail is the reason in words.
     public func recordMissed(
-        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, reason: ReminderLife.MissedReason, now: Instant
+        _ id: DeliveryID, title: String, fireAt: Instant, reason: ReminderLife.MissedReason, now: Instant
     ) throws(StoreError) {
         try db.run(
             """
@@ -181,7 +180,7 @@ extension Store.Log {
             VALUES (?, ?, \(Delivery.State.missed.sql), ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key, channel) DO NOTHING
             """,
             [
-                .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
+                .text(id.key.description), .text(id.channel.rawValue), .text(id.key.deliveryKind.rawValue), .text(title), .int(fireAt.secondsSinceEpoch),
                 .int(now.secondsSinceEpoch), .int(now.secondsSinceEpoch), .text(reason.words), id.key.itemID, .text(reason.rawValue),
             ])
     }
@@ -210,7 +209,7 @@ extension Store.Log {
             }
             return Delivery(
                 key: id.key, channel: id.channel, state: state,
-                kind: row.text(3), title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
+                title: row.text(4), fireAt: Instant(secondsSinceEpoch: row.int(5)),
                 late: row.int(6) == 1, attempts: Int(row.int(7)), detail: row.optionalText(8),
                 notificationID: row.optionalInt(9).map { UInt32(truncatingIfNeeded: $0) }, postedBy: row.optionalText(17),
                 answer: row.optionalText(15).flatMap(Answer.init(code:)), answeredFrom: row.optionalText(16).flatMap(AnswerOrigin.init(rawValue:)),

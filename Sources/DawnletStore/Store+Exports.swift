@@ -66,7 +66,7 @@ extension Store.Log {
     /// after): read again, the same snooze brings nothing back twice. Whether anything was written.
     @discardableResult
     public func answeredElsewhere(
-        _ id: DeliveryID, kind: String, title: String, fireAt: Instant, answer: Answer, words: String, now: Instant
+        _ id: DeliveryID, title: String, fireAt: Instant, answer: Answer, words: String, now: Instant
     ) throws(StoreError) -> Bool {
         let snoozedUntil = answer.snoozedUntil
         return try db.writeTransaction { () throws(StoreError) in
@@ -81,9 +81,9 @@ extension Store.Log {
                         AND (?9 IS NULL OR finished_at IS NULL OR finished_at < ?9)
                     """,
                     [
-                        .text(id.key.description), .text(id.channel.rawValue), .text(kind), .text(title), .int(fireAt.secondsSinceEpoch),
-                        .int(now.secondsSinceEpoch), id.key.itemID, .text(words), snoozedUntil.map { .int($0.secondsSinceEpoch) } ?? .null,
-                        .text(answer.code),
+                        .text(id.key.description), .text(id.channel.rawValue), .text(id.key.deliveryKind.rawValue), .text(title),
+                        .int(fireAt.secondsSinceEpoch), .int(now.secondsSinceEpoch), id.key.itemID, .text(words),
+                        snoozedUntil.map { .int($0.secondsSinceEpoch) } ?? .null, .text(answer.code),
                     ]) == 1
             if written { try notePlanChange(id.key) }
             return written

@@ -126,7 +126,7 @@ import Testing
             guard let reminder = planned.randomElement(using: &rng), let channel = reminder.channels.randomElement(using: &rng) else { return (nil, nil) }
             let id = DeliveryID(reminder.key, channel)
             let claim = Store.Log.Claim(
-                id, kind: reminder.kind, title: reminder.title, fireAt: reminder.heldFrom ?? reminder.fireAt, late: false,
+                id, title: reminder.title, fireAt: reminder.heldFrom ?? reminder.fireAt, late: false,
                 isRepeat: reminder.repetition > 0)
             guard try store.log.claim([claim], now: reminder.fireAt) == [true] else { return (nil, nil) }
             try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
@@ -249,7 +249,7 @@ import Testing
             for reminder in try source.plan(now: now, window: window).reminders.shuffled(using: &rng).prefix(16) {
                 for channel in reminder.channels {
                     let id = DeliveryID(reminder.key, channel)
-                    _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
+                    _ = try store.log.claim(id, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
                     try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
                     guard reminder.key.item != nil else { continue }
                     delivered.append(id)
@@ -261,7 +261,7 @@ import Testing
                     case 2:
                         // Back once already, some minutes after it first went out.
                         let back = reminder.fireAt.adding(seconds: Int64.random(in: 60...900, using: &rng))
-                        let claim = Store.Log.Claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, isRepeat: true)
+                        let claim = Store.Log.Claim(id, title: reminder.title, fireAt: reminder.fireAt, late: false, isRepeat: true)
                         _ = try store.log.claim([claim], now: back)
                         try store.log.finish(id, state: .delivered, detail: nil, now: back)
                     case 3:
@@ -269,7 +269,7 @@ import Testing
                         // count from there, days after the reminder's date.
                         let until = reminder.fireAt.adding(seconds: Int64.random(in: 86_400...(3 * 86_400), using: &rng))
                         _ = try store.log.snooze(id, until: until, from: .terminal, words: "snoozed")
-                        _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: until)
+                        _ = try store.log.claim(id, title: reminder.title, fireAt: reminder.fireAt, late: false, now: until)
                         try store.log.finish(id, state: .delivered, detail: nil, now: until)
                     default: break
                     }

@@ -93,7 +93,7 @@ import Testing
             for reminder in try oracle(source, now: now, window: window, all: false).shuffled(using: &rng).prefix(8) {
                 for channel in reminder.channels {
                     let id = DeliveryID(reminder.key, channel)
-                    _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
+                    _ = try store.log.claim(id, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
                     try store.log.finish(id, state: .delivered, detail: nil, now: reminder.fireAt)
                     if Bool.random(using: &rng) {
                         _ = try store.log.snooze(
@@ -154,10 +154,10 @@ import Testing
                 kind: .todo, title: "Pills", date: CivilDate("2027-02-02")!, time: WallTime(hour: 9, minute: 0)!, schedule: nil,
                 style: ReminderStyle(nag: .seconds(600)), today: CivilDate("2027-02-01")!)
             let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-02")!, offset: .minutes(0)), .desktop)
-            _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-02", 9, 0))
+            _ = try store.log.claim(delivery, title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-02", 9, 0))
             try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-02", 9, 0))
             #expect(try store.log.snooze(delivery, until: at("2027-02-05", 12, 0), from: .terminal, words: "snoozed"))
-            _ = try store.log.claim(delivery, kind: "todo", title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-05", 12, 0))
+            _ = try store.log.claim(delivery, title: "Pills", fireAt: at("2027-02-02", 9, 0), late: false, now: at("2027-02-05", 12, 0))
             try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-05", 12, 0))
             let source = PlanReader(store: store, config: config, zone: berlin)
             let (now, window) = (at("2027-02-05", 12, 1), at("2027-02-01", 0, 0)...at("2027-02-07", 0, 0))
@@ -179,7 +179,7 @@ import Testing
                 kind: .todo, title: "Call", date: CivilDate("2027-02-09")!, time: WallTime(hour: 19, minute: 0)!, schedule: nil,
                 today: CivilDate("2027-02-01")!)
             let delivery = DeliveryID(.item(.todo, id: id, date: CivilDate("2027-02-09")!, offset: .minutes(0)), .desktop)
-            _ = try store.log.claim(delivery, kind: "todo", title: "Call", fireAt: at("2027-02-09", 19, 0), late: false, now: at("2027-02-09", 23, 0))
+            _ = try store.log.claim(delivery, title: "Call", fireAt: at("2027-02-09", 19, 0), late: false, now: at("2027-02-09", 23, 0))
             try store.log.finish(delivery, state: .delivered, detail: nil, now: at("2027-02-09", 23, 0))
             #expect(try store.log.snooze(delivery, until: at("2027-02-12", 12, 0), from: .terminal, words: "snoozed"))
             let source = PlanReader(store: store, config: config, zone: berlin)
@@ -285,7 +285,7 @@ import Testing
             }
             var pairs: [(String, Plain)] = [
                 ("key", string(r.key.description)), ("fire_at", string(ISO8601.format(r.fireAt, utcOffset: r.utcOffset))),
-                ("kind", string(r.kind)), ("title", string(r.title)), ("occurrence_date", string(r.occurrenceDate.description)),
+                ("kind", string(r.kind.rawValue)), ("title", string(r.title)), ("occurrence_date", string(r.occurrenceDate.description)),
                 ("source", string(r.sourceName)), ("definition_id", r.definitionID.map { .int(Int($0)) } ?? .null),
                 ("channels", .array(r.channels.map { string($0.rawValue) })),
                 ("offset", optional(r.offset?.description)), ("status", string(status)),
@@ -354,7 +354,7 @@ import Testing
                 if settled.waiting { text += ", waiting for an answer" }
                 words.append(text)
             }
-            let what = r.definitionID.map { "\(r.kind) #\($0)" } ?? r.kind
+            let what = r.definitionID.map { "\(r.kind) #\($0)" } ?? r.kind.rawValue
             let column = what.count >= 16 ? String(what.prefix(16)) : what + String(repeating: " ", count: 16 - what.count)
             let time = ISO8601.format(r.fireAt, utcOffset: r.utcOffset).dropFirst(11).prefix(5)
             let state = words.isEmpty ? "" : "  [\(words.joined(separator: "; "))]"
@@ -405,7 +405,7 @@ import Testing
             for reminder in try oracle(source, now: now, window: window, all: false).shuffled(using: &rng).prefix(6) {
                 for channel in reminder.channels {
                     let id = DeliveryID(reminder.key, channel)
-                    _ = try store.log.claim(id, kind: reminder.kind, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
+                    _ = try store.log.claim(id, title: reminder.title, fireAt: reminder.fireAt, late: false, now: reminder.fireAt)
                     try store.log.finish(id, state: Bool.random(using: &rng) ? .delivered : .failed, detail: "id \"7\"", now: reminder.fireAt)
                 }
             }

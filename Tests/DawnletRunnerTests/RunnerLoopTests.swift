@@ -320,7 +320,7 @@ final class FakeChannels: DeliveryChannels {
         channels.end(0)
         let after = try #require(published.states.last ?? nil)
         // The morning digest at 08:00 is next, but midnight comes first; Tonight is overdue since 22:00.
-        #expect(after.next?.kind == "digest" && after.validUntil == at("2026-12-02T00:00") && after.overdue == 2, "\(after)")
+        #expect(after.next?.kind == .digest && after.validUntil == at("2026-12-02T00:00") && after.overdue == 2, "\(after)")
         // Midnight: the state runs out, and is published again.
         scheduler.advance(to: at("2026-12-02T00:00"))
         let midnight = try #require(published.states.last ?? nil)

@@ -19,7 +19,7 @@ import Testing
 
     func claim(at seconds: Int64 = 0) throws -> Bool {
         try store.log.claim(
-            id, kind: "todo", title: "Call", fireAt: fireAt, late: false,
+            id, title: "Call", fireAt: fireAt, late: false,
             now: fireAt.adding(seconds: seconds))
     }
 
@@ -57,7 +57,7 @@ import Testing
     func repeatClaims() throws {
         func again(at seconds: Int64) throws -> Bool {
             try store.log.claim(
-                [Store.Log.Claim(id, kind: "todo", title: "Call", fireAt: fireAt, late: false, isRepeat: true)], now: fireAt.adding(seconds: seconds))
+                [Store.Log.Claim(id, title: "Call", fireAt: fireAt, late: false, isRepeat: true)], now: fireAt.adding(seconds: seconds))
                 == [true]
         }
         #expect(try claim())
@@ -74,7 +74,7 @@ import Testing
         #expect(try store.log.deliveryLog(since: fireAt)[id]?.waiting == true)
         // Answered on email: the desktop row waits no more, and no return claims it.
         let mail = DeliveryID(ReminderKey(key)!, .email)
-        #expect(try store.log.claim(mail, kind: "todo", title: "Call", fireAt: fireAt, late: false, now: fireAt))
+        #expect(try store.log.claim(mail, title: "Call", fireAt: fireAt, late: false, now: fireAt))
         try store.log.finish(mail, state: .delivered, detail: nil, now: fireAt.adding(seconds: 2))
         try store.log.respond(mail, .done, from: .terminal, words: "done")
         let log = try store.log.deliveryLog(since: fireAt)

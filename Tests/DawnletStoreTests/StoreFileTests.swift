@@ -166,12 +166,12 @@ import Testing
         let store = try Store(path: path)
         let at = Instant(secondsSinceEpoch: 1_796_112_000)
         func id(_ n: Int) -> DeliveryID { DeliveryID(ReminderKey("habit:\(n):2026-12-01:0m")!, .desktop) }
-        try store.log.recordMissed(id(2), kind: "habit", title: "Run", fireAt: at, reason: .latePolicy, now: at.adding(seconds: 120))
-        try store.log.recordMissed(id(3), kind: "habit", title: "Run", fireAt: at, reason: .graceWindow, now: at.adding(seconds: 50_000))
-        #expect(try store.log.claim(id(4), kind: "habit", title: "Run", fireAt: at, late: false, now: at))
+        try store.log.recordMissed(id(2), title: "Run", fireAt: at, reason: .latePolicy, now: at.adding(seconds: 120))
+        try store.log.recordMissed(id(3), title: "Run", fireAt: at, reason: .graceWindow, now: at.adding(seconds: 50_000))
+        #expect(try store.log.claim(id(4), title: "Run", fireAt: at, late: false, now: at))
         try store.log.finish(id(4), state: .missed, detail: "exited 1; gave up after 5 attempts", missed: .gaveUp, now: at.adding(seconds: 15))
         // A reason given with another outcome is not kept.
-        #expect(try store.log.claim(id(5), kind: "habit", title: "Run", fireAt: at, late: false, now: at))
+        #expect(try store.log.claim(id(5), title: "Run", fireAt: at, late: false, now: at))
         try store.log.finish(id(5), state: .delivered, detail: nil, missed: .gaveUp, now: at)
         let rows = try (1...5).map { n in
             try #require(try store.log.deliveries(of: ReminderKey(n == 1 ? "todo:1:2026-12-01:0m" : "habit:\(n):2026-12-01:0m")!).first)

@@ -48,7 +48,7 @@ enum NextCommand {
             PreviewCommand.write(reminder, to: &w, holds: holds)
             let what =
                 reminder.definitionID.map { "\(reminder.kind) #\($0)" }
-                ?? (reminder.item?.calendar.map { _ in "\(reminder.kind) \(reminder.sourceName)" } ?? reminder.kind)
+                ?? (reminder.item?.calendar.map { _ in "\(reminder.kind) \(reminder.sourceName)" } ?? reminder.kind.rawValue)
             self.init(fireAt: reminder.fireAt, utcOffset: reminder.utcOffset, what: what, title: reminder.title, json: w.out.string)
             if let holds, holds.holdsWhole(reminder), let first = holds.held(reminder).first { held = (first.reason, first.since) }
         }

@@ -63,7 +63,7 @@ extension PreviewCommand {
     /// The text of one reminder: its time, what, title and channels; a digest's contents; why.
     static func lines(_ r: PlannedReminder, colored: Bool, missed: MissedWords, holds: Holds? = nil) -> [String] {
         let local = ISO8601.format(r.fireAt, utcOffset: r.utcOffset)
-        let kind = r.kind
+        let kind = r.kind.rawValue
         let what = r.definitionID.map { "\(kind) #\($0)" } ?? kind
         var first =
             "  \(local.dropFirst(11).prefix(5))  \(what.rightPadded(16)) \(DisplayText.shown(r.title))  → \(r.channels.map(\.rawValue).joined(separator: ", "))"

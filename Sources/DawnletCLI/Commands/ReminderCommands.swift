@@ -116,7 +116,7 @@ enum ReminderCommands {
         if invocation.json {
             func object(_ entry: ReminderAnswers.Entry) -> JSON {
                 var fields: [(String, JSON)] = [
-                    ("key", .string(entry.key.description)), ("kind", .string(entry.kind)), ("title", .string(entry.title)),
+                    ("key", .string(entry.key.description)), ("kind", .string(entry.kind.rawValue)), ("title", .string(entry.title)),
                     ("due", .string(ISO8601.format(entry.fireAt, in: zone))), ("channels", .array(entry.channels.map { .string($0.rawValue) })),
                     ("late", .bool(entry.late)), ("repeats", .int(entry.repeats)),
                 ]

@@ -100,7 +100,7 @@ enum ServeCommands {
                         .array(
                             rows.map {
                                 .object([
-                                    ("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind)),
+                                    ("key", .string($0.key.description)), ("channel", .string($0.channel.rawValue)), ("kind", .string($0.kind.rawValue)),
                                     ("title", .string($0.title)), ("due", .string(ISO8601.format($0.fireAt, in: zone))),
                                     ("why", reasons.why($0).map { .string($0) } ?? .null),
                                     ("reason", reasons.reason($0).map { .string($0.rawValue) } ?? .null),
@@ -147,7 +147,7 @@ struct MissedReasons {
             guard let at = row.finishedAt else { return ReminderLife.MissedReason.latePolicy.words }
             let late = DurationText.format(.seconds(at.secondsSinceEpoch - row.fireAt.secondsSinceEpoch))
             // Told from an older row, under a config whose policy no longer drops its kind.
-            if row.missedReason == nil && ReminderKind(rawValue: row.kind).flatMap({ policy.late[$0] }) != .drop {
+            if row.missedReason == nil && row.kind.reminderKind.flatMap({ policy.late[$0] }) != .drop {
                 return "dropped as late, \(late) after its time, inside the grace window"
             }
             return "\(ReminderLife.MissedReason.latePolicy.words), \(late) after its time"
