@@ -11,14 +11,7 @@ extension RunnerLoopTests {
     )
     func publishedHolds() throws {
         let published = Published()
-        var config = Config()
-        config.graceWindow = .seconds(12 * 3_600)
-        var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
-        settings.publish = { [published] state in
-            published.states.append(state)
-            return nil
-        }
-        let runner = try Runner(settings, scheduler: scheduler, channels: channels, log: { _ in })
+        let runner = try publishingRunner(published)
         try todo("Call", "09:00")
         try todo("Walk", "09:30")
         scheduler.setWallClock(to: at("2026-12-01T09:00"))

@@ -288,11 +288,8 @@ final class FakeChannels: DeliveryChannels {
         var states: [RunnerState?] = []
     }
 
-    @Test(
-        "the state for next: the next reminder, held until it goes out or midnight; a delivery moves it on; todos overdue from their time, and at midnight, count"
-    )
-    func publishedState() throws {
-        let published = Published()
+    /// A runner on the test clock that publishes the state for `next` into `published`.
+    func publishingRunner(_ published: Published) throws -> Runner {
         var config = Config()
         config.graceWindow = .seconds(12 * 3_600)
         var settings = Runner.Settings(databasePath: folder.path("dawnlet.sqlite"), config: config, zone: berlin)
@@ -300,7 +297,15 @@ final class FakeChannels: DeliveryChannels {
             published.states.append(state)
             return nil
         }
-        let runner = try Runner(settings, scheduler: scheduler, channels: channels, log: { _ in })
+        return try Runner(settings, scheduler: scheduler, channels: channels, log: { _ in })
+    }
+
+    @Test(
+        "the state for next: the next reminder, held until it goes out or midnight; a delivery moves it on; todos overdue from their time, and at midnight, count"
+    )
+    func publishedState() throws {
+        let published = Published()
+        let runner = try publishingRunner(published)
         try todo("Tonight", "22:00")
         try store.items.addItem(kind: .todo, title: "Yesterday's", date: date("2026-11-30"), time: nil, schedule: nil, today: today)
         try todo("Tomorrow", "09:00", on: "2026-12-02")
