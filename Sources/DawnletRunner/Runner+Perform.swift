@@ -55,6 +55,7 @@ extension Runner {
         case .syncExport: send(.exportSynced(storeChanged: syncExport()))
         case .closeMonth(let today, let now): send(.monthClosed(YearMonth(containing: today), failure: closeMonth(before: today, now: now)))
         case .readZone: zoneFilesChanged()
+        case .rearmClockWatch: send(.clockWatchRearmed(failure: rearmClockWatch()))
         case .exportChanges: exportChanges()
         case .respond(let id, let response): respond(to: id, response)
         case .closeAnsweredElsewhere: closeAnsweredElsewhere()

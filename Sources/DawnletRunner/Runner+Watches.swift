@@ -92,24 +92,23 @@ extension Runner {
     }
 
     /// The clock being set re-plans at once (the timer's instant may now be past, or far off).
+    /// The watch is armed again each time; when that fails, the core tries again (`clockWatchRetry`).
     func watchClock() throws {
         let watch = try ClockChangeWatch()
-        watches.append(watch)
-        let retry = EventLoop.RelativeTimer(loop: loop)
-        watches.append(retry)
-        func rearm() {
-            do {
-                try watch.arm()
-            } catch {
-                log(LogEntry("cannot watch the clock again: \(error); trying again in 1 s", priority: 3))
-                do { try retry.arm(after: .seconds(1)) } catch { log(LogEntry("cannot watch the clock again: \(error)", priority: 3)) }
-            }
-        }
-        retry.handler = rearm
+        clockWatch = watch
         try loop.onReadable(watch.fd) { [unowned self] in
             guard watch.clockWasSet() else { return }
-            rearm()
-            self.send(.replan(reason: .clockSet))
+            self.send(.clockSet(rearmFailure: self.rearmClockWatch()))
+        }
+    }
+
+    /// Arms the clock watch again; why not, if it cannot be.
+    func rearmClockWatch() -> String? {
+        do {
+            try clockWatch?.arm()
+            return nil
+        } catch {
+            return "\(error)"
         }
     }
 

@@ -88,6 +88,8 @@ public final class Runner {
     /// The database file this runner opened: when the path names another file, or none, it stops.
     var databaseIdentity: FileIdentity?
     var watches: [AnyObject] = []
+    /// Tells when the wall clock is set (its watch is armed again after each time).
+    var clockWatch: ClockChangeWatch?
     /// The calendars' folder watches and their loop sources: replaced when a reload changes them.
     var calendarWatches: [FolderWatch] = []
     var calendarSources: [EventLoop.Source] = []

@@ -28,11 +28,21 @@ extension RunnerCore {
         case .calendarSettle: return replan(.calendarFilesChanged, now: now)
         case .exportSettle: return [.syncExport]
         case .zoneSettle: return [.readZone]
+        case .clockWatchRetry: return [.rearmClockWatch]
         // Midnight (or a timed todo's time): the counts change; a new month's first look closes
         // the one before.
         case .stateExpiry: return publish(now: now, recount: true)
         default: return []
         }
+    }
+
+    /// The clock watch could not be armed again: said, and tried again in a second (until it is,
+    /// a clock set meanwhile is seen at the next wake).
+    func clockWatchRearmed(failure: String?) -> [RunnerEffect] {
+        guard let failure, !stopping else { return [] }
+        return [
+            .log(LogEntry("cannot watch the clock again: \(failure); trying again in 1 s", priority: 3)), .armAfter(.clockWatchRetry, .seconds(1)),
+        ]
     }
 
     /// SIGHUP: systemd is told it reloads, the config is read again, then a plan; ready again

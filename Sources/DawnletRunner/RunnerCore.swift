@@ -122,6 +122,8 @@ public struct RunnerCore: Sendable {
         case .written(let watched): return written(watched)
         case .timerFired(let timer): return timerFired(timer, now: now)
         case .reload: return reload()
+        case .clockSet(let failure): return clockWatchRearmed(failure: failure) + (stopping ? [] : replan(.clockSet, now: now))
+        case .clockWatchRearmed(let failure): return clockWatchRearmed(failure: failure)
         case .configReloaded: return configReloaded(now: now)
         case .notificationResponse(let id, let response): return [.respond(id, response)]
         case .exportSynced(let changed): return exportSynced(storeChanged: changed, now: now)

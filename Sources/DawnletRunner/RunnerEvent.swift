@@ -35,6 +35,8 @@ public enum RunnerEvent: Sendable {
     case timerFired(TimerName)
     /// SIGHUP: read the config again, and plan.
     case reload
+    /// The wall clock was set; its watch armed again, or why it could not be.
+    case clockSet(rearmFailure: String?)
     /// What the person (or the server) did with one of our notifications.
     case notificationResponse(UInt32, NotificationResponse)
 
@@ -57,6 +59,8 @@ public enum RunnerEvent: Sendable {
     case exportSynced(storeChanged: Bool)
     /// `.closeMonth`: why the month before could not be kept (nil: kept, or nothing to keep).
     case monthClosed(YearMonth, failure: String?)
+    /// `.rearmClockWatch`: why the clock watch could not be armed again (nil: it is).
+    case clockWatchRearmed(failure: String?)
     /// `.publish`: until when the state published holds (nil: none is published).
     case published(validUntil: Instant?)
 }
@@ -121,6 +125,8 @@ public enum RunnerEffect: Sendable {
     case syncExport
     /// Request → `.monthClosed`: the figures of the month before `today` kept as they stand.
     case closeMonth(before: CivilDate, now: Instant)
+    /// Request → `.clockWatchRearmed`: the clock watch armed again.
+    case rearmClockWatch
     /// The zone's files read again; a zone that changed comes back as `.settingsChanged` and a
     /// `.replan`.
     case readZone
@@ -168,6 +174,8 @@ extension TimerName {
     public static let zoneSettle = TimerName("zone settle")
     /// What `next` shows runs out (midnight): publish it again.
     public static let stateExpiry = TimerName("state expiry")
+    /// The clock watch could not be armed again: a second's real time, then it is tried again.
+    public static let clockWatchRetry = TimerName("clock watch retry", monotonic: true)
     /// How long SIGTERM waits for deliveries in flight: real time, whatever the clock does.
     public static let shutdownBound = TimerName("shutdown bound", monotonic: true)
 }

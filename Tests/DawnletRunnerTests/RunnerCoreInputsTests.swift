@@ -31,6 +31,8 @@ import Testing
         case .closeAnsweredElsewhere: "close answered elsewhere"
         case .syncExport: "sync export"
         case .readZone: "read zone"
+        case .rearmClockWatch: "rearm clock watch"
+        case .log(let entry): "log \(entry.message)"
         case .reloadConfig: "reload config"
         case .notify(let line): line
         case .respond(let id, let response): "respond \(id) \(response)"
@@ -106,6 +108,31 @@ import Testing
         d.clear()
         d.send(.reload)
         #expect(d.effects.isEmpty)
+    }
+
+    @Test("the clock set: a plan; a watch that cannot be armed again is said and tried again each second until it is")
+    func clockSet() {
+        let d = started()
+        d.send(.clockSet(rearmFailure: nil))
+        #expect(d.effects.map(Self.words).first == "plan (the clock was set)")
+        d.clear()
+        d.clockWatchFailure = "Too many open files"
+        d.send(.clockSet(rearmFailure: "Too many open files"))
+        #expect(
+            Array(d.effects.map(Self.words).prefix(3)) == [
+                "log cannot watch the clock again: Too many open files; trying again in 1 s", "arm clock watch retry after 1.0 seconds",
+                "plan (the clock was set)",
+            ])
+        d.clear()
+        d.send(.timerFired(.clockWatchRetry))
+        #expect(
+            Array(d.effects.map(Self.words).prefix(3)) == [
+                "rearm clock watch", "log cannot watch the clock again: Too many open files; trying again in 1 s", "arm clock watch retry after 1.0 seconds",
+            ])
+        d.clockWatchFailure = nil
+        d.clear()
+        d.send(.timerFired(.clockWatchRetry))
+        #expect(d.effects.map(Self.words) == ["rearm clock watch"])
     }
 
     @Test("an export sync that changed the store closes what was answered there and plans; one that did not, nothing")

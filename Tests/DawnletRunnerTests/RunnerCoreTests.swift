@@ -29,6 +29,8 @@ final class CoreDriver {
     var publishedUntil: Instant?
     var exportChangesStore = false
     var failMonthCloses = 0
+    /// Why the clock watch cannot be armed again (nil: it can).
+    var clockWatchFailure: String?
 
     init(now: Instant, settings: Runner.Settings? = nil, databaseBegan: Instant? = nil) {
         self.now = now
@@ -77,6 +79,7 @@ final class CoreDriver {
         case .publish: send(.published(validUntil: publishedUntil))
         case .checkDatabase: send(.databaseSettled(lost: nil, dataVersion: dataVersion))
         case .reloadConfig: send(.configReloaded)
+        case .rearmClockWatch: send(.clockWatchRearmed(failure: clockWatchFailure))
         case .syncExport: send(.exportSynced(storeChanged: exportChangesStore))
         case .closeMonth(let today, _):
             let failure: String? = failMonthCloses > 0 ? "database is locked" : nil
