@@ -85,10 +85,12 @@ public struct PlannedReminder: Hashable, Sendable {
     /// The same, with `relative` (`in 7m`, `3m ago`; nil: none) after the item's time.
     public func body(relative: String?) -> String {
         guard let item, offset != nil else {
+            // One line per item: a title's line break (a calendar's may hold one) is shown, not kept.
             return items.enumerated().map { i, x in
-                i >= items.count - overdueCount
-                    ? "overdue since \(x.date): \(x.title)"
-                    : "\(x.wordedKind.rawValue): \(x.title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
+                let title = DisplayText.shown(x.title)
+                return i >= items.count - overdueCount
+                    ? "overdue since \(x.date): \(title)"
+                    : "\(x.wordedKind.rawValue): \(title)" + (x.date != occurrenceDate ? " (\(x.date))" : "") + (x.detail.map { " \($0)" } ?? "")
             }.joined(separator: "\n")
         }
         var text = item.whenWords

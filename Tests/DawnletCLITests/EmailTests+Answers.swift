@@ -46,8 +46,7 @@ extension ServeTests {
         #expect(
             body == """
                 todo: Bins out
-                todo: Pay <b>rent</b> & $(touch x)
-                Bcc: victim@example.org
+                todo: Pay <b>rent</b> & $(touch x)\\r\\nBcc: victim@example.org
                 event: Fair
                 bill: Rent -950.00
                 subscription: Stream -12.99
