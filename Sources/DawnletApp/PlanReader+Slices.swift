@@ -85,7 +85,7 @@ extension PlanReader {
         let log = try store.log.deliveryLog(since: logSince(window))
         let snoozed = try store.log.snoozes()
         let overdue = try overdueTodos(definitions)
-        let calendars = calendarItems(window)
+        let calendars = calendarItems(window, now: now)
         let whole = dates(window, lead: lead)
         // A snooze moves a reminder later: a slice takes occurrences from as far back as any
         // snooze inside the window reaches. A calendar item's key names no date: then one slice.

@@ -33,6 +33,9 @@ public struct PlanReader {
     public let config: Config
     public let zone: Zone
     public let zones: ZoneDatabase
+    /// Whether reading the calendars notes the items this machine sees for the first time
+    /// (`serve`'s plans); a command's reading takes them as first seen now, and notes nothing.
+    public var notesFirstSight = false
 
     public init(store: Store, config: Config, zone: Zone, zones: ZoneDatabase = .system) {
         self.zones = zones
@@ -147,19 +150,31 @@ public struct PlanReader {
     public static let latest = Instant(secondsSinceEpoch: Int64(CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 30)!.dayNumber) * 86_400)
 
     /// The configured calendar files' instances around `window`, read now, never stored.
-    public func calendarItems(_ window: ClosedRange<Instant>) -> (items: [PlanItem], problems: [CalendarProblem]) {
+    /// Each item reminds from when this machine first saw it (`Store.Log.CalendarSight`): one
+    /// never seen, from `now`; before the calendars were first looked at, from always.
+    public func calendarItems(_ window: ClosedRange<Instant>, now: Instant) -> (items: [PlanItem], problems: [CalendarProblem]) {
         var items: [PlanItem] = []
         var problems: [CalendarProblem] = []
+        let sight = (try? store.log.calendarSight()) ?? Store.Log.CalendarSight()
+        var unseen: [(calendar: String, uid: String)] = []
+        var noted = Set<String>()
         // Our own exported items, met again in a vdir we also read, are already planned.
         let ours = ((try? store.log.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
         // One budget for every calendar of the plan: no file, however made, costs it more.
         let budget = CalendarReader.Budget()
         for source in config.calendars {
             let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, zones: zones, budget: budget)
-            items += read.occurrences.filter { occurrence in ours.map { !occurrence.uid.hasPrefix($0) } ?? true }.map {
-                PlanItem(calendar: $0)
+            for occurrence in read.occurrences where ours.map({ !occurrence.uid.hasPrefix($0) }) ?? true {
+                let seen = sight.firstSeen(calendar: source.name, uid: occurrence.uid)
+                if seen == nil, noted.insert(source.name + "\u{0}" + occurrence.uid).inserted { unseen.append((source.name, occurrence.uid)) }
+                let from = seen ?? (sight.looked ? now : Instant(secondsSinceEpoch: .min))
+                items.append(PlanItem(calendar: occurrence, notBefore: from.secondsSinceEpoch))
             }
             problems += read.problems
+        }
+        if notesFirstSight && (!unseen.isEmpty || !sight.looked) {
+            // Not noted: seen again as new at the next plan, which is no worse than now.
+            try? store.log.noteSeen(unseen, now: now, firstLook: !sight.looked)
         }
         return (items, problems)
     }

@@ -111,7 +111,13 @@ public struct PlannedReminder: Hashable, Sendable {
         }
         if let calendar = item.calendar {
             let origin = "\(calendar.kind.rawValue) \(calendar.uid) from calendar \(calendar.calendar)" + (calendar.instance.map { ", instance \($0)" } ?? "")
-            return [origin, calendar.alarms == nil ? "\(offset) before its time (the calendar default)" : "its VALARM"] + notes
+            var why = [origin, calendar.alarms == nil ? "\(offset) before its time (the calendar default)" : "its VALARM"]
+            // Seen here first on its own day or later: its reminders of a time before were not sent.
+            if item.notBefore > Int64(item.date.dayNumber) * 86_400 - Int64(utcOffset) {
+                let seen = ISO8601.format(Instant(secondsSinceEpoch: item.notBefore), utcOffset: utcOffset)
+                why.append("first seen on this machine at \(seen): its reminders of a time before are not sent")
+            }
+            return why + notes
         }
         return [
             "\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",

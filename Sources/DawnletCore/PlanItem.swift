@@ -127,10 +127,11 @@ public struct PlanItem: Hashable, Sendable {
     }
 
     /// An external calendar's instance, as a `calendar` item.
-    public init(calendar occurrence: CalendarOccurrence) {
+    /// `notBefore`: when this machine first saw the item (no reminder of a time before is sent).
+    public init(calendar occurrence: CalendarOccurrence, notBefore: Int64 = .min) {
         self.init(
             kind: .calendar, definitionID: 0, date: occurrence.date, time: occurrence.time, title: occurrence.title, source: .virtual, offsets: .none,
-            suppression: nil, detail: nil, note: nil, box: CalendarBox(occurrence))
+            suppression: nil, detail: nil, note: nil, box: CalendarBox(occurrence), notBefore: notBefore)
     }
 
     // One made per occurrence planned: no calendar instance to take in and let go of for the

@@ -211,11 +211,13 @@ public enum Planner {
         /// An external calendar's item: its own VALARMs, or its calendar's offsets from its start.
         func plan(_ index: Int, calendar item: PlanItem, into made: inout Made, digests: inout [CivilDate: [PlanItem]]) {
             guard let calendar = item.calendar else { return }
+            // Of a time before this machine first saw the item (or the database began): never sent.
+            let from = max(began, Self.floor(item.notBefore, now: context.now))
             if let alarms = calendar.alarms {
                 // Exact instants, keyed by the instant (an alarm moved with its event reminds
                 // again; one re-read unchanged does not).
                 // A snooze, a nag's return or quiet hours move one as any other reminder.
-                for alarm in alarms where alarm.secondsSinceEpoch >= began {
+                for alarm in alarms where alarm.secondsSinceEpoch >= from {
                     let lead = max(0, Int((calendar.start ?? alarm).secondsSinceEpoch - alarm.secondsSinceEpoch) / 60)
                     let key = ReminderKey.calendar(
                         CalendarReference(calendar: calendar.calendar, uid: calendar.uid, instance: calendar.instance, trigger: .alarm(alarm)))
@@ -235,7 +237,7 @@ public enum Planner {
                     ?? fireInstant(base: item.time ?? rules.morningDigest, date: item.date, offset: offset, days: days)
                 // Seen on another device (a calendar's X-MOZ-LASTACK): not due here.
                 if let acknowledged = calendar.acknowledged, fireAt <= acknowledged { continue }
-                if fireAt.secondsSinceEpoch < began { continue }
+                if fireAt.secondsSinceEpoch < from { continue }
                 let key = CalendarReference(calendar: calendar.calendar, uid: calendar.uid, instance: calendar.instance, trigger: .offset(offset))
                 plan(
                     index, item, key: .calendar(key), fireAt: fireAt, utcOffset: utcOffset, offset: offset, gap: gap, plain: false, into: &made)

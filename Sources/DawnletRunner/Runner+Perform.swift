@@ -79,7 +79,8 @@ extension Runner {
             let version = try store.dataVersion()
             let position = try store.changePosition()
             let config = settings.config
-            let source = PlanReader(store: store, config: config, zone: settings.zone, zones: settings.zones)
+            var source = PlanReader(store: store, config: config, zone: settings.zone, zones: settings.zones)
+            source.notesFirstSight = true
             // The calendars are read by this plan (and not by a splice): stamped first.
             for path in RunnerState.calendarFiles(config.calendars) {
                 readStamps[path] = FileStamp.text(of: path)

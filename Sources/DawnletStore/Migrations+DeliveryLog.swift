@@ -1,5 +1,5 @@
-/// The statements since the delivery log began keeping who posted a notification and how each
-/// reminder was answered, in the order they were applied (appended to `Migrations.all`; never
+/// The later statements, from the delivery log keeping who posted a notification and how each
+/// reminder was answered on, in the order they were applied (appended to `Migrations.all`; never
 /// reordered or edited once released).
 extension Migrations {
     static let deliveryLogLater: [String] = [
@@ -57,5 +57,17 @@ extension Migrations {
         // `grace-window`, `late-policy`, `gave-up`). Rows recorded before keep none: `missed`
         // tells theirs from when they were recorded, as it did.
         "ALTER TABLE deliveries ADD COLUMN missed_reason TEXT;",
+        // When this machine first saw each calendar item, by its calendar's name and UID: a
+        // reminder of a time before is neither sent late nor recorded missed. A row with an empty
+        // name marks the first look, at which what was there is taken as seen always (so a
+        // database from before still catches up what it missed while the machine was off).
+        """
+        CREATE TABLE calendar_seen (
+            calendar TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            first_seen INTEGER NOT NULL,
+            PRIMARY KEY (calendar, uid)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

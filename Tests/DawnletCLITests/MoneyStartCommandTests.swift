@@ -153,6 +153,7 @@ import Testing
             c.executemany('INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts) VALUES (?, 0, ?, ?, ?)', rows)
             # The schema as it was then: the columns the migrations after it add, taken away.
             for column in ('answer', 'answered_from', 'missed_reason'): c.execute(f'ALTER TABLE deliveries DROP COLUMN {column}')
+            c.execute('DROP TABLE calendar_seen')
             c.execute('PRAGMA user_version = 20')
             c.commit()
             """)

@@ -97,7 +97,7 @@ enum TodayCommand {
         let zone = try invocation.timeZone()
         let window =
             zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
-        let calendars = PlanReader(store: store, config: invocation.config, zone: zone).calendarItems(window)
+        let calendars = PlanReader(store: store, config: invocation.config, zone: zone).calendarItems(window, now: try invocation.now())
         let days = Agenda.days(
             range, today: today, secondsOfDay: now.secondsOfDay, definitions: try store.items.definitions(), stored: Array(Set(stored)),
             bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
