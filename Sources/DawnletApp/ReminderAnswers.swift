@@ -166,13 +166,18 @@ public struct ReminderAnswers {
     private func writeBack(_ target: CalendarReference, _ answer: CalendarAnswer, until: Instant?, now: Instant) -> String? {
         guard let calendar = config.calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly else { return nil }
         let start = target.instanceStart
+        // Done on a todo that does not repeat completes it there, as well as acknowledging it.
+        var completed = false
         let result = CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid) { text in
             if let until { return CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now) }
-            return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)
+            guard answer == .acknowledged else { return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now) }
+            let done = CalendarWriteBack.complete(text, uid: target.uid, at: now)
+            completed = done?.completed ?? false
+            return done?.text
         }
         switch result {
         case .success(let file):
-            return until.map { "snoozed until \(ISO8601.format($0, in: zone)) in \(file)" } ?? "\(answer.rawValue) in \(file)"
+            return until.map { "snoozed until \(ISO8601.format($0, in: zone)) in \(file)" } ?? "\(completed ? "completed" : answer.rawValue) in \(file)"
         case .failure(let problem):
             writeProblem?("cannot write \(answer.action) back to calendar \(calendar.name): \(problem)")
             return nil

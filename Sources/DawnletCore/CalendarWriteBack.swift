@@ -7,7 +7,15 @@ public enum CalendarWriteBack {
     /// ACKNOWLEDGED, and the component's X-MOZ-LASTACK, set to it (alarms up to then have been
     /// seen); nil when the file holds no component of that UID.
     public static func acknowledge(_ text: String, uid: String, at: Instant) -> String? {
-        edit(text, uid: uid, at: at, snooze: nil)
+        edit(text, uid: uid, at: at, snooze: nil)?.text
+    }
+
+    /// Done: as `acknowledge`, and a todo that does not repeat marked completed as Thunderbird and
+    /// Tasks.org mark it (`STATUS:COMPLETED`, `COMPLETED` at `at`, `PERCENT-COMPLETE:100`), so its
+    /// owner and every other device take it as done at the next sync. Whether it was completed (an
+    /// event, or a repeating todo, is acknowledged only); nil when the file holds no such UID.
+    public static func complete(_ text: String, uid: String, at: Instant) -> (text: String, completed: Bool)? {
+        edit(text, uid: uid, at: at, snooze: nil, completing: true)
     }
 
     /// As `acknowledge`, and a snooze until `until` added to the component without RECURRENCE-ID:
@@ -15,7 +23,7 @@ public enum CalendarWriteBack {
     /// it has one) and Thunderbird's X-MOZ-SNOOZE-TIME (X-MOZ-SNOOZE-TIME-µs for one instance of a
     /// repeating item, by its original start).
     public static func snooze(_ text: String, uid: String, instanceStart: Instant?, until: Instant, at: Instant) -> String? {
-        edit(text, uid: uid, at: at, snooze: (instanceStart, until))
+        edit(text, uid: uid, at: at, snooze: (instanceStart, until))?.text
     }
 
     /// One content line as the file has it: its physical lines (a folded line and its
@@ -59,8 +67,11 @@ public enum CalendarWriteBack {
         return (result, end)
     }
 
-    static func edit(_ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?) -> String? {
+    static func edit(
+        _ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?, completing: Bool = false
+    ) -> (text: String, completed: Bool)? {
         let (lines, end) = Self.lines(text)
+        var completed = false
         let stamp = CalendarExport.basic(at)
         var out: [String] = []
         var found = false
@@ -92,6 +103,9 @@ public enum CalendarWriteBack {
             }
             found = true
             let master = !body.contains { $0.name == "RECURRENCE-ID" }
+            // A todo that does not repeat is completed; a repeating one's instance is not (yet).
+            let completes = completing && kind == "VTODO" && master && !body.contains { ["RRULE", "RDATE"].contains($0.name) }
+            completed = completed || completes
             emit(line)
             var inAlarm = false
             var wroteLastAck = false
@@ -100,6 +114,7 @@ public enum CalendarWriteBack {
             func lastAck() {
                 guard !wroteLastAck else { return }
                 out.append("X-MOZ-LASTACK:\(stamp)")
+                if completes { out += ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100"] }
                 if master, let snooze {
                     let name = snooze.instanceStart.map { "X-MOZ-SNOOZE-TIME-\($0.secondsSinceEpoch * 1_000_000)" } ?? "X-MOZ-SNOOZE-TIME"
                     out.append("\(name):\(CalendarExport.basic(snooze.until))")
@@ -122,6 +137,7 @@ public enum CalendarWriteBack {
                     continue
                 }
                 if l.name == "X-MOZ-LASTACK" || (master && snooze != nil && l.name.hasPrefix("X-MOZ-SNOOZE-TIME")) { continue }
+                if completes && ["STATUS", "COMPLETED", "PERCENT-COMPLETE"].contains(l.name) { continue }
                 if l.name == "BEGIN" && l.value.uppercased() == "VALARM" {
                     lastAck()
                     inAlarm = true
@@ -140,6 +156,6 @@ public enum CalendarWriteBack {
             index = close + 1
         }
         guard found else { return nil }
-        return out.joined(separator: end) + end
+        return (out.joined(separator: end) + end, completed)
     }
 }

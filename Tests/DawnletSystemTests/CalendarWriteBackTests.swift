@@ -33,6 +33,38 @@ import Testing
         return CalendarReader.read(name: "work", path: path, window: window, zone: .utc).occurrences
     }
 
+    /// Tasks.org-like todos: one due at 10:00 with its own status and an X- property, and one that
+    /// repeats daily.
+    static let todos =
+        [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tasks.org//android//EN",
+            "BEGIN:VTODO", "UID:t1", "SUMMARY:Call the plumber", "DUE:20260310T100000Z", "STATUS:NEEDS-ACTION", "PERCENT-COMPLETE:20",
+            "X-APPLE-SORT-ORDER:7", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM", "END:VTODO",
+            "BEGIN:VTODO", "UID:t2", "SUMMARY:Pills", "DTSTART:20260310T100000Z", "DUE:20260310T100000Z", "RRULE:FREQ=DAILY",
+            "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM", "END:VTODO",
+            "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+
+    @Test(
+        "complete: Done on a todo that does not repeat writes STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 as Tasks.org does; read back, it is gone; a repeating one is acknowledged only"
+    )
+    func complete() throws {
+        let done = try #require(CalendarWriteBack.complete(Self.todos, uid: "t1", at: Self.now))
+        #expect(done.completed)
+        let lines = done.text.components(separatedBy: "\r\n")
+        for line in ["STATUS:COMPLETED", "COMPLETED:20260310T100000Z", "PERCENT-COMPLETE:100", "X-MOZ-LASTACK:20260310T100000Z", "X-APPLE-SORT-ORDER:7"] {
+            #expect(lines.filter { $0 == line }.count == 1, "\(line): \(done.text)")
+        }
+        #expect(!lines.contains("STATUS:NEEDS-ACTION") && !lines.contains("PERCENT-COMPLETE:20"))
+        #expect(try read(done.text).filter { $0.uid == "t1" }.isEmpty, "a completed todo is not planned")
+        #expect(try !read(done.text).filter { $0.uid == "t2" }.isEmpty)
+
+        let series = try #require(CalendarWriteBack.complete(Self.todos, uid: "t2", at: Self.now))
+        #expect(!series.completed)
+        #expect(!series.text.contains("STATUS:COMPLETED") && series.text.contains("X-MOZ-LASTACK:20260310T100000Z"))
+        #expect(CalendarWriteBack.complete(Self.todos, uid: "nobody", at: Self.now) == nil)
+    }
+
     @Test("acknowledge: ACKNOWLEDGED in each VALARM of that UID (an old one replaced) and X-MOZ-LASTACK; every other line as it was")
     func acknowledge() throws {
         let edited = try #require(CalendarWriteBack.acknowledge(Self.original, uid: "a:b@example.org", at: Self.now))

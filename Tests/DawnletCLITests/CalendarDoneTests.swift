@@ -1,0 +1,80 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// Done on a calendar todo's reminder is done everywhere: written into its writable calendar as
+/// Thunderbird and Tasks.org write it, so its owner and every other device read it as completed.
+@Suite struct CalendarDoneTests {
+    let workspace: Workspace
+    let vdir: String
+    let config: String
+
+    init() throws {
+        var workspace = try Workspace()
+        vdir = workspace.folder.path("tasks")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        config = workspace.folder.path("config.json5")
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"tasks\", path: \"\(vdir)\", readOnly: false } ] }"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        workspace.globals = ["--config", config, "--now", "2026-12-01T13:00Z"]
+        self.workspace = workspace
+    }
+
+    @discardableResult
+    func cli(_ arguments: String..., expect status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> CLIResult {
+        try workspace.cli(arguments, expect: status, sourceLocation: sourceLocation)
+    }
+
+    /// A todo of the calendar, due at 13:00 with an alarm at 12:50, whose reminder went out then, as
+    /// serve records it; `rule` makes it repeat. Its key and file.
+    func deliveredTodo(_ uid: String, rule: String? = nil) throws -> (key: String, file: String) {
+        let file = "\(vdir)/\(uid).ics"
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tasks.org//android//EN\r\n\
+        BEGIN:VTODO\r\nUID:\(uid)\r\nSUMMARY:Call the plumber\r\nDTSTART:20261201T130000Z\r\nDUE:20261201T130000Z\r\n\
+        \(rule.map { "RRULE:\($0)\r\n" } ?? "")STATUS:NEEDS-ACTION\r\nX-APPLE-SORT-ORDER:7\r\n\
+        BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nDESCRIPTION:x\r\nEND:VALARM\r\nEND:VTODO\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let instance = rule == nil ? "" : ":20261201T130000Z"
+        let key = "ics:tasks:\(uid)\(instance):alarm:2026-12-01T12:50:00"
+        let script =
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at) VALUES (?, 'desktop', 'delivered', 'calendar', 'Call the plumber', 1796129400, 1796129400, 1796129401)\", (sys.argv[2],)); c.commit()"
+        try cli("todo", "add", "placeholder")
+        let (status, text) = try runTool("/usr/bin/python3", ["-c", script, workspace.db, key], environment: [:])
+        #expect(status == 0, "\(text)")
+        return (key, file)
+    }
+
+    @Test(
+        "reminder done on a calendar todo writes STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 into its file; no plan has it since, here or on another device"
+    )
+    func doneCompletes() throws {
+        let (key, file) = try deliveredTodo("plumber@example.org")
+        // Another device's plan of the same file (a database of its own), before its alarm.
+        let other = workspace.folder.path("other.sqlite")
+        try CLIProcess.createDatabase(other)
+        func plannedElsewhere() throws -> Bool {
+            let preview = try CLIProcess.run(["--db", other, "--config", config, "--now", "2026-12-01T12:00Z", "preview", "--json", "--days", "1"])
+            return preview.stdout.contains("plumber@example.org")
+        }
+        #expect(try plannedElsewhere())
+        let done = try cli("reminder", "done", key)
+        #expect(done.stdout == "completed in \(file): \(key)\n", "\(done.stdout)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for line in ["STATUS:COMPLETED", "COMPLETED:20261201T130000Z", "PERCENT-COMPLETE:100", "X-APPLE-SORT-ORDER:7", "SUMMARY:Call the plumber"] {
+            #expect(text.contains("\r\n\(line)\r\n"), "\(line): \(text)")
+        }
+        #expect(!text.contains("NEEDS-ACTION"), "\(text)")
+        #expect(try !plannedElsewhere(), "completed: no device plans it")
+    }
+
+    @Test("reminder done on a repeating calendar todo acknowledges its alarm and completes nothing (an instance's completion is not written yet)")
+    func repeatingAcknowledged() throws {
+        let (key, file) = try deliveredTodo("pills@example.org", rule: "FREQ=DAILY")
+        let done = try cli("reminder", "done", key)
+        #expect(done.stdout == "acknowledged in \(file): \(key)\n", "\(done.stdout)")
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(!text.contains("COMPLETED") && text.contains("ACKNOWLEDGED:20261201T130000Z"), "\(text)")
+    }
+}
