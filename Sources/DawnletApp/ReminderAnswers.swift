@@ -166,12 +166,12 @@ public struct ReminderAnswers {
     private func writeBack(_ target: CalendarReference, _ answer: CalendarAnswer, until: Instant?, now: Instant) -> String? {
         guard let calendar = config.calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly else { return nil }
         let start = target.instanceStart
-        // Done on a todo that does not repeat completes it there, as well as acknowledging it.
+        // Done on a todo completes it there (a repeating one's instance), as well as acknowledging it.
         var completed = false
         let result = CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid) { text in
             if let until { return CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now) }
             guard answer == .acknowledged else { return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now) }
-            let done = CalendarWriteBack.complete(text, uid: target.uid, at: now)
+            let done = CalendarWriteBack.complete(text, uid: target.uid, instance: target.instance, at: now)
             completed = done?.completed ?? false
             return done?.text
         }

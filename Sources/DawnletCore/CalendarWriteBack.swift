@@ -10,12 +10,14 @@ public enum CalendarWriteBack {
         edit(text, uid: uid, at: at, snooze: nil)?.text
     }
 
-    /// Done: as `acknowledge`, and a todo that does not repeat marked completed as Thunderbird and
-    /// Tasks.org mark it (`STATUS:COMPLETED`, `COMPLETED` at `at`, `PERCENT-COMPLETE:100`), so its
-    /// owner and every other device take it as done at the next sync. Whether it was completed (an
-    /// event, or a repeating todo, is acknowledged only); nil when the file holds no such UID.
-    public static func complete(_ text: String, uid: String, at: Instant) -> (text: String, completed: Bool)? {
-        edit(text, uid: uid, at: at, snooze: nil, completing: true)
+    /// Done: as `acknowledge`, and a todo marked completed as Thunderbird and Tasks.org mark it
+    /// (`STATUS:COMPLETED`, `COMPLETED` at `at`, `PERCENT-COMPLETE:100`), so its owner and every
+    /// other device take it as done at the next sync: one that does not repeat on itself; one
+    /// instance of a repeating one (`instance`, its `RECURRENCE-ID` value) on its override, which is
+    /// added after the series when the file has none. Whether it was completed (an event is
+    /// acknowledged only); nil when the file holds no such UID.
+    public static func complete(_ text: String, uid: String, instance: String? = nil, at: Instant) -> (text: String, completed: Bool)? {
+        edit(text, uid: uid, at: at, snooze: nil, completing: true, instance: instance)
     }
 
     /// As `acknowledge`, and a snooze until `until` added to the component without RECURRENCE-ID:
@@ -68,10 +70,40 @@ public enum CalendarWriteBack {
     }
 
     static func edit(
-        _ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?, completing: Bool = false
+        _ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?, completing: Bool = false,
+        instance: String? = nil
     ) -> (text: String, completed: Bool)? {
         let (lines, end) = Self.lines(text)
         var completed = false
+        /// The line that ends the component begun at `index` (or the end of the file).
+        func close(of index: Int) -> Int {
+            let kind = lines[index].value.uppercased()
+            var close = index + 1
+            var depth = 0
+            while close < lines.count {
+                let l = lines[close]
+                if l.name == "BEGIN" { depth += 1 }
+                if l.name == "END" { if depth == 0 && l.value.uppercased() == kind { break }; depth -= 1 }
+                close += 1
+            }
+            return close
+        }
+        /// The instance's override is in the file already: completed there, none added.
+        var hasOverride = false
+        if let instance {
+            var index = 0
+            while index < lines.count {
+                guard lines[index].name == "BEGIN", lines[index].value.uppercased() == "VTODO" else {
+                    index += 1
+                    continue
+                }
+                let end = close(of: index)
+                let body = lines[(index + 1)..<min(end, lines.count)]
+                let ours = body.contains { $0.name == "UID" && $0.value == uid }
+                if ours && body.contains(where: { $0.name == "RECURRENCE-ID" && $0.value == instance }) { hasOverride = true }
+                index = end + 1
+            }
+        }
         let stamp = CalendarExport.basic(at)
         var out: [String] = []
         var found = false
@@ -86,14 +118,7 @@ public enum CalendarWriteBack {
             }
             // One component, to its END.
             let kind = line.value.uppercased()
-            var close = index + 1
-            var depth = 0
-            while close < lines.count {
-                let l = lines[close]
-                if l.name == "BEGIN" { depth += 1 }
-                if l.name == "END" { if depth == 0 && l.value.uppercased() == kind { break }; depth -= 1 }
-                close += 1
-            }
+            let close = close(of: index)
             let body = Array(lines[(index + 1)..<min(close, lines.count)])
             let ours = body.contains { $0.name == "UID" && $0.value == uid }
             guard ours, close < lines.count else {
@@ -103,8 +128,12 @@ public enum CalendarWriteBack {
             }
             found = true
             let master = !body.contains { $0.name == "RECURRENCE-ID" }
-            // A todo that does not repeat is completed; a repeating one's instance is not (yet).
-            let completes = completing && kind == "VTODO" && master && !body.contains { ["RRULE", "RDATE"].contains($0.name) }
+            // A todo that does not repeat is completed on itself; a repeating one's instance on its override.
+            let repeats = body.contains { ["RRULE", "RDATE"].contains($0.name) }
+            let completes =
+                completing && kind == "VTODO"
+                && (master ? !repeats : body.contains { $0.name == "RECURRENCE-ID" && $0.value == instance })
+            let addsOverride = completing && kind == "VTODO" && master && repeats && !hasOverride
             completed = completed || completes
             emit(line)
             var inAlarm = false
@@ -153,6 +182,24 @@ public enum CalendarWriteBack {
                 out += ["ACTION:DISPLAY", "DESCRIPTION:Snoozed", "TRIGGER;VALUE=DATE-TIME:\(until)", "END:VALARM"]
             }
             emit(lines[close])
+            if addsOverride, let instance {
+                let value = instance.count == 8 ? ";VALUE=DATE:\(instance)" : ":\(instance)"
+                out += ["BEGIN:VTODO"]
+                // The series' own UID and SUMMARY, not an alarm's.
+                var depth = 0
+                for l in body {
+                    if l.name == "BEGIN" {
+                        depth += 1
+                    } else if l.name == "END" {
+                        depth -= 1
+                    } else if depth == 0 && (l.name == "UID" || l.name == "SUMMARY") {
+                        emit(l)
+                    }
+                }
+                out += ["RECURRENCE-ID\(value)", "DTSTART\(value)", "DTSTAMP:\(stamp)"]
+                out += ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100", "END:VTODO"]
+                completed = true
+            }
             index = close + 1
         }
         guard found else { return nil }

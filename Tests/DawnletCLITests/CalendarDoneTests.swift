@@ -69,12 +69,17 @@ import Testing
         #expect(try !plannedElsewhere(), "completed: no device plans it")
     }
 
-    @Test("reminder done on a repeating calendar todo acknowledges its alarm and completes nothing (an instance's completion is not written yet)")
-    func repeatingAcknowledged() throws {
+    @Test("reminder done on an instance of a repeating calendar todo completes that instance (its override), and no other")
+    func repeatingInstance() throws {
         let (key, file) = try deliveredTodo("pills@example.org", rule: "FREQ=DAILY")
         let done = try cli("reminder", "done", key)
-        #expect(done.stdout == "acknowledged in \(file): \(key)\n", "\(done.stdout)")
+        #expect(done.stdout == "completed in \(file): \(key)\n", "\(done.stdout)")
         let text = try String(contentsOfFile: file, encoding: .utf8)
-        #expect(!text.contains("COMPLETED") && text.contains("ACKNOWLEDGED:20261201T130000Z"), "\(text)")
+        #expect(text.contains("\r\nRECURRENCE-ID:20261201T130000Z\r\n") && text.components(separatedBy: "STATUS:COMPLETED").count == 2, "\(text)")
+        let other = workspace.folder.path("other.sqlite")
+        try CLIProcess.createDatabase(other)
+        let preview = try CLIProcess.run(["--db", other, "--config", config, "--now", "2026-12-01T12:00Z", "preview", "--json", "--days", "2"]).stdout
+        #expect(!preview.contains("pills@example.org:20261201T130000Z"), "\(preview)")
+        #expect(preview.contains("pills@example.org:20261202T130000Z"), "the next one still reminds: \(preview)")
     }
 }

@@ -46,7 +46,7 @@ import Testing
         ].joined(separator: "\r\n") + "\r\n"
 
     @Test(
-        "complete: Done on a todo that does not repeat writes STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 as Tasks.org does; read back, it is gone; a repeating one is acknowledged only"
+        "complete: Done on a todo writes STATUS:COMPLETED, COMPLETED and PERCENT-COMPLETE:100 as Tasks.org does — on itself, or on a repeating one's instance's override, added once; read back, it is gone"
     )
     func complete() throws {
         let done = try #require(CalendarWriteBack.complete(Self.todos, uid: "t1", at: Self.now))
@@ -59,10 +59,30 @@ import Testing
         #expect(try read(done.text).filter { $0.uid == "t1" }.isEmpty, "a completed todo is not planned")
         #expect(try !read(done.text).filter { $0.uid == "t2" }.isEmpty)
 
+        // A repeating one: no instance named, acknowledged only.
         let series = try #require(CalendarWriteBack.complete(Self.todos, uid: "t2", at: Self.now))
         #expect(!series.completed)
         #expect(!series.text.contains("STATUS:COMPLETED") && series.text.contains("X-MOZ-LASTACK:20260310T100000Z"))
         #expect(CalendarWriteBack.complete(Self.todos, uid: "nobody", at: Self.now) == nil)
+
+        // Its instance: an override added after the series, completed; the series itself is not.
+        let instance = try #require(CalendarWriteBack.complete(Self.todos, uid: "t2", instance: "20260310T100000Z", at: Self.now))
+        #expect(instance.completed)
+        let override = [
+            "END:VTODO", "BEGIN:VTODO", "UID:t2", "SUMMARY:Pills", "RECURRENCE-ID:20260310T100000Z", "DTSTART:20260310T100000Z",
+            "DTSTAMP:20260310T100000Z", "STATUS:COMPLETED", "COMPLETED:20260310T100000Z", "PERCENT-COMPLETE:100", "END:VTODO", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        #expect(instance.text.hasSuffix(override + "\r\n"), "\(instance.text)")
+        #expect(instance.text.components(separatedBy: "STATUS:COMPLETED").count == 2)
+        let twoDays = Instant(secondsSinceEpoch: 1_773_100_000)...Instant(secondsSinceEpoch: 1_773_300_000)
+        let folder = try TemporaryFolder()
+        try instance.text.write(toFile: folder.path("c.ics"), atomically: true, encoding: .utf8)
+        let left = CalendarReader.read(name: "work", path: folder.path("c.ics"), window: twoDays, zone: .utc).occurrences.filter { $0.uid == "t2" }
+        #expect(left.first?.date.description == "2026-03-11", "the instance done, the next one still there: \(left)")
+        // Done again: the override it has is completed anew, not added twice.
+        let again = try #require(CalendarWriteBack.complete(instance.text, uid: "t2", instance: "20260310T100000Z", at: Self.now.adding(seconds: 60)))
+        #expect(again.completed && again.text.components(separatedBy: "RECURRENCE-ID").count == 2, "\(again.text)")
+        #expect(again.text.contains("COMPLETED:20260310T100100Z") && !again.text.contains("COMPLETED:20260310T100000Z"))
     }
 
     @Test("acknowledge: ACKNOWLEDGED in each VALARM of that UID (an old one replaced) and X-MOZ-LASTACK; every other line as it was")
