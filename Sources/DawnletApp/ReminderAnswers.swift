@@ -75,6 +75,7 @@ public struct ReminderAnswers {
     /// done: `verbs(for:)`), saying what it is and which answers it takes.
     public func apply(_ answer: ReminderAnswer, to key: ReminderKey, from origin: AnswerOrigin, now: Instant) throws(StoreError) -> Applied {
         let rows = try store.log.deliveries(of: key).filter { $0.state == .delivered }
+        if rows.isEmpty, case .calendar(let reference) = key { return try answerUnsent(answer, reference, key, now: now) }
         guard !rows.isEmpty else { throw StoreError(.notFound, "no reminder \(key) went out (see reminder list)") }
         // Answered once, wherever: a second answer is refused, not recorded over the first.
         if answer != .unsnooze, let answered = rows.first(where: { $0.life.isAnswered }) {
@@ -122,6 +123,31 @@ public struct ReminderAnswers {
         }
         for row in rows { try store.log.respond(row.id, code, from: origin, words: response) }
         return Applied(answer: code, response: response, deliveries: rows)
+    }
+
+    /// A calendar item's reminder that has not gone out here (another machine's todo, due later):
+    /// Done, a dismissal or a snooze is written into its writable calendar all the same, so every
+    /// device, this one too, takes it from there; nothing is recorded here.
+    private func answerUnsent(_ answer: ReminderAnswer, _ reference: CalendarReference, _ key: ReminderKey, now: Instant) throws(StoreError) -> Applied {
+        guard Self.verbs(for: key).contains(answer.description) else { throw Self.refusal(answer.description, key) }
+        let written: String?
+        let code: Answer
+        switch answer {
+        case .done: (written, code) = (writeBack(reference, .acknowledged, until: nil, now: now), .done)
+        case .dismiss: (written, code) = (writeBack(reference, .dismissed, until: nil, now: now), .dismissed)
+        case .snooze(let until):
+            guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
+            (written, code) = (writeBack(reference, .snoozed, until: until, now: now), .snoozed(until: until))
+        default: throw Self.refusal(answer.description, key)
+        }
+        guard let written else {
+            let calendar = config.calendars.first { $0.name == reference.calendar }
+            let why =
+                calendar.map { $0.readOnly ? "calendar \(DisplayText.escaped($0.name)) is read-only" : "its calendar could not be written" }
+                ?? "no calendar of that name"
+            throw StoreError(.notFound, "no reminder \(key) went out here, and \(why): nothing to answer it in")
+        }
+        return Applied(answer: code, response: written, deliveries: [])
     }
 
     /// The payment a reminder's own key names, for `reminder paid|log KEY`.

@@ -26,8 +26,8 @@ import Testing
     }
 
     /// A todo of the calendar, due at 13:00 with an alarm at 12:50, whose reminder went out then, as
-    /// serve records it; `rule` makes it repeat. Its key and file.
-    func deliveredTodo(_ uid: String, rule: String? = nil) throws -> (key: String, file: String) {
+    /// serve records it (unless not `delivered`); `rule` makes it repeat. Its key and file.
+    func deliveredTodo(_ uid: String, rule: String? = nil, delivered: Bool = true) throws -> (key: String, file: String) {
         let file = "\(vdir)/\(uid).ics"
         try """
         BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tasks.org//android//EN\r\n\
@@ -41,6 +41,7 @@ import Testing
         let script =
             "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at) VALUES (?, 'desktop', 'delivered', 'calendar', 'Call the plumber', 1796129400, 1796129400, 1796129401)\", (sys.argv[2],)); c.commit()"
         try cli("todo", "add", "placeholder")
+        guard delivered else { return (key, file) }
         let (status, text) = try runTool("/usr/bin/python3", ["-c", script, workspace.db, key], environment: [:])
         #expect(status == 0, "\(text)")
         return (key, file)
@@ -81,5 +82,23 @@ import Testing
         let preview = try CLIProcess.run(["--db", other, "--config", config, "--now", "2026-12-01T12:00Z", "preview", "--json", "--days", "2"]).stdout
         #expect(!preview.contains("pills@example.org:20261201T130000Z"), "\(preview)")
         #expect(preview.contains("pills@example.org:20261202T130000Z"), "the next one still reminds: \(preview)")
+    }
+
+    @Test(
+        "another machine's todo answered here before any reminder of it went out: Done completes it in its calendar all the same; a read-only calendar's is refused, saying why"
+    )
+    func unsentDone() throws {
+        let (key, file) = try deliveredTodo("later@example.org", delivered: false)
+        #expect(try cli("reminder", "list").stdout == "nothing waiting for an answer\n")
+        let done = try cli("--now", "2026-12-01T11:00Z", "reminder", "done", key)
+        #expect(done.stdout == "completed in \(file): \(key)\n", "\(done.stdout)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains("\r\nSTATUS:COMPLETED\r\n"))
+
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"tasks\", path: \"\(vdir)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        let (other, _) = try deliveredTodo("other@example.org", delivered: false)
+        let refused = try cli("--now", "2026-12-01T11:00Z", "reminder", "done", other, expect: 65)
+        #expect(
+            refused.stderr == "dawnlet-remind: no reminder \(other) went out here, and calendar tasks is read-only: nothing to answer it in\n",
+            "\(refused.stderr)")
     }
 }
