@@ -61,4 +61,33 @@ import Testing
                 + "\n")
         #expect(try cli("find", "bike").stdout == "nothing matches \"bike\"\n")
     }
+
+    @Test("find finds the calendars' items too, each once at its next occurrence, with its calendar and the source its reminders' keys begin with")
+    func calendarItems() throws {
+        let vdir = workspace.folder.path("work")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\
+        BEGIN:VTODO\r\nUID:plumber@example.org\r\nSUMMARY:Call the plumber\r\nDUE:20261202T090000Z\r\nEND:VTODO\r\n\
+        BEGIN:VEVENT\r\nUID:standup@example.org\r\nSUMMARY:Standup with the plumber\r\nDTSTART:20261201T090000Z\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\n\
+        BEGIN:VEVENT\r\nUID:other@example.org\r\nSUMMARY:Lunch\r\nDTSTART:20261201T120000Z\r\nEND:VEVENT\r\n\
+        END:VCALENDAR\r\n
+        """.write(toFile: vdir + "/items.ics", atomically: true, encoding: .utf8)
+        let config = workspace.folder.path("config.json5")
+        try "{ timeZone: \"UTC\", calendars: [ { name: \"work\", path: \"\(vdir)\" } ] }".write(toFile: config, atomically: true, encoding: .utf8)
+        try cli("todo", "add", "Pay the plumber")
+        let found = try cli("--config", config, "find", "PLUMBER").stdout
+        #expect(
+            found == """
+                todo #1  Pay the plumber
+                calendar work  Standup with the plumber  (event 2026-12-01 09:00; ics:work:standup@example.org:20261201T090000Z)
+                calendar work  Call the plumber  (todo 2026-12-02 09:00; ics:work:plumber@example.org)
+
+                """, "\(found)")
+        let json = try cli("--config", config, "find", "call the", "--json").stdout
+        #expect(
+            json.contains(
+                #"{"kind":"calendar","calendar":"work","uid":"plumber@example.org","source":"ics:work:plumber@example.org","title":"Call the plumber""#),
+            "\(json)")
+    }
 }

@@ -1,30 +1,46 @@
+import DawnletApp
 import DawnletCore
 import DawnletStore
 
 /// `find TEXT [--json]`: every todo, event, habit, recurring transaction, subscription, debt, goal
 /// and income source whose title or name holds TEXT (any case), with the command noun and id
-/// that reach it.
+/// that reach it; and the calendars' items from yesterday to the horizon, with their calendar and
+/// the next occurrence (as `preview` keys its reminders).
 enum FindCommand {
     static let command = Command(
         path: ["find"], usage: "find TEXT [--json]",
-        summary: "Find items of every kind whose title or name contains TEXT (any case).",
+        summary: "Find items of every kind whose title or name contains TEXT (any case), the calendars' items too.",
         options: [.flag("json")], positionals: 1...1, run: run)
 
     static func run(_ invocation: inout Invocation) throws {
         let text = try invocation.text(invocation.arguments.positionals[0], "text to find")
         let store = try invocation.readStore()
-        var found: [(kind: String, id: Int64, title: String, detail: String)] = []
+        var found: [(kind: String, id: Int64?, title: String, detail: String, calendar: CalendarOccurrence?)] = []
         for d in try store.items.definitions() {
             // When: the date and time of a one-off, the schedule (with its time) of a series.
             var when = d.schedule?.description ?? d.date?.description ?? ""
             if let time = d.time, d.schedule?.time == nil { when += (when.isEmpty ? "" : " ") + (d.schedule == nil ? "" : "at ") + time.description }
-            found.append((d.kind.rawValue, d.id, d.title, when))
+            found.append((d.kind.rawValue, d.id, d.title, when, nil))
         }
-        for t in try store.money.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.when)")) }
-        for s in try store.sources.subscriptions() { found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")")) }
-        for d in try store.sources.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)")) }
-        for g in try store.sources.goals() { found.append(("goal", g.id, g.name, "target \(g.target)")) }
-        for i in try store.sources.incomeSources() { found.append(("income", i.id, i.name, "\(i.amount) \(i.schedule)")) }
+        for t in try store.money.recurringTransactions() { found.append(("money", t.id, t.name, "\(t.amount) \(t.when)", nil)) }
+        for s in try store.sources.subscriptions() {
+            found.append(("subscription", s.id, s.name, "\(s.amount) \(s.schedule)\(s.active ? "" : " paused")", nil))
+        }
+        for d in try store.sources.debts() { found.append(("debt", d.id, d.name, "balance \(d.balance)", nil)) }
+        for g in try store.sources.goals() { found.append(("goal", g.id, g.name, "target \(g.target)", nil)) }
+        for i in try store.sources.incomeSources() { found.append(("income", i.id, i.name, "\(i.amount) \(i.schedule)", nil)) }
+        // Each calendar item once, at its next occurrence from yesterday on.
+        let now = try invocation.now()
+        let zone = try invocation.timeZone()
+        let reader = PlanReader(store: store, config: invocation.config, zone: zone)
+        let (items, problems) = reader.calendarItems(now.adding(seconds: -86_400)...now.adding(invocation.config.horizon), now: now)
+        invocation.output.warn(problems)
+        var seen = Set<String>()
+        for occurrence in items.compactMap(\.calendar).sorted(by: { ($0.date, $0.time?.secondsOfDay ?? -1) < ($1.date, $1.time?.secondsOfDay ?? -1) })
+        where seen.insert(occurrence.calendar + "\u{0}" + occurrence.uid).inserted {
+            let when = occurrence.date.description + (occurrence.time.map { " \($0)" } ?? "")
+            found.append(("calendar \(occurrence.calendar)", nil, occurrence.title, "\(occurrence.kind.rawValue) \(when); \(occurrence.key)", occurrence))
+        }
         let key = TextSearch.folded(text)
         let matches = found.filter { TextSearch.folded($0.title).contains(key) }
         if invocation.json {
@@ -33,10 +49,16 @@ enum FindCommand {
                     (
                         "found",
                         .array(
-                            matches.map {
-                                .object([
-                                    ("kind", .string($0.kind)), ("definition_id", .int(Int($0.id))), ("title", .string($0.title)),
-                                    ("detail", .string($0.detail)),
+                            matches.map { m in
+                                guard let occurrence = m.calendar else {
+                                    return .object([
+                                        ("kind", .string(m.kind)), ("definition_id", .int(Int(m.id ?? 0))), ("title", .string(m.title)),
+                                        ("detail", .string(m.detail)),
+                                    ])
+                                }
+                                return .object([
+                                    ("kind", .string("calendar")), ("calendar", .string(occurrence.calendar)), ("uid", .string(occurrence.uid)),
+                                    ("source", .string(occurrence.key)), ("title", .string(m.title)), ("detail", .string(m.detail)),
                                 ])
                             })
                     )
@@ -44,6 +66,9 @@ enum FindCommand {
             return
         }
         if matches.isEmpty { invocation.output.line("nothing matches \"\(DisplayText.escaped(text))\"") }
-        for m in matches { invocation.output.line(DisplayText.shown("\(m.kind) #\(m.id)  \(m.title)\(m.detail.isEmpty ? "" : "  (\(m.detail))")")) }
+        for m in matches {
+            let what = m.id.map { "\(m.kind) #\($0)" } ?? m.kind
+            invocation.output.line(DisplayText.shown("\(what)  \(m.title)\(m.detail.isEmpty ? "" : "  (\(m.detail))")"))
+        }
     }
 }
