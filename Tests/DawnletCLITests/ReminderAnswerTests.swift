@@ -12,6 +12,16 @@ extension ServeTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     }
 
+    /// Todo 1, "Call mum", due two minutes ago: serve started on `session`, its notification on
+    /// screen. The server, the day, and the reminder's key.
+    func todoOnScreen(_ session: DesktopSession) throws -> (server: Server, day: String, key: String) {
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        return (server, day, "todo:1:\(day):0m")
+    }
+
     func waitForDisplayed(_ session: DesktopSession, _ count: Int, seconds: Double) -> Int {
         waitUntil(seconds: seconds) { session.displayed() == count }
         return session.displayed()
@@ -20,11 +30,7 @@ extension ServeTests {
     @Test("reminder done in a terminal: the newest waiting reminder's todo is done, and its notification still on dunst's screen is closed")
     func doneFromTerminal() throws {
         let session = try DesktopSession(notificationServer: true)
-        let (due, day) = twoMinutesAgo()
-        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
-        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
-        let key = "todo:1:\(day):0m"
+        let (server, day, key) = try todoOnScreen(session)
         var waiting = try #require(try json("reminder", "list", "--json")["waiting"] as? [[String: Any]])
         #expect(waiting.map { $0["key"] as? String } == [key])
         #expect(waiting.first?["channels"] as? [String] == ["desktop"])
@@ -59,11 +65,7 @@ extension ServeTests {
     @Test("todo done in a terminal: its reminder is answered, the notification on dunst's screen closed, and reminder list no longer lists it")
     func itemDoneFromTerminal() throws {
         let session = try DesktopSession(notificationServer: true)
-        let (due, day) = twoMinutesAgo()
-        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
-        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
-        let key = "todo:1:\(day):0m"
+        let (server, day, key) = try todoOnScreen(session)
         _ = try waitForOutput("reminder", "list", containing: key)
         let done = try cli("todo", "done", "1")
         #expect(done.stdout == "todo 1 on \(day): done\n")
@@ -80,11 +82,7 @@ extension ServeTests {
     )
     func itemDeletedFromTerminal() throws {
         let session = try DesktopSession(notificationServer: true)
-        let (due, day) = twoMinutesAgo()
-        try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
-        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
-        let key = "todo:1:\(day):0m"
+        let (server, _, key) = try todoOnScreen(session)
         _ = try waitForOutput("reminder", "list", containing: key)
         #expect(try cli("todo", "delete", "1").stderr == "todo 1 deleted: reminder \(key) answered\n")
         #expect(waitForDisplayed(session, 0, seconds: 10) == 0, "the notification on screen is closed")
