@@ -90,7 +90,7 @@ public struct ReminderAnswers {
         let code: Answer
         switch answer {
         case .snooze(let until):
-            guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
+            try laterThanNow(until, now)
             // Written into a writable calendar: its snooze alarm is what comes back (on every
             // device); kept here too, it would come back twice.
             if let written = snoozeCalendarItem(key, until: until, now: now) {
@@ -125,6 +125,11 @@ public struct ReminderAnswers {
         return Applied(answer: code, response: response, deliveries: rows)
     }
 
+    /// A snooze's end: refused unless later than now.
+    private func laterThanNow(_ until: Instant, _ now: Instant) throws(StoreError) {
+        guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
+    }
+
     /// A calendar item's reminder that has not gone out here (another machine's todo, due later):
     /// Done, a dismissal or a snooze is written into its writable calendar all the same, so every
     /// device, this one too, takes it from there; nothing is recorded here.
@@ -136,7 +141,7 @@ public struct ReminderAnswers {
         case .done: (written, code) = (writeBack(reference, .acknowledged, until: nil, now: now), .done)
         case .dismiss: (written, code) = (writeBack(reference, .dismissed, until: nil, now: now), .dismissed)
         case .snooze(let until):
-            guard until > now else { throw StoreError(.conflict, "a snooze ends later than now, not at \(ISO8601.format(until, in: zone))") }
+            try laterThanNow(until, now)
             (written, code) = (writeBack(reference, .snoozed, until: until, now: now), .snoozed(until: until))
         default: throw Self.refusal(answer.description, key)
         }
