@@ -179,6 +179,20 @@ public struct PlanReader {
         return (items, problems)
     }
 
+    /// Each calendar item once, at its first occurrence from `from` to the horizon, in the order
+    /// of their days and times: what `find`, `todo list` and the completions offer, by the key
+    /// `ics:NAME:UID[:INSTANCE]` a `reminder` verb answers.
+    /// With `keeping`, the first occurrence it keeps.
+    public func calendarItemsOnce(
+        from: Instant, now: Instant, keeping: (CalendarOccurrence) -> Bool = { _ in true }
+    ) -> (items: [CalendarOccurrence], problems: [CalendarProblem]) {
+        let read = calendarItems(from...now.adding(config.horizon), now: now)
+        var seen = Set<String>()
+        let items = read.items.compactMap(\.calendar).filter(keeping).sorted { ($0.date, $0.time?.secondsOfDay ?? -1) < ($1.date, $1.time?.secondsOfDay ?? -1) }
+            .filter { seen.insert($0.calendar + "\u{0}" + $0.uid).inserted }
+        return (items, read.problems)
+    }
+
     /// The most days any reminder leads its occurrence by: an item's own offsets, else its kind's
     /// defaults from the config, for the kinds there are (a bill's default week ahead does not
     /// widen the plan of a database without bills).

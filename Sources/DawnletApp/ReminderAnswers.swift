@@ -75,7 +75,7 @@ public struct ReminderAnswers {
     /// done: `verbs(for:)`), saying what it is and which answers it takes.
     public func apply(_ answer: ReminderAnswer, to key: ReminderKey, from origin: AnswerOrigin, now: Instant) throws(StoreError) -> Applied {
         let rows = try store.log.deliveries(of: key).filter { $0.state == .delivered }
-        if rows.isEmpty, case .calendar(let reference) = key { return try answerUnsent(answer, reference, key, now: now) }
+        if rows.isEmpty, case .calendar(let reference) = key { return try answerUnsent(answer, reference, named: key.description, now: now) }
         guard !rows.isEmpty else { throw StoreError(.notFound, "no reminder \(key) went out (see reminder list)") }
         // Answered once, wherever: a second answer is refused, not recorded over the first.
         if answer != .unsnooze, let answered = rows.first(where: { $0.life.isAnswered }) {
@@ -133,12 +133,14 @@ public struct ReminderAnswers {
     /// A calendar item's reminder that has not gone out here (another machine's todo, due later):
     /// Done, a dismissal or a snooze is written into its writable calendar all the same, so every
     /// device, this one too, takes it from there; nothing is recorded here.
-    private func answerUnsent(_ answer: ReminderAnswer, _ reference: CalendarReference, _ key: ReminderKey, now: Instant) throws(StoreError) -> Applied {
+    func answerUnsent(_ answer: ReminderAnswer, _ reference: CalendarReference, named name: String, now: Instant) throws(StoreError) -> Applied {
+        let key = ReminderKey.calendar(reference)
         guard Self.verbs(for: key).contains(answer.description) else { throw Self.refusal(answer.description, key) }
         let written: String?
         let code: Answer
         switch answer {
         case .done: (written, code) = (writeBack(reference, .acknowledged, until: nil, now: now), .done)
+        case .skip: (written, code) = (writeBack(reference, .skipped, until: nil, now: now), .skipped)
         case .dismiss: (written, code) = (writeBack(reference, .dismissed, until: nil, now: now), .dismissed)
         case .snooze(let until):
             try laterThanNow(until, now)
@@ -150,7 +152,7 @@ public struct ReminderAnswers {
             let why =
                 calendar.map { $0.readOnly ? "calendar \(DisplayText.escaped($0.name)) is read-only" : "its calendar could not be written" }
                 ?? "no calendar of that name"
-            throw StoreError(.notFound, "no reminder \(key) went out here, and \(why): nothing to answer it in")
+            throw StoreError(.notFound, "no reminder \(name) went out here, and \(why): nothing to answer it in")
         }
         return Applied(answer: code, response: written, deliveries: [])
     }
@@ -164,7 +166,8 @@ public struct ReminderAnswers {
     /// Done, Skip or a dismissal on one of our items, a digest, or a calendar item's alarm.
     private func answerItem(_ answer: ReminderAnswer, _ key: ReminderKey, now: Instant) throws(StoreError) -> String {
         if case .calendar(let reference) = key {
-            return writeBack(reference, answer == .done ? .acknowledged : .dismissed, until: nil, now: now) ?? (answer == .done ? "done" : "dismissed")
+            let calendarAnswer: CalendarAnswer = answer == .done ? .acknowledged : answer == .skip ? .skipped : .dismissed
+            return writeBack(reference, calendarAnswer, until: nil, now: now) ?? calendarAnswer.action
         }
         guard answer != .dismiss else { return "dismissed" }
         guard let target = key.item else { throw Self.refusal(answer.description, key) }
@@ -197,18 +200,28 @@ public struct ReminderAnswers {
     private func writeBack(_ target: CalendarReference, _ answer: CalendarAnswer, until: Instant?, now: Instant) -> String? {
         guard let calendar = config.calendars.first(where: { $0.name == target.calendar }), !calendar.readOnly else { return nil }
         let start = target.instanceStart
-        // Done on a todo completes it there (a repeating one's instance), as well as acknowledging it.
-        var completed = false
+        // Done on a todo completes it there, Skip cancels the occurrence (a repeating item's
+        // instance), as well as acknowledging it.
+        var closed = false
         let result = CalendarWriter.update(path: ConfigPath.expand(calendar.path), uid: target.uid) { text in
             if let until { return CalendarWriteBack.snooze(text, uid: target.uid, instanceStart: start, until: until, at: now) }
-            guard answer == .acknowledged else { return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now) }
-            let done = CalendarWriteBack.complete(text, uid: target.uid, instance: target.instance, at: now)
-            completed = done?.completed ?? false
-            return done?.text
+            switch answer {
+            case .acknowledged:
+                let done = CalendarWriteBack.complete(text, uid: target.uid, instance: target.instance, at: now)
+                closed = done?.completed ?? false
+                return done?.text
+            case .skipped:
+                let skipped = CalendarWriteBack.cancel(text, uid: target.uid, instance: target.instance, at: now)
+                closed = skipped?.cancelled ?? false
+                return skipped?.text
+            case .snoozed, .dismissed:
+                return CalendarWriteBack.acknowledge(text, uid: target.uid, at: now)
+            }
         }
         switch result {
         case .success(let file):
-            return until.map { "snoozed until \(ISO8601.format($0, in: zone)) in \(file)" } ?? "\(completed ? "completed" : answer.rawValue) in \(file)"
+            let words = closed ? (answer == .skipped ? "skipped (cancelled there)" : "completed") : answer == .skipped ? "acknowledged" : answer.rawValue
+            return until.map { "snoozed until \(ISO8601.format($0, in: zone)) in \(file)" } ?? "\(words) in \(file)"
         case .failure(let problem):
             writeProblem?("cannot write \(answer.action) back to calendar \(calendar.name): \(problem)")
             return nil
@@ -221,12 +234,13 @@ public struct ReminderAnswers {
 
 /// What a calendar item's reminder came back with, as written back to its calendar.
 enum CalendarAnswer: String {
-    case acknowledged, snoozed, dismissed
+    case acknowledged, skipped, snoozed, dismissed
 
     /// The action's word in the log and the journal (`done` for an acknowledgement).
     var action: String {
         switch self {
         case .acknowledged: "done"
+        case .skipped: "skipped"
         case .snoozed: "snooze"
         case .dismissed: "dismissed"
         }

@@ -17,7 +17,28 @@ public enum CalendarWriteBack {
     /// added after the series when the file has none. Whether it was completed (an event is
     /// acknowledged only); nil when the file holds no such UID.
     public static func complete(_ text: String, uid: String, instance: String? = nil, at: Instant) -> (text: String, completed: Bool)? {
-        edit(text, uid: uid, at: at, snooze: nil, completing: true, instance: instance)
+        edit(text, uid: uid, at: at, snooze: nil, closing: .completed, instance: instance)
+    }
+
+    /// Skip: as `acknowledge`, and the item's occurrence cancelled (`STATUS:CANCELLED`, which RFC
+    /// 5545 allows on an event and on a todo): one that does not repeat on itself, one instance of a
+    /// repeating one on its override (added after the series when the file has none, with the
+    /// series' length). Whether it was cancelled; nil when the file holds no such UID.
+    public static func cancel(_ text: String, uid: String, instance: String? = nil, at: Instant) -> (text: String, cancelled: Bool)? {
+        edit(text, uid: uid, at: at, snooze: nil, closing: .cancelled, instance: instance).map { ($0.text, $0.completed) }
+    }
+
+    /// How an occurrence is closed: done (a todo only) or cancelled.
+    enum Closing {
+        case completed, cancelled
+
+        func fits(_ kind: String) -> Bool { self == .cancelled || kind == "VTODO" }
+
+        /// The properties it writes, and those it replaces.
+        func lines(_ stamp: String) -> [String] {
+            self == .completed ? ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100"] : ["STATUS:CANCELLED"]
+        }
+        var replaces: [String] { self == .completed ? ["STATUS", "COMPLETED", "PERCENT-COMPLETE"] : ["STATUS"] }
     }
 
     /// As `acknowledge`, and a snooze until `until` added to the component without RECURRENCE-ID:
@@ -70,7 +91,7 @@ public enum CalendarWriteBack {
     }
 
     static func edit(
-        _ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?, completing: Bool = false,
+        _ text: String, uid: String, at: Instant, snooze: (instanceStart: Instant?, until: Instant)?, closing: Closing? = nil,
         instance: String? = nil
     ) -> (text: String, completed: Bool)? {
         let (lines, end) = Self.lines(text)
@@ -88,12 +109,12 @@ public enum CalendarWriteBack {
             }
             return close
         }
-        /// The instance's override is in the file already: completed there, none added.
+        /// The instance's override is in the file already: closed there, none added.
         var hasOverride = false
         if let instance {
             var index = 0
             while index < lines.count {
-                guard lines[index].name == "BEGIN", lines[index].value.uppercased() == "VTODO" else {
+                guard lines[index].name == "BEGIN", ["VEVENT", "VTODO"].contains(lines[index].value.uppercased()) else {
                     index += 1
                     continue
                 }
@@ -128,12 +149,11 @@ public enum CalendarWriteBack {
             }
             found = true
             let master = !body.contains { $0.name == "RECURRENCE-ID" }
-            // A todo that does not repeat is completed on itself; a repeating one's instance on its override.
+            // An item that does not repeat is closed on itself; a repeating one's instance on its override.
             let repeats = body.contains { ["RRULE", "RDATE"].contains($0.name) }
-            let completes =
-                completing && kind == "VTODO"
-                && (master ? !repeats : body.contains { $0.name == "RECURRENCE-ID" && $0.value == instance })
-            let addsOverride = completing && kind == "VTODO" && master && repeats && !hasOverride
+            let closes = closing.map { $0.fits(kind) } ?? false
+            let completes = closes && (master ? !repeats : body.contains { $0.name == "RECURRENCE-ID" && $0.value == instance })
+            let addsOverride = closes && master && repeats && !hasOverride && instance != nil
             completed = completed || completes
             emit(line)
             var inAlarm = false
@@ -143,7 +163,7 @@ public enum CalendarWriteBack {
             func lastAck() {
                 guard !wroteLastAck else { return }
                 out.append("X-MOZ-LASTACK:\(stamp)")
-                if completes { out += ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100"] }
+                if completes, let closing { out += closing.lines(stamp) }
                 if master, let snooze {
                     let name = snooze.instanceStart.map { "X-MOZ-SNOOZE-TIME-\($0.secondsSinceEpoch * 1_000_000)" } ?? "X-MOZ-SNOOZE-TIME"
                     out.append("\(name):\(CalendarExport.basic(snooze.until))")
@@ -166,7 +186,7 @@ public enum CalendarWriteBack {
                     continue
                 }
                 if l.name == "X-MOZ-LASTACK" || (master && snooze != nil && l.name.hasPrefix("X-MOZ-SNOOZE-TIME")) { continue }
-                if completes && ["STATUS", "COMPLETED", "PERCENT-COMPLETE"].contains(l.name) { continue }
+                if completes, let closing, closing.replaces.contains(l.name) { continue }
                 if l.name == "BEGIN" && l.value.uppercased() == "VALARM" {
                     lastAck()
                     inAlarm = true
@@ -182,27 +202,52 @@ public enum CalendarWriteBack {
                 out += ["ACTION:DISPLAY", "DESCRIPTION:Snoozed", "TRIGGER;VALUE=DATE-TIME:\(until)", "END:VALARM"]
             }
             emit(lines[close])
-            if addsOverride, let instance {
+            if addsOverride, let instance, let closing {
                 let value = instance.count == 8 ? ";VALUE=DATE:\(instance)" : ":\(instance)"
-                out += ["BEGIN:VTODO"]
+                out += ["BEGIN:\(kind)"]
                 // The series' own UID and SUMMARY, not an alarm's.
-                var depth = 0
-                for l in body {
-                    if l.name == "BEGIN" {
-                        depth += 1
-                    } else if l.name == "END" {
-                        depth -= 1
-                    } else if depth == 0 && (l.name == "UID" || l.name == "SUMMARY") {
-                        emit(l)
-                    }
-                }
-                out += ["RECURRENCE-ID\(value)", "DTSTART\(value)", "DTSTAMP:\(stamp)"]
-                out += ["STATUS:COMPLETED", "COMPLETED:\(stamp)", "PERCENT-COMPLETE:100", "END:VTODO"]
+                let own = Self.own(body)
+                for l in own where l.name == "UID" || l.name == "SUMMARY" { emit(l) }
+                out += ["RECURRENCE-ID\(value)", "DTSTART\(value)"]
+                if kind == "VEVENT", let length = length(own) { out.append("DURATION:\(length)") }
+                out += ["DTSTAMP:\(stamp)"] + closing.lines(stamp) + ["END:\(kind)"]
                 completed = true
             }
             index = close + 1
         }
         guard found else { return nil }
         return (out.joined(separator: end) + end, completed)
+    }
+
+    /// The item's own lines: none of a component inside it (an alarm), nor their BEGIN and END.
+    static func own(_ body: [Line]) -> [Line] {
+        var depth = 0
+        var own: [Line] = []
+        for l in body {
+            if l.name == "BEGIN" {
+                depth += 1
+            } else if l.name == "END" {
+                depth -= 1
+            } else if depth == 0 {
+                own.append(l)
+            }
+        }
+        return own
+    }
+
+    /// An event's length, for an instance's override: its DURATION, or DTEND less DTSTART when
+    /// both are dates or both the same kind of time (`P2D`, `PT3600S`); nil when it cannot be told.
+    static func length(_ own: [Line]) -> String? {
+        if let duration = own.first(where: { $0.name == "DURATION" }) { return duration.value }
+        let value = { (name: String) in own.first { $0.name == name }.flatMap { RecurrenceRule.until($0.value) } }
+        // A local time's zone: its TZID parameter, as written.
+        let zone = { (name: String) in own.first { $0.name == name }?.head.uppercased().split(separator: ";").first { $0.hasPrefix("TZID=") } }
+        switch (value("DTSTART"), value("DTEND")) {
+        case (.date(let start)?, .date(let end)?) where end >= start: return "P\(end.dayNumber - start.dayNumber)D"
+        case (.utc(let start)?, .utc(let end)?) where end >= start: return "PT\(end.secondsSinceEpoch - start.secondsSinceEpoch)S"
+        case (.local(let start)?, .local(let end)?) where end.localSeconds >= start.localSeconds && zone("DTSTART") == zone("DTEND"):
+            return "PT\(end.localSeconds - start.localSeconds)S"
+        default: return nil
+        }
     }
 }

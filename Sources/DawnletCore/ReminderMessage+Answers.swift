@@ -130,7 +130,7 @@ extension ReminderKey {
     public var answerVerbs: [String] {
         switch self {
         case .digest: ["dismiss"]
-        case .calendar: ["done", "snooze", "dismiss"]
+        case .calendar: ["done", "skip", "snooze", "dismiss"]
         case .item(let kind, _, _, _):
             switch kind {
             case .todo, .habit: ["done", "skip", "snooze", "dismiss"]

@@ -102,3 +102,46 @@ import Testing
             "\(refused.stderr)")
     }
 }
+
+extension CalendarDoneTests {
+    @Test(
+        "a calendar's todos in the terminal: todo list lists them with their calendar and key, the completions offer the key, and reminder done|skip by that key closes each in its file — a repeating one's instance only"
+    )
+    func itemKeys() throws {
+        // A single todo due at 13:00 (now) and a daily one; no reminder of either went out here.
+        let (_, single) = try deliveredTodo("plumber@example.org", delivered: false)
+        let (_, daily) = try deliveredTodo("pills@example.org", rule: "FREQ=DAILY", delivered: false)
+        let list = try cli("--now", "2026-12-01T13:30Z", "--color", "never", "todo", "list").stdout
+        #expect(
+            list.contains("calendar tasks  Call the plumber  due 2026-12-01 13:00  [overdue]  (ics:tasks:plumber@example.org)\n")
+                && list.contains("calendar tasks  Call the plumber  due 2026-12-01 13:00  [overdue]  (ics:tasks:pills@example.org:20261201T130000Z)\n"),
+            "\(list)")
+        let json = try cli("--now", "2026-12-01T13:30Z", "todo", "list", "--json").stdout
+        #expect(
+            json.contains("\"calendar_todos\":[")
+                && json.contains("{\"calendar\":\"tasks\",\"uid\":\"plumber@example.org\",\"key\":\"ics:tasks:plumber@example.org\""), "\(json)")
+        #expect(try cli("todo", "list", "--done").stdout.contains("calendar tasks") == false, "a calendar todo listed is never done")
+        let offered = try cli("completions", "ids", "reminder").stdout
+        #expect(
+            offered.contains("ics:tasks:plumber@example.org\tCall the plumber\n") && offered.contains("ics:tasks:pills@example.org:20261201T130000Z\t"),
+            "\(offered)")
+
+        // bash breaks a UID at @: its script puts the key back together and completes what follows.
+        let typed = ["--db", workspace.db, "--config", config, "reminder", "done", "ics", ":", "tasks", ":", "pills", "@", "ex"]
+        let completed = try CompletionsTests.bash(typed, scripts: try TemporaryFolder())
+        #expect(completed.count == 1 && completed[0].hasPrefix("example.org:2026"), "\(completed)")
+
+        let done = try cli("--now", "2026-12-01T13:30Z", "reminder", "done", "ics:tasks:plumber@example.org")
+        #expect(done.stdout == "completed in \(single): ics:tasks:plumber@example.org\n", "\(done.stdout)")
+        // The daily one by its key without an instance: today's occurrence, skipped (cancelled there).
+        let skipped = try cli("--now", "2026-12-01T13:30Z", "reminder", "skip", "ics:tasks:pills@example.org")
+        #expect(skipped.stdout == "skipped (cancelled there) in \(daily): ics:tasks:pills@example.org\n", "\(skipped.stdout)")
+        let text = try String(contentsOfFile: daily, encoding: .utf8)
+        #expect(text.contains("\r\nRECURRENCE-ID:20261201T130000Z\r\n") && text.components(separatedBy: "STATUS:CANCELLED").count == 2, "\(text)")
+        let after = try cli("--now", "2026-12-01T13:30Z", "--color", "never", "todo", "list").stdout
+        #expect(!after.contains("plumber@example.org") && after.contains("(ics:tasks:pills@example.org:20261202T130000Z)"), "\(after)")
+
+        let unknown = try cli("reminder", "done", "ics:tasks:nobody", expect: 2)
+        #expect(unknown.stderr.contains("\"ics:tasks:nobody\" is neither a reminder key nor a calendar item's"), "\(unknown.stderr)")
+    }
+}

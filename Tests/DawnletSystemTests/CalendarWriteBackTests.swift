@@ -85,6 +85,42 @@ import Testing
         #expect(again.text.contains("COMPLETED:20260310T100100Z") && !again.text.contains("COMPLETED:20260310T100000Z"))
     }
 
+    @Test(
+        "cancel: Skip writes STATUS:CANCELLED — on a todo itself, on a repeating event's instance an override with the series' length (a TZID's DTEND less DTSTART), added once; read back, that instance is gone and the next one stays"
+    )
+    func cancel() throws {
+        let skipped = try #require(CalendarWriteBack.cancel(Self.todos, uid: "t1", at: Self.now))
+        #expect(skipped.cancelled)
+        let lines = skipped.text.components(separatedBy: "\r\n")
+        #expect(lines.filter { $0.hasPrefix("STATUS:") } == ["STATUS:CANCELLED"], "the old STATUS replaced: \(skipped.text)")
+        #expect(lines.contains("PERCENT-COMPLETE:20") && !lines.contains { $0.hasPrefix("COMPLETED:") }, "skipped, not done")
+        #expect(try read(skipped.text).filter { $0.uid == "t1" }.isEmpty, "a cancelled todo is not planned")
+
+        let weekly =
+            [
+                "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//another app//EN", "BEGIN:VEVENT", "UID:standup", "SUMMARY:Standup",
+                "DTSTART;TZID=Europe/Berlin:20260310T090000", "DTEND;TZID=Europe/Berlin:20260310T093000", "RRULE:FREQ=WEEKLY",
+                "BEGIN:VALARM", "UID:standup-alarm", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM", "END:VEVENT", "END:VCALENDAR",
+            ].joined(separator: "\r\n") + "\r\n"
+        let instance = try #require(CalendarWriteBack.cancel(weekly, uid: "standup", instance: "20260317T080000Z", at: Self.now))
+        #expect(instance.cancelled)
+        let override = [
+            "END:VEVENT", "BEGIN:VEVENT", "UID:standup", "SUMMARY:Standup", "RECURRENCE-ID:20260317T080000Z", "DTSTART:20260317T080000Z",
+            "DURATION:PT1800S", "DTSTAMP:20260310T100000Z", "STATUS:CANCELLED", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        #expect(instance.text.hasSuffix(override + "\r\n"), "\(instance.text)")
+        #expect(instance.text.components(separatedBy: "STATUS:CANCELLED").count == 2, "the series itself is not cancelled")
+        let folder = try TemporaryFolder()
+        try instance.text.write(toFile: folder.path("w.ics"), atomically: true, encoding: .utf8)
+        let threeWeeks = Instant(secondsSinceEpoch: 1_773_100_000)...Instant(secondsSinceEpoch: 1_773_100_000 + 21 * 86_400)
+        let days = CalendarReader.read(name: "work", path: folder.path("w.ics"), window: threeWeeks, zone: .utc).occurrences.map(\.date.description)
+        #expect(Array(days.prefix(2)) == ["2026-03-10", "2026-03-24"] && !days.contains("2026-03-17"), "the 17th skipped, the weeks around it kept: \(days)")
+        // Skipped again: the override it has is cancelled anew, not added twice.
+        let again = try #require(CalendarWriteBack.cancel(instance.text, uid: "standup", instance: "20260317T080000Z", at: Self.now))
+        #expect(again.cancelled && again.text.components(separatedBy: "RECURRENCE-ID").count == 2, "\(again.text)")
+        #expect(CalendarWriteBack.cancel(weekly, uid: "nobody", at: Self.now) == nil)
+    }
+
     @Test("acknowledge: ACKNOWLEDGED in each VALARM of that UID (an old one replaced) and X-MOZ-LASTACK; every other line as it was")
     func acknowledge() throws {
         let edited = try #require(CalendarWriteBack.acknowledge(Self.original, uid: "a:b@example.org", at: Self.now))

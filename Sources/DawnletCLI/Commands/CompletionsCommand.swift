@@ -108,13 +108,20 @@ enum CompletionsCommand {
         case "goal": rows = try store.sources.goals().map { ($0.id, $0.name) }
         case "income": rows = try store.sources.incomeSources().map { ($0.id, $0.name) }
         case "reminder":
-            // The keys of the reminders waiting for an answer, then of those snoozed.
-            let answers = ReminderAnswers(store: store, config: invocation.config, zone: try invocation.timeZone())
-            let entries = try answers.waiting(now: try invocation.now()) + answers.snoozed()
-            // Keys a shell takes as one word (bash breaks words at = and @ as well as at colons).
-            for entry in entries
-            where ShellWords.quoted(entry.key.description) == entry.key.description && !entry.key.description.contains(where: { "=@".contains($0) }) {
-                invocation.output.line("\(entry.key)\t\(DisplayText.bounded(DisplayText.escaped(entry.title), to: 60).filter { $0 != "\t" })")
+            // The keys of the reminders waiting for an answer, then of those snoozed, then the
+            // writable calendars' items (answered in their files whether or not a reminder went out).
+            let (now, zone) = (try invocation.now(), try invocation.timeZone())
+            let answers = ReminderAnswers(store: store, config: invocation.config, zone: zone)
+            var keys = (try answers.waiting(now: now) + answers.snoozed()).map { ($0.key.description, $0.title) }
+            let writable = Set(invocation.config.calendars.filter { !$0.readOnly }.map(\.name))
+            if !writable.isEmpty {
+                let items = PlanReader(store: store, config: invocation.config, zone: zone).calendarItemsOnce(from: now.adding(seconds: -86_400), now: now)
+                    .items
+                keys += items.filter { writable.contains($0.calendar) }.map { ($0.key, $0.title) }
+            }
+            // Keys a shell takes as one word unquoted (bash's script joins those it breaks at : @ =).
+            for (key, title) in keys where ShellWords.quoted(key) == key {
+                invocation.output.line("\(key)\t\(DisplayText.bounded(DisplayText.escaped(title), to: 60).filter { $0 != "\t" })")
             }
             return
         default: rows = try store.sources.payments().map { ($0.id, "\($0.kind.rawValue) \($0.amount) on \($0.date)") }

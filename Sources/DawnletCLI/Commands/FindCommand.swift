@@ -33,11 +33,9 @@ enum FindCommand {
         let now = try invocation.now()
         let zone = try invocation.timeZone()
         let reader = PlanReader(store: store, config: invocation.config, zone: zone)
-        let (items, problems) = reader.calendarItems(now.adding(seconds: -86_400)...now.adding(invocation.config.horizon), now: now)
+        let (items, problems) = reader.calendarItemsOnce(from: now.adding(seconds: -86_400), now: now)
         invocation.output.warn(problems)
-        var seen = Set<String>()
-        for occurrence in items.compactMap(\.calendar).sorted(by: { ($0.date, $0.time?.secondsOfDay ?? -1) < ($1.date, $1.time?.secondsOfDay ?? -1) })
-        where seen.insert(occurrence.calendar + "\u{0}" + occurrence.uid).inserted {
+        for occurrence in items {
             let when = occurrence.date.description + (occurrence.time.map { " \($0)" } ?? "")
             found.append(("calendar \(occurrence.calendar)", nil, occurrence.title, "\(occurrence.kind.rawValue) \(when); \(occurrence.key)", occurrence))
         }

@@ -31,7 +31,8 @@ enum ItemCommands {
                     kind == .todo
                         ? Command(
                             path: ["todo", "list"], usage: "todo list [--open | --done | --overdue] [--json]",
-                            summary: "List todos with where each stands (open, done, overdue) and a repeating one's next occurrence.",
+                            summary:
+                                "List todos with where each stands (open, done, overdue) and a repeating one's next occurrence; then the calendars' open todos, with the key that answers each.",
                             options: [.flag("open"), .flag("done"), .flag("overdue"), .flag("json")], run: { try list(.todo, &$0) })
                         : Command(
                             path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
@@ -170,6 +171,8 @@ enum ItemCommands {
             let rows = try store.items.storedOccurrences([.habit], in: min(earliest, today)...today)
             for d in definitions { streaks[d.id] = HabitStreak(d, stored: rows, today: today) }
         }
+        // The calendars' todos, after ours (none is done: a completed one is not read).
+        let calendarTodos = kind == .todo ? try Self.calendarTodos(&invocation) : []
         if invocation.json {
             let items = definitions.map { d -> JSON in
                 var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]
@@ -194,10 +197,12 @@ enum ItemCommands {
                 }
                 return .object(members)
             }
-            invocation.output.line(JSON.object([(kind.rawValue + "s", .array(items))]))
+            var fields: [(String, JSON)] = [(kind.rawValue + "s", .array(items))]
+            if kind == .todo { fields.append(("calendar_todos", .array(calendarTodos.map(\.json)))) }
+            invocation.output.line(JSON.object(fields))
             return
         }
-        if definitions.isEmpty { invocation.output.line("no \(kind.rawValue)s") }
+        if definitions.isEmpty && calendarTodos.isEmpty { invocation.output.line("no \(kind.rawValue)s") }
         // Ids padded to the widest, so the titles line up (`#1 ` beside `#11`).
         let width = definitions.map { "#\($0.id)".count }.max() ?? 0
         for d in definitions {
@@ -213,5 +218,6 @@ enum ItemCommands {
             }
             invocation.output.line(line)
         }
+        for todo in calendarTodos { invocation.output.line(todo.line(invocation.output)) }
     }
 }

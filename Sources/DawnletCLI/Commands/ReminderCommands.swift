@@ -7,8 +7,8 @@ import DawnletStore
 /// closes the notification of a reminder answered here.
 enum ReminderCommands {
     static let answers: [(verb: String, summary: String)] = [
-        ("done", "Mark the reminder's todo or habit done (a calendar item's alarm acknowledged)."),
-        ("skip", "Skip the reminder's occurrence (a bill's month too)."),
+        ("done", "Mark the reminder's todo or habit done (a calendar todo completed in its file, an event's alarm acknowledged)."),
+        ("skip", "Skip the reminder's occurrence (a bill's month too; a calendar item's occurrence cancelled in its file)."),
         ("dismiss", "Say you have seen it: it stops waiting, nothing else is recorded."),
         ("paid", "Record the reminder's bill paid."),
         ("log", "Log the payment of the reminder's subscription renewal or debt month."),
@@ -29,7 +29,10 @@ enum ReminderCommands {
         + answers.map { verb, summary in
             Command(
                 path: ["reminder", verb], usage: "reminder \(verb) [KEY]",
-                summary: verb == "unsnooze" ? summary : summary + " Without KEY: the newest one waiting that it fits.",
+                summary: verb == "unsnooze"
+                    ? summary
+                    : summary + " Without KEY: the newest one waiting that it fits."
+                        + (["paid", "log"].contains(verb) ? "" : " KEY may be a calendar item's own (ics:NAME:UID[:INSTANCE], as find and todo list show it)."),
                 options: [], positionals: 0...1, run: { try answer(verb, &$0) })
         }
 
@@ -85,8 +88,18 @@ enum ReminderCommands {
             let key: ReminderKey
             if let text = invocation.arguments.positionals.first {
                 guard let parsed = ReminderKey(text) else {
+                    // A calendar item's own key, as `find` and `todo list` show it.
+                    if let item = CalendarReference(text + ":0m"),
+                        let applied = try answers.apply(try answer(.calendar(item)), toCalendarItem: text, from: .terminal, now: now)
+                    {
+                        for problem in problems { invocation.output.error(problem) }
+                        invocation.output.line(DisplayText.shown("\(applied.response): \(text)"))
+                        return
+                    }
                     throw CLIError.usage(
-                        "\"\(text)\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
+                        text.hasPrefix("ics:")
+                            ? "\"\(DisplayText.escaped(text))\" is neither a reminder key nor a calendar item's (as `find` and `todo list` show them)"
+                            : "\"\(text)\" is not a reminder key (as `reminder list` shows them, e.g. todo:3:2026-12-01:0m)",
                         invocation.globals.usage)
                 }
                 key = parsed
