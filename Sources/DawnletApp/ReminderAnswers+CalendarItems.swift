@@ -1,5 +1,6 @@
 import DawnletCore
 import DawnletStore
+import DawnletSystem
 
 extension ReminderAnswers {
     /// A calendar item answered by its own key, as `find`, `todo list` and the completions show it
@@ -47,5 +48,28 @@ extension ReminderAnswers {
         if let exact = named.first(where: { $0.key == text }) { return exact }
         return named.filter { "ics:\($0.calendar):\($0.uid)" == text && $0.date >= today }
             .min { ($0.date, $0.time?.secondsOfDay ?? -1) < ($1.date, $1.time?.secondsOfDay ?? -1) }
+    }
+
+    /// The calendar reminders waiting here whose files now say they were answered on another
+    /// device (their occurrence completed or cancelled, their alarms acknowledged since they went
+    /// out), recorded so: they wait no more, nag no more, and a notification still on screen is
+    /// taken down. Read when a calendar's files change; what was recorded, in words.
+    public func answeredInCalendars(now: Instant) throws(StoreError) -> [String] {
+        var recorded: [String] = []
+        for entry in try waiting(now: now) where entry.snoozedUntil == nil {
+            guard case .calendar(let reference) = entry.key, let calendar = config.calendars.first(where: { $0.name == reference.calendar }) else { continue }
+            let uid = "UID:" + reference.uid
+            guard
+                let text = CalendarWriter.text(
+                    path: ConfigPath.expand(calendar.path), uid: reference.uid, holds: { $0.contains(uid + "\r\n") || $0.contains(uid + "\n") }),
+                let words = CalendarWriteBack.answeredElsewhere(text, uid: reference.uid, instance: reference.instance, firedAt: entry.fireAt)
+            else { continue }
+            for channel in entry.channels {
+                try store.log.answeredElsewhere(
+                    DeliveryID(entry.key, channel), title: entry.title, fireAt: entry.fireAt, answer: .answeredElsewhere(.device), words: words, now: now)
+            }
+            recorded.append("\(entry.key): \(words)")
+        }
+        return recorded
     }
 }

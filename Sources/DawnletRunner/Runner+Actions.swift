@@ -141,6 +141,18 @@ extension Runner {
         if dismissed { send(.replan(reason: .notificationAction)) }
     }
 
+    /// A calendar's files changed: its reminders waiting here that another device answered
+    /// (the file says completed, cancelled or acknowledged since) are recorded answered there.
+    func readCalendarAnswers() {
+        guard !settings.config.calendars.isEmpty else { return }
+        do {
+            let answers = ReminderAnswers(store: store, config: settings.config, zone: settings.zone)
+            for line in try answers.answeredInCalendars(now: scheduler.now) { log(LogEntry("answered elsewhere: \(line)")) }
+        } catch {
+            log(LogEntry("cannot read what the calendars answered: \(error)", priority: 4))
+        }
+    }
+
     /// Another process wrote: a reminder answered there (`reminder done`, the item's own
     /// command, another device) has its notification, if still on screen, closed here; a summary
     /// some of whose reminders still wait is shown again with those only.

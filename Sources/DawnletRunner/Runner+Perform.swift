@@ -58,6 +58,7 @@ extension Runner {
         case .rearmClockWatch: send(.clockWatchRearmed(failure: rearmClockWatch()))
         case .exportChanges: exportChanges()
         case .respond(let id, let response): respond(to: id, response)
+        case .readCalendarAnswers: readCalendarAnswers()
         case .closeAnsweredElsewhere: closeAnsweredElsewhere()
         case .log(let entry): log(entry)
         case .planned(let line, let reminders):

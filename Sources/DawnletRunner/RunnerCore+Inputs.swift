@@ -25,7 +25,9 @@ extension RunnerCore {
         // Another process wrote: what it answered is closed on screen first, then the database is
         // checked (still the file opened?) and what changed is read.
         case .databaseSettle: return [.closeAnsweredElsewhere, .checkDatabase]
-        case .calendarSettle: return replan(.calendarFilesChanged, now: now)
+        // A calendar's files changed: what another device answered there is recorded and closed
+        // on screen, then a plan.
+        case .calendarSettle: return [.readCalendarAnswers, .closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
         case .exportSettle: return [.syncExport]
         case .zoneSettle: return [.readZone]
         case .clockWatchRetry: return [.rearmClockWatch]

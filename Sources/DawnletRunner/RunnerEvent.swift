@@ -135,6 +135,9 @@ public enum RunnerEffect: Sendable {
     case exportChanges
     /// A notification's response carried out as the reminder's life says (`Runner+Actions`).
     case respond(UInt32, NotificationResponse)
+    /// Calendar reminders waiting here whose files now say they were answered on another device
+    /// (completed, cancelled, acknowledged): recorded so, before their notifications are closed.
+    case readCalendarAnswers
     /// Notifications on screen whose reminders were answered elsewhere: closed, or shown again
     /// with what still waits.
     case closeAnsweredElsewhere

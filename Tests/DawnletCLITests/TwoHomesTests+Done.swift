@@ -65,4 +65,32 @@ extension ServeTests {
         #expect(!tomorrowInB.contains("Standup") && !tomorrowInB.contains("Pills"), "\(tomorrowInB)")
         #expect(try b("today", "--date", dayAfter, "--json").contains("Standup"), "the next day's standup is still on")
     }
+
+    @Test(
+        "a calendar reminder on screen here, answered on another machine: once its file says so (acknowledged, a todo completed), serve records it answered there, takes the notification down and it waits no more"
+    )
+    func answeredElsewhereTakenDown() throws {
+        let vdir = folder.path("vdir")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        try writeConfig(
+            "calendars: [ { name: \"work\", path: \"\(vdir)\", readOnly: false, channels: [\"desktop\"] } ],", channels: "desktop: { snooze: \"10m\" }")
+        try cli("--now", threeMinutesAgo(), "missed", "--clear")
+        try writeMeeting("meeting", into: vdir)
+        let session = try DesktopSession(notificationServer: true)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        #expect(server.waitForLog("delivered ics:work:meeting:alarm:"), "\(server.logSoFar())")
+
+        // Another machine (a database of its own; the same files, as after a sync) says Done.
+        let other = folder.path("other.sqlite")
+        try CLIProcess.createDatabase(other)
+        let done = try CLIProcess.run(["--db", other, "--config", config, "reminder", "done", "ics:work:meeting"])
+        #expect(done.status == 0 && done.stdout.hasPrefix("acknowledged in "), "\(done.stdout)\(done.stderr)")
+        #expect(waitUntil(seconds: 10) { session.displayed() == 0 }, "the notification is taken down")
+        #expect(server.waitForLog("acknowledged on another device"), "\(server.logSoFar())")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("answered elsewhere: ics:work:meeting:alarm:"), "\(log)")
+        #expect(try cli("reminder", "list", "--waiting").stdout == "nothing waiting for an answer\n")
+    }
 }

@@ -28,6 +28,7 @@ import Testing
         case .withdraw: "withdraw"
         case .plan(let request): "plan (\(request.reason))"
         case .checkDatabase: "check database"
+        case .readCalendarAnswers: "read calendar answers"
         case .closeAnsweredElsewhere: "close answered elsewhere"
         case .syncExport: "sync export"
         case .readZone: "read zone"
@@ -64,7 +65,7 @@ import Testing
 
     static let timers: [(TimerName, [String])] = [
         (.databaseSettle, ["close answered elsewhere", "check database"]),
-        (.calendarSettle, ["plan (calendar files changed)"]),
+        (.calendarSettle, ["read calendar answers", "close answered elsewhere", "plan (calendar files changed)"]),
         (.exportSettle, ["sync export"]),
         (.zoneSettle, ["read zone"]),
         (.stateExpiry, ["publish, recounted", "cancel state expiry", "export changes"]),
