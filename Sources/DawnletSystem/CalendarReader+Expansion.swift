@@ -18,6 +18,7 @@ extension CalendarReader.FileReader {
         var masterIndex: [String: Int] = [:]
         for (index, item) in items.enumerated() {
             let uid = f.icalcomponent_get_uid(item).map { String(cString: $0) } ?? "\(file.split(separator: "/").last ?? "")#\(index)"
+            once(item, uid: uid)
             if let property = f.icalcomponent_get_first_property(item, ICAL_RECURRENCEID_PROPERTY) {
                 let name = instanceName(zoned(f.icalproperty_get_recurrenceid(property), property))
                 if let earlier = overrides[uid]?[name] {
@@ -107,6 +108,18 @@ extension CalendarReader.FileReader {
             return (otherIsLater ? other : earlier, "both of SEQUENCE \(kept), the one of the later \(name) is used")
         }
         return (other, "both of SEQUENCE \(kept) and alike in DTSTAMP and LAST-MODIFIED, the later in the file is used")
+    }
+
+    /// DTSTART, DTEND and DUE may each occur once (RFC 5545 §3.6.1, §3.6.2); libical takes the
+    /// first of two: so is it here, and said.
+    mutating func once(_ item: OpaquePointer, uid: String) {
+        let f = ical.f
+        for (kind, name) in [(ICAL_DTSTART_PROPERTY, "DTSTART"), (ICAL_DTEND_PROPERTY, "DTEND"), (ICAL_DUE_PROPERTY, "DUE")] {
+            let all = properties(item, kind)
+            guard all.count > 1 else { continue }
+            let first = f.icalproperty_get_value_as_string(all[0]).map { String(cString: $0) } ?? ""
+            problem("\(uid): \(name) \(all.count) times, where RFC 5545 allows one: the first (\(DisplayText.escaped(first))) is used")
+        }
     }
 
     /// One instance of a master: its start (nil for a date), its date, its name in keys (nil

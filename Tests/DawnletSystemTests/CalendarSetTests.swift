@@ -6,7 +6,8 @@ import Testing
 
 /// One file is one set of components: the VCALENDARs of an iTIP stream or of exports run
 /// together read as one (an item once, an override wherever its master is, a VTIMEZONE serving
-/// all), and what stands outside them named.
+/// all), what stands outside them named, and the behaviours docs/calendars.md gives where
+/// RFC 5545 leaves a choice: two alarms at one instant, a yearly BYMONTHDAY, two DTSTARTs.
 @Suite struct CalendarSetTests {
     static let corpus = CalendarOracleTests.corpus
     let scratch: TemporaryFolder
@@ -169,4 +170,55 @@ import Testing
         #expect(many.problems.last?.message == "2 more components outside every VCALENDAR: not read")
     }
 
+    @Test("two alarms of one item at one instant (a display and an audio one, an absolute one) are one reminder")
+    func alarmsAtOneInstant() throws {
+        let result = read(reproducer("same_instant_alarms.ics"))
+        let occurrence = try #require(result.occurrences.first)
+        #expect(result.occurrences.count == 1)
+        #expect(occurrence.alarms == [at("2026-03-05T09:50")])
+        // recurring-ical-events yields one alarm per VALARM (three here); a reminder here is one
+        // notification on the item's channels whatever the VALARM's ACTION, so one instant is
+        // one reminder with one key. The same holds for the same item in two VCALENDARs.
+        let text = try String(contentsOfFile: reproducer("same_instant_alarms.ics"), encoding: .utf8)
+        let twice = read(try write(text + text))
+        #expect(twice.occurrences.map(\.alarms) == [[at("2026-03-05T09:50")]])
+    }
+
+    @Test("a yearly rule with BYMONTHDAY and no BYMONTH is that day of every month (RFC 5545: BYMONTHDAY expands YEARLY), as the oracle has it")
+    func yearlyByMonthDay() throws {
+        let path = try write(
+            calendar(
+                """
+                BEGIN:VEVENT\nUID:fifteenth\nDTSTART:20260315T090000Z\nRRULE:FREQ=YEARLY;BYMONTHDAY=15;COUNT=5\nSUMMARY:15th\nEND:VEVENT
+                BEGIN:VEVENT\nUID:last\nDTSTART:20260131T090000Z\nRRULE:FREQ=YEARLY;BYMONTHDAY=31;UNTIL=20261231T000000Z\nSUMMARY:31st\nEND:VEVENT
+                """))
+        let (from, to) = (at("2026-01-01T00:00"), at("2028-01-01T00:00"))
+        let ours = CalendarOracleTests().instances(path, from: from, to: to)
+        #expect(
+            ours == [
+                "fifteenth 20260315T090000Z", "fifteenth 20260415T090000Z", "fifteenth 20260515T090000Z", "fifteenth 20260615T090000Z",
+                "fifteenth 20260715T090000Z", "last 20260131T090000Z", "last 20260331T090000Z", "last 20260531T090000Z", "last 20260731T090000Z",
+                "last 20260831T090000Z", "last 20261031T090000Z",
+            ])
+        let oracle = try CalendarOracleTests().oracle([path], from: "20260101T000000Z", to: "20280101T000000Z")
+        #expect(oracle.first as? [String] == ours)
+    }
+
+    @Test("a component with two DTSTARTs: the first, and a warning naming the file and the UID")
+    func twoStarts() throws {
+        let path = reproducer("two_dtstarts.ics")
+        let result = read(path)
+        #expect(result.occurrences.map(\.start) == [at("2026-03-05T10:00")])
+        #expect(
+            result.problems.map(\.description) == [
+                "\(path): two-starts: DTSTART 2 times, where RFC 5545 allows one: the first (20260305T100000Z) is used"
+            ])
+        // recurring-ical-events raises on it (its DTSTART is a list), so there is no oracle here.
+        let oracle = try CalendarOracleTests().oracle([path], from: "20260301T000000Z", to: "20260310T000000Z")
+        #expect(oracle.first is String)
+        // Two DUEs on a todo: the same.
+        let todo = read(try write(calendar("BEGIN:VTODO\nUID:t\nDUE:20260306T100000Z\nDUE:20260307T100000Z\nSUMMARY:t\nEND:VTODO")))
+        #expect(todo.occurrences.map(\.start) == [at("2026-03-06T10:00")])
+        #expect(todo.problems.map(\.message) == ["t: DUE 2 times, where RFC 5545 allows one: the first (20260306T100000Z) is used"])
+    }
 }
