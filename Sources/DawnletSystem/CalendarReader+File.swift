@@ -106,7 +106,8 @@ extension CalendarReader {
             // override replaces its instance wherever its master is, and a VTIMEZONE of any of
             // them serves all.
             guard let set = calendars.first else { return }
-            for other in calendars.dropFirst() { move(other, into: set) }
+            var tzids = Set(children(set, ICAL_VTIMEZONE_COMPONENT).compactMap(tzid))
+            for other in calendars.dropFirst() { move(other, into: set, defined: &tzids) }
             calendarComponent = set
             for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
                 let items = f.icalcomponent_isa(set) == kind ? [set] : children(set, kind)
@@ -115,14 +116,13 @@ extension CalendarReader {
         }
 
         /// A later VCALENDAR's events, todos and VTIMEZONEs moved into the first, in the order of
-        /// the file; a VTIMEZONE whose TZID the first already defines is left out (the first
-        /// definition in the file is used).
-        func move(_ other: OpaquePointer, into set: OpaquePointer) {
+        /// the file; a VTIMEZONE of a TZID already `defined` is left out (the first definition in
+        /// the file is used). Counted here: libical sorts its zones again after each one added.
+        func move(_ other: OpaquePointer, into set: OpaquePointer, defined: inout Set<String>) {
             let f = ical.f
             for zone in children(other, ICAL_VTIMEZONE_COMPONENT) {
                 f.icalcomponent_remove_component(other, zone)
-                let tzid = f.icalcomponent_get_first_property(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid($0) }
-                if let tzid, f.icalcomponent_get_timezone(set, tzid) != nil {
+                if let tzid = tzid(zone), !defined.insert(tzid).inserted {
                     f.icalcomponent_free(zone)
                 } else {
                     f.icalcomponent_add_component(set, zone)
@@ -132,6 +132,12 @@ extension CalendarReader {
                 f.icalcomponent_remove_component(other, item)
                 f.icalcomponent_add_component(set, item)
             }
+        }
+
+        /// A VTIMEZONE's TZID.
+        func tzid(_ zone: OpaquePointer) -> String? {
+            let f = ical.f
+            return f.icalcomponent_get_first_property(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid($0) }.map { String(cString: $0) }
         }
 
         /// The number of the first line of the file that is not valid UTF-8.
