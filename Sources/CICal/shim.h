@@ -16,6 +16,7 @@
     X(icalcomponent_get_first_component) \
     X(icalcomponent_get_next_component) \
     X(icalcomponent_remove_component) \
+    X(icalcomponent_add_component) \
     X(icalcomponent_get_first_property) \
     X(icalcomponent_get_next_property) \
     X(icalcomponent_get_dtstart) \
@@ -31,6 +32,8 @@
     X(icalproperty_get_repeat) \
     X(icalproperty_get_duration) \
     X(icalcomponent_get_sequence) \
+    X(icalcomponent_get_dtstamp) \
+    X(icalproperty_get_lastmodified) \
     X(icalparameter_get_range) \
     X(icalparameter_as_ical_string) \
     X(icalproperty_get_acknowledged) \

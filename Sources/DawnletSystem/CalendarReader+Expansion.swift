@@ -8,7 +8,8 @@ import Glibc
 extension CalendarReader.FileReader {
     /// The items of one kind: masters expanded, overrides (RECURRENCE-ID) put in place, a
     /// RANGE=THISANDFUTURE override on its instance and every later one (RFC 5545 §3.8.4.4).
-    /// The same UID twice without RECURRENCE-ID (an iTIP-style file): the higher SEQUENCE.
+    /// The same UID twice without RECURRENCE-ID (an iTIP-style file), or one instance overridden
+    /// twice: the later version (see `later`).
     mutating func expand(_ items: [OpaquePointer], kind: CalendarOccurrence.Kind) {
         let f = ical.f
         var overrides: [String: [String: OpaquePointer]] = [:]
@@ -17,21 +18,33 @@ extension CalendarReader.FileReader {
         var masterIndex: [String: Int] = [:]
         for (index, item) in items.enumerated() {
             let uid = f.icalcomponent_get_uid(item).map { String(cString: $0) } ?? "\(file.split(separator: "/").last ?? "")#\(index)"
+            once(item, uid: uid)
             if let property = f.icalcomponent_get_first_property(item, ICAL_RECURRENCEID_PROPERTY) {
-                let rid = zoned(f.icalproperty_get_recurrenceid(property), property)
-                if let range = f.icalproperty_get_first_parameter(property, ICAL_RANGE_PARAMETER),
-                    f.icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE, let at = instant(rid)
-                {
-                    ranges[uid, default: []].append((at, item))
+                let name = instanceName(zoned(f.icalproperty_get_recurrenceid(property), property))
+                if let earlier = overrides[uid]?[name] {
+                    let (kept, why) = later(earlier, item)
+                    problem("\(uid): the instance \(name) overridden twice: \(why)")
+                    overrides[uid]?[name] = kept
+                } else {
+                    overrides[uid, default: [:]][name] = item
                 }
-                overrides[uid, default: [:]][instanceName(rid)] = item
             } else if let earlier = masterIndex[uid] {
-                let (kept, other) = (f.icalcomponent_get_sequence(masters[earlier].1), f.icalcomponent_get_sequence(item))
-                problem("\(uid): the same UID twice without RECURRENCE-ID: the one of SEQUENCE \(max(kept, other)) is used")
-                if other >= kept { masters[earlier].1 = item }
+                let (kept, why) = later(masters[earlier].1, item)
+                problem("\(uid): the same UID twice without RECURRENCE-ID: \(why)")
+                masters[earlier].1 = kept
             } else {
                 masterIndex[uid] = masters.count
                 masters.append((uid, item))
+            }
+        }
+        for (uid, list) in overrides {
+            for item in list.values {
+                guard let property = f.icalcomponent_get_first_property(item, ICAL_RECURRENCEID_PROPERTY),
+                    let range = f.icalproperty_get_first_parameter(property, ICAL_RANGE_PARAMETER),
+                    f.icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE,
+                    let at = instant(zoned(f.icalproperty_get_recurrenceid(property), property))
+                else { continue }
+                ranges[uid, default: []].append((at, item))
             }
         }
         for (uid, master) in masters {
@@ -71,6 +84,42 @@ extension CalendarReader.FileReader {
         }
         // Overrides whose master is elsewhere (another file of the vdir, or missing).
         for (uid, list) in overrides { for (instance, item) in list { add(item, uid: uid, kind: kind, start: nil, instance: instance) } }
+    }
+
+    /// Of two versions of one item (one UID, or one UID and RECURRENCE-ID), the later, and why:
+    /// the higher SEQUENCE; of equal ones, the later DTSTAMP (the revision RFC 5546 compares
+    /// them by, and in a file without METHOD the same as LAST-MODIFIED), then the later
+    /// LAST-MODIFIED, then the one later in the file (`other`; a stream grows at its end).
+    func later(_ earlier: OpaquePointer, _ other: OpaquePointer) -> (OpaquePointer, String) {
+        let f = ical.f
+        let (kept, next) = (f.icalcomponent_get_sequence(earlier), f.icalcomponent_get_sequence(other))
+        guard kept == next else { return (next > kept ? other : earlier, "the one of SEQUENCE \(max(kept, next)) is used") }
+        let stamp = { (item: OpaquePointer) -> Instant? in
+            let t = f.icalcomponent_get_dtstamp(item)
+            return f.icaltime_is_null_time(t) == 0 ? self.instant(t) : nil
+        }
+        let modified = { (item: OpaquePointer) -> Instant? in
+            f.icalcomponent_get_first_property(item, ICAL_LASTMODIFIED_PROPERTY).flatMap { self.instant(f.icalproperty_get_lastmodified($0)) }
+        }
+        for (name, time) in [("DTSTAMP", stamp), ("LAST-MODIFIED", modified)] {
+            let (a, b) = (time(earlier), time(other))
+            guard a != b else { continue }
+            let otherIsLater = b.map { b in a.map { b > $0 } ?? true } ?? false
+            return (otherIsLater ? other : earlier, "both of SEQUENCE \(kept), the one of the later \(name) is used")
+        }
+        return (other, "both of SEQUENCE \(kept) and alike in DTSTAMP and LAST-MODIFIED, the later in the file is used")
+    }
+
+    /// DTSTART, DTEND and DUE may each occur once (RFC 5545 §3.6.1, §3.6.2); libical takes the
+    /// first of two: so is it here, and said.
+    mutating func once(_ item: OpaquePointer, uid: String) {
+        let f = ical.f
+        for (kind, name) in [(ICAL_DTSTART_PROPERTY, "DTSTART"), (ICAL_DTEND_PROPERTY, "DTEND"), (ICAL_DUE_PROPERTY, "DUE")] {
+            let all = properties(item, kind)
+            guard all.count > 1 else { continue }
+            let first = f.icalproperty_get_value_as_string(all[0]).map { String(cString: $0) } ?? ""
+            problem("\(uid): \(name) \(all.count) times, where RFC 5545 allows one: the first (\(DisplayText.escaped(first))) is used")
+        }
     }
 
     /// One instance of a master: its start (nil for a date), its date, its name in keys (nil

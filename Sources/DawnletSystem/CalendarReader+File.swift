@@ -89,9 +89,9 @@ extension CalendarReader {
                 problem("not valid UTF-8 at line \(Self.firstInvalidLine(original)): shown with \u{FFFD} in its place")
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-            if let trailing = Self.afterCalendarEnd(bytes) {
-                problem("\(trailing) after END:VCALENDAR is outside the calendar: not read")
-            }
+            let outside = Self.outsideCalendars(bytes, naming: 5)
+            for component in outside.named { problem("\(component) is outside the calendar: not read") }
+            if outside.count > outside.named.count { problem("\(outside.count - outside.named.count) more components outside every VCALENDAR: not read") }
             guard let root = text.withCString({ f.icalparser_parse_string($0) }) else {
                 return problem("not an iCalendar file (libical found no calendar in it)")
             }
@@ -100,14 +100,44 @@ extension CalendarReader {
             // One VCALENDAR, several under an XROOT, or a bare VEVENT/VTODO as the root.
             var calendars = f.icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT ? [root] : children(root, ICAL_VCALENDAR_COMPONENT)
             if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa(root)) { calendars = [root] }
-            for calendar in calendars {
-                calendarComponent = calendar
-                dropUnusableZones(calendar)
-                for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
-                    let items = f.icalcomponent_isa(calendar) == kind ? [calendar] : children(calendar, kind)
-                    expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
+            for calendar in calendars { dropUnusableZones(calendar) }
+            // One file is one set of components: the VCALENDARs of an iTIP stream, or of exports
+            // run together, are read as one, so that a UID in two of them is planned once, an
+            // override replaces its instance wherever its master is, and a VTIMEZONE of any of
+            // them serves all.
+            guard let set = calendars.first else { return }
+            var tzids = Set(children(set, ICAL_VTIMEZONE_COMPONENT).compactMap(tzid))
+            for other in calendars.dropFirst() { move(other, into: set, defined: &tzids) }
+            calendarComponent = set
+            for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
+                let items = f.icalcomponent_isa(set) == kind ? [set] : children(set, kind)
+                expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
+            }
+        }
+
+        /// A later VCALENDAR's events, todos and VTIMEZONEs moved into the first, in the order of
+        /// the file; a VTIMEZONE of a TZID already `defined` is left out (the first definition in
+        /// the file is used). Counted here: libical sorts its zones again after each one added.
+        func move(_ other: OpaquePointer, into set: OpaquePointer, defined: inout Set<String>) {
+            let f = ical.f
+            for zone in children(other, ICAL_VTIMEZONE_COMPONENT) {
+                f.icalcomponent_remove_component(other, zone)
+                if let tzid = tzid(zone), !defined.insert(tzid).inserted {
+                    f.icalcomponent_free(zone)
+                } else {
+                    f.icalcomponent_add_component(set, zone)
                 }
             }
+            for item in children(other, ICAL_VEVENT_COMPONENT) + children(other, ICAL_VTODO_COMPONENT) {
+                f.icalcomponent_remove_component(other, item)
+                f.icalcomponent_add_component(set, item)
+            }
+        }
+
+        /// A VTIMEZONE's TZID.
+        func tzid(_ zone: OpaquePointer) -> String? {
+            let f = ical.f
+            return f.icalcomponent_get_first_property(zone, ICAL_TZID_PROPERTY).flatMap { f.icalproperty_get_tzid($0) }.map { String(cString: $0) }
         }
 
         /// The number of the first line of the file that is not valid UTF-8.
@@ -120,29 +150,44 @@ extension CalendarReader {
             return number
         }
 
-        /// The first `BEGIN:NAME` (with its line) after the last END:VCALENDAR, if any: libical
-        /// drops what follows the calendar without a word. Only line starts are looked at.
-        static func afterCalendarEnd(_ bytes: [UInt8]) -> String? {
+        /// The components outside every VCALENDAR, which libical drops without a word: how many,
+        /// and the first `naming` as `BEGIN:NAME at line 11 after END:VCALENDAR` (or before the
+        /// first, or between two). None in a file with no VCALENDAR (a bare VEVENT is read as its
+        /// calendar). Only line starts are looked at; what is nested in such a component is part of it.
+        static func outsideCalendars(_ bytes: [UInt8], naming: Int) -> (named: [String], count: Int) {
             func starts(_ word: StaticString, at i: Int) -> Bool {
                 let count = word.utf8CodeUnitCount
                 guard i + count <= bytes.count else { return false }
                 for k in 0..<count where bytes[i + k] | 0x20 != word.utf8Start[k] | 0x20 { return false }
                 return true
             }
-            var (line, start, ended) = (1, 0, false)
-            var found: (line: Int, start: Int)?
+            // Each one found: its line, where it begins, and how many VCALENDARs began before it.
+            var found: [(line: Int, start: Int, calendarsBefore: Int)] = []
+            var (line, start, calendars, inside, depth) = (1, 0, 0, false, 0)
             while start < bytes.count {
-                if starts("END:VCALENDAR", at: start) {
-                    (ended, found) = (true, nil)
-                } else if ended, found == nil, starts("BEGIN:", at: start) {
-                    found = (line, start)
+                if inside {
+                    if starts("END:VCALENDAR", at: start) { inside = false }
+                } else if depth == 0, starts("BEGIN:VCALENDAR", at: start) {
+                    (inside, calendars) = (true, calendars + 1)
+                } else if starts("BEGIN:", at: start) {
+                    if depth == 0 { found.append((line, start, calendars)) }
+                    depth += 1
+                } else if starts("END:", at: start) {
+                    depth = max(0, depth - 1)
                 }
                 guard let newline = bytes[start...].firstIndex(of: 10) else { break }
                 (line, start) = (line + 1, newline + 1)
             }
-            guard let found else { return nil }
-            let end = bytes[found.start...].prefix(40).firstIndex { $0 == 10 || $0 == 13 } ?? min(bytes.count, found.start + 40)
-            return "\(DisplayText.escaped(String(decoding: bytes[found.start..<end], as: UTF8.self))) at line \(found.line)"
+            guard calendars > 0 else { return ([], 0) }
+            let named = found.prefix(naming).map { component in
+                let end = bytes[component.start...].prefix(40).firstIndex { $0 == 10 || $0 == 13 } ?? min(bytes.count, component.start + 40)
+                let place =
+                    component.calendarsBefore == 0
+                    ? "before BEGIN:VCALENDAR" : component.calendarsBefore < calendars ? "between END:VCALENDAR and BEGIN:VCALENDAR" : "after END:VCALENDAR"
+                let text = DisplayText.escaped(String(decoding: bytes[component.start..<end], as: UTF8.self))
+                return "\(text) at line \(component.line) \(place)"
+            }
+            return (named, found.count)
         }
 
         /// A VTIMEZONE whose STANDARD or DAYLIGHT rule repeats other than yearly or monthly is no

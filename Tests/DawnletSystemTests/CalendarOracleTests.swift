@@ -21,6 +21,8 @@ import Testing
         "custom_component_contains_other.ics": "a VEVENT inside an unknown component, with no VCALENDAR: not read",
         "globally_unique_tzid.ics":
             "Mozilla's globally unique TZIDs (/mozilla.org/…/America/New_York) without a VTIMEZONE: reported, skipped (libical's own prefix is read)",
+        "multiple_calendar_components.ics":
+            "the first VCALENDAR puts an empty line before each folded value, which RFC 5545's folding (CRLF and one space) does not allow: libical reports its lines and reads the second",
         "rdate_with_dates_and_tzid.ics": "an RDATE PERIOD of two dates on a timed event (invalid): its day's start in the planning zone",
     ]
 

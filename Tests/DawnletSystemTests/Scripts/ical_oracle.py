@@ -1,8 +1,8 @@
 """recurring-ical-events on icalendar as the oracle for dawnlet's calendar reader: reads
 a JSON list of cases [{"file": PATH, "from": "20260101T000000Z", "to": "20270101T000000Z"}] from
-the file named by its argument and prints, for each, the VEVENT instances starting in [from, to)
-as sorted ["UID 20260302T080000Z", "UID 20260310" (a date), ...], or an error string where the
-oracle cannot read the file."""
+the file named by its argument and prints, for each (a file's VCALENDARs read as one set of
+components), the VEVENT instances starting in [from, to) as sorted ["UID 20260302T080000Z",
+"UID 20260310" (a date), ...], or an error string where the oracle cannot read the file."""
 import datetime, json, signal, sys, warnings
 import icalendar, recurring_ical_events
 
@@ -25,7 +25,16 @@ for case in json.load(open(sys.argv[1])):
     start, stop = parse(case["from"]), parse(case["to"])
     try:
         with open(case["file"], "rb") as f:
-            calendar = icalendar.Calendar.from_ical(f.read())
+            components = icalendar.Calendar.from_ical(f.read(), multiple=True)
+        # A file of several VCALENDARs (an iTIP stream, exports run together) is one set of
+        # components, as dawnlet reads it; what stands outside them is no part of it.
+        calendar = components[0]
+        if len(components) > 1:
+            calendar = icalendar.Calendar()
+            for part in components:
+                if part.name == "VCALENDAR":
+                    for component in part.subcomponents:
+                        calendar.add_component(component)
         found = []
         # An event without a UID is named as dawnlet names it: the file, # and its place in it.
         events = [c for c in calendar.subcomponents if c.name == "VEVENT"]
