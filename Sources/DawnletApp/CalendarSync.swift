@@ -34,6 +34,10 @@ public struct CalendarSync {
         /// or removed; trying again changes nothing until it changes, so it is said once.
         /// Each such path, and the line that says so.
         public var leftAlone: [String: String] = [:]
+        /// Files of ours gone from the folder that are held, not deleted here, and why, one line each.
+        public var held: [String] = []
+        /// Files that failed this time (read, written): their items, tried again at the next pass.
+        public var failedItems: Set<PlanChanges.Item> = []
         /// Whether the store changed: the plan is to be made again.
         public var storeChanged = false
     }
@@ -57,13 +61,19 @@ public struct CalendarSync {
     }
 
     /// One pass over `folder` for `kinds`: every item, or those of `only` (a change the runner
-    /// saw), whose files are read, applied, and written again where they differ.
-    public func run(folder: String, kinds: [ItemKind], only: Set<PlanChanges.Item>? = nil, now: Instant) throws -> Report {
+    /// saw), whose files are read, applied, and written again where they differ. `fresh`: the
+    /// folder was made anew (it was not there): what was written into the one before is forgotten,
+    /// and every file is written.
+    public func run(folder: String, kinds: [ItemKind], only: Set<PlanChanges.Item>? = nil, now: Instant, fresh: Bool = false) throws -> Report {
         let namespace = try store.log.exportNamespace()
         // What was last written is this folder's, however it is named.
         let record = ConfigPath.canonical(folder)
         var report = Report()
         var wanted = Set<String>()
+        if fresh { try store.log.forgetExports(in: record) }
+        let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        // Files of ours gone from a folder that is there: deleted elsewhere, or held.
+        let skip = try names.map { try honourGone(folder: folder, record: record, names: Set($0), kinds: kinds, now: now, into: &report) } ?? []
         var definitions: [ItemDefinition], stored: [StoredOccurrence]
         if let only {
             // A pass for a few changed items reads those items only.
@@ -80,7 +90,7 @@ public struct CalendarSync {
             stored = try store.items.storedOccurrences(kinds, in: Self.everything) + (try store.items.oneOffTodoRows())
         }
         stored = Array(Set(stored))
-        for definition in definitions {
+        for definition in definitions where !skip.contains(ItemRef(kind: definition.kind, id: definition.id)) {
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let path = "\(folder)/\(uid).ics"
             wanted.insert("\(uid).ics")
@@ -88,14 +98,20 @@ public struct CalendarSync {
             do {
                 try sync(definition, uid: uid, path: path, record: record, stored: stored, now: now, into: &report)
             } catch let failure as Failure {
-                if let path = failure.foreign { report.leftAlone[path] = failure.description } else { report.failures.append(failure.description) }
+                if let path = failure.foreign {
+                    report.leftAlone[path] = failure.description
+                } else {
+                    report.failures.append(failure.description)
+                    report.failedItems.insert(PlanChanges.Item(kind: definition.kind.reminderKind, id: definition.id))
+                }
             } catch {
                 // This file waits for the next pass; the others go on.
                 report.failures.append("\(path): \(error)")
+                report.failedItems.insert(PlanChanges.Item(kind: definition.kind.reminderKind, id: definition.id))
             }
         }
         // Ours (by namespace, kind and id) but no longer an item: deleted since the last export.
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !wanted.contains(name) {
+        for name in names ?? [] where !wanted.contains(name) {
             guard let item = Self.item(ofFile: name, namespace: namespace), kinds.contains(item.kind),
                 only.map({ $0.contains(PlanChanges.Item(kind: item.kind.reminderKind, id: item.id)) }) ?? true
             else { continue }
@@ -139,7 +155,14 @@ public struct CalendarSync {
         // A file that no longer holds the item (empty, cut short, only instances) says nothing
         // another device did: it is written whole again.
         let whole = file.map { CalendarRoundTrip.facts($0, zone: zone).hasSeries } ?? false
-        if let file, whole, let base = record?.body, file != base {
+        // What ours is written over: the file, or what was written last when the file is an
+        // older copy of that (a sync conflict resolved with a stale version): not a revert made
+        // elsewhere, so nothing of it is applied, and ours is written again.
+        var over = file
+        if let file, whole, let base = record?.body, file != base, CalendarRoundTrip.isStale(file, written: base) {
+            report.applied.append("\(definition.kind.rawValue) \(definition.id): \(path) is an older copy of the file written last: ours written again")
+            over = base
+        } else if let file, whole, let base = record?.body, file != base {
             // Another device wrote into it since: theirs applied here first.
             if try apply(file: file, base: base, ours: document, to: definition, now: now, into: &report) {
                 let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
@@ -149,8 +172,9 @@ public struct CalendarSync {
             }
         }
         var text = document
-        if let file, whole {
-            guard let merged = CalendarRoundTrip.merge(file: file, previous: record?.ours, fresh: document, zone: zone) else {
+        if let file, let over, whole {
+            guard let merged = CalendarRoundTrip.merge(file: over, previous: record?.ours, fresh: document, zone: zone) ?? (over == file ? nil : over)
+            else {
                 report.unchanged += 1
                 if record?.body != file || record.map({ !CalendarExport.sameButStamps($0.ours, document) }) ?? true {
                     try store.log.recordExport(

@@ -22,7 +22,9 @@ struct Command: Sendable {
             NextCommand.command,
             OccurrencesCommand.command,
             ExportCommand.command,
-        ] + ReminderCommands.commands + ServeCommands.commands + DeliveryCommands.commands + [CompletionsCommand.command, ManPage.command]
+        ] + DeletedCommands.commands + ReminderCommands.commands + ServeCommands.commands + DeliveryCommands.commands + [
+            CompletionsCommand.command, ManPage.command,
+        ]
 
     /// The command whose words start the argument list, the longest match first.
     static func find(_ arguments: [String]) -> Command? {

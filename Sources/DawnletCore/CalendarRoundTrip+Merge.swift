@@ -28,7 +28,9 @@ extension CalendarRoundTrip {
                     // What is new here: zones and instances the file lacks (one it dropped that
                     // we wrote before stays out).
                     for component in mine.components where !present.contains(key(component)) {
-                        guard before?.components.contains(where: { key($0) == key(component) }) != true else { continue }
+                        // Dropped there and not changed here since: stays out. Changed here: ours
+                        // is written, their deletion notwithstanding (what it meant is applied).
+                        if let was = before?.components.first(where: { key($0) == key(component) }), sameButStamp(was, component) { continue }
                         emit(component.lines)
                         changed = true
                     }
@@ -53,6 +55,26 @@ extension CalendarRoundTrip {
         return out.joined(separator: theirs.end) + theirs.end
     }
 
+    /// Whether two components say the same but for their DTSTAMPs.
+    static func sameButStamp(_ a: Component, _ b: Component) -> Bool {
+        func content(_ c: Component) -> [String] { c.lines.filter { $0.name != "DTSTAMP" }.map { $0.name + $0.content } }
+        return content(a) == content(b)
+    }
+
+    /// A kept alarm of ours (`file`'s) with `fresh`'s DESCRIPTION (the item's title) where the
+    /// title changed here since `previous` and the file still says the one we wrote then; nil
+    /// when it stays as it is.
+    static func describe(_ file: Component, previous: Component?, fresh: Component?) -> Component? {
+        guard let fresh, let previous, let now = fresh.first("DESCRIPTION"), let was = previous.first("DESCRIPTION"),
+            let there = file.first("DESCRIPTION"), now.content != was.content, there.content == was.content
+        else { return nil }
+        let parts = file.parts.map { part -> Part in
+            if case .line(let line) = part, line.name == "DESCRIPTION" { return .line(now) }
+            return part
+        }
+        return Component(name: file.name, begin: file.begin, end: file.end, parts: parts)
+    }
+
     /// One component of ours over the file's: each property of ours that changed here since
     /// `previous` from `fresh`, the rest as the file has it, in its place; an alarm of ours
     /// added or taken out here (by TRIGGER) added or taken out (a component we did not write
@@ -60,6 +82,9 @@ extension CalendarRoundTrip {
     /// anything changed.
     static func mergeComponent(_ file: Component, previous: Component?, fresh: Component) -> (lines: [Line], changed: Bool) {
         func values(_ c: Component?, _ name: String) -> [String] { c?.properties.filter { $0.name == name }.map(\.content) ?? [] }
+        func alarm(_ c: Component?, _ trigger: String) -> Component? {
+            c?.children.first { $0.name == "VALARM" && !$0.isSnooze && $0.first("TRIGGER")?.content == trigger }
+        }
         func triggers(_ c: Component?) -> Set<String> {
             Set(c?.children.filter { $0.name == "VALARM" && !$0.isSnooze }.compactMap { $0.first("TRIGGER")?.content } ?? [])
         }
@@ -109,6 +134,12 @@ extension CalendarRoundTrip {
                 missing()
                 // An alarm of ours taken out here goes; every other is kept with what was written into it.
                 if sub.name == "VALARM", !sub.isSnooze, let trigger = sub.first("TRIGGER")?.content, before.contains(trigger), !now.contains(trigger) {
+                    changed = true
+                } else if sub.name == "VALARM", !sub.isSnooze, let trigger = sub.first("TRIGGER")?.content,
+                    let renamed = describe(sub, previous: alarm(previous, trigger), fresh: alarm(fresh, trigger))
+                {
+                    // Kept, with the item's title as it is now.
+                    out += renamed.lines
                     changed = true
                 } else {
                     out += sub.lines

@@ -185,6 +185,34 @@ public enum CalendarRoundTrip {
         return result
     }
 
+    /// Whether `file` is an older copy of what was written last (`written`), as a sync conflict
+    /// resolved with a stale version leaves it: its latest stamp (LAST-MODIFIED or DTSTAMP of any
+    /// of its components) is before the latest of what was written, and its SEQUENCE no higher.
+    /// A real edit elsewhere stamps it now, or keeps the stamp it found; either is not before.
+    public static func isStale(_ file: String, written: String) -> Bool {
+        func stamps(_ text: String) -> (latest: Instant?, sequence: Int) {
+            var latest: Instant?, sequence = 0
+            for case .component(let component) in Document(text).parts where ["VEVENT", "VTODO"].contains(component.name) {
+                for name in ["LAST-MODIFIED", "DTSTAMP"] {
+                    if let at = component.first(name).flatMap(utc) { latest = max(latest ?? at, at) }
+                }
+                sequence = max(sequence, component.first("SEQUENCE").flatMap { Int($0.value) } ?? 0)
+            }
+            return (latest, sequence)
+        }
+        let (theirs, ours) = (stamps(file), stamps(written))
+        guard let there = theirs.latest, let here = ours.latest else { return false }
+        return there < here && theirs.sequence <= ours.sequence
+    }
+
+    /// Whether so many of our files went from the folder at once (`gone` of the `total` this
+    /// folder's records know) that it looks like the folder emptied, unmounted or half synced,
+    /// not deletions: more than 3, or 2 or 3 that are more than a quarter of them, or the last
+    /// of them. Those are held, not deleted here.
+    public static func holdsDeletions(gone: Int, of total: Int) -> Bool {
+        gone > 3 || (gone > 1 && gone * 4 > total) || (gone > 0 && gone >= total)
+    }
+
     /// Whether `ours` (the item as it is here) changed `change`'s subject since `base` to
     /// something else than the change says: the two disagree, and the later one wins.
     public static func conflicts(_ change: Change, ours: Facts, base: Facts) -> Bool {

@@ -32,6 +32,8 @@ extension Runner {
         exportPosition = (try? store.changePosition()) ?? 0
         exportPending = nil
         exportNamespace = try? store.log.exportNamespace()
+        // A folder not there is made anew: every file written into it, none taken as deleted.
+        exportFresh = !FileManager.default.fileExists(atPath: folder)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let watch = try FolderWatch(folder)
@@ -47,6 +49,7 @@ extension Runner {
                 if changes.everything {
                     self.log(LogEntry("export: \(folder) is there again: every file read back and written"))
                     self.exportPending = nil
+                    self.exportFresh = true
                 } else {
                     // Our own files only: another program's are a calendar's, if any.
                     let items = changes.names.compactMap { self.exportedItem($0) }
@@ -78,36 +81,40 @@ extension Runner {
     }
 
     /// The pending items (or every one) read back and written; what other devices did, logged.
-    /// Whether that changed the store (the core then plans again).
-    func syncExport() -> Bool {
-        guard let folder = exportFolder else { return false }
+    /// Whether that changed the store (the core then plans again), and whether a file failed
+    /// (the core tries again after a while).
+    func syncExport() -> (storeChanged: Bool, failed: Bool) {
+        guard let folder = exportFolder else { return (false, false) }
         // Away: what changes meanwhile is written whole when it is back.
         guard exportWatch?.isPresent != false else {
             exportPending = nil
-            return false
+            return (false, false)
         }
         let only = exportPending
         exportPending = []
         do {
             let report = try CalendarSync(store: store, config: settings.config, zone: settings.zone, zones: settings.zones)
-                .run(folder: folder, kinds: [.todo, .event], only: only, now: scheduler.now)
+                .run(folder: folder, kinds: [.todo, .event], only: only, now: scheduler.now, fresh: exportFresh)
+            exportFresh = false
             for line in report.applied { log(LogEntry(line)) }
-            for line in report.failures { log(LogEntry("export: \(line); tried again at the next change", priority: 4)) }
+            for line in report.held { log(LogEntry("export: \(line)", priority: 4)) }
+            for line in report.failures { log(LogEntry("export: \(line); tried again shortly", priority: 4)) }
             // Said once: what is not ours stays so until it changes, which names the item again.
             for (path, line) in report.leftAlone.sorted(by: { $0.key < $1.key }) where exportLeftAlone[path] != line {
                 log(LogEntry("export: \(line)", priority: 4))
             }
             if only == nil { exportLeftAlone = report.leftAlone } else { exportLeftAlone.merge(report.leftAlone) { $1 } }
-            if !report.failures.isEmpty { exportPending = nil }
+            // The files that failed are tried again by themselves.
+            exportPending?.formUnion(report.failedItems)
             if report.written + report.removed > 0 {
                 log(LogEntry("exported to \(folder): \(report.written) written, \(report.removed) removed"))
             }
-            return report.storeChanged
+            return (report.storeChanged, !report.failures.isEmpty)
         } catch {
-            // Tried again with the next change.
+            // Tried again shortly.
             if let only { exportPending?.formUnion(only) } else { exportPending = nil }
             log(LogEntry("export to \(folder) failed: \(error)", priority: 4))
-            return false
+            return (false, true)
         }
     }
 }

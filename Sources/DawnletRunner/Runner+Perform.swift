@@ -52,7 +52,9 @@ extension Runner {
         case .reloadConfig:
             reloadConfig()
             send(.configReloaded)
-        case .syncExport: send(.exportSynced(storeChanged: syncExport()))
+        case .syncExport:
+            let (changed, failed) = syncExport()
+            send(.exportSynced(storeChanged: changed, failed: failed))
         case .closeMonth(let today, let now): send(.monthClosed(YearMonth(containing: today), failure: closeMonth(before: today, now: now)))
         case .readZone: zoneFilesChanged()
         case .rearmClockWatch: send(.clockWatchRearmed(failure: rearmClockWatch()))

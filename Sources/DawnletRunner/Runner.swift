@@ -123,6 +123,9 @@ public final class Runner {
     var exportPosition: Int64 = 0
     var exportPending: Set<PlanChanges.Item>? = []
     var exportNamespace: String?
+    /// The export folder was made anew (not there at start, or there again): the next pass writes
+    /// every file, none taken as deleted elsewhere.
+    var exportFresh = false
     /// The export folder's paths where something not ours stands, and what was said of each.
     var exportLeftAlone: [String: String] = [:]
 

@@ -28,7 +28,7 @@ extension RunnerCore {
         // A calendar's files changed: what another device answered there is recorded and closed
         // on screen, then a plan.
         case .calendarSettle: return [.readCalendarAnswers, .closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
-        case .exportSettle: return [.syncExport]
+        case .exportSettle, .exportRetry: return [.syncExport]
         case .zoneSettle: return [.readZone]
         case .clockWatchRetry: return [.rearmClockWatch]
         // Midnight (or a timed todo's time): the counts change; a new month's first look closes
@@ -58,9 +58,21 @@ extension RunnerCore {
     }
 
     /// What another device wrote changed the store: its answers closed on screen, and a plan.
-    mutating func exportSynced(storeChanged: Bool, now: Instant) -> [RunnerEffect] {
-        guard storeChanged, !stopping else { return [] }
-        return [.closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
+    /// A file that failed is tried again without waiting for a change: after 1 s, then twice as
+    /// long each time it fails again, up to 5 minutes (never a busy loop); a pass with none
+    /// failing starts over from 1 s.
+    mutating func exportSynced(storeChanged: Bool, failed: Bool = false, now: Instant) -> [RunnerEffect] {
+        guard !stopping else { return [] }
+        var retry: [RunnerEffect] = []
+        if failed {
+            let delay = exportRetryDelay ?? .seconds(1)
+            exportRetryDelay = min(delay * 2, .seconds(300))
+            retry = [.armAfter(.exportRetry, delay)]
+        } else {
+            exportRetryDelay = nil
+        }
+        guard storeChanged else { return retry }
+        return retry + [.closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
     }
 
     /// After a decision: the month before closed once a month has begun, the state published,

@@ -53,6 +53,8 @@ public struct RunnerCore: Sendable {
     var repeatsOwed: (items: Set<PlanChanges.Item>, whole: Bool)?
     /// The month in which the month before was closed (its figures kept).
     var closedMonth: YearMonth?
+    /// How long the export waits before trying a failed file again; nil while none fails.
+    var exportRetryDelay: Duration?
 
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State
@@ -126,7 +128,7 @@ public struct RunnerCore: Sendable {
         case .clockWatchRearmed(let failure): return clockWatchRearmed(failure: failure)
         case .configReloaded: return configReloaded(now: now)
         case .notificationResponse(let id, let response): return [.respond(id, response)]
-        case .exportSynced(let changed): return exportSynced(storeChanged: changed, now: now)
+        case .exportSynced(let changed, let failed): return exportSynced(storeChanged: changed, failed: failed, now: now)
         case .monthClosed(let month, let failure): return monthClosed(month, failure: failure)
         case .published(let validUntil): return published(validUntil: validUntil)
         }

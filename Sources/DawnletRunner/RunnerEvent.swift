@@ -55,8 +55,9 @@ public enum RunnerEvent: Sendable {
     /// `.reloadConfig`: the config was read again (and used, or the one in use kept, as the shell
     /// said in the log).
     case configReloaded
-    /// `.syncExport`: whether what another device wrote into the export folder changed the store.
-    case exportSynced(storeChanged: Bool)
+    /// `.syncExport`: whether what another device wrote into the export folder changed the store,
+    /// and whether a file failed (to be tried again after a while).
+    case exportSynced(storeChanged: Bool, failed: Bool = false)
     /// `.closeMonth`: why the month before could not be kept (nil: kept, or nothing to keep).
     case monthClosed(YearMonth, failure: String?)
     /// `.rearmClockWatch`: why the clock watch could not be armed again (nil: it is).
@@ -173,6 +174,8 @@ extension TimerName {
     public static let calendarSettle = TimerName("calendar settle")
     /// Our exported items changed here or in their folder, and have been quiet for 100 ms.
     public static let exportSettle = TimerName("export settle")
+    /// A file of the export failed: the pass tried again (after 1 s, doubling to 5 min while it fails).
+    public static let exportRetry = TimerName("export retry", monotonic: true)
     /// The zone's files have been quiet for 200 ms.
     public static let zoneSettle = TimerName("zone settle")
     /// What `next` shows runs out (midnight): publish it again.

@@ -69,5 +69,22 @@ extension Migrations {
             PRIMARY KEY (calendar, uid)
         ) WITHOUT ROWID;
         """,
+        // Our exported files deleted on another device: the item deleted here is kept for 30 days
+        // (its row and its occurrences' as JSON, so that a restore puts back exactly what was
+        // there, under its own id); and a file held, not written, while many of ours went at once
+        // (since when), until it is restored, is there again, or its item is deleted here.
+        """
+        ALTER TABLE calendar_exports ADD COLUMN held_since INTEGER;
+        CREATE TABLE deleted_elsewhere (
+            kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            deleted_at INTEGER NOT NULL,
+            item TEXT NOT NULL,
+            occurrences TEXT NOT NULL,
+            PRIMARY KEY (kind, item_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 }

@@ -113,7 +113,7 @@ import Testing
                 .filter { !$0.isEmpty && !$0.contains("dawnlet-remind") }
         }
         let verbs = try zsh("todo")
-        #expect(verbs.contains("done    -- Mark one occurrence done (default: today's, or the one-off todo)."), "\(verbs)")
+        #expect(verbs.contains("done     -- Mark one occurrence done (default: today's, or the one-off todo)."), "\(verbs)")
         #expect(try zsh("--db", workspace.db, "todo", "done") == ["1  -- Renew passport", "2  -- Call: mum 'n' dad"])
         #expect(try zsh("--color") == ["always  auto    never"])
         #expect(try zsh("man-page") == ["1  -- the commands", "5  -- the config file"])

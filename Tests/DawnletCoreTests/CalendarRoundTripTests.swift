@@ -121,7 +121,7 @@ import Testing
             CalendarRoundTrip.merge(
                 file: file, previous: previous, fresh: series().replacingOccurrences(of: "20261201T070000Z", with: "20261203T070000Z"), zone: berlin)
                 == nil)
-        // Renamed here, one instance skipped, an alarm 10 minutes ahead added.
+        // Renamed here (our kept alarm's words with it), one instance skipped, an alarm 10 minutes ahead added.
         let fresh = series(["EXDATE;TZID=Europe/Berlin:20261204T090000"]).replacingOccurrences(of: "Water", with: "Water plants")
             .replacingOccurrences(of: "DTSTAMP:20261201T070000Z", with: "DTSTAMP:20261203T070000Z")
             .replacingOccurrences(
@@ -134,7 +134,7 @@ import Testing
                         "BEGIN:VCALENDAR", "PRODID:-//Dawnlet//dawnlet-remind//EN", "VERSION:2.0", "BEGIN:VTODO", "DTSTAMP:20261203T070000Z",
                         "DTSTART;TZID=Europe/Berlin:20261201T090000", "RRULE:FREQ=DAILY", "SUMMARY:Water plants", "UID:dawnlet-1-todo-1@dawnlet-remind",
                         "EXDATE;TZID=Europe/Berlin:20261204T090000", "BEGIN:VALARM", "ACKNOWLEDGED:20261202T080100Z", "ACTION:DISPLAY",
-                        "DESCRIPTION:Water", "TRIGGER:PT0S", "END:VALARM", "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT1H", "END:VALARM",
+                        "DESCRIPTION:Water plants", "TRIGGER:PT0S", "END:VALARM", "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT1H", "END:VALARM",
                         "X-PHONE-NOTE:a long note from the phone that is folded at seve", " nty-five octets", "BEGIN:VALARM", "ACTION:DISPLAY",
                         "TRIGGER:-PT10M", "END:VALARM", "END:VTODO", "END:VCALENDAR",
                     ], end: "\n"))

@@ -147,6 +147,37 @@ import Testing
         #expect(Array(d.effects.map(Self.words).prefix(3)) == ["sync export", "close answered elsewhere", "plan (calendar files changed)"])
     }
 
+    @Test(
+        "a file of the export that failed is tried again without a change: after 1 s, then twice as long while it fails, at most 5 min; from 1 s again once none fails"
+    )
+    func exportRetried() {
+        let d = started()
+        d.exportFails = true
+        var delays: [String] = []
+        d.send(.timerFired(.exportSettle))
+        for _ in 0..<10 {
+            let armed = d.effects.map(Self.words).filter { $0.hasPrefix("arm export retry") }
+            #expect(armed.count == 1, "\(d.effects.map(Self.words))")
+            delays += armed
+            d.clear()
+            d.send(.timerFired(.exportRetry))
+        }
+        #expect(
+            delays.map { $0.replacingOccurrences(of: "arm export retry after ", with: "") } == [
+                "1.0 seconds", "2.0 seconds", "4.0 seconds", "8.0 seconds", "16.0 seconds", "32.0 seconds", "64.0 seconds", "128.0 seconds",
+                "256.0 seconds", "300.0 seconds",
+            ])
+        // A pass with nothing failing arms nothing, and the next failure waits 1 s again.
+        d.exportFails = false
+        d.clear()
+        d.send(.timerFired(.exportRetry))
+        #expect(d.effects.map(Self.words) == ["sync export"])
+        d.exportFails = true
+        d.clear()
+        d.send(.timerFired(.exportSettle))
+        #expect(d.effects.map(Self.words) == ["sync export", "arm export retry after 1.0 seconds"])
+    }
+
     @Test("a notification's response is carried out as the reminder's life says, stopping or not")
     func notificationResponse() {
         let d = started()

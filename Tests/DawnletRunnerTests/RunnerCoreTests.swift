@@ -28,6 +28,8 @@ final class CoreDriver {
     /// changes the store; the next this many closes of a month fail.
     var publishedUntil: Instant?
     var exportChangesStore = false
+    /// Whether a file of the export fails at `.syncExport`.
+    var exportFails = false
     var failMonthCloses = 0
     /// Why the clock watch cannot be armed again (nil: it can).
     var clockWatchFailure: String?
@@ -80,7 +82,7 @@ final class CoreDriver {
         case .checkDatabase: send(.databaseSettled(lost: nil, dataVersion: dataVersion))
         case .reloadConfig: send(.configReloaded)
         case .rearmClockWatch: send(.clockWatchRearmed(failure: clockWatchFailure))
-        case .syncExport: send(.exportSynced(storeChanged: exportChangesStore))
+        case .syncExport: send(.exportSynced(storeChanged: exportChangesStore, failed: exportFails))
         case .closeMonth(let today, _):
             let failure: String? = failMonthCloses > 0 ? "database is locked" : nil
             failMonthCloses = max(0, failMonthCloses - 1)

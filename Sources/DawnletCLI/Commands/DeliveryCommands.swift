@@ -1,3 +1,4 @@
+import DawnletApp
 import DawnletCCall
 import DawnletCore
 import DawnletRunner
@@ -123,6 +124,30 @@ enum DeliveryCommands {
         }
     }
 
+    /// Our files gone from an export folder: held ones (many at once) are a failure that says what
+    /// to do; items deleted elsewhere within the 30 days a note.
+    static func exportDeletions(_ store: Store, now: Instant, _ report: (Bool?, String, String, String) -> Void) throws(StoreError) {
+        var held: [String: [ExportRecord]] = [:]
+        for (folder, record) in try store.log.heldExports() { held[folder, default: []].append(record) }
+        for (folder, records) in held.sorted(by: { $0.key < $1.key }) {
+            let items = records.map { "\($0.kind.rawValue) \($0.itemID)" }
+            let restore = records.map { "`dawnlet-remind \($0.kind.rawValue) restore \($0.itemID)`" }
+            let delete = records.map { "`dawnlet-remind \($0.kind.rawValue) delete \($0.itemID)`" }
+            report(
+                false, "export",
+                "\(records.count) of our files went from \(folder) at once (\(items.joined(separator: ", "))), which looks like a folder emptied, "
+                    + "unmounted or half synced rather than deletions: held, nothing deleted here and nothing written there",
+                "if the folder is unmounted or a sync is unfinished, mount it or let the sync end (each file there again is written as before); "
+                    + "if they were deleted on purpose, \(delete.joined(separator: ", ")); to write them again, \(restore.joined(separator: ", "))")
+        }
+        let deleted = try store.items.deletedElsewhere(since: now.adding(seconds: -CalendarSync.keptDeleted))
+        if !deleted.isEmpty {
+            report(
+                nil, "export", "\(deleted.count) deleted on another device in the last 30 days (`dawnlet-remind deleted` lists them, each with its restore)", ""
+            )
+        }
+    }
+
     static func doctor(_ invocation: inout Invocation) throws {
         // Every check is a line, passed or not; a failure says what to do about it. A line quotes
         // the config's values, paths, a calendar's problems and what the bus said: escaped once, whole.
@@ -170,6 +195,7 @@ enum DeliveryCommands {
         }
 
         let path = invocation.databasePath()
+        let now = try invocation.now()
         do {
             let store = try Store(path: path, create: false)
             let definitions = try store.items.definitions().count
@@ -183,6 +209,7 @@ enum DeliveryCommands {
                 (missed.isEmpty ? [] : ["\(missed.count) missed (\(reasons.counted(missed)); `dawnlet-remind missed` lists them)"])
                 + (failed > 0 ? ["\(failed) failed (`dawnlet-remind preview --all` over their days says why)"] : [])
             if !counts.isEmpty { report(nil, "deliveries", counts.joined(separator: ", ")) }
+            try exportDeletions(store, now: now, report)
         } catch  where error.code == .missing {
             report(nil, "database", "\(path): not created yet (the first command that writes creates it)")
         } catch {

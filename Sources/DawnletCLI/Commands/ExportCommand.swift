@@ -26,6 +26,8 @@ enum ExportCommand {
         let kinds: [ItemKind] = onlyTodos == onlyEvents ? [.todo, .event] : onlyTodos ? [.todo] : [.event]
         let store = try invocation.openStore()
         let zone = try invocation.timeZone()
+        // A folder not there is made anew: every file is written into it, none taken as deleted.
+        let fresh = !FileManager.default.fileExists(atPath: folder)
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -37,13 +39,14 @@ enum ExportCommand {
         }
         let report: CalendarSync.Report
         do {
-            report = try CalendarSync(store: store, config: invocation.config, zone: zone).run(folder: folder, kinds: kinds, now: try invocation.now())
+            report = try CalendarSync(store: store, config: invocation.config, zone: zone).run(
+                folder: folder, kinds: kinds, now: try invocation.now(), fresh: fresh)
         } catch let failure as CalendarSync.Failure {
             throw CLIError(code: .failure, message: failure.description)
         }
         // What other devices wrote into the files, now applied here; files left for next time.
         // Files not ours where ours should be, left alone: each named, and the export fails.
-        for line in report.applied + report.failures + report.leftAlone.values.sorted() { invocation.output.error(DisplayText.shown(line)) }
+        for line in report.applied + report.held + report.failures + report.leftAlone.values.sorted() { invocation.output.error(DisplayText.shown(line)) }
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         invocation.output.line(
             "exported \(count(report.counts[.todo] ?? 0, "todo")) and \(count(report.counts[.event] ?? 0, "event")) to \(DisplayText.shown(folder)): "
