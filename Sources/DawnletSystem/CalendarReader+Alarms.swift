@@ -93,11 +93,11 @@ extension CalendarReader.FileReader {
     /// an X-MOZ-LASTACK.
     func alarms(
         _ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool, skipping: Set<Instant> = [],
-        mozilla: (lastAck: Instant?, snoozes: [Instant])
+        mozilla: Mozilla
     ) -> [Instant]? {
         let f = ical.f
         let valarms = children(item, ICAL_VALARM_COMPONENT)
-        let (lastAck, snoozes) = mozilla
+        let (lastAck, snoozes) = (mozilla.lastAck, mozilla.snoozes)
         var fired: [(instant: Instant, acknowledged: Instant?, uid: String?)] = []
         var snoozedParents: [String: Instant] = [:]
         for alarm in valarms where !isPlaceholder(alarm) {
@@ -106,6 +106,9 @@ extension CalendarReader.FileReader {
             var first: Instant
             if f.icaltime_is_null_time(value.time) == 0 {
                 guard absolute, let at = instant(value.time), !skipping.contains(at) else { continue }
+                // A snooze alarm on a series that Thunderbird's X-MOZ-SNOOZE-TIME-ID names the
+                // instance of (as both are written here) is that instance's, not DTSTART's.
+                if mozilla.instanceSnoozes.contains(at), snoozedParent(alarm) != nil { continue }
                 first = at
             } else {
                 let related = f.icalproperty_get_first_parameter(trigger, ICAL_RELATED_PARAMETER)
@@ -138,11 +141,12 @@ extension CalendarReader.FileReader {
     /// applies to the instance: the plain one on a single item (`absolute`: DTSTART's instance),
     /// or X-MOZ-SNOOZE-TIME-ID on the series or the override, ID naming the instance named
     /// `instance` (`snoozeNames`).
-    func mozilla(_ item: OpaquePointer, master: OpaquePointer?, instance: String?, absolute: Bool) -> (lastAck: Instant?, snoozes: [Instant]) {
+    func mozilla(_ item: OpaquePointer, master: OpaquePointer?, instance: String?, absolute: Bool) -> Mozilla {
         let f = ical.f
         let names = instance.map(Self.snoozeNames) ?? []
         var lastAck: Instant?
         var snoozes: [Instant] = []
+        var instanceSnoozes: Set<Instant> = []
         for component in [item] + (master.map { [$0] } ?? []) {
             for property in properties(component, ICAL_X_PROPERTY) {
                 guard let name = f.icalproperty_get_x_name(property).map({ String(cString: $0).uppercased() }),
@@ -154,9 +158,18 @@ extension CalendarReader.FileReader {
                 } else if name == "X-MOZ-SNOOZE-TIME" ? absolute && component == item : names.contains(name) {
                     snoozes.append(at)
                 }
+                if name.hasPrefix("X-MOZ-SNOOZE-TIME-") { instanceSnoozes.insert(at) }
             }
         }
-        return (lastAck, snoozes)
+        return Mozilla(lastAck: lastAck, snoozes: snoozes, instanceSnoozes: instanceSnoozes)
+    }
+
+    /// Thunderbird's marks on one instance: its acknowledgement, its snoozes, and the times of
+    /// every instance's snooze (X-MOZ-SNOOZE-TIME-ID, whichever instance ID names).
+    struct Mozilla {
+        let lastAck: Instant?
+        let snoozes: [Instant]
+        let instanceSnoozes: Set<Instant>
     }
 
     /// The names an X-MOZ-SNOOZE-TIME for the instance named `instance` (`20261201T090000Z`,
