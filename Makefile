@@ -13,7 +13,7 @@ DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagem
 # Bench: Remind, the program the plan figures are paired with, and GNU time for peak memory.
 DEB_BENCH := remind time
 # The calendar oracles: python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
-# files; Radicale (a CalDAV server) and vdirsyncer for the two-home test.
+# files; Radicale and Xandikos (two CalDAV servers) and vdirsyncer for the two-home tests.
 PYPI_TEST := aiosmtpd python-dateutil icalendar recurring-ical-events radicale xandikos vdirsyncer json5
 VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at
