@@ -13,8 +13,8 @@ DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagem
 # Bench: Remind, the program the plan figures are paired with, and GNU time for peak memory.
 DEB_BENCH := remind time
 # The calendar oracles: python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
-# files; Radicale (a CalDAV server) and vdirsyncer for the two-home test.
-PYPI_TEST := aiosmtpd python-dateutil icalendar recurring-ical-events radicale vdirsyncer json5
+# files; Radicale and Xandikos (two CalDAV servers) and vdirsyncer for the two-home tests.
+PYPI_TEST := aiosmtpd python-dateutil icalendar recurring-ical-events radicale xandikos vdirsyncer json5
 VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at
 # start (a command starts in ~12 ms instead of ~20 ms) and nothing to break when the toolchain moves.
@@ -47,7 +47,7 @@ deps:
 	    $(SUDO) apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
-	@if ! $(VENV)/bin/python -c 'import aiosmtpd, dateutil, icalendar, recurring_ical_events, radicale, vdirsyncer, json5' 2>/dev/null; then \
+	@if ! $(VENV)/bin/python -c 'import aiosmtpd, dateutil, icalendar, recurring_ical_events, radicale, xandikos, vdirsyncer, json5' 2>/dev/null; then \
 	    echo "make deps: creating $(VENV) with $(PYPI_TEST)"; \
 	    python3 -m venv $(VENV) && $(VENV)/bin/pip install --quiet $(PYPI_TEST); \
 	fi

@@ -219,7 +219,7 @@ public struct CalendarSync {
                 }
                 report.applied.append("\(name): changed here at \(stamp(here)) and on another device later (\(stamp(there))): the later kept")
             }
-            guard let (words, written) = try applyOne(change.what, to: d, now: now) else { continue }
+            guard let (words, written) = try applyOne(change.what, to: d, now: now, at: change.at) else { continue }
             report.applied.append("\(name): \(words)")
             changed = changed || written
         }
@@ -233,12 +233,13 @@ public struct CalendarSync {
         case .time(let date, let time): "\(date) moved to \(time)"
         case .moved(let date, let to, let time): "\(date.map { "\($0) " } ?? "")moved to \(to)\(time.map { " \($0)" } ?? "")"
         case .acknowledged(let at): "acknowledged up to \(ISO8601.format(at, in: zone))"
-        case .snoozed(let until): "snoozed until \(ISO8601.format(until, in: zone))"
+        case .snoozed(let until, _): "snoozed until \(ISO8601.format(until, in: zone))"
         }
     }
 
-    /// One change written here: what it did, and whether the store changed; nil when it did nothing.
-    func applyOne(_ what: CalendarRoundTrip.Change.What, to d: ItemDefinition, now: Instant) throws -> (String, Bool)? {
+    /// One change written here (made there `at`): what it did, and whether the store changed; nil
+    /// when it did nothing.
+    func applyOne(_ what: CalendarRoundTrip.Change.What, to d: ItemDefinition, now: Instant, at: Instant? = nil) throws -> (String, Bool)? {
         let words = describe(what) + " on another device"
         let applied = { (done: Bool) in done ? (words, true) : nil }
         switch what {
@@ -270,16 +271,27 @@ public struct CalendarSync {
             return ("\(date) moved to \(to) on another device: an occurrence on another day than its own is not kept here, so not applied", false)
         case .acknowledged(let until):
             return applied(try answer(d, .answeredElsewhere(.device), through: until, now: now, words: "acknowledged on another device"))
-        case .snoozed(let until):
+        case .snoozed(let until, let alarm):
             let words = "snoozed on another device until \(ISO8601.format(until, in: zone).dropFirst(11).prefix(5))"
-            return applied(try answer(d, .snoozed(until: until), through: min(now, until), now: now, words: words, latestOnly: true))
+            return applied(
+                try answer(d, .snoozed(until: until), through: min(now, until), now: now, words: words, snoozing: (alarm.flatMap(Self.offset(ofAlarm:)), at)))
         }
     }
 
+    /// The reminder offset an exported alarm's UID names (`…@dawnlet-remind-alarm-10m`); nil for
+    /// another UID.
+    static func offset(ofAlarm uid: String) -> ReminderOffset? {
+        guard let range = uid.ranges(of: "@dawnlet-remind-alarm-").last else { return nil }
+        return ReminderOffset(String(uid[range.upperBound...]))
+    }
+
     /// The item's reminders due up to `through` (within eight days before it), recorded answered
-    /// on another device: each, or the latest only (the one a snooze moved).
+    /// on another device: each; or, `snoozing`, the latest one the snooze moved: of the alarm it
+    /// names (its offset) or, naming none of ours, the item's, which it does not move when
+    /// answered here after the snooze was made.
     func answer(
-        _ d: ItemDefinition, _ answer: Answer, through: Instant, now: Instant, words: String, latestOnly: Bool = false
+        _ d: ItemDefinition, _ answer: Answer, through: Instant, now: Instant, words: String,
+        snoozing: (offset: ReminderOffset?, madeAt: Instant?)? = nil
     ) throws -> Bool {
         let window = through.adding(seconds: -8 * 86_400)...through
         let reader = PlanReader(store: store, config: config, zone: zone, zones: zones)
@@ -289,14 +301,21 @@ public struct CalendarSync {
         var reminders = Planner.plan(
             items: input.items, overdue: [], rules: PlanRules(config: config, databaseBegan: nil), log: [:], now: now, window: window, zone: zone
         ).reminders.filter { $0.definitionID == d.id && $0.item?.kind == d.kind.reminderKind }
-        if latestOnly { reminders = reminders.max { $0.fireAt < $1.fireAt }.map { [$0] } ?? [] }
+        if let snoozing {
+            // The alarm it names, when it is one of ours: that offset's reminders only.
+            if let named = snoozing.offset {
+                let ofAlarm = reminders.filter { if case .item(_, _, _, let offset) = $0.key { offset == named } else { false } }
+                if !ofAlarm.isEmpty { reminders = ofAlarm }
+            }
+            reminders = reminders.max { $0.fireAt < $1.fireAt }.map { [$0] } ?? []
+        }
         var wrote = false
         for reminder in reminders {
             for channel in reminder.channels {
                 wrote =
                     try store.log.answeredElsewhere(
                         DeliveryID(reminder.key, channel), title: reminder.title, fireAt: reminder.fireAt, answer: answer, words: words,
-                        now: now) || wrote
+                        now: now, madeAt: snoozing?.madeAt) || wrote
             }
         }
         return wrote

@@ -83,10 +83,14 @@ public struct CalendarReference: Hashable, Sendable, CustomStringConvertible {
     /// An alarm's instant as its key writes it: UTC, to the second, without the `Z`.
     static func alarmText(_ at: Instant) -> Substring { ISO8601.format(at, utcOffset: 0).prefix(19) }
 
-    /// The instant of a repeating item's instance named by a UTC time; nil for a date or none.
+    /// The instant that names a repeating item's instance in Thunderbird's
+    /// X-MOZ-SNOOZE-TIME-µs: its UTC time, or a date's midnight in UTC; nil for none.
     public var instanceStart: Instant? {
-        guard let instance, case .utc(let at)? = RecurrenceRule.until(instance) else { return nil }
-        return at
+        switch instance.flatMap(RecurrenceRule.until) {
+        case .utc(let at)?: at
+        case .date(let date)?: Zone.utc.resolve(WallTime.midnight, on: date).instant
+        default: nil
+        }
     }
 
     public static func == (a: CalendarReference, b: CalendarReference) -> Bool { a.description == b.description }

@@ -39,6 +39,11 @@ public enum CalendarRoundTrip {
         public var acknowledged: Instant?
         /// The snoozes written into it (RFC 9074 snooze alarms, X-MOZ-SNOOZE-TIME) not yet seen.
         public var snoozes: Set<Instant> = []
+        /// The alarm each RFC 9074 snooze names (its RELATED-TO: the UID of the VALARM it snoozed).
+        public var snoozedAlarms: [Instant: String] = [:]
+        /// When each snooze was made: the ACKNOWLEDGED the snooze wrote into the alarm it snoozed,
+        /// else the item's X-MOZ-LASTACK, else when the item was last changed.
+        public var snoozedAt: [Instant: Instant] = [:]
 
         public init() {}
     }
@@ -54,8 +59,9 @@ public enum CalendarRoundTrip {
             case moved(CivilDate?, to: CivilDate, WallTime?)
             /// Its alarms up to this instant acknowledged.
             case acknowledged(Instant)
-            /// An alarm snoozed until this instant.
-            case snoozed(Instant)
+            /// An alarm snoozed until this instant: the one of that UID (RFC 9074's RELATED-TO), or
+            /// (nil) the item's.
+            case snoozed(Instant, alarm: String?)
         }
 
         public let what: What
@@ -72,19 +78,34 @@ public enum CalendarRoundTrip {
         for case .component(let component) in Document(text).parts where ["VEVENT", "VTODO"].contains(component.name) {
             let changed = component.first("LAST-MODIFIED").flatMap(utc) ?? component.first("DTSTAMP").flatMap(utc)
             func later(_ a: Instant?, _ b: Instant?) -> Instant? { [a, b].compactMap { $0 }.max() }
-            facts.acknowledged = later(facts.acknowledged, component.first("X-MOZ-LASTACK").flatMap(utc))
+            let lastAck = component.first("X-MOZ-LASTACK").flatMap(utc)
+            facts.acknowledged = later(facts.acknowledged, lastAck)
+            // Each alarm's ACKNOWLEDGED by its UID: a snooze set it on the alarm it snoozed when made.
+            var acknowledgedAlarms: [String: Instant] = [:]
+            for alarm in component.alarms {
+                if let uid = alarm.first(where: { $0.name == "UID" })?.value, let at = alarm.first(where: { $0.name == "ACKNOWLEDGED" }).flatMap(utc) {
+                    acknowledgedAlarms[uid] = at
+                }
+            }
+            func snoozed(_ until: Instant, alarm: String?) {
+                facts.snoozes.insert(until)
+                facts.snoozedAlarms[until] = alarm
+                facts.snoozedAt[until] = alarm.flatMap { acknowledgedAlarms[$0] } ?? lastAck ?? changed
+            }
             for alarm in component.alarms {
                 let acknowledged = alarm.first { $0.name == "ACKNOWLEDGED" }.flatMap(utc)
                 let trigger = alarm.first { $0.name == "TRIGGER" }
-                let isSnooze = alarm.contains { $0.name == "RELATED-TO" && $0.parameter("RELTYPE")?.uppercased() == "SNOOZE" }
-                if isSnooze, let until = trigger.flatMap(utc) {
-                    if (acknowledged ?? Instant(secondsSinceEpoch: .min)) < until { facts.snoozes.insert(until) }
-                } else {
+                let parent = alarm.first { $0.name == "RELATED-TO" && $0.parameter("RELTYPE")?.uppercased() == "SNOOZE" }
+                if let parent, let until = trigger.flatMap(utc) {
+                    if (acknowledged ?? Instant(secondsSinceEpoch: .min)) < until { snoozed(until, alarm: parent.value) }
+                } else if parent == nil {
                     facts.acknowledged = later(facts.acknowledged, acknowledged)
                 }
             }
             for line in component.properties where line.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
-                if let until = utc(line), until > (facts.acknowledged ?? Instant(secondsSinceEpoch: .min)) { facts.snoozes.insert(until) }
+                if let until = utc(line), until > (facts.acknowledged ?? Instant(secondsSinceEpoch: .min)), !facts.snoozes.contains(until) {
+                    snoozed(until, alarm: nil)
+                }
             }
             if let id = component.first("RECURRENCE-ID") {
                 overrides.append((id, component))
@@ -181,7 +202,9 @@ public enum CalendarRoundTrip {
         if let acknowledged = file.acknowledged, acknowledged > (base.acknowledged ?? Instant(secondsSinceEpoch: .min)) {
             result.append(Change(what: .acknowledged(acknowledged), at: acknowledged))
         }
-        for until in file.snoozes.subtracting(base.snoozes).sorted() { result.append(Change(what: .snoozed(until), at: nil)) }
+        for until in file.snoozes.subtracting(base.snoozes).sorted() {
+            result.append(Change(what: .snoozed(until, alarm: file.snoozedAlarms[until]), at: file.snoozedAt[until]))
+        }
         return result
     }
 

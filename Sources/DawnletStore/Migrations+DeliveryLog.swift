@@ -86,5 +86,16 @@ extension Migrations {
             PRIMARY KEY (kind, item_id)
         ) WITHOUT ROWID;
         """,
+        // When a delivered reminder was last answered, by SQLite's clock as `item_changes` is
+        // stamped: a snooze another device made before an answer given here does not undo it.
+        // Rows answered before keep none.
+        "ALTER TABLE deliveries ADD COLUMN answered_at INTEGER;",
+        """
+        CREATE TRIGGER deliveries_answered_insert AFTER INSERT ON deliveries WHEN NEW.answer IS NOT NULL
+        BEGIN UPDATE deliveries SET answered_at = unixepoch() WHERE key = NEW.key AND channel = NEW.channel; END;
+        CREATE TRIGGER deliveries_answered_update AFTER UPDATE OF answer, snoozed_until ON deliveries
+        WHEN NEW.answer IS NOT NULL AND (NEW.answer IS NOT OLD.answer OR NEW.snoozed_until IS NOT OLD.snoozed_until)
+        BEGIN UPDATE deliveries SET answered_at = unixepoch() WHERE key = NEW.key AND channel = NEW.channel; END;
+        """,
     ]
 }

@@ -63,10 +63,12 @@ extension Store.Log {
     /// recorded on `id`: a delivery here stops waiting (or comes back then); one that never went
     /// out here is recorded delivered with that answer, so it does not go out. A claim in flight
     /// is left alone, and so is a snooze whose time this delivery has already gone out at (or
-    /// after): read again, the same snooze brings nothing back twice. Whether anything was written.
+    /// after): read again, the same snooze brings nothing back twice; so is one made there
+    /// (`madeAt`) before the answer given here (by a button, a terminal or an item's command).
+    /// Whether anything was written.
     @discardableResult
     public func answeredElsewhere(
-        _ id: DeliveryID, title: String, fireAt: Instant, answer: Answer, words: String, now: Instant
+        _ id: DeliveryID, title: String, fireAt: Instant, answer: Answer, words: String, now: Instant, madeAt: Instant? = nil
     ) throws(StoreError) -> Bool {
         let snoozedUntil = answer.snoozedUntil
         return try db.writeTransaction { () throws(StoreError) in
@@ -79,11 +81,13 @@ extension Store.Log {
                     ON CONFLICT (key, channel) DO UPDATE SET response = ?8, snoozed_until = ?9, answer = ?10, answered_from = 'device'
                     WHERE state = \(Delivery.State.delivered.sql) AND (?9 IS NOT NULL OR answer IS NULL OR answer IN (\(Delivery.closedByServer)))
                         AND (?9 IS NULL OR finished_at IS NULL OR finished_at < ?9)
+                        AND (?11 IS NULL OR answer IS NULL OR answered_at IS NULL OR answered_from IN ('device', 'server') OR answered_at < ?11)
                     """,
                     [
                         .text(id.key.description), .text(id.channel.rawValue), .text(id.key.deliveryKind.rawValue), .text(title),
                         .int(fireAt.secondsSinceEpoch), .int(now.secondsSinceEpoch), id.key.itemID, .text(words),
                         snoozedUntil.map { .int($0.secondsSinceEpoch) } ?? .null, .text(answer.code),
+                        madeAt.map { .int($0.secondsSinceEpoch) } ?? .null,
                     ]) == 1
             if written { try notePlanChange(id.key) }
             return written

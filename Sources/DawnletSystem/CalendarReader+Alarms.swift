@@ -11,7 +11,7 @@ extension CalendarReader.FileReader {
     func absoluteTriggers(_ item: OpaquePointer) -> Set<Instant> {
         let f = ical.f
         var found = Set<Instant>()
-        for alarm in children(item, ICAL_VALARM_COMPONENT) {
+        for alarm in children(item, ICAL_VALARM_COMPONENT) where !isPlaceholder(alarm) {
             guard let trigger = f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
             let time = f.icalproperty_get_trigger(trigger).time
             if f.icaltime_is_null_time(time) == 0, let at = instant(time) { found.insert(at) }
@@ -32,12 +32,14 @@ extension CalendarReader.FileReader {
     }
 
     /// One instance, unless cancelled or completed. `start` is the instance's own start as
-    /// its master's rule gives it (nil: the item's own, for an override); a todo's reminder
-    /// time is its due, that far after. Absolute alarms of a repeating item go with the
+    /// its master's rule gives it (nil: the item's own, for an override, whose `master` is its
+    /// series, where Thunderbird keeps an instance's acknowledgement and snooze); a todo's
+    /// reminder time is its due, that far after. Absolute alarms of a repeating item go with the
     /// instance of DTSTART only: RFC 5545 gives them one time, not one per instance.
     mutating func add(
         _ item: OpaquePointer, uid: String, kind: CalendarOccurrence.Kind, start: Instant?, date: CivilDate? = nil,
-        instance: String?, absoluteAlarms: Bool = true, skippingAbsolute: Set<Instant> = [], timing: Timing? = nil
+        instance: String?, absoluteAlarms: Bool = true, skippingAbsolute: Set<Instant> = [], timing: Timing? = nil,
+        master: OpaquePointer? = nil
     ) {
         let f = ical.f
         let status = f.icalcomponent_get_status(item)
@@ -66,7 +68,7 @@ extension CalendarReader.FileReader {
             day = local.date
             time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
         }
-        let mozilla = mozilla(item, start: from, absolute: absoluteAlarms)
+        let mozilla = mozilla(item, master: master, instance: instance, absolute: absoluteAlarms)
         let alarms = alarms(item, start: from, end: end, like: base, absolute: absoluteAlarms, skipping: skippingAbsolute, mozilla: mozilla)
         let shown = at ?? from
         let inWindow = shown >= window.lowerBound.adding(seconds: -timing.after) && shown <= window.upperBound.adding(seconds: timing.before)
@@ -91,19 +93,22 @@ extension CalendarReader.FileReader {
     /// an X-MOZ-LASTACK.
     func alarms(
         _ item: OpaquePointer, start: Instant, end: Instant, like t: icaltimetype, absolute: Bool, skipping: Set<Instant> = [],
-        mozilla: (lastAck: Instant?, snoozes: [Instant])
+        mozilla: Mozilla
     ) -> [Instant]? {
         let f = ical.f
         let valarms = children(item, ICAL_VALARM_COMPONENT)
-        let (lastAck, snoozes) = mozilla
+        let (lastAck, snoozes) = (mozilla.lastAck, mozilla.snoozes)
         var fired: [(instant: Instant, acknowledged: Instant?, uid: String?)] = []
         var snoozedParents: [String: Instant] = [:]
-        for alarm in valarms {
+        for alarm in valarms where !isPlaceholder(alarm) {
             guard let trigger = f.icalcomponent_get_first_property(alarm, ICAL_TRIGGER_PROPERTY) else { continue }
             let value = f.icalproperty_get_trigger(trigger)
             var first: Instant
             if f.icaltime_is_null_time(value.time) == 0 {
                 guard absolute, let at = instant(value.time), !skipping.contains(at) else { continue }
+                // A snooze alarm on a series that Thunderbird's X-MOZ-SNOOZE-TIME-ID names the
+                // instance of (as both are written here) is that instance's, not DTSTART's.
+                if mozilla.instanceSnoozes.contains(at), snoozedParent(alarm) != nil { continue }
                 first = at
             } else {
                 let related = f.icalproperty_get_first_parameter(trigger, ICAL_RELATED_PARAMETER)
@@ -131,34 +136,75 @@ extension CalendarReader.FileReader {
         return Array(Set(result)).sorted()  // two alarms at one time are one reminder (one key)
     }
 
-    /// Thunderbird's marks on an item: X-MOZ-LASTACK, and the X-MOZ-SNOOZE-TIME that applies to
-    /// the instance starting at `start` (its -µs form; the plain one for a single item).
-    func mozilla(_ item: OpaquePointer, start: Instant, absolute: Bool) -> (lastAck: Instant?, snoozes: [Instant]) {
+    /// Thunderbird's marks on an instance: X-MOZ-LASTACK, the item's or (an override) its
+    /// `master`'s, where Thunderbird acknowledges every instance; and the X-MOZ-SNOOZE-TIME that
+    /// applies to the instance: the plain one on a single item (`absolute`: DTSTART's instance),
+    /// or X-MOZ-SNOOZE-TIME-ID on the series or the override, ID naming the instance named
+    /// `instance` (`snoozeNames`).
+    func mozilla(_ item: OpaquePointer, master: OpaquePointer?, instance: String?, absolute: Bool) -> Mozilla {
         let f = ical.f
+        let names = instance.map(Self.snoozeNames) ?? []
         var lastAck: Instant?
         var snoozes: [Instant] = []
-        for property in properties(item, ICAL_X_PROPERTY) {
-            guard let name = f.icalproperty_get_x_name(property).map({ String(cString: $0).uppercased() }),
-                let value = f.icalproperty_get_x(property).map({ String(cString: $0) }),
-                case .utc(let at)? = RecurrenceRule.until(value)
-            else { continue }
-            if name == "X-MOZ-LASTACK" {
-                lastAck = max(lastAck ?? at, at)
-            } else if name == "X-MOZ-SNOOZE-TIME" ? absolute : name == "X-MOZ-SNOOZE-TIME-\(start.secondsSinceEpoch * 1_000_000)" {
-                snoozes.append(at)
+        var instanceSnoozes: Set<Instant> = []
+        for component in [item] + (master.map { [$0] } ?? []) {
+            for property in properties(component, ICAL_X_PROPERTY) {
+                guard let name = f.icalproperty_get_x_name(property).map({ String(cString: $0).uppercased() }),
+                    let value = f.icalproperty_get_x(property).map({ String(cString: $0) }),
+                    case .utc(let at)? = RecurrenceRule.until(value)
+                else { continue }
+                if name == "X-MOZ-LASTACK" {
+                    lastAck = max(lastAck ?? at, at)
+                } else if name == "X-MOZ-SNOOZE-TIME" ? absolute && component == item : names.contains(name) {
+                    snoozes.append(at)
+                }
+                if name.hasPrefix("X-MOZ-SNOOZE-TIME-") { instanceSnoozes.insert(at) }
             }
         }
-        return (lastAck, snoozes)
+        return Mozilla(lastAck: lastAck, snoozes: snoozes, instanceSnoozes: instanceSnoozes)
     }
 
-    /// The UID of the VALARM this one snoozes (RFC 9074: RELATED-TO;RELTYPE=SNOOZE), if any.
+    /// Thunderbird's marks on one instance: its acknowledgement, its snoozes, and the times of
+    /// every instance's snooze (X-MOZ-SNOOZE-TIME-ID, whichever instance ID names).
+    struct Mozilla {
+        let lastAck: Instant?
+        let snoozes: [Instant]
+        let instanceSnoozes: Set<Instant>
+    }
+
+    /// The names an X-MOZ-SNOOZE-TIME for the instance named `instance` (`20261201T090000Z`,
+    /// `20261201`) may have: its RECURRENCE-ID in microseconds since 1970, as Thunderbird writes
+    /// it (a date's at its midnight in UTC), in milliseconds or seconds, or as the value itself.
+    static func snoozeNames(_ instance: String) -> Set<String> {
+        var ids: Set<String> = [instance]
+        let seconds: Int64? =
+            switch RecurrenceRule.until(instance) {
+            case .utc(let at)?: at.secondsSinceEpoch
+            case .date(let date)?: Zone.utc.resolve(WallTime.midnight, on: date).instant.secondsSinceEpoch
+            default: nil
+            }
+        if let seconds { ids.formUnion(["\(seconds * 1_000_000)", "\(seconds * 1000)", "\(seconds)"]) }
+        return Set(ids.map { "X-MOZ-SNOOZE-TIME-\($0)" })
+    }
+
+    /// An alarm that never fires: `ACTION:NONE` (RFC 9074), as Apple's Calendar writes for
+    /// "no default alarm". It still counts as the item's alarm: the item gets no default reminder.
+    func isPlaceholder(_ alarm: OpaquePointer) -> Bool {
+        let f = ical.f
+        guard let action = f.icalcomponent_get_first_property(alarm, ICAL_ACTION_PROPERTY),
+            let text = f.icalproperty_get_value_as_string(action)
+        else { return false }
+        return String(cString: text).uppercased() == "NONE"
+    }
+
+    /// The UID of the VALARM this one snoozes (RFC 9074: RELATED-TO;RELTYPE=SNOOZE; Apple's
+    /// Calendar writes RELATED-TO without RELTYPE, which in a VALARM names the same), if any.
     func snoozedParent(_ alarm: OpaquePointer) -> String? {
         let f = ical.f
         for property in properties(alarm, ICAL_RELATEDTO_PROPERTY) {
-            guard let type = f.icalproperty_get_first_parameter(property, ICAL_RELTYPE_PARAMETER),
-                let text = f.icalparameter_as_ical_string(type).map({ String(cString: $0).uppercased() }), text.hasSuffix("=SNOOZE"),
-                let parent = f.icalproperty_get_relatedto(property)
-            else { continue }
+            let type = f.icalproperty_get_first_parameter(property, ICAL_RELTYPE_PARAMETER)
+            if let type, f.icalparameter_as_ical_string(type).map({ String(cString: $0).uppercased().hasSuffix("=SNOOZE") }) != true { continue }
+            guard let parent = f.icalproperty_get_relatedto(property) else { continue }
             return String(cString: parent)
         }
         return nil

@@ -59,7 +59,9 @@ extension CalendarReader.FileReader {
             let (firstName, masterAbsolute) = (instanceName(start, at: instant(start)), absoluteTriggers(master))
             for instance in instances(of: master, uid: uid, timing: timing) {
                 if let name = instance.name, let override = replaced.removeValue(forKey: name) {
-                    add(override, uid: uid, kind: kind, start: nil, instance: name, skippingAbsolute: name == firstName ? [] : masterAbsolute)
+                    add(
+                        override, uid: uid, kind: kind, start: nil, instance: name, skippingAbsolute: name == firstName ? [] : masterAbsolute,
+                        master: master)
                 } else if let at = instance.at, let (rid, override) = thisAndFuture.last(where: { $0.0 <= at }) {
                     // Later instances move as the override moved its own, and take its properties —
                     // but not its absolute alarms, which fire once, with the override's own instance.
@@ -69,7 +71,7 @@ extension CalendarReader.FileReader {
                     add(
                         override, uid: uid, kind: kind, start: shifted(at, wall: instance.wall, from: rid, by: moved, in: start),
                         date: instance.date.adding(days: days),
-                        instance: instance.name, absoluteAlarms: false)
+                        instance: instance.name, absoluteAlarms: false, master: master)
                 } else {
                     add(
                         master, uid: uid, kind: kind, start: instance.at, date: instance.date, instance: instance.name,
@@ -78,7 +80,9 @@ extension CalendarReader.FileReader {
             }
             // An override that moved an instance into the window from outside it.
             for (instance, override) in replaced {
-                add(override, uid: uid, kind: kind, start: nil, instance: instance, skippingAbsolute: instance == firstName ? [] : masterAbsolute)
+                add(
+                    override, uid: uid, kind: kind, start: nil, instance: instance, skippingAbsolute: instance == firstName ? [] : masterAbsolute,
+                    master: master)
             }
             overrides[uid] = nil
         }

@@ -8,10 +8,11 @@ import Testing
 /// lists them no more.
 extension ServeTests {
     @Test(
-        "two homes, from the terminal: in B, reminder done|skip by the key todo list shows completes A's todo, one instance of A's daily todo and skips one of A's weekly event; after a sync A has them done and skipped, and B lists them no more"
+        "two homes, from the terminal: in B, reminder done|skip by the key todo list shows completes A's todo, one instance of A's daily todo and skips one of A's daily event; after a sync A has them done and skipped, and B lists them no more",
+        arguments: CalDAV.Server.allCases
     )
-    func doneElsewhereIsDone() throws {
-        let caldav = try CalDAV(folder: folder)
+    func doneElsewhereIsDone(server: CalDAV.Server) throws {
+        let caldav = try CalDAV(folder: folder, server: server)
         let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
         let tomorrow = berlin(86_400, "yyyy-MM-dd"), dayAfter = berlin(2 * 86_400, "yyyy-MM-dd")
         try cli("todo", "add", "Call the plumber", "--due", tomorrow + "T10:00")

@@ -2,41 +2,100 @@ import DawnletTestSupport
 import Foundation
 import Testing
 
-/// One reminder across a person's devices: a CalDAV server (Radicale on 127.0.0.1)
-/// and vdirsyncer syncing its one collection into two homes, each with its own database. Home A
+/// One reminder across a person's devices: a CalDAV server on 127.0.0.1 (Radicale, and again
+/// Xandikos) and vdirsyncer syncing its one collection into two homes, each with its own database. Home A
 /// has `serve` with a desktop (dunst); what it does to a calendar alarm is written into the file,
 /// synced, and home B's plan and runner follow it. Both servers and every sync are started here.
 extension ServeTests {
     /// The CalDAV server and a vdirsyncer config per home.
     final class CalDAV {
+        /// The servers the two homes are tested through, each serving one collection on 127.0.0.1.
+        enum Server: String, CaseIterable, CustomTestStringConvertible, Sendable {
+            /// Radicale: a folder per collection, a file per item.
+            case radicale
+            /// Xandikos: a Git repository per collection, its calendar made at its first start.
+            case xandikos
+
+            var testDescription: String { rawValue }
+        }
+
         let daemon: Daemon
         let port: Int
         let root: String
+        let server: Server
         static let vdirsyncer = Repository.root.appendingPathComponent(".build/venv/bin/vdirsyncer").path
         static let radicale = Repository.root.appendingPathComponent(".build/venv/bin/radicale").path
+        static let xandikos = Repository.root.appendingPathComponent(".build/venv/bin/xandikos").path
 
-        init(folder: TemporaryFolder) throws {
-            try Repository.require(Self.radicale, "Radicale in the Python venv")
+        /// The collection's URL: Radicale's as made here, Xandikos's default calendar.
+        var collection: String {
+            switch server {
+            case .radicale: "http://127.0.0.1:\(port)/alice/work/"
+            case .xandikos: "http://127.0.0.1:\(port)/alice/calendars/calendar/"
+            }
+        }
+
+        init(folder: TemporaryFolder, server: Server = .radicale) throws {
+            self.server = server
+            try Repository.require(server == .radicale ? Self.radicale : Self.xandikos, "\(server) in the Python venv")
             try Repository.require(Self.vdirsyncer, "vdirsyncer in the Python venv")
             root = folder.path("caldav")
-            let collection = "\(root)/storage/collection-root/alice/work"
-            try FileManager.default.createDirectory(atPath: collection, withIntermediateDirectories: true)
-            try #"{"tag": "VCALENDAR"}"#.write(toFile: "\(collection)/.Radicale.props", atomically: true, encoding: .utf8)
             let (_, portText) = try runTool(
                 Repository.python, [Repository.scripts.appendingPathComponent("free-port.py").path], environment: ["PATH": "/usr/bin:/bin"])
             port = Int(portText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-            try """
-            [server]
-            hosts = 127.0.0.1:\(port)
-            [auth]
-            type = none
-            [storage]
-            filesystem_folder = \(root)/storage
-            [logging]
-            level = warning
-            """.write(toFile: "\(root)/radicale.conf", atomically: true, encoding: .utf8)
-            daemon = try Daemon(Self.radicale, ["--config", "\(root)/radicale.conf"])
-            // Ready when it answers: vdirsyncer's discover is the first request anyway.
+            switch server {
+            case .radicale:
+                let collection = "\(root)/storage/collection-root/alice/work"
+                try FileManager.default.createDirectory(atPath: collection, withIntermediateDirectories: true)
+                try #"{"tag": "VCALENDAR"}"#.write(toFile: "\(collection)/.Radicale.props", atomically: true, encoding: .utf8)
+                try """
+                [server]
+                hosts = 127.0.0.1:\(port)
+                [auth]
+                type = none
+                [storage]
+                filesystem_folder = \(root)/storage
+                [logging]
+                level = warning
+                """.write(toFile: "\(root)/radicale.conf", atomically: true, encoding: .utf8)
+                daemon = try Daemon(Self.radicale, ["--config", "\(root)/radicale.conf"])
+            case .xandikos:
+                try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+                // Its principal and default calendar made at start; its state (keys, certificates) in the
+                // test's folder; no systemd socket it could take from the environment.
+                daemon = try Daemon(
+                    Self.xandikos,
+                    [
+                        "serve", "--directory", "\(root)/storage", "--defaults", "--current-user-principal", "/alice/",
+                        "--listen-address", "127.0.0.1", "--port", String(port), "--state-dir", "\(root)/state", "--no-detect-systemd",
+                    ])
+            }
+            try waitUntilListening()
+        }
+
+        /// Returns once the server accepts a connection on its port (it may take a second to
+        /// import its modules); throws if it exits first or is not there within 30 seconds.
+        func waitUntilListening() throws {
+            let deadline = Date().addingTimeInterval(30)
+            while !Self.accepts(port: port) {
+                guard daemon.process.isRunning else { throw ServeTestError("\(server) exited at start (status \(daemon.process.terminationStatus))") }
+                guard Date() < deadline else { throw ServeTestError("\(server) is not listening on 127.0.0.1:\(port)") }
+                usleep(50_000)  // between two connection attempts; the first that succeeds ends the wait
+            }
+        }
+
+        /// Whether something accepts a TCP connection on 127.0.0.1:`port` now.
+        static func accepts(port: Int) -> Bool {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { return false }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            return withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
         }
 
         /// A home's vdir, kept in sync with the server's collection; discovered once.
@@ -57,7 +116,7 @@ extension ServeTests {
             fileext = ".ics"
             [storage server]
             type = "caldav"
-            url = "http://127.0.0.1:\(port)/alice/work/"
+            url = "\(collection)"
             username = "alice"
             password = "not-checked"
             """.write(toFile: folder.path("\(name)-vdirsyncer.conf"), atomically: true, encoding: .utf8)
@@ -66,7 +125,7 @@ extension ServeTests {
                 let (status, output) = try vdirsyncer(name, "discover", in: folder)
                 if status == 0 { break }
                 guard Date() < deadline else { throw ServeTestError("vdirsyncer discover for \(name) failed: \(output)") }
-                usleep(200_000)  // Radicale still starting
+                usleep(200_000)  // the server answering but not yet serving the collection
             }
             return vdir
         }
@@ -113,10 +172,11 @@ extension ServeTests {
     }
 
     @Test(
-        "two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A fires in B at its time; A's export is in B once, after each re-export"
+        "two homes, one CalDAV account: an alarm acknowledged in A is not due in B; a snooze in A fires in B at its time; A's export is in B once, after each re-export",
+        arguments: CalDAV.Server.allCases
     )
-    func twoHomes() throws {
-        let caldav = try CalDAV(folder: folder)
+    func twoHomes(server: CalDAV.Server) throws {
+        let caldav = try CalDAV(folder: folder, server: server)
         let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
         // Home A: this suite's database and config (desktop, the calendar writable); B its own.
         try writeConfig(
@@ -215,10 +275,11 @@ extension ServeTests {
     }
 
     @Test(
-        "our own todos across two homes: A's todos fire in B; Done and Snooze on B's notifications reach A's serve, which does not fire the one and fires the other at its snooze; Done in A shows in B; what B wrote stays byte for byte"
+        "our own todos across two homes: A's todos fire in B; Done and Snooze on B's notifications reach A's serve, which does not fire the one and fires the other at its snooze; Done in A shows in B; what B wrote stays byte for byte",
+        arguments: CalDAV.Server.allCases
     )
-    func ownItemsAcrossHomes() throws {
-        let caldav = try CalDAV(folder: folder)
+    func ownItemsAcrossHomes(server: CalDAV.Server) throws {
+        let caldav = try CalDAV(folder: folder, server: server)
         let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
         // Home A: two todos due two minutes ago (made before), one due tomorrow; exported.
         let (due, _) = twoMinutesAgo()

@@ -44,10 +44,11 @@ import Testing
         #expect(Reference(text) == nil)
     }
 
-    @Test("an instance named by a UTC time is the instance's start; a date's is none")
+    @Test("an instance named by a UTC time is the instance's start; a date's is its midnight in UTC")
     func instanceStart() throws {
         #expect(try #require(Reference("ics:w:u:20261201T090000Z:10m")).instanceStart == Instant(secondsSinceEpoch: 1_796_115_600))
-        #expect(try #require(Reference("ics:w:u:20261201:10m")).instanceStart == nil)
+        // A date's midnight in UTC, as Thunderbird names an all-day instance.
+        #expect(try #require(Reference("ics:w:u:20261201:10m")).instanceStart == Instant(secondsSinceEpoch: 1_796_083_200))
     }
 
     @Test("10,000 random references: written and read back, the same parts (a UID that ends as an instance would aside)")

@@ -68,8 +68,8 @@ import Testing
         let whats = CalendarRoundTrip.changes(base: base, file: CalendarRoundTrip.facts(snoozed, zone: berlin)).map(\.what)
         #expect(
             whats == [
-                .acknowledged(Instant(secondsSinceEpoch: 1_796_198_700)), .snoozed(Instant(secondsSinceEpoch: 1_796_199_300)),
-                .snoozed(Instant(secondsSinceEpoch: 1_796_199_600)),
+                .acknowledged(Instant(secondsSinceEpoch: 1_796_198_700)), .snoozed(Instant(secondsSinceEpoch: 1_796_199_300), alarm: nil),
+                .snoozed(Instant(secondsSinceEpoch: 1_796_199_600), alarm: "x"),
             ])
     }
 

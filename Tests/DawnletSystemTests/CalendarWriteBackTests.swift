@@ -153,6 +153,45 @@ import Testing
         #expect(try read(again).first { $0.uid == "a:b@example.org" }?.alarms == [until.adding(seconds: 600)])
     }
 
+    @Test(
+        "snooze of one instance of a repeating item (timed, or all-day named by its key): read back, it fires once, with that instance and not with DTSTART's"
+    )
+    func snoozeInstance() throws {
+        let folder = try TemporaryFolder()
+        let berlin = Zone.named("Europe/Berlin")
+        func instances(_ text: String) throws -> [String: [String]] {
+            try text.write(toFile: folder.path("r.ics"), atomically: true, encoding: .utf8)
+            let window = try #require(ISO8601.parse("2026-03-09T00:00", zone: berlin))...(try #require(ISO8601.parse("2026-03-13T00:00", zone: berlin)))
+            let read = CalendarReader.read(name: "work", path: folder.path("r.ics"), window: window, zone: berlin).occurrences
+            let first = read.sorted { ($0.instance ?? "") < ($1.instance ?? "") }.prefix(3)
+            return Dictionary(first.map { ($0.instance ?? "", ($0.alarms ?? []).map { ISO8601.format($0, utcOffset: 0) }) }) { a, _ in a }
+        }
+        let timed = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:x", "BEGIN:VEVENT", "UID:r", "DTSTART:20260310T100000Z", "RRULE:FREQ=DAILY;COUNT=5",
+            "BEGIN:VALARM", "UID:a", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT", "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+        let key = try #require(CalendarReference("ics:work:r:20260312T100000Z:10m"))
+        let snoozed = try #require(
+            CalendarWriteBack.snooze(
+                timed, uid: "r", instanceStart: key.instanceStart, until: Instant(secondsSinceEpoch: 1_773_309_900),
+                at: Instant(secondsSinceEpoch: 1_773_309_060)))
+        #expect(
+            try instances(snoozed) == [
+                "20260310T100000Z": [], "20260311T100000Z": [], "20260312T100000Z": ["2026-03-12T10:05:00+00:00"],
+            ], "acknowledged up to 09:51 on the 12th, that instance snoozed to 10:05")
+        let allDay = timed.replacingOccurrences(of: "DTSTART:20260310T100000Z", with: "DTSTART;VALUE=DATE:20260310")
+        let day = try #require(CalendarReference("ics:work:r:20260312:10m"))
+        let dayEdited = try #require(
+            CalendarWriteBack.snooze(
+                allDay, uid: "r", instanceStart: day.instanceStart, until: Instant(secondsSinceEpoch: 1_773_309_900),
+                at: Instant(secondsSinceEpoch: 1_773_309_060)))
+        #expect(dayEdited.contains("X-MOZ-SNOOZE-TIME-1773273600000000:20260312T100500Z"), "the 12th's midnight in UTC")
+        #expect(
+            try instances(dayEdited) == [
+                "20260310": [], "20260311": [], "20260312": ["2026-03-12T10:05:00+00:00"],
+            ], "in Berlin: each day's alarm at 23:50 the day before, all acknowledged; the 12th's snoozed")
+    }
+
     @Test("the writer finds the item's file in a vdir and replaces only it, with our own mode (0600), never the old file's")
     func writer() throws {
         let folder = try TemporaryFolder()
