@@ -34,6 +34,25 @@ import Testing
 
     func titles() throws -> String { try run("todo", "list", "--json").stdout }
 
+    @Test("a reminder waiting for a todo deleted elsewhere waits no more; restored, the todo's reminder waits again")
+    func restoreReopens() throws {
+        try run("todo", "add", "Call the plumber", "--due", "2026-12-04T08:00").expectSuccess()
+        try run("todo", "add", "Another", "--due", "2026-12-05T08:00").expectSuccess()
+        try run("export", "--to", out).expectSuccess()
+        // Its reminder went out at 08:00, as serve records it.
+        let script =
+            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO deliveries (key, channel, state, kind, title, fire_at, claimed_at, finished_at) VALUES ('todo:1:2026-12-04:0m', 'desktop', 'delivered', 'todo', 'Call the plumber', 1796367600, 1796367600, 1796367601)\"); c.commit()"
+        let (status, text) = try runTool("/usr/bin/python3", ["-c", script, db], environment: [:])
+        #expect(status == 0, "\(text)")
+        #expect(try run("reminder", "list", "--waiting").stdout.contains("todo:1:2026-12-04:0m"))
+        #expect(unlink(try file(1)) == 0)
+        try run("export", "--to", out).expectSuccess()
+        #expect(try run("reminder", "list", "--waiting").stdout == "nothing waiting for an answer\n")
+        let restored = try run("todo", "restore", "1")
+        #expect(restored.stdout == "todo 1 restored: Call the plumber\n", "\(restored.stdout)\(restored.stderr)")
+        #expect(try run("reminder", "list", "--waiting").stdout.contains("todo:1:2026-12-04:0m"))
+    }
+
     @Test("a file deleted elsewhere deletes its item here; `deleted` lists it with its restore; restore writes it again; after 30 days it is gone")
     func deletedAndRestored() throws {
         for n in 1...5 { try run("todo", "add", "Task \(n)", "--due", "2026-12-1\(n)T10:00").expectSuccess() }
