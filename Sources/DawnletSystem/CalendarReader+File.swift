@@ -100,6 +100,9 @@ extension CalendarReader {
             // One VCALENDAR, several under an XROOT, or a bare VEVENT/VTODO as the root.
             var calendars = f.icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT ? [root] : children(root, ICAL_VCALENDAR_COMPONENT)
             if calendars.isEmpty, [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].contains(f.icalcomponent_isa(root)) { calendars = [root] }
+            // Several bare ones, as libical puts them under an XROOT: read as one set, as one is.
+            if calendars.isEmpty, !children(root, ICAL_VEVENT_COMPONENT).isEmpty || !children(root, ICAL_VTODO_COMPONENT).isEmpty { calendars = [root] }
+            if calendars.isEmpty { return problem("no VCALENDAR, VEVENT or VTODO in it: nothing read") }
             for calendar in calendars { dropUnusableZones(calendar) }
             // One file is one set of components: the VCALENDARs of an iTIP stream, or of exports
             // run together, are read as one, so that a UID in two of them is planned once, an

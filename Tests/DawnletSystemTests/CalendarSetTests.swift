@@ -38,6 +38,33 @@ import Testing
 
     func calendar(_ body: String) -> String { "BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//test//EN\n\(body)\nEND:VCALENDAR\n" }
 
+    @Test("a file of bare VEVENTs and VTODOs without a VCALENDAR is read as one set, as one bare VEVENT is; one holding none of them says so")
+    func bareItems() throws {
+        let bare = try write(
+            """
+            BEGIN:VEVENT
+            UID:a
+            SUMMARY:First
+            DTSTART:20260302T090000Z
+            END:VEVENT
+            BEGIN:VEVENT
+            UID:b
+            SUMMARY:Second
+            DTSTART:20260303T090000Z
+            END:VEVENT
+            BEGIN:VTODO
+            UID:c
+            SUMMARY:Third
+            DUE:20260304T090000Z
+            END:VTODO
+            """)
+        let items = read(bare)
+        #expect(described(items) == ["a 20260302T090000Z First", "b 20260303T090000Z Second", "c 20260304T090000Z Third"], "\(items.problems)")
+        let nothing = try write("BEGIN:VJOURNAL\nUID:j\nEND:VJOURNAL\nBEGIN:VJOURNAL\nUID:k\nEND:VJOURNAL\n")
+        let problems = read(nothing).problems.map(\.message)
+        #expect(problems.contains { $0.contains("nothing read") }, "\(problems)")
+    }
+
     @Test("three VCALENDARs are one set: the higher SEQUENCE, an override from another VCALENDAR, a VTIMEZONE of the first serving the last")
     func threeCalendarsOneSet() throws {
         let result = read(reproducer("sets.ics"))
