@@ -94,4 +94,48 @@ extension ServeTests {
         #expect(log.contains("answered elsewhere: ics:work:meeting:alarm:"), "\(log)")
         #expect(try cli("reminder", "list", "--waiting").stdout == "nothing waiting for an answer\n")
     }
+
+    @Test(
+        "a phone's files through the server: Apple's snooze (RELATED-TO without RELTYPE) and Thunderbird's completed instance are read in B as the phone means them; Done in B on the next instance reaches the phone completed",
+        arguments: CalDAV.Server.allCases
+    )
+    func phoneBothWays(server: CalDAV.Server) throws {
+        let caldav = try CalDAV(folder: folder, server: server)
+        let phone = try caldav.home("phone", in: folder), vdirB = try caldav.home("B", in: folder)
+        // The phone's calendar app wrote these (real files from the clients' own test data).
+        let clients = Repository.root.appendingPathComponent("Tests/DawnletSystemTests/Corpus/clients")
+        for name in ["apple_snoozed.ics", "thunderbird_completed_instance.ics"] {
+            try FileManager.default.copyItem(atPath: clients.appendingPathComponent(name).path, toPath: "\(phone)/\(name)")
+        }
+        try caldav.sync("phone", in: folder)
+        try caldav.sync("B", in: folder)
+
+        let (dbB, configB) = (folder.path("B.sqlite"), folder.path("B.json5"))
+        try CLIProcess.createDatabase(dbB, began: "2020-01-01T00:00:00Z")
+        try "{ timeZone: \"Europe/Berlin\", calendars: [ { name: \"home\", path: \"\(vdirB)\", readOnly: false } ] }"
+            .write(toFile: configB, atomically: true, encoding: .utf8)
+        func keys(from: String, to: String) throws -> [String] {
+            let preview = try CLIProcess.run(["--db", dbB, "--config", configB, "preview", "--from", from, "--to", to, "--json"])
+            let reminders = (try JSONSerialization.jsonObject(with: Data(preview.stdout.utf8)) as? [String: Any])?["reminders"] as? [[String: Any]] ?? []
+            return reminders.compactMap { $0["key"] as? String }
+        }
+        // Apple: the 15:45 alarm snoozed to 15:52:32 (UTC 14:52:32): that, and not the alarm it snoozed.
+        let apple = try keys(from: "2026-03-15T00:00", to: "2026-03-16T00:00").filter { $0.contains("6C1A6A5E") }
+        #expect(apple == ["ics:home:6C1A6A5E-3B0F-4D6B-9D55-1F3A9E0C2B71:alarm:2026-03-15T14:52:32"], "\(apple)")
+        // Thunderbird: the 20th's instance completed on its override; the 21st's and later still remind.
+        let task = "ics:home:e0600bbe-b9d0-ba48-80b0-998409625d03"
+        let due = try keys(from: "2020-12-20T00:00", to: "2020-12-23T00:00").filter { $0.hasPrefix(task) }
+        #expect(due == ["\(task):20201221T230000Z:10m", "\(task):20201222T230000Z:10m"], "\(due)")
+
+        // Done in B on the 21st's, from the terminal: the phone's file has it completed after a sync.
+        let done = try CLIProcess.run(["--db", dbB, "--config", configB, "--now", "2020-12-21T22:00Z", "reminder", "done", "\(task):20201221T230000Z"])
+        #expect(done.status == 0 && done.stdout.hasPrefix("completed in "), "\(done.stdout)\(done.stderr)")
+        try caldav.sync("B", in: folder)
+        try caldav.sync("phone", in: folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: phone)
+        let onPhone = names.compactMap { try? String(contentsOfFile: "\(phone)/\($0)", encoding: .utf8) }.first { $0.contains("e0600bbe") } ?? ""
+        let lines = onPhone.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" }).map(String.init)
+        #expect(lines.contains("RECURRENCE-ID:20201221T230000Z") && lines.filter { $0 == "STATUS:COMPLETED" }.count == 2, "\(onPhone)")
+        #expect(try keys(from: "2020-12-20T00:00", to: "2020-12-23T00:00").filter { $0.hasPrefix(task) } == ["\(task):20201222T230000Z:10m"])
+    }
 }
