@@ -88,6 +88,8 @@ extension ServeTests {
         let server = try Server(db: db, config: config, start: "2026-12-01 07:59:40", environment: ["XDG_RUNTIME_DIR": runtime])
         #expect(waitUntil { published(in: runtime) }, "serve made no plan")
         #expect(try runTool("/bin/rm", ["-rf", work], environment: [:]).0 == 0)
+        // Seen gone before it is made again (made again at once, the two are one change to it).
+        #expect(server.waitForLog("calendar work: \(work) was removed; read again when it is there again"), "\(server.logSoFar())")
         #expect(mkdir(work, 0o700) == 0)
         try event("Again", at: "20261201T080012Z").write(toFile: "\(work)/again.ics", atomically: true, encoding: .utf8)
         // Only the new folder's watch can have told serve of it.

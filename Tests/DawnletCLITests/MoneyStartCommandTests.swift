@@ -152,8 +152,10 @@ import Testing
                     ('2026-09', '0', '-95000', ''), ('2026-08', '0', '-96000', '7:1000')]
             c.executemany('INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts) VALUES (?, 0, ?, ?, ?)', rows)
             # The schema as it was then: the columns the migrations after it add, taken away.
-            for column in ('answer', 'answered_from', 'missed_reason'): c.execute(f'ALTER TABLE deliveries DROP COLUMN {column}')
-            c.execute('DROP TABLE calendar_seen')
+            for trigger in ('deliveries_answered_insert', 'deliveries_answered_update'): c.execute(f'DROP TRIGGER {trigger}')
+            for column in ('answer', 'answered_from', 'missed_reason', 'answered_at'): c.execute(f'ALTER TABLE deliveries DROP COLUMN {column}')
+            c.execute('ALTER TABLE calendar_exports DROP COLUMN held_since')
+            for table in ('calendar_seen', 'deleted_elsewhere'): c.execute(f'DROP TABLE {table}')
             c.execute('PRAGMA user_version = 20')
             c.commit()
             """)
