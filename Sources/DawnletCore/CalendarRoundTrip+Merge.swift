@@ -175,6 +175,6 @@ extension CalendarRoundTrip {
 extension ICalendar.Component {
     /// Which instance it is: its RECURRENCE-ID as written ("" for the series), or a zone's TZID.
     var key: String { name + ":" + (first("RECURRENCE-ID")?.content ?? first("TZID")?.value ?? "") }
-    /// An RFC 9074 snooze alarm (RELATED-TO;RELTYPE=SNOOZE).
-    var isSnooze: Bool { properties.contains { $0.name == "RELATED-TO" && $0.parameter("RELTYPE")?.uppercased() == "SNOOZE" } }
+    /// A snooze alarm (`snoozedAlarm`): no alarm of ours.
+    var isSnooze: Bool { snoozedAlarm != nil }
 }

@@ -86,35 +86,13 @@ public enum CalendarRoundTrip {
         var overrides: [(id: Line, component: Component)] = []
         for component in document.calendarItems() {
             let changed = component.first("LAST-MODIFIED").flatMap(utc) ?? component.first("DTSTAMP").flatMap(utc)
-            func later(_ a: Instant?, _ b: Instant?) -> Instant? { [a, b].compactMap { $0 }.max() }
-            let lastAck = component.first("X-MOZ-LASTACK").flatMap(utc)
-            facts.acknowledged = later(facts.acknowledged, lastAck)
-            // Each alarm's ACKNOWLEDGED by its UID: a snooze set it on the alarm it snoozed when made.
-            var acknowledgedAlarms: [String: Instant] = [:]
-            for alarm in component.alarms {
-                if let uid = alarm.first("UID")?.value, let at = alarm.first("ACKNOWLEDGED").flatMap(utc) {
-                    acknowledgedAlarms[uid] = at
-                }
-            }
-            func snoozed(_ until: Instant, alarm: String?) {
-                facts.snoozes.insert(until)
-                facts.snoozedAlarms[until] = alarm
-                facts.snoozedAt[until] = alarm.flatMap { acknowledgedAlarms[$0] } ?? lastAck ?? changed
-            }
-            for alarm in component.alarms {
-                let acknowledged = alarm.first("ACKNOWLEDGED").flatMap(utc)
-                let trigger = alarm.first("TRIGGER")
-                let parent = alarm.properties.first { $0.name == "RELATED-TO" && $0.parameter("RELTYPE")?.uppercased() == "SNOOZE" }
-                if let parent, let until = trigger.flatMap(utc) {
-                    if (acknowledged ?? Instant(secondsSinceEpoch: .min)) < until { snoozed(until, alarm: parent.value) }
-                } else if parent == nil {
-                    facts.acknowledged = later(facts.acknowledged, acknowledged)
-                }
-            }
-            for line in component.properties where line.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
-                if let until = utc(line), until > (facts.acknowledged ?? Instant(secondsSinceEpoch: .min)), !facts.snoozes.contains(until) {
-                    snoozed(until, alarm: nil)
-                }
+            // What was acknowledged and snoozed: the rules the reader follows too.
+            let marks = ICalendar.AlarmMarks(component)
+            facts.acknowledged = [facts.acknowledged, marks.acknowledged].compactMap { $0 }.max()
+            for snooze in marks.pending where snooze.alarm != nil || !facts.snoozes.contains(snooze.until) {
+                facts.snoozes.insert(snooze.until)
+                facts.snoozedAlarms[snooze.until] = snooze.alarm
+                facts.snoozedAt[snooze.until] = snooze.madeAt ?? changed
             }
             if let id = component.first("RECURRENCE-ID") {
                 overrides.append((id, component))
@@ -159,10 +137,7 @@ public enum CalendarRoundTrip {
     }
 
     /// A UTC DATE-TIME value (`20261201T080000Z`) as an instant.
-    static func utc(_ line: Line) -> Instant? {
-        if case .utc(let at)? = RecurrenceRule.until(line.value) { return at }
-        return nil
-    }
+    static func utc(_ line: Line) -> Instant? { line.utc }
 
     /// A DATE or DATE-TIME value as a day and time of `zone`: a date, a UTC time, a time of its
     /// TZID (converted when that is another zone), or a floating time.

@@ -23,10 +23,7 @@ extension CalendarWriteBack {
             return "taken out on another device"
         }
         // Its alarms seen there up to then.
-        let seen = { (property: Property) -> Bool in
-            guard case .utc(let at)? = RecurrenceRule.until(property.value) else { return false }
-            return at >= firedAt
-        }
+        let seen = { (property: Property) -> Bool in property.utc.map { $0 >= firedAt } ?? false }
         if master.properties.contains(where: { $0.name == "X-MOZ-LASTACK" && seen($0) })
             || target.lines.contains(where: { ($0.name == "X-MOZ-LASTACK" || $0.name == "ACKNOWLEDGED") && seen($0) })
         {

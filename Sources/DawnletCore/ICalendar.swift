@@ -96,6 +96,12 @@ public enum ICalendar {
             return copy
         }
 
+        /// Its value as an instant, when it is a UTC DATE-TIME (`20261201T080000Z`).
+        public var utc: Instant? {
+            if case .utc(let at)? = RecurrenceRule.until(value) { return at }
+            return nil
+        }
+
         /// Its unfolded text, as it would be rendered.
         public var text: String { head + ":" + value }
     }

@@ -105,4 +105,54 @@ import Testing
         #expect(read.lineEnd == "\n")
         #expect(clock.now - start < .seconds(60))
     }
+
+    @Test("one set of alarm rules: ACKNOWLEDGED, X-MOZ-LASTACK, a snooze alarm naming its alarm with or without RELTYPE, X-MOZ-SNOOZE-TIME-ID of one instance")
+    func alarmRules() throws {
+        let at = { (text: String) in ICalendar.Property("X:\(text)").utc ?? Instant(secondsSinceEpoch: 0) }
+        let text = [
+            "BEGIN:VCALENDAR", "BEGIN:VEVENT", "UID:e", "X-MOZ-LASTACK:20261201T070000Z", "X-MOZ-SNOOZE-TIME-1796115600000000:20261201T093000Z",
+            "BEGIN:VALARM", "UID:a1", "TRIGGER:-PT15M", "ACKNOWLEDGED:20261201T084500Z", "END:VALARM",
+            "BEGIN:VALARM", "UID:a2", "TRIGGER:-PT5M", "END:VALARM",
+            "BEGIN:VALARM", "UID:s", "RELATED-TO:a2", "TRIGGER;VALUE=DATE-TIME:20261201T090500Z", "END:VALARM",
+            "BEGIN:VALARM", "RELATED-TO;RELTYPE=PARENT:a1", "TRIGGER:PT0S", "END:VALARM",
+            "BEGIN:VALARM", "ACTION:NONE", "TRIGGER;VALUE=DATE-TIME:19760401T005545Z", "END:VALARM", "END:VEVENT", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        let marks = ICalendar.AlarmMarks(try #require(ICalendar.Document(parsing: text).calendarItems().first))
+        #expect(marks.lastAck == (at("20261201T070000Z")))
+        // Apple's RELATED-TO without RELTYPE names the alarm it snoozed; RELTYPE=PARENT does not.
+        #expect(marks.alarms.map(\.snoozes) == [nil, nil, "a2", nil, nil])
+        #expect(marks.alarms.map(\.placeholder) == [false, false, false, false, true])
+        #expect(marks.snoozes.map(\.id) == ["1796115600000000"] && marks.snoozes.map(\.until) == [at("20261201T093000Z")])
+        // The instance the Thunderbird snooze names (2026-12-01T09:00Z in microseconds) has it; another has not.
+        let instance = ICalendar.OccurrenceMarks(item: marks, series: nil, instance: "20261201T090000Z", single: false)
+        let other = ICalendar.OccurrenceMarks(item: marks, series: nil, instance: "20261202T090000Z", single: false)
+        #expect(instance.snoozes == [at("20261201T093000Z")] && other.snoozes.isEmpty)
+        #expect(instance.instanceSnoozes == [at("20261201T093000Z")])
+        // The alarms' instants: a1 at 08:45 (acknowledged then), a2 at 08:55 (snoozed to 09:05),
+        // the snooze at 09:05, the fourth at 09:00; the placeholder does not fire.
+        let fired = [["20261201T084500Z"], ["20261201T085500Z"], ["20261201T090500Z"], ["20261201T090000Z"], []].map { $0.map(at) }
+        #expect(instance.due(fired) == ["20261201T090000Z", "20261201T090500Z", "20261201T093000Z"].map(at))
+        #expect(other.due(fired) == ["20261201T090000Z", "20261201T090500Z"].map(at))
+        // Acknowledged by the series (an override's): nothing up to then fires.
+        var series = ICalendar.AlarmMarks()
+        series.lastAck = at("20261201T090200Z")
+        let override = ICalendar.OccurrenceMarks(item: marks, series: series, instance: "20261201T090000Z", single: false)
+        #expect(override.due(fired) == ["20261201T090500Z", "20261201T093000Z"].map(at))
+    }
+
+    @Test("the round trip reads a snooze by the same rules as the reader: Apple's RELATED-TO without RELTYPE is a snooze of the alarm it names")
+    func roundTripSnooze() throws {
+        let text = [
+            "BEGIN:VCALENDAR", "BEGIN:VTODO", "UID:t", "DTSTAMP:20261201T060000Z", "DUE:20261201T090000Z",
+            "BEGIN:VALARM", "UID:a1", "TRIGGER:PT0S", "ACKNOWLEDGED:20261201T090100Z", "END:VALARM",
+            "BEGIN:VALARM", "UID:s", "RELATED-TO:a1", "TRIGGER;VALUE=DATE-TIME:20261201T100000Z", "END:VALARM", "END:VTODO", "END:VCALENDAR",
+        ].joined(separator: "\r\n")
+        let facts = CalendarRoundTrip.facts(text, zone: .utc)
+        let until = try #require(ICalendar.Property("X:20261201T100000Z").utc)
+        #expect(facts.snoozes == [until])
+        #expect(facts.snoozedAlarms[until] == "a1")
+        #expect(facts.snoozedAt[until] == ICalendar.Property("X:20261201T090100Z").utc)
+        // The snooze alarm's own words are no acknowledgement of the item: a1's is.
+        #expect(facts.acknowledged == ICalendar.Property("X:20261201T090100Z").utc)
+    }
 }
