@@ -145,6 +145,9 @@ public struct CalendarSync {
     ) throws {
         var document = self.document(definition, stored: stored, uid: uid, now: now)
         let record = try store.log.exported(uid, in: folder)
+        // Each text read once into the model: the file, and ours as written and as exported last.
+        let written = record.map { ICalendar.Document(parsing: $0.body) }
+        let previous = record.map { ICalendar.Document(parsing: $0.ours) }
         let file: String?, read: [UInt8]?
         switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
         case .success(let bytes): (file, read) = (String(decoding: bytes, as: UTF8.self), bytes)
@@ -154,56 +157,60 @@ public struct CalendarSync {
         }
         // A file that no longer holds the item (empty, cut short, only instances) says nothing
         // another device did: it is written whole again.
-        let whole = file.map { CalendarRoundTrip.facts($0, zone: zone).hasSeries } ?? false
+        let theirs = file.map { ICalendar.Document(parsing: $0) }
+        let whole = theirs.map { CalendarRoundTrip.facts($0, zone: zone).hasSeries } ?? false
         // What ours is written over: the file, or what was written last when the file is an
         // older copy of that (a sync conflict resolved with a stale version): not a revert made
         // elsewhere, so nothing of it is applied, and ours is written again.
-        var over = file
-        if let file, whole, let base = record?.body, file != base, CalendarRoundTrip.isStale(file, written: base) {
+        var over = theirs
+        if let file, let theirs, whole, let written, file != record?.body, CalendarRoundTrip.isStale(theirs, written: written) {
             report.applied.append("\(definition.kind.rawValue) \(definition.id): \(path) is an older copy of the file written last: ours written again")
-            over = base
-        } else if let file, whole, let base = record?.body, file != base {
+            over = written
+        } else if let file, let theirs, whole, let written, file != record?.body {
             // Another device wrote into it since: theirs applied here first.
-            if try apply(file: file, base: base, ours: document, to: definition, now: now, into: &report) {
+            if try apply(file: theirs, base: written, ours: document, to: definition, now: now, into: &report) {
                 let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
                 let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: Self.everything)
                 document = self.document(
                     again, stored: rows + stored.filter { $0.kind != definition.kind || $0.definitionID != definition.id }, uid: uid, now: now)
             }
         }
-        var text = document
-        if let file, let over, whole {
-            guard let merged = CalendarRoundTrip.merge(file: over, previous: record?.ours, fresh: document, zone: zone) ?? (over == file ? nil : over)
+        let ours = document.rendered
+        var text = ours
+        if let file, let theirs, let over, whole {
+            guard let merged = CalendarRoundTrip.merge(file: over, previous: previous, fresh: document, zone: zone) ?? (over == theirs ? nil : over)
             else {
                 report.unchanged += 1
-                if record?.body != file || record.map({ !CalendarExport.sameButStamps($0.ours, document) }) ?? true {
+                if record?.body != file || previous.map({ !CalendarExport.sameButStamps($0, document) }) ?? true {
                     try store.log.recordExport(
-                        uid, in: folder, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: document, at: now)
+                        uid, in: folder, kind: definition.kind, itemID: definition.id, path: path, body: file, ours: ours, at: now)
                 }
                 return
             }
-            text = merged
+            text = merged.rendered
         }
         // Written meanwhile by a sync tool: theirs is read at the next pass, not written over.
         if let read, case .success(let again) = RegularFile.read(path, limit: CalendarReader.maximumFileBytes), again != read {
             throw Failure(description: "\(path): changed while it was being exported: read again at the next pass")
         }
         if let failure = RegularFile.replace(path, with: Array(text.utf8)) { throw Failure(path, failure) }
-        try store.log.recordExport(uid, in: folder, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: document, at: now)
+        try store.log.recordExport(uid, in: folder, kind: definition.kind, itemID: definition.id, path: path, body: text, ours: ours, at: now)
         report.written += 1
     }
 
     /// The item as its file says it now: its reminders, its own or its kind's defaults.
-    func document(_ definition: ItemDefinition, stored: [StoredOccurrence], uid: String, now: Instant) -> String {
+    func document(_ definition: ItemDefinition, stored: [StoredOccurrence], uid: String, now: Instant) -> ICalendar.Document {
         let offsets = definition.reminders.isEmpty ? config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
-        return CalendarExport.document(definition, stored: stored, offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone, stamp: now)
+        return CalendarExport.calendar(definition, stored: stored, offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone, stamp: now)
     }
 
     /// What `file` says differently from `base`, applied to the item here; a change that
     /// disagrees with one made here since `base` is applied only when it is the later.
     /// Whether the store changed.
-    func apply(file: String, base: String, ours: String, to d: ItemDefinition, now: Instant, into report: inout Report) throws -> Bool {
-        let read = { (text: String) in CalendarRoundTrip.facts(text, zone: zone, zones: { try? zones.zone(named: $0) }) }
+    func apply(
+        file: ICalendar.Document, base: ICalendar.Document, ours: ICalendar.Document, to d: ItemDefinition, now: Instant, into report: inout Report
+    ) throws -> Bool {
+        let read = { (document: ICalendar.Document) in CalendarRoundTrip.facts(document, zone: zone, zones: { try? zones.zone(named: $0) }) }
         let (before, theirs, mine) = (read(base), read(file), read(ours))
         let name = "\(d.kind.rawValue) \(d.id)"
         // When it last changed here, before anything of theirs is written (which changes it too).

@@ -40,7 +40,8 @@ extension Schedule.Ordinal {
 /// DTSTART in the zone by its IANA name (or a date), the RRULE that means our
 /// schedule, skipped instances as EXDATE, edited or completed ones as RECURRENCE-ID overrides, a
 /// VALARM per reminder offset, and the VTIMEZONE its TZID names. The same item gives the same
-/// bytes but for DTSTAMP, the time of export (`sameButStamps` tells the two apart).
+/// bytes but for DTSTAMP, the time of export (`sameButStamps` tells the two apart). Built as
+/// the model (`calendar`), rendered once to be written.
 public enum CalendarExport {
     public static let productID = "-//Dawnlet//dawnlet-remind//EN"
 
@@ -52,8 +53,17 @@ public enum CalendarExport {
         _ d: ItemDefinition, stored: [StoredOccurrence], offsets: [ReminderOffset], uid: String,
         zone: Zone, stamp: Instant
     ) -> String {
+        calendar(d, stored: stored, offsets: offsets, uid: uid, zone: zone, stamp: stamp).rendered
+    }
+
+    /// The item as a document of the model (`ICalendar`), which `document` renders: what the
+    /// round trip compares a file with.
+    public static func calendar(
+        _ d: ItemDefinition, stored: [StoredOccurrence], offsets: [ReminderOffset], uid: String,
+        zone: Zone, stamp: Instant
+    ) -> ICalendar.Document {
         let component = d.kind == .todo ? "VTODO" : "VEVENT"
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:\(productID)", "BEGIN:\(component)", "UID:\(escape(uid))"]
+        var lines = ["UID:\(escape(uid))"]
         let anchor = d.schedule?.anchor ?? d.date
         lines.append("DTSTAMP:\(basic(stamp))")
         lines.append("SUMMARY:\(escape(d.title))")
@@ -75,32 +85,39 @@ public enum CalendarExport {
         } else if rows.contains(where: { $0.status == .done }) {
             lines.append("STATUS:COMPLETED")
         }
-        lines += alarms(offsets, title: d.title, uid: uid)
-        lines.append("END:\(component)")
+        var members: [ICalendar.Item] = []
+        // RFC 5545 §3.2.19: a TZID names a VTIMEZONE of the same document.
+        if let first, d.time != nil, !isUTC(zone) { members.append(.component(timeZone(zone, from: first))) }
+        members.append(.component(ICalendar.Component(component, properties(lines) + alarms(offsets, title: d.title, uid: uid))))
         // Instances that differ from the series: an edited title or time, a repeating todo done.
         if d.schedule != nil {
             for row in rows where row.status != .skipped && (row.title != nil || row.time != nil || row.status == .done) {
-                lines += [
-                    "BEGIN:\(component)", "UID:\(escape(uid))", "DTSTAMP:\(basic(stamp))",
+                var lines = [
+                    "UID:\(escape(uid))", "DTSTAMP:\(basic(stamp))",
                     "RECURRENCE-ID" + value(row.date, d.time, zone), "DTSTART" + value(row.date, row.time ?? d.time, zone),
                     "SUMMARY:\(escape(row.title ?? d.title))",
                 ]
                 if row.status == .done { lines.append("STATUS:COMPLETED") }
-                lines += alarms(offsets, title: row.title ?? d.title, uid: "\(uid)-\(basic(row.date))")
-                lines.append("END:\(component)")
+                let alarms = alarms(offsets, title: row.title ?? d.title, uid: "\(uid)-\(basic(row.date))")
+                members.append(.component(ICalendar.Component(component, properties(lines) + alarms)))
             }
         }
-        lines.append("END:VCALENDAR")
-        // RFC 5545 §3.2.19: a TZID names a VTIMEZONE of the same document.
-        if let first, d.time != nil, !isUTC(zone) {
-            lines.insert(contentsOf: timeZone(zone, from: first), at: 3)
-        }
-        return lines.flatMap(fold).joined(separator: "\r\n") + "\r\n"
+        let calendar = ICalendar.Component("VCALENDAR", properties(["VERSION:2.0", "PRODID:\(productID)"]) + members)
+        return ICalendar.Document([.component(calendar)], lineEnd: "\r\n")
     }
+
+    /// Content lines as new properties of the model.
+    static func properties(_ lines: [String]) -> [ICalendar.Item] { lines.map { .property(ICalendar.Property($0)) } }
 
     /// Whether two documents differ in nothing but their DTSTAMPs: an unchanged item, exported again.
     public static func sameButStamps(_ a: String, _ b: String) -> Bool {
-        func content(_ text: String) -> [Substring] { text.split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") } }
+        sameButStamps(ICalendar.Document(parsing: a), ICalendar.Document(parsing: b))
+    }
+
+    public static func sameButStamps(_ a: ICalendar.Document, _ b: ICalendar.Document) -> Bool {
+        func content(_ d: ICalendar.Document) -> [String] {
+            d.components.flatMap(\.lines).filter { $0.name != "DTSTAMP" }.map { $0.name + $0.content }
+        }
         return content(a) == content(b)
     }
 
@@ -109,20 +126,20 @@ public enum CalendarExport {
     /// that follows the table (its POSIX TZ footer) as RRULEs; changes worked out one by one for 40
     /// years where that rule has no RRULE form. TZOFFSETFROM is the offset before each onset, the
     /// onset's DTSTART its wall time in that offset.
-    static func timeZone(_ zone: Zone, from: CivilDate) -> [String] {
+    static func timeZone(_ zone: Zone, from: CivilDate) -> ICalendar.Component {
         let rules = zone.rules
         let begin = Int64(from.dayNumber - 366) * 86_400
-        var lines = ["BEGIN:VTIMEZONE", "TZID:\(zone.identifier)"]
+        var items = properties(["TZID:\(zone.identifier)"])
         func offset(_ seconds: Int) -> String {
             let a = abs(seconds)
             return (seconds < 0 ? "-" : "+") + two(a / 3600) + two(a / 60 % 60) + (a % 60 == 0 ? "" : two(a % 60))
         }
         func onset(at t: Int64, from before: Int, to after: Int, daylight: Bool, rule: String? = nil) {
             let (date, s) = ISO8601.split(local: t + Int64(before))
-            let name = daylight ? "DAYLIGHT" : "STANDARD"
-            lines += ["BEGIN:\(name)", "DTSTART:\(basic(date))T\(two(s / 3600))\(two(s / 60 % 60))\(two(s % 60))"]
+            var lines = ["DTSTART:\(basic(date))T\(two(s / 3600))\(two(s / 60 % 60))\(two(s % 60))"]
             if let rule { lines.append("RRULE:\(rule)") }
-            lines += ["TZOFFSETFROM:\(offset(before))", "TZOFFSETTO:\(offset(after))", "END:\(name)"]
+            lines += ["TZOFFSETFROM:\(offset(before))", "TZOFFSETTO:\(offset(after))"]
+            items.append(.component(ICalendar.Component(daylight ? "DAYLIGHT" : "STANDARD", properties(lines))))
         }
         // The onset in force at `begin` (the last change before it, else the zone's first offset).
         var standard = rules.footer?.standard ?? Int(rules.initial)
@@ -143,8 +160,7 @@ public enum CalendarExport {
         }
         let tableEnd = max(rules.transitions.last ?? begin, begin)
         guard let footer = rules.footer, let daylight = footer.daylight, let start = footer.start, let end = footer.end else {
-            lines.append("END:VTIMEZONE")
-            return lines
+            return ICalendar.Component("VTIMEZONE", items)
         }
         standard = footer.standard
         if let startRule = start.rrule, let endRule = end.rrule {
@@ -162,8 +178,7 @@ public enum CalendarExport {
                 t = next
             }
         }
-        lines.append("END:VTIMEZONE")
-        return lines
+        return ICalendar.Component("VTIMEZONE", items)
     }
 
     /// `;VALUE=DATE:20261201`, `;TZID=Europe/Berlin:20261201T090000`, or `:20261201T090000Z` in UTC.
@@ -179,14 +194,12 @@ public enum CalendarExport {
 
     /// A VALARM per offset, each with a UID of its own (RFC 9074), which a snooze made elsewhere
     /// names as the alarm it snoozed.
-    static func alarms(_ offsets: [ReminderOffset], title: String, uid: String) -> [String] {
-        offsets.flatMap { offset -> [String] in
+    static func alarms(_ offsets: [ReminderOffset], title: String, uid: String) -> [ICalendar.Item] {
+        offsets.map { offset -> ICalendar.Item in
             let seconds = offset.exactSeconds
             let trigger = seconds == 0 ? "PT0S" : seconds % 86_400 == 0 ? "-P\(seconds / 86_400)D" : "-PT\(seconds / 60)M"
-            return [
-                "BEGIN:VALARM", "UID:\(escape(uid))-alarm-\(offset)", "ACTION:DISPLAY", "DESCRIPTION:\(escape(title))", "TRIGGER:\(trigger)",
-                "END:VALARM",
-            ]
+            let lines = ["UID:\(escape(uid))-alarm-\(offset)", "ACTION:DISPLAY", "DESCRIPTION:\(escape(title))", "TRIGGER:\(trigger)"]
+            return .component(ICalendar.Component("VALARM", properties(lines)))
         }
     }
 
@@ -219,24 +232,5 @@ public enum CalendarExport {
             }
         }
         return out
-    }
-
-    /// Lines longer than 75 octets folded (RFC 5545 §3.1), never inside a UTF-8 sequence.
-    static func fold(_ line: String) -> [String] {
-        var parts: [String] = []
-        var current = ""
-        var octets = 0
-        for character in line {
-            let size = character.utf8.count
-            if octets + size > 75 {
-                parts.append(current)
-                current = " "
-                octets = 1
-            }
-            current.append(character)
-            octets += size
-        }
-        parts.append(current)
-        return parts
     }
 }

@@ -1,8 +1,12 @@
 /// Our own exported items, met again after other devices had them (docs/calendars.md, "Your items
 /// on other devices"): what a file says in our terms (`facts`), what another device changed since
 /// we wrote it (`changes`), and the file to write next, which keeps everything they wrote
-/// (`merge`). Pure text in, values or text out; the store and the files are the caller's.
+/// (`merge`). Pure: files as their model (`ICalendar`) in, values or a model out; the store and
+/// the files are the caller's.
 public enum CalendarRoundTrip {
+    typealias Line = ICalendar.Property
+    typealias Component = ICalendar.Component
+
     /// One instance of a repeating item, as a file says it.
     public struct Instance: Hashable, Sendable {
         public var status: OccurrenceStatus = .open
@@ -73,39 +77,22 @@ public enum CalendarRoundTrip {
     /// What `text` says of the item. A time in another zone than `zone` is converted by
     /// `zones` (nil: that start is not understood, and left as it was).
     public static func facts(_ text: String, zone: Zone, zones: (String) -> Zone? = { _ in nil }) -> Facts {
+        facts(ICalendar.Document(parsing: text), zone: zone, zones: zones)
+    }
+
+    /// What `document` says of the item.
+    public static func facts(_ document: ICalendar.Document, zone: Zone, zones: (String) -> Zone? = { _ in nil }) -> Facts {
         var facts = Facts()
         var overrides: [(id: Line, component: Component)] = []
-        for case .component(let component) in Document(text).parts where ["VEVENT", "VTODO"].contains(component.name) {
+        for component in document.calendarItems() {
             let changed = component.first("LAST-MODIFIED").flatMap(utc) ?? component.first("DTSTAMP").flatMap(utc)
-            func later(_ a: Instant?, _ b: Instant?) -> Instant? { [a, b].compactMap { $0 }.max() }
-            let lastAck = component.first("X-MOZ-LASTACK").flatMap(utc)
-            facts.acknowledged = later(facts.acknowledged, lastAck)
-            // Each alarm's ACKNOWLEDGED by its UID: a snooze set it on the alarm it snoozed when made.
-            var acknowledgedAlarms: [String: Instant] = [:]
-            for alarm in component.alarms {
-                if let uid = alarm.first(where: { $0.name == "UID" })?.value, let at = alarm.first(where: { $0.name == "ACKNOWLEDGED" }).flatMap(utc) {
-                    acknowledgedAlarms[uid] = at
-                }
-            }
-            func snoozed(_ until: Instant, alarm: String?) {
-                facts.snoozes.insert(until)
-                facts.snoozedAlarms[until] = alarm
-                facts.snoozedAt[until] = alarm.flatMap { acknowledgedAlarms[$0] } ?? lastAck ?? changed
-            }
-            for alarm in component.alarms {
-                let acknowledged = alarm.first { $0.name == "ACKNOWLEDGED" }.flatMap(utc)
-                let trigger = alarm.first { $0.name == "TRIGGER" }
-                let parent = alarm.first { $0.name == "RELATED-TO" && $0.parameter("RELTYPE")?.uppercased() == "SNOOZE" }
-                if let parent, let until = trigger.flatMap(utc) {
-                    if (acknowledged ?? Instant(secondsSinceEpoch: .min)) < until { snoozed(until, alarm: parent.value) }
-                } else if parent == nil {
-                    facts.acknowledged = later(facts.acknowledged, acknowledged)
-                }
-            }
-            for line in component.properties where line.name.hasPrefix("X-MOZ-SNOOZE-TIME") {
-                if let until = utc(line), until > (facts.acknowledged ?? Instant(secondsSinceEpoch: .min)), !facts.snoozes.contains(until) {
-                    snoozed(until, alarm: nil)
-                }
+            // What was acknowledged and snoozed: the rules the reader follows too.
+            let marks = ICalendar.AlarmMarks(component)
+            facts.acknowledged = [facts.acknowledged, marks.acknowledged].compactMap { $0 }.max()
+            for snooze in marks.pending where snooze.alarm != nil || !facts.snoozes.contains(snooze.until) {
+                facts.snoozes.insert(snooze.until)
+                facts.snoozedAlarms[snooze.until] = snooze.alarm
+                facts.snoozedAt[snooze.until] = snooze.madeAt ?? changed
             }
             if let id = component.first("RECURRENCE-ID") {
                 overrides.append((id, component))
@@ -150,10 +137,7 @@ public enum CalendarRoundTrip {
     }
 
     /// A UTC DATE-TIME value (`20261201T080000Z`) as an instant.
-    static func utc(_ line: Line) -> Instant? {
-        if case .utc(let at)? = RecurrenceRule.until(line.value) { return at }
-        return nil
-    }
+    static func utc(_ line: Line) -> Instant? { line.utc }
 
     /// A DATE or DATE-TIME value as a day and time of `zone`: a date, a UTC time, a time of its
     /// TZID (converted when that is another zone), or a floating time.
@@ -212,10 +196,10 @@ public enum CalendarRoundTrip {
     /// resolved with a stale version leaves it: its latest stamp (LAST-MODIFIED or DTSTAMP of any
     /// of its components) is before the latest of what was written, and its SEQUENCE no higher.
     /// A real edit elsewhere stamps it now, or keeps the stamp it found; either is not before.
-    public static func isStale(_ file: String, written: String) -> Bool {
-        func stamps(_ text: String) -> (latest: Instant?, sequence: Int) {
+    public static func isStale(_ file: ICalendar.Document, written: ICalendar.Document) -> Bool {
+        func stamps(_ document: ICalendar.Document) -> (latest: Instant?, sequence: Int) {
             var latest: Instant?, sequence = 0
-            for case .component(let component) in Document(text).parts where ["VEVENT", "VTODO"].contains(component.name) {
+            for component in document.calendarItems() {
                 for name in ["LAST-MODIFIED", "DTSTAMP"] {
                     if let at = component.first(name).flatMap(utc) { latest = max(latest ?? at, at) }
                 }

@@ -18,29 +18,18 @@ public enum ContentLines {
     public static func bounded(_ input: [UInt8], longest: Int = longest) -> Bounded {
         var result = Bounded(bytes: [])
         result.bytes.reserveCapacity(input.count)
-        var start = 0
-        while start < input.count {
-            // One logical line: a physical line and the ones that continue it (a leading space or tab).
-            var end = start
-            var length = 0
-            repeat {
-                let lineStart = end
-                while end < input.count && input[end] != 0x0A { end += 1 }
-                if end < input.count { end += 1 }
-                length += end - lineStart
-            } while end < input.count && (input[end] == 0x20 || input[end] == 0x09)
-            if length <= longest {
-                result.bytes.append(contentsOf: input[start..<end])
-            } else {
-                let line = unfolded(input[start..<end])
-                let nameEnd = line.firstIndex { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") } ?? min(line.count, 64)
-                let name = String(decoding: line.prefix(min(nameEnd, 64)), as: UTF8.self).uppercased()
-                result.cut[name, default: 0] += 1
-                if name == "SUMMARY" {
-                    result.bytes += whole(Array(line.prefix(summaryBytes))) + Array("…\r\n".utf8)
-                }
+        ICalendar.forEachLine(input) { range, _ in
+            if range.count <= longest {
+                result.bytes.append(contentsOf: input[range])
+                return
             }
-            start = end
+            let line = Array(ICalendar.unfolded(input[range]).filter { $0 != 0x0D })
+            let nameEnd = line.firstIndex { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") } ?? min(line.count, 64)
+            let name = String(decoding: line.prefix(min(nameEnd, 64)), as: UTF8.self).uppercased()
+            result.cut[name, default: 0] += 1
+            if name == "SUMMARY" {
+                result.bytes += whole(Array(line.prefix(summaryBytes))) + Array("…\r\n".utf8)
+            }
         }
         return result
     }
@@ -54,17 +43,10 @@ public enum ContentLines {
         guard input.contains(0) else { return (input, []) }
         // Logical lines: their byte ranges, first physical line numbers, and whether they hold a NUL.
         var lines: [(range: Range<Int>, number: Int, nul: Bool)] = []
-        var (start, number) = (0, 1)
-        while start < input.count {
-            var end = start
-            var physical = 0
-            repeat {
-                while end < input.count && input[end] != 0x0A { end += 1 }
-                if end < input.count { end += 1 }
-                physical += 1
-            } while end < input.count && (input[end] == 0x20 || input[end] == 0x09)
-            lines.append((start..<end, number, input[start..<end].contains(0)))
-            (start, number) = (end, number + physical)
+        var number = 1
+        ICalendar.forEachLine(input) { range, physical in
+            lines.append((range, number, input[range].contains(0)))
+            number += physical
         }
         func word(_ line: Int, after prefix: String) -> String? {
             let text = String(decoding: input[lines[line].range].prefix(80), as: UTF8.self).uppercased()
@@ -119,19 +101,5 @@ public enum ContentLines {
         let backslashes = kept.reversed().prefix { $0 == UInt8(ascii: "\\") }.count
         if backslashes % 2 == 1 { kept.removeLast() }
         return kept
-    }
-
-    /// A logical line's bytes without its line breaks and folds.
-    private static func unfolded(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(bytes.count)
-        var atLineStart = true
-        for byte in bytes {
-            if byte == 0x0A || byte == 0x0D { atLineStart = true; continue }
-            if atLineStart && !line.isEmpty && (byte == 0x20 || byte == 0x09) { atLineStart = false; continue }
-            atLineStart = false
-            line.append(byte)
-        }
-        return line
     }
 }

@@ -17,6 +17,8 @@ extension CalendarReader {
         var problems: [CalendarProblem] = []
         /// The VCALENDAR being read: its VTIMEZONEs resolve TZIDs.
         var calendarComponent: OpaquePointer?
+        /// What each item's component says of its alarms, read from the file's model (`index`).
+        var marks: [OpaquePointer: ICalendar.AlarmMarks] = [:]
 
         let zones: Zones
         let budget: Budget
@@ -112,9 +114,36 @@ extension CalendarReader {
             var tzids = Set(children(set, ICAL_VTIMEZONE_COMPONENT).compactMap(tzid))
             for other in calendars.dropFirst() { move(other, into: set, defined: &tzids) }
             calendarComponent = set
+            // The same text as Core's model, for what acknowledges and snoozes alarms.
+            let model = ICalendar.Document(parsing: Array(text.utf8))
             for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
                 let items = f.icalcomponent_isa(set) == kind ? [set] : children(set, kind)
+                index(items, in: model)
                 expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
+            }
+        }
+
+        /// Each of libical's `items` given the marks of the model's component of the same UID and
+        /// RECURRENCE-ID (the first such to the first, the second to the second…), read from the
+        /// calendars libical reads (the VCALENDARs, else the file's bare item).
+        mutating func index(_ items: [OpaquePointer], in model: ICalendar.Document) {
+            let f = ical.f
+            func key(_ uid: String?, _ instance: String?) -> String {
+                (uid ?? "") + "\n" + (instance ?? "").uppercased().filter { !$0.isWhitespace }
+            }
+            let calendars = model.components.filter { $0.name == "VCALENDAR" }
+            let read = calendars.isEmpty ? model : ICalendar.Document(calendars.map { .component($0) })
+            var components: [String: [ICalendar.Component]] = [:]
+            for component in read.calendarItems(unended: true) {
+                components[key(component.first("UID")?.value, component.first("RECURRENCE-ID")?.value), default: []].append(component)
+            }
+            var taken: [String: Int] = [:]
+            for item in items {
+                let id = f.icalcomponent_get_first_property(item, ICAL_RECURRENCEID_PROPERTY).flatMap { f.icalproperty_get_value_as_string($0) }
+                let name = key(f.icalcomponent_get_uid(item).map { String(cString: $0) }, id.map { String(cString: $0) })
+                let index = taken[name, default: 0]
+                taken[name] = index + 1
+                if let list = components[name], index < list.count { marks[item] = ICalendar.AlarmMarks(list[index]) }
             }
         }
 
