@@ -93,7 +93,7 @@ extension Store.Items {
             guard let (deleted, item, occurrences) = row else {
                 throw StoreError(.notFound, "no \(tables.noun) \(id) deleted on another device within the last 30 days")
             }
-            guard try db.query("SELECT 1 FROM \(tables.definitions) WHERE id = ?", [.int(id)]) { $0.int(0) }.isEmpty else {
+            guard try db.query("SELECT 1 FROM \(tables.definitions) WHERE id = ?", [.int(id)], { $0.int(0) }).isEmpty else {
                 throw StoreError(.conflict, "\(tables.noun) \(id) is here already")
             }
             // The columns the kept row has and the table still has (a later migration may add one,
