@@ -26,7 +26,16 @@ extension ICalendar {
 
     /// A logical line's bytes without its line ends and the space or tab that begins each
     /// continuation (RFC 5545 §3.1); a lone CR stays.
-    static func unfolded(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    static func unfolded(_ bytes: ArraySlice<UInt8>, physical: Int = 2) -> ArraySlice<UInt8> {
+        // One physical line (most are): its line end cut off, nothing copied.
+        if physical == 1 {
+            var end = bytes.endIndex
+            if end > bytes.startIndex, bytes[end - 1] == 0x0A {
+                end -= 1
+                if end > bytes.startIndex, bytes[end - 1] == 0x0D { end -= 1 }
+            }
+            return bytes[bytes.startIndex..<end]
+        }
         guard bytes.contains(0x0A) else { return bytes }
         var line: [UInt8] = []
         line.reserveCapacity(bytes.count)
@@ -47,7 +56,16 @@ extension ICalendar.Document {
     /// kept as a property of no name, an END that ends nothing open as a property, a component
     /// the file never ends as one without END (ended where its parent ends).
     public init(parsing bytes: [UInt8]) {
-        let crlf = zip(bytes, bytes.dropFirst()).contains { $0 == 0x0D && $1 == 0x0A }
+        // The file's line end: CRLF when any line ends so.
+        var crlf = false
+        var search = bytes.startIndex
+        while let lf = bytes[search...].firstIndex(of: 0x0A) {
+            if lf > bytes.startIndex && bytes[lf - 1] == 0x0D {
+                crlf = true
+                break
+            }
+            search = lf + 1
+        }
         var open: [(name: String, begin: ICalendar.Property, items: [ICalendar.Item])] = []
         var top: [ICalendar.Item] = []
         func append(_ item: ICalendar.Item) {
@@ -57,9 +75,9 @@ extension ICalendar.Document {
             let component = open.removeLast()
             append(.component(ICalendar.Component(begin: component.begin, end: end, items: component.items)))
         }
-        ICalendar.forEachLine(bytes) { range, _ in
+        ICalendar.forEachLine(bytes) { range, physical in
             let line = bytes[range]
-            let property = ICalendar.Property(unfolded: ICalendar.unfolded(line), original: line)
+            let property = ICalendar.Property(unfolded: ICalendar.unfolded(line, physical: physical), original: line)
             if property.name == "BEGIN" && open.count < ICalendar.deepest {
                 open.append((property.value.uppercased(), property, []))
                 return

@@ -55,9 +55,12 @@ public enum ICalendar {
             self.head = String(decoding: head, as: UTF8.self)
             self.value = colon.map { String(decoding: text[($0 + 1)...], as: UTF8.self) } ?? ""
             self.original = original
-            self.name = self.head.prefix { $0 != ";" }.prefix(ContentLines.longest).uppercased()
+            // The name: up to the first semicolon, in upper case (already so in most files: kept).
+            let nameBytes = head.prefix { $0 != UInt8(ascii: ";") }.prefix(ContentLines.longest)
+            let upper = nameBytes.allSatisfy { !($0 >= 0x61 && $0 <= 0x7A) && $0 < 0x80 }
+            self.name = upper ? String(decoding: nameBytes, as: UTF8.self) : String(decoding: nameBytes, as: UTF8.self).uppercased()
             // Parameters too long for any real ones are not taken apart (their bytes stay as they are).
-            let parts = self.head.utf8.count > ContentLines.longest ? [] : Self.split(self.head, on: ";")
+            let parts = nameBytes.count == head.count || self.head.utf8.count > ContentLines.longest ? [] : Self.split(self.head, on: ";")
             self.parameters = parts.dropFirst().map { part in
                 guard let equals = part.firstIndex(of: "=") else { return Parameter(name: part.uppercased(), values: []) }
                 return Parameter(name: part[..<equals].uppercased(), values: Self.split(String(part[part.index(after: equals)...]), on: ","))
@@ -66,19 +69,19 @@ public enum ICalendar {
 
         /// `text` split at `separator` outside double quotes.
         static func split(_ text: String, on separator: Character) -> [String] {
+            let bytes = Array(text.utf8)
+            let cut = separator.asciiValue ?? 0
             var parts: [String] = []
-            var current = ""
+            var start = 0
             var quoted = false
-            for character in text {
-                if character == "\"" { quoted.toggle() }
-                if character == separator && !quoted {
-                    parts.append(current)
-                    current = ""
-                } else {
-                    current.append(character)
+            for (i, byte) in bytes.enumerated() {
+                if byte == UInt8(ascii: "\"") { quoted.toggle() }
+                if byte == cut && !quoted {
+                    parts.append(String(decoding: bytes[start..<i], as: UTF8.self))
+                    start = i + 1
                 }
             }
-            parts.append(current)
+            parts.append(String(decoding: bytes[start...], as: UTF8.self))
             return parts
         }
 

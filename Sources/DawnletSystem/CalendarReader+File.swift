@@ -114,13 +114,12 @@ extension CalendarReader {
             var tzids = Set(children(set, ICAL_VTIMEZONE_COMPONENT).compactMap(tzid))
             for other in calendars.dropFirst() { move(other, into: set, defined: &tzids) }
             calendarComponent = set
-            // The same text as Core's model, for what acknowledges and snoozes alarms.
-            let model = ICalendar.Document(parsing: Array(text.utf8))
-            for kind in [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT] {
-                let items = f.icalcomponent_isa(set) == kind ? [set] : children(set, kind)
-                index(items, in: model)
-                expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo)
-            }
+            // The same text as Core's model, for what acknowledges and snoozes alarms (read only
+            // where a line may be such a mark: most files have none).
+            let model = ICalendar.AlarmMarks.mayBeIn(bytes) ? ICalendar.Document(parsing: Array(text.utf8)) : nil
+            let kinds = [ICAL_VEVENT_COMPONENT, ICAL_VTODO_COMPONENT].map { kind in (kind, f.icalcomponent_isa(set) == kind ? [set] : children(set, kind)) }
+            if let model { index(kinds.flatMap(\.1), in: model) }
+            for (kind, items) in kinds { expand(items, kind: kind == ICAL_VEVENT_COMPONENT ? .event : .todo) }
         }
 
         /// Each of libical's `items` given the marks of the model's component of the same UID and

@@ -155,4 +155,20 @@ import Testing
         // The snooze alarm's own words are no acknowledgement of the item: a1's is.
         #expect(facts.acknowledged == ICalendar.Property("X:20261201T090100Z").utc)
     }
+
+    @Test(
+        "a file's model is read for its alarms' marks only where a line begins with one (in any case), not where the word is inside a line; an alarm with no marks read fires as it is"
+    )
+    func marksSeen() {
+        func may(_ lines: String...) -> Bool { ICalendar.AlarmMarks.mayBeIn(Array(lines.joined(separator: "\r\n").utf8)) }
+        #expect(may("BEGIN:VEVENT", "x-moz-lastack:20261201T090000Z", "END:VEVENT"))
+        #expect(may("BEGIN:VALARM", "Acknowledged:20261201T090000Z"))
+        #expect(may("RELATED-TO:alarm-1") && may("ACTION:NONE") && may("X-MOZ-SNOOZE-TIME-1:20261201T090000Z"))
+        #expect(!may("BEGIN:VEVENT", "DESCRIPTION:ACKNOWLEDGED: RELATED-TO X-MOZ-", " ACTION:NONE", "ACTION:DISPLAY", "END:VEVENT"))
+        #expect(!may(""))
+        // No marks read for an item: its alarms fire as they are.
+        let at = ICalendar.Property("X:20261201T090000Z").utc!
+        let marks = ICalendar.OccurrenceMarks(item: ICalendar.AlarmMarks(), series: nil, instance: nil, single: true)
+        #expect(marks.due([[at], [at.adding(seconds: 60)]]) == [at, at.adding(seconds: 60)])
+    }
 }
