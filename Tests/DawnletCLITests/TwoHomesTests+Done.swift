@@ -138,4 +138,36 @@ extension ServeTests {
         #expect(lines.contains("RECURRENCE-ID:20201221T230000Z") && lines.filter { $0 == "STATUS:COMPLETED" }.count == 2, "\(onPhone)")
         #expect(try keys(from: "2020-12-20T00:00", to: "2020-12-23T00:00").filter { $0.hasPrefix(task) } == ["\(task):20201222T230000Z:10m"])
     }
+
+    @Test(
+        "two homes: A's todo deleted in B (its file removed there, as a calendar app deletes it) is deleted in A after a sync, listed by deleted; restored in A, it is in B again after the next",
+        arguments: CalDAV.Server.allCases
+    )
+    func deletedElsewhereAcrossHomes(server: CalDAV.Server) throws {
+        let caldav = try CalDAV(folder: folder, server: server)
+        let vdirA = try caldav.home("A", in: folder), vdirB = try caldav.home("B", in: folder)
+        for n in 1...5 { try cli("todo", "add", "Task \(n)", "--due", berlin(86_400, "yyyy-MM-dd") + "T1\(n):00") }
+        try cli("export", "--to", vdirA)
+        try caldav.sync("A", in: folder)
+        try caldav.sync("B", in: folder)
+        // In B, the file that holds A's todo 2 is deleted.
+        let names = try FileManager.default.contentsOfDirectory(atPath: vdirB)
+        let two = try #require(names.first { (try? String(contentsOfFile: "\(vdirB)/\($0)", encoding: .utf8))?.contains("-todo-2@dawnlet-remind") == true })
+        try FileManager.default.removeItem(atPath: "\(vdirB)/\(two)")
+        try caldav.sync("B", in: folder)
+        try caldav.sync("A", in: folder)
+
+        let pass = try cli("export", "--to", vdirA)
+        #expect(pass.stderr.contains("todo 2: its file was deleted on another device: deleted here"), "\(pass.stderr)")
+        #expect(!(try cli("todo", "list").stdout.contains("Task 2")))
+        #expect(try cli("deleted").stdout.contains("todo #2  Task 2"))
+        #expect(try cli("todo", "restore", "2").stdout == "todo 2 restored: Task 2\n")
+        try cli("export", "--to", vdirA)
+        try caldav.sync("A", in: folder)
+        try caldav.sync("B", in: folder)
+        let again = try FileManager.default.contentsOfDirectory(atPath: vdirB).filter {
+            (try? String(contentsOfFile: "\(vdirB)/\($0)", encoding: .utf8))?.contains("-todo-2@dawnlet-remind") == true
+        }
+        #expect(again.count == 1, "\(again)")
+    }
 }
