@@ -60,7 +60,7 @@ public final class Store {
         try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
         // Foreign keys go on after migrating: a migration that rebuilds a table must not cascade
         // the drop of the old one (and the pragma is a no-op inside a transaction).
-        if version < Migrations.latest { try migrate() }
+        if version < Migrations.latest { try migrate(path) }
         try db.execute("PRAGMA foreign_keys = ON;")
     }
 
@@ -75,20 +75,27 @@ public final class Store {
         try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
     }
 
-    private func migrate() throws(StoreError) {
-        for (index, sql) in Migrations.all.enumerated() {
-            let target = index + 1
-            try db.writeTransaction { () throws(StoreError) in
-                // Checked inside the write lock: another process may have migrated meanwhile.
-                let current = try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
-                guard current < target else { return }
-                try db.execute(sql)
-                // What foreign keys would have kept (they are off while migrating).
-                if let broken = try db.query("PRAGMA foreign_key_check", [], { $0.text(0) }).first {
-                    throw StoreError(.corrupt, "migration \(target) left a reference in \(broken) pointing nowhere; nothing was changed")
+    /// Every pending migration in one write transaction: a migration that fails leaves the file
+    /// at the version it was, with nothing of the earlier ones applied.
+    private func migrate(_ path: String) throws(StoreError) {
+        try db.writeTransaction { () throws(StoreError) in
+            // Read inside the write lock: another process may have migrated meanwhile.
+            let current = try db.query("PRAGMA user_version") { Int($0.int(0)) }.first ?? 0
+            guard current < Migrations.latest else { return }
+            for (index, sql) in Migrations.all.enumerated().dropFirst(current) {
+                do throws(StoreError) {
+                    try db.execute(sql)
+                } catch {
+                    throw StoreError(
+                        error.code, "migrating \(path) from schema \(current) failed at migration \(index + 1): \(error.message); the file is as it was",
+                        sqliteCode: error.sqliteCode)
                 }
-                try db.execute("PRAGMA user_version = \(target)")
             }
+            // What foreign keys would have kept (they are off while migrating).
+            if let broken = try db.query("PRAGMA foreign_key_check", [], { $0.text(0) }).first {
+                throw StoreError(.corrupt, "migrating \(path) from schema \(current) left a reference in \(broken) pointing nowhere; the file is as it was")
+            }
+            try db.execute("PRAGMA user_version = \(Migrations.latest)")
         }
     }
 

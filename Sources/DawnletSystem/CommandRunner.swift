@@ -8,7 +8,8 @@ import Synchronization
 public struct CommandResult: Hashable, Sendable {
     /// The exit status, or 128 + the signal that ended it.
     public let status: Int32
-    /// The start of what it wrote to stderr (at most 4 KiB).
+    /// The start of what it wrote to stderr (at most 4 KiB); stdout's too, as it came, when it was
+    /// run `capturingStdout`.
     public let stderr: String
     /// It ran past its timeout and was killed.
     public let timedOut: Bool
@@ -39,10 +40,13 @@ public enum CommandRunner {
     }
 
     /// Runs `argv` to its end (or its timeout) and says how it ended: `start` on a private loop.
-    public static func run(_ argv: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil) throws(SystemError) -> CommandResult {
+    /// `capturingStdout`: what it prints is captured with its stderr (a query's answer).
+    public static func run(
+        _ argv: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil, capturingStdout: Bool = false
+    ) throws(SystemError) -> CommandResult {
         let loop = try EventLoop()
         var outcome: CommandResult?
-        try start(argv, environment: environment, timeout: timeout, input: input, on: loop) { result in
+        try start(argv, environment: environment, timeout: timeout, input: input, capturingStdout: capturingStdout, on: loop) { result in
             outcome = result
             loop.exit(0)
         }
@@ -56,11 +60,11 @@ public enum CommandRunner {
     /// loop's thread, after every source and descriptor of the run is gone. Throws when it cannot
     /// be started (then `done` is never called).
     public static func start(
-        _ argv: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil, on loop: EventLoop,
-        done: @escaping (CommandResult) -> Void
+        _ argv: [String], environment: [String: String], timeout: Duration, input: [UInt8]? = nil, capturingStdout: Bool = false,
+        on loop: EventLoop, done: @escaping (CommandResult) -> Void
     ) throws(SystemError) {
         precondition(!argv.isEmpty, "argv needs a program")
-        let child = try spawn(argv, environment: environment, input: input != nil)
+        let child = try spawn(argv, environment: environment, input: input != nil, capturingStdout: capturingStdout)
         let run = Running(child, input: input ?? [], done: done)
         running.withLock { _ = $0.insert(child.pid) }
         do {
@@ -187,8 +191,8 @@ public enum CommandRunner {
     }
 
     /// `posix_spawnp` with an empty signal mask, default dispositions and its own process group;
-    /// stdin on /dev/null or a non-blocking pipe, stdout on /dev/null, stderr on a pipe.
-    static func spawn(_ argv: [String], environment: [String: String], input: Bool) throws(SystemError) -> Child {
+    /// stdin on /dev/null or a non-blocking pipe, stdout on /dev/null (or the stderr pipe), stderr on a pipe.
+    static func spawn(_ argv: [String], environment: [String: String], input: Bool, capturingStdout: Bool = false) throws(SystemError) -> Child {
         var pipe: [Int32] = [-1, -1]
         try SystemError.posix("pipe2") { dawnlet_pipe2(&pipe, O_CLOEXEC) }
         var inputPipe: [Int32] = [-1, -1]
@@ -212,7 +216,11 @@ public enum CommandRunner {
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if capturingStdout {
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
 
         var attributes = posix_spawnattr_t()

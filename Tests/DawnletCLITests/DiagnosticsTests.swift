@@ -81,6 +81,23 @@ import Testing
             file.stdout.contains("FAIL export: \(vdir) is not a folder this user can write; to fix: point export.to at a folder of yours"), "\(file.stdout)")
     }
 
+    @Test("the example config copied as it is, where the config belongs: doctor passes, nothing failed, and the example's defaults are in force")
+    func exampleConfigAsItIs() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let home = workspace.folder.path("home")
+        try FileManager.default.createDirectory(atPath: home + "/.config/dawnlet", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: root.appendingPathComponent("config/config.example.json5").path, toPath: home + "/.config/dawnlet/config.json5")
+        let environment = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+        try CLIProcess.run(["--db", workspace.db, "todo", "add", "Water the plants", "--due", "2026-12-01T09:00"], environment: environment).expectSuccess()
+        let r = try CLIProcess.run(["--db", workspace.db, "doctor"], environment: environment)
+        #expect(r.status == 0, "\(r.stdout)\(r.stderr)")
+        #expect(!r.stdout.contains("FAIL"), "\(r.stdout)")
+        #expect(r.stdout.contains("ok   config: \(home)/.config/dawnlet/config.json5 (read)"), "\(r.stdout)")
+        // The system's zone, no mail server, no calendar: nothing of the example's own people.
+        #expect(r.stdout.contains("(the system's; followed when it changes)") && !r.stdout.contains("email") && !r.stdout.contains("calendar"), "\(r.stdout)")
+    }
+
     @Test("doctor names the config it reads, and a config under the program's name, never read, is a failure saying where it belongs")
     func misplacedConfig() throws {
         let home = workspace.folder.path("xdg")

@@ -576,7 +576,9 @@ import Testing
 
     // In this serialized suite, not beside it: a user manager started while another runner test
     // is running is the one suspect of a runner that vanished once in CI.
-    @Test("under a real systemd --user: starts (Type=notify), reports status, reloads, stops with 0, logs to the journal")
+    @Test(
+        "under a real systemd --user: starts (Type=notify), reports status, reloads, stops with 0, logs to the journal; a config error fails it at once, not restarted, and doctor says why"
+    )
     func userManager() throws {
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/lib/systemd/systemd") else {
             Issue.record("needs root and systemd (run `make deps`)")
@@ -596,6 +598,9 @@ import Testing
         for expected in [
             "start=0", "active=active", "reload=0", "after-reload=active", "stop=0", "Result=success", "ExecMainStatus=0",
             "DAWNLET_KEY=todo:1:", "DAWNLET_OUTCOME=delivered", "DAWNLET_CHANNEL=command",
+            // A config error: failed at once, never restarted (RestartPreventExitStatus=), and doctor says why.
+            "bad-start=1", "failed-ActiveState=failed", "failed-Result=exit-code", "failed-ExecMainStatus=78", "failed-NRestarts=0",
+            "doctor-FAIL service: dawnlet-remind.service failed: its config cannot be used (exit 78; not restarted",
         ] {
             #expect(lines.contains { $0.hasPrefix(expected) }, "\(expected) in:\n\(text)")
         }

@@ -1,3 +1,4 @@
+import DawnletCCall
 import DawnletTestSupport
 import Foundation
 import Testing
@@ -48,7 +49,7 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 
-    @Test("a database from a newer version is refused, naming both versions")
+    @Test("a database from a newer version is refused, naming both versions, and left untouched")
     func newerSchema() throws {
         let folder = try TemporaryFolder()
         let path = folder.path("d.sqlite")
@@ -56,12 +57,15 @@ import Testing
             let store = try Store(path: path)
             try store.db.execute("PRAGMA user_version = \(Store.schemaVersion + 3)")
         }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect {
             try Store(path: path)
         } throws: { error in
             guard let e = error as? StoreError else { return false }
             return e.code == .newerSchema && e.message.contains("\(Store.schemaVersion + 3)") && e.message.contains("\(Store.schemaVersion)")
         }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "left untouched")
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
     @Test("every earlier schema version migrates to the latest, keeping data")
@@ -81,6 +85,40 @@ import Testing
             // Opening again runs no migration twice.
             #expect(try Store(path: path).schemaVersionOnDisk() == Migrations.latest)
         }
+    }
+
+    @Test(
+        "a migration that fails leaves the file as it was: none of the pending ones applied, the same bytes, and it migrates whole once the fault is gone",
+        .enabled(if: FailureInjection.isCompiledIn, "failure injection is in debug builds only"))
+    func failedMigrationChangesNothing() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.path("d.sqlite")
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let version = 5
+        do {
+            let old = try Connection(path: path, busyTimeout: .milliseconds(100))
+            try old.execute("PRAGMA journal_mode = WAL")
+            for sql in Migrations.all.prefix(version) { try old.execute(sql) }
+            try old.execute("PRAGMA user_version = \(version); INSERT INTO todos (title, reminders, created) VALUES ('kept', '', '2026-01-01')")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        // Fails the third pending migration (8: the database's beginning), after two have run.
+        let failing = try #require(Migrations.all[version + 2].split(separator: "\n").first.map(String.init))
+        let plan = FailureInjection.Plan([.init("sqlite3_exec", context: failing, code: 13)])
+        FailureInjection.$plan.withValue(plan) {
+            #expect {
+                try Store(path: path)
+            } throws: { error in
+                let e = error as? StoreError
+                return e?.message.contains("from schema \(version) failed at migration \(version + 3)") == true
+                    && e?.message.contains("the file is as it was") == true
+            }
+        }
+        #expect(plan.unfired.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file's bytes")
+        let store = try Store(path: path)
+        #expect(try store.schemaVersionOnDisk() == Migrations.latest)
+        #expect(try store.items.definitions([.todo]).map(\.title) == ["kept"])
     }
 
     @Test("deliveries logged before the log kept item ids get them from their keys: the log of one item finds its rows and the digests', no other's")

@@ -315,16 +315,4 @@ enum DeliveryCommands {
         let server = try bus.serverInformation().prefix(3).joined(separator: " ")
         return (bus, server, try bus.capabilities())
     }
-
-    /// The user unit: enabled and running under the user manager?
-    static func unitState(_ environment: [String: String]) -> (ok: Bool?, text: String) {
-        guard CommandRunner.find("systemctl", path: environment["PATH"]) != nil else { return (nil, "systemctl is not available") }
-        func systemctl(_ verb: String) -> Int32? {
-            (try? CommandRunner.run(["systemctl", "--user", "--quiet", verb, "dawnlet-remind.service"], environment: environment, timeout: .seconds(5)))?.status
-        }
-        guard let active = systemctl("is-active") else { return (nil, "cannot run systemctl") }
-        let enabled = systemctl("is-enabled") == 0
-        if active == 0 { return (true, "dawnlet-remind.service is running" + (enabled ? " and enabled" : " (not enabled: it will not start at login)")) }
-        return (nil, "dawnlet-remind.service is not running (make install, then systemctl --user enable --now dawnlet-remind.service)")
-    }
 }

@@ -37,6 +37,13 @@ echo "after-reload=$(systemctl --user is-active dawnlet-remind.service)"
 systemctl --user stop dawnlet-remind.service; echo "stop=$?"
 systemctl --user show -p Result -p ExecMainStatus dawnlet-remind.service
 journalctl -D /run/log/journal --no-pager -o verbose 2>/dev/null | grep -E '^ +(MESSAGE=|DAWNLET_)' | sed 's/^ *//'
+# A config that cannot be used: the unit fails at once (exit 78), is not restarted, and doctor
+# says so and why.
+echo '{ route: ' > "$XDG_CONFIG_HOME/dawnlet/config.json5"
+systemctl --user start dawnlet-remind.service; echo "bad-start=$?"
+for _ in $(seq 100); do systemctl --user -q is-failed dawnlet-remind.service && break; sleep 0.1; done
+systemctl --user show -p ActiveState -p Result -p ExecMainStatus -p NRestarts dawnlet-remind.service | sed 's/^/failed-/'
+"$bindir/dawnlet-remind" doctor | grep ' service: ' | sed 's/^/doctor-/'
 systemctl --user exit 2>/dev/null
 kill %1 2>/dev/null
 wait 2>/dev/null
