@@ -48,12 +48,21 @@ extension Help {
 
                   today  tomorrow  yesterday
                   fri              the next Friday, never today (`next fri` says the same)
+                  dec 24  24 dec   the next 24 December on or after today; `december 24th`,
+                                   `24 dec 2027` and `dec 24, 2027` name a year
+                  in 3 days        also in 2 weeks, in 1 month, in a year (a month's day clamped)
+                  next week        its Monday; `next month` its first day, `next year` 1 January
+                  end of month     the month's last day; `end of week` its Sunday
                   +3d  -1w         days or weeks from today
                   +2m  +1y         months or years from today (a month's day clamped to its length)
 
-                DATE[THH:MM] adds a wall-clock time: 2026-12-24T18:00, `tomorrow 09:00`, `fri 18:30`.
-                TIME is HH:MM, 24-hour. `preview --from/--to` and `--now` also take an ISO 8601 instant:
-                2026-12-01T09:00 (in your zone) or 2026-12-01T09:00:00+01:00.
+                A numeric date with slashes or dots (03/04, 3.4.2027) is refused: whether the day or the
+                month comes first is a guess. Write 2027-04-03, 3 apr or apr 3.
+
+                A DATE may carry a time: 2026-12-24T18:00, `tomorrow 09:00`, `fri 6:30pm`, `dec 24 at
+                noon`, `9am tomorrow`; a time alone is today's. TIME is HH:MM on the 24-hour clock, or
+                9am, 9:30pm, 12am (midnight), 12pm, noon, midnight. `preview --from/--to` and `--now`
+                also take an ISO 8601 instant: 2026-12-01T09:00 (in your zone) or 2026-12-01T09:00:00+01:00.
 
                 A command that read a word says on stderr what it made of it (`todo 4: due Fri 2026-12-04`);
                 stdout keeps just the answer.

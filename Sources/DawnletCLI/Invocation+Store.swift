@@ -36,15 +36,15 @@ extension Invocation {
         try arguments.value(name).map { (text) throws(CLIError) in try date(name, text) }
     }
 
-    /// `DATE`, `DATETHH:MM` or `DATE HH:MM`, DATE as people type it (`tomorrow 09:00`).
+    /// `DATE`, `DATETHH:MM`, `DATE TIME` or a time alone, as people type them (`tomorrow 9am`).
     func dateAndTime(_ name: String) throws(CLIError) -> (CivilDate, WallTime?)? {
         guard let text = arguments.value(name) else { return nil }
         let today = try today()
         guard let resolved = DateWords.dateAndTime(text, today: today) else {
             let why = DateWords.whyNot(text, today: today).map { " (\($0))" } ?? ""
             throw .usage(
-                "--\(name) \"\(text)\" is not a date, or a date and time\(why): give \(DateWords.examples), "
-                    + "optionally with a time (2026-12-04T09:30, tomorrow 09:00, fri 18:30)", globals.usage)
+                "--\(name) \"\(text)\" is not a date, or a date and time\(why): give \(DateWords.examples) "
+                    + "(2026-12-04T09:30, tomorrow 09:00, fri 6:30pm)", globals.usage)
         }
         return resolved
     }
@@ -103,7 +103,9 @@ extension Invocation {
 
     func optionalTime(_ name: String) throws(CLIError) -> WallTime? {
         guard let text = arguments.value(name) else { return nil }
-        guard let time = WallTime(text) else { throw .usage("--\(name) \"\(text)\" is not a time as HH:MM", globals.usage) }
+        guard let time = DateWords.time(text) else {
+            throw .usage("--\(name) \"\(text)\" is not a time: \(DateWords.timeForms)", globals.usage)
+        }
         return time
     }
 

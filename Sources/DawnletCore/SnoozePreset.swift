@@ -56,7 +56,7 @@ public enum SnoozePreset: Hashable, Sendable, CustomStringConvertible {
             guard let (day, time) = Self.dayAndTime(words, today: today) else { return nil }
             var instant = zone.resolve(time, on: day).instant
             // A bare time already past today means tomorrow's.
-            if instant <= now, WallTime(words) != nil { instant = zone.resolve(time, on: today.adding(days: 1)).instant }
+            if instant <= now, DateWords.time(words) != nil { instant = zone.resolve(time, on: today.adding(days: 1)).instant }
             until = instant
         case .beforeStart(let span):
             guard let start else { return nil }
@@ -67,7 +67,6 @@ public enum SnoozePreset: Hashable, Sendable, CustomStringConvertible {
 
     /// Date words with a time ("tomorrow 09:00"), or a time alone (today's).
     private static func dayAndTime(_ words: String, today: CivilDate) -> (CivilDate, WallTime)? {
-        if let time = WallTime(words) { return (today, time) }
         guard let (day, time) = DateWords.dateAndTime(words, today: today), let time else { return nil }
         return (day, time)
     }

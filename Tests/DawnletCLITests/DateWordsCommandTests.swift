@@ -34,6 +34,21 @@ import Testing
         #expect(preview.contains(#""fire_at":"2026-03-29T03:30:00+02:00""#), "\(preview)")
     }
 
+    @Test("spoken dates and 12-hour times through the binary, echoed as read; a numeric date whose order is a guess is 2 with why")
+    func spoken() throws {
+        let now = "2026-12-01T10:00Z"
+        #expect(try run("--now", now, "todo", "add", "Gifts", "--due", "dec 24 9am").stderr == "todo 1: due Thu 2026-12-24 09:00\n")
+        #expect(try run("--now", now, "todo", "add", "Review", "--due", "in 3 days at noon").stderr == "todo 2: due Fri 2026-12-04 12:00\n")
+        #expect(try run("--now", now, "event", "add", "Retro", "--start", "next week 2:30pm").stderr == "event 1: starts Mon 2026-12-07 14:30\n")
+        #expect(try run("--now", now, "todo", "add", "Rent", "--due", "end of month").stderr == "todo 3: due Thu 2026-12-31\n")
+        #expect(try run("--now", now, "todo", "list").stdout.contains("#1  Gifts  due 2026-12-24 09:00"))
+        CLIProcess.expectFailure(
+            try run("--now", now, "todo", "add", "X", "--due", "03/04"), status: 2, mentioning: ["could be day/month or month/day", "YYYY-MM-DD"])
+        CLIProcess.expectFailure(try run("--now", now, "todo", "add", "X", "--due", "feb 30"), status: 2, mentioning: ["February has no day 30"])
+        CLIProcess.expectFailure(try run("--now", now, "todo", "add", "X", "--due", "tomorrow 13pm"), status: 2, mentioning: [#""13pm" is not a time"#])
+        #expect(try run("--now", now, "todo", "list").stdout.split(separator: "\n").count == 3, "nothing added by a refusal")
+    }
+
     @Test("verbs take words too, and say the date they acted on; today --date tomorrow; an unreadable word is 2 with examples")
     func verbs() throws {
         #expect(try run("todo", "add", "Water", "--every", "daily from 2026-11-01").status == 0)
@@ -44,7 +59,7 @@ import Testing
         #expect(try run("--now", "2026-12-01T10:00Z", "goal", "add", "Bike", "--target", "800", "--by", "+2m").stderr == "goal 1: by Mon 2027-02-01\n")
         CLIProcess.expectFailure(
             try run("todo", "add", "X", "--due", "frday"), status: 2,
-            mentioning: [#"--due "frday" is not a date"#, "tomorrow", "next fri", "+3d"])
+            mentioning: [#"--due "frday" is not a date"#, "tomorrow", "dec 24", "in 3 days", "+3d", "9am"])
         CLIProcess.expectFailure(try run("todo", "done", "1", "--on", "someday"), status: 2, mentioning: [#"--on "someday" is not a date"#])
         CLIProcess.expectFailure(try run("--now", "soon", "today"), status: 2, mentioning: [#"--now "soon""#])
         CLIProcess.expectFailure(try run("--now", "2026-12-01T10:00Z", "serve"), status: 2, mentioning: ["--now does not apply to serve"])

@@ -124,7 +124,7 @@ import Testing
         "the topics explain the syntax the options take",
         arguments: [
             ("schedules", ["monthly on day 31", "every other week on fri", "from YYYY-MM-DD", "at HH:MM", "spring-forward"]),
-            ("dates", ["tomorrow", "next fri", "+3d", "+2m", "DATE[THH:MM]"]),
+            ("dates", ["tomorrow", "next fri", "+3d", "+2m", "dec 24", "in 3 days", "end of month", "9am", "03/04"]),
             ("offsets", ["10m", "1d", "calendar days", "morning digest"]),
             ("config", ["timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels.email", "calendars", "line and column"]),
         ])
