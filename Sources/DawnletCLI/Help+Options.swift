@@ -14,6 +14,8 @@ extension Help {
         "--no-time": "no time of day: it belongs to the day and goes in the morning digest",
         "--all-day": "an all-day event, no time of day",
         "--once": "a one-off on its next open occurrence instead of repeating",
+        "--until": "the last day it repeats on (a DATE; the schedule's `until`); see `help dates`",
+        "--no-until": "repeat with no last day again",
         "--title": "the new title",
         "--name": "the new name",
         "--days": "the weekdays it is kept on, like mon,wed,fri; or daily, weekdays",

@@ -22,13 +22,16 @@ extension Help {
                   monthly on day 31          every 3 months on day 15   yearly
                   monthly on 2nd tue         monthly on last fri        every 2 months on 1st mon
 
-                then optionally `from YYYY-MM-DD` (the anchor) and `at HH:MM` (a wall-clock time):
+                then optionally `from YYYY-MM-DD` (the anchor), `until YYYY-MM-DD` (the last day) and
+                `at HH:MM` (a wall-clock time):
 
-                  weekly on mon,thu from 2027-01-04 at 07:30
+                  weekly on mon,thu from 2027-01-04 until 2027-03-29 at 07:30
 
                 - The anchor is the first day the schedule may produce; intervals count from it: weeks from
                   the Monday-started week that holds it, months from its month. Without one, a new item
                   anchors at today (`occurrences` at --from).
+                - `until` ends the series: nothing after it; the day itself only if the pattern gives it.
+                  `--until DATE` on add and edit sets it as people type dates; `--no-until` takes it away.
                 - Day 29-31 falls on the month's last day when the month is shorter: `monthly on day 31`
                   gives Jan 31, Feb 28 (29 in leap years), Mar 31, Apr 30.
                 - A 5th weekday a month does not have gives nothing that month.

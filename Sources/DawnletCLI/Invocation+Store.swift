@@ -109,13 +109,28 @@ extension Invocation {
         return time
     }
 
+    /// `--every SCHEDULE`, ended by `--until DATE` when that is given too.
     func schedule(_ name: String) throws(CLIError) -> Schedule? {
         guard let text = arguments.value(name) else { return nil }
+        var schedule: Schedule
         do {
-            return try Schedule(parsing: text)
+            schedule = try Schedule(parsing: text)
         } catch {
             throw .usage(error.description, globals.usage)
         }
+        try ending(&schedule)
+        return schedule
+    }
+
+    /// Sets `--until DATE` (as people type it) as the schedule's last day: not before its first.
+    func ending(_ schedule: inout Schedule) throws(CLIError) {
+        guard let until = try optionalDate("until") else { return }
+        let today = try today()
+        let first = schedule.anchor ?? today
+        guard until >= first else {
+            throw .usage("--until \(until) is before the schedule's first day \(first): nothing would be left", globals.usage)
+        }
+        schedule.until = until
     }
 
     func amount(_ name: String) throws(CLIError) -> Amount {

@@ -77,7 +77,9 @@ public enum CalendarExport {
             let property = d.kind == .todo && d.schedule == nil ? "DUE" : "DTSTART"
             lines.append(property + value(first, d.time, zone))
             if let minutes = d.durationMinutes, d.kind == .event { lines.append("DURATION:PT\(minutes)M") }
-            if let schedule = d.schedule, let anchor { lines.append("RRULE:" + schedule.rrule(anchor: anchor)) }
+            if let schedule = d.schedule, let anchor {
+                lines.append("RRULE:" + schedule.rrule(anchor: anchor) + (schedule.until.map { ";UNTIL=" + until($0, d.time, zone) } ?? ""))
+            }
         }
         let rows = stored.filter { $0.definitionID == d.id && $0.kind == d.kind }.sorted { $0.date < $1.date }
         if d.schedule != nil {
@@ -187,6 +189,13 @@ public enum CalendarExport {
         let local = "\(basic(date))T\(two(time.hour))\(two(time.minute))00"
         if isUTC(zone) { return ":\(local)Z" }
         return ";TZID=\(zone.identifier):\(local)"
+    }
+
+    /// An RRULE's UNTIL for the last day `date` (RFC 5545 §3.3.10): a DATE for a date-only series,
+    /// else the instant of that day's occurrence in UTC, as a DTSTART with a TZID requires.
+    static func until(_ date: CivilDate, _ time: WallTime?, _ zone: Zone) -> String {
+        guard let time else { return basic(date) }
+        return basic(zone.resolve(time, on: date).instant)
     }
 
     /// Times in UTC are written as such (`…Z`), with no TZID.

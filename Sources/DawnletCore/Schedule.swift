@@ -1,6 +1,6 @@
 /// The one recurrence shape of every repeating thing: weekly with an interval
 /// and weekdays, monthly by date (clamped), or monthly by nth/last weekday; an optional anchor the
-/// pattern counts from; an optional wall-clock time.
+/// pattern counts from; an optional last date (`until`); an optional wall-clock time.
 ///
 /// Not in the shape, on purpose: hourly, every N days, end-after-N, full RRULE.
 ///
@@ -48,10 +48,12 @@ public struct Schedule: Hashable, Sendable {
     public var rule: Rule
     /// The first day the pattern may produce, and the origin its intervals count from.
     public var anchor: CivilDate?
+    /// The last day the pattern may produce (it is an occurrence only if it matches); nil: no end.
+    public var until: CivilDate?
     /// A wall-clock time in the configured zone; nil for a date-only schedule.
     public var time: WallTime?
 
-    public init(rule: Rule, anchor: CivilDate? = nil, time: WallTime? = nil) {
+    public init(rule: Rule, anchor: CivilDate? = nil, until: CivilDate? = nil, time: WallTime? = nil) {
         switch rule {
         case .weekly(let interval, let days):
             precondition(Schedule.intervalLimit.contains(interval) && days?.isEmpty != true, "\(rule)")
@@ -63,6 +65,7 @@ public struct Schedule: Hashable, Sendable {
         }
         self.rule = rule
         self.anchor = anchor
+        self.until = until
         self.time = time
     }
 }
@@ -131,7 +134,7 @@ extension Schedule {
     ) {
         let anchor = self.anchor ?? defaultAnchor
         let start = max(range.lowerBound, anchor).dayNumber
-        let end = range.upperBound.dayNumber
+        let end = min(range.upperBound, until ?? range.upperBound).dayNumber
         guard start <= end else { return }
 
         switch rule {

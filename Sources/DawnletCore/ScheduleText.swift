@@ -21,7 +21,7 @@ extension Schedule: CustomStringConvertible, LosslessStringConvertible {
     public static let maximumTextLength = 200
 
     /// The canonical text: the shortest standard spelling, weekdays in Monday-first order, then
-    /// `from DATE`, then `at HH:MM`. `Schedule(parsing: s.description) == s` for every schedule.
+    /// `from DATE`, `until DATE`, then `at HH:MM`. `Schedule(parsing: s.description) == s` for every schedule.
     public var description: String {
         var text: String
         switch rule {
@@ -39,6 +39,7 @@ extension Schedule: CustomStringConvertible, LosslessStringConvertible {
             text += " on " + ordinal.description + " " + weekday.shortName
         }
         if let anchor { text += " from \(anchor)" }
+        if let until { text += " until \(until)" }
         if let time { text += " at \(time)" }
         return text
     }
@@ -54,7 +55,7 @@ extension Schedule: CustomStringConvertible, LosslessStringConvertible {
     ///     weekly on tue,thu       every 2 weeks on mon       every other week on fri
     ///     monthly on day 31       every 3 months on day 15   yearly
     ///     monthly on 2nd tue      monthly on last fri        every 2 months on 1st mon
-    ///     daily   weekdays        … [from YYYY-MM-DD] [at HH:MM]
+    ///     daily   weekdays        … [from YYYY-MM-DD] [until YYYY-MM-DD] [at HH:MM]
     ///
     /// Also accepted: full weekday names, `and` or spaces between weekdays, `the` before a day,
     /// ordinals spelt out (`second`), `monthly on the 15th`, `monthly on the last day` (day 31),
@@ -92,6 +93,7 @@ struct ScheduleParser {
         static let nthWeekday = "monthly on 2nd tue"
         static let anchor = "monthly on day 15 from 2026-01-15"
         static let time = "weekly on fri at 18:00"
+        static let until = "weekly on mon from 2026-01-05 until 2026-03-30"
     }
 
     /// The words of the lowercased text (keywords are compared without case).
@@ -136,6 +138,7 @@ struct ScheduleParser {
         }
         let rule = try parseRule()
         var anchor: CivilDate?
+        var until: CivilDate?
         var time: WallTime?
         while let word = next() {
             switch word {
@@ -146,6 +149,13 @@ struct ScheduleParser {
                     throw error(.badDate, value, "not a date as YYYY-MM-DD that exists", Example.anchor)
                 }
                 anchor = date
+            case "until":
+                guard until == nil else { throw error(.repeatedClause, word, "`until` given twice", Example.until) }
+                let value = try expectWord(after: word, example: Example.until)
+                guard let date = CivilDate(String(value)) else {
+                    throw error(.badDate, value, "not a date as YYYY-MM-DD that exists", Example.until)
+                }
+                until = date
             case "at":
                 guard time == nil else { throw error(.repeatedClause, word, "`at` given twice", Example.time) }
                 let value = try expectWord(after: word, example: Example.time)
@@ -154,10 +164,14 @@ struct ScheduleParser {
                 }
                 time = wall
             default:
-                throw error(.unknownWord, word, "expected `from DATE` or `at HH:MM` here", Example.weekly)
+                throw error(.unknownWord, word, "expected `from DATE`, `until DATE` or `at HH:MM` here", Example.weekly)
             }
         }
-        return Schedule(rule: rule, anchor: anchor, time: time)
+        if let anchor, let until, until < anchor {
+            throw ScheduleParseError(
+                code: .badDate, word: "\(until)", problem: "`until` is before `from` \(anchor): nothing would be left", example: Example.until)
+        }
+        return Schedule(rule: rule, anchor: anchor, until: until, time: time)
     }
 
     private mutating func parseRule() throws(ScheduleParseError) -> Schedule.Rule {

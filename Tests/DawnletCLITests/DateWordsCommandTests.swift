@@ -49,6 +49,27 @@ import Testing
         #expect(try run("--now", now, "todo", "list").stdout.split(separator: "\n").count == 3, "nothing added by a refusal")
     }
 
+    @Test("a series that ends: --until (as people type it) on add, shown with the schedule, changed or taken away by edit; refused where nothing would be left")
+    func until() throws {
+        let now = "2026-12-01T10:00Z"
+        #expect(try run("--now", now, "todo", "add", "Course", "--every", "weekly on tue at 18:00", "--until", "dec 22").status == 0)
+        #expect(try run("--now", now, "todo", "list").stdout.contains("#1  Course  (weekly on tue from 2026-12-01 until 2026-12-22 at 18:00)"))
+        let preview = try run("--now", now, "preview", "--days", "60", "--json").stdout
+        #expect(preview.contains("todo:1:2026-12-22:0m") && !preview.contains("todo:1:2026-12-29:0m"), "\(preview)")
+        #expect(try run("--now", now, "todo", "edit", "1", "--until", "2027-01-05").status == 0)
+        #expect(try run("--now", now, "todo", "list").stdout.contains("(weekly on tue from 2026-12-01 until 2027-01-05 at 18:00)"))
+        #expect(try run("--now", now, "todo", "edit", "1", "--no-until").status == 0)
+        #expect(try run("--now", now, "todo", "list").stdout.contains("(weekly on tue from 2026-12-01 at 18:00)"))
+        #expect(try run("--now", now, "habit", "add", "Run", "--days", "mon", "--until", "end of month").stderr.isEmpty)
+        #expect(try run("--now", now, "habit", "list").stdout.contains("until 2026-12-31"))
+        try run("--now", now, "todo", "add", "Once").expectSuccess()
+        CLIProcess.expectFailure(try run("--now", now, "todo", "edit", "2", "--until", "tomorrow"), status: 2, mentioning: ["does not repeat"])
+        CLIProcess.expectFailure(
+            try run("--now", now, "event", "add", "Y", "--start", "2026-12-01T09:00", "--every", "daily from 2026-12-10", "--until", "dec 5"),
+            status: 2, mentioning: ["--until 2026-12-05 is before the schedule's first day 2026-12-10"])
+        CLIProcess.expectFailure(try run("--now", now, "todo", "edit", "1", "--until", "dec 5", "--no-until"), status: 2, mentioning: ["not both"])
+    }
+
     @Test("verbs take words too, and say the date they acted on; today --date tomorrow; an unreadable word is 2 with examples")
     func verbs() throws {
         #expect(try run("todo", "add", "Water", "--every", "daily from 2026-11-01").status == 0)

@@ -222,7 +222,7 @@ import Testing
             (["todo", "done", "42"], 65, ["no todo with id 42"]),
             (["todo", "done", "x"], 2, ["\"x\" is not an id"]),
             (["todo", "add", "A", "--due", "2026-02-30"], 2, ["2026-02-30", "2026-02 has no day 30: it has 28 days", "YYYY-MM-DD, today"]),
-            (["todo", "add", "A", "--due", "tomorrow 9am"], 2, ["\"9am\" is not a time: write it as 24-hour HH:MM", "tomorrow 09:00"]),
+            (["todo", "add", "A", "--due", "tomorrow 13pm"], 2, ["\"13pm\" is not a time: write it as 24-hour HH:MM", "9am", "tomorrow 09:00"]),
             (["todo", "done", "1", "--on", "2026-13-01"], 2, ["there is no month 13"]),
             (["todo", "skip", "1", "--on", "2026-12-02"], 65, ["2026-12-02 is not an occurrence of todo 1"]),
             (["money", "add", "Rent", "--amount", "ten", "--every", "monthly"], 2, ["\"ten\" is not an amount"]),

@@ -131,6 +131,22 @@ import Testing
         #expect(got.map(\.description) == c.expected)
     }
 
+    @Test("a series that ends: nothing after until, until itself only if it matches; next and last occurrence stop there")
+    func until() throws {
+        let s = try schedule("weekly on mon,thu from 2026-12-01 until 2026-12-14")
+        #expect(
+            s.occurrences(in: date("2026-11-01")...date("2027-12-31"), defaultAnchor: date("2026-12-01")).map(\.description) == [
+                "2026-12-03", "2026-12-07", "2026-12-10", "2026-12-14",
+            ])
+        #expect(s.nextOccurrence(onOrAfter: date("2026-12-15"), defaultAnchor: date("2026-12-01")) == nil)
+        #expect(s.lastOccurrence(onOrBefore: date("2027-06-01"), defaultAnchor: date("2026-12-01")) == date("2026-12-14"))
+        let monthly = try schedule("monthly on day 31 from 2026-01-01 until 2026-04-29")
+        #expect(
+            monthly.occurrences(in: date("2026-01-01")...date("2026-12-31"), defaultAnchor: date("2026-01-01")).map(\.description) == [
+                "2026-01-31", "2026-02-28", "2026-03-31",
+            ])
+    }
+
     @Test("matches and nextOccurrence agree with the range")
     func matchesAndNext() throws {
         let s = try schedule("monthly on 5th fri from 2026-01-01")

@@ -40,6 +40,8 @@ import Testing
             ("weekly on fri at 9:05", "weekly on fri at 09:05"),
             ("monthly on day 1 at 18:00 from 2026-01-01", "monthly on day 1 from 2026-01-01 at 18:00"),
             ("  DAILY   FROM 2026-03-01   AT 07:30 ", "daily from 2026-03-01 at 07:30"),
+            ("weekly on mon until 2026-05-01", "weekly on mon until 2026-05-01"),
+            ("monthly on day 1 at 18:00 until 2027-06-30 from 2026-01-01", "monthly on day 1 from 2026-01-01 until 2027-06-30 at 18:00"),
         ])
     func canonical(_ input: String, _ expected: String) throws {
         let s = try schedule(input)
@@ -97,7 +99,10 @@ import Testing
             Bad(text: "daily at", word: nil, code: .missingWord),
             Bad(text: "daily at 09:00 at 10:00", word: "at", code: .repeatedClause),
             Bad(text: "daily from 2026-01-01 from 2026-01-02", word: "from", code: .repeatedClause),
-            Bad(text: "weekly on mon until 2026-05-01", word: "until", code: .unknownWord),
+            Bad(text: "weekly on mon until 2026-05-31 until 2026-06-01", word: "until", code: .repeatedClause),
+            Bad(text: "weekly on mon until next week", word: "next", code: .badDate),
+            Bad(text: "weekly on mon until", word: nil, code: .missingWord),
+            Bad(text: "weekly on mon from 2026-05-04 until 2026-05-01", word: "2026-05-01", code: .badDate),
             Bad(text: "hourly", word: "hourly", code: .unknownWord),
         ])
     func errors(_ bad: Bad) {

@@ -101,6 +101,33 @@ import Testing
         }
     }
 
+    @Test("a series that ends is written with UNTIL (a date, or the last instance's instant in UTC), and recurring-ical-events reads the same dates as ours")
+    func until() throws {
+        let folder = try TemporaryFolder()
+        let cases: [(String, WallTime?, Zone, String)] = [
+            ("weekly on mon,thu from 2026-12-01 until 2026-12-14", WallTime(hour: 9, minute: 30), Self.berlin, "UNTIL=20261214T083000Z"),
+            ("monthly on day 31 from 2026-01-01 until 2026-04-29", nil, Self.berlin, "UNTIL=20260429"),
+            ("daily from 2026-03-27 until 2026-03-30", WallTime(hour: 2, minute: 30), Self.berlin, "UNTIL=20260330T003000Z"),
+            ("every 2 weeks on fri from 2026-12-04 until 2027-01-29", WallTime(hour: 18, minute: 0), .utc, "UNTIL=20270129T180000Z"),
+        ]
+        var files: [String] = []
+        for (i, (text, time, zone, until)) in cases.enumerated() {
+            let schedule = try DawnletTestSupport.schedule(text)
+            let item = ItemDefinition(kind: .event, id: Int64(i), title: "Series \(i)", time: time, schedule: schedule)
+            let document = CalendarExport.document(item, stored: [], offsets: [], uid: "series-\(i)", zone: zone, stamp: Self.stamp)
+            #expect(document.replacingOccurrences(of: "\r\n ", with: "").contains(";" + until + "\r\n"), "\(text): \(document)")
+            files.append(folder.path("series-\(i).ics"))
+            try document.write(toFile: files[i], atomically: true, encoding: .utf8)
+        }
+        let answers = try CalendarOracleTests().oracle(files, from: "20250101T000000Z", to: "20280101T000000Z")
+        for (i, (text, _, _, _)) in cases.enumerated() {
+            let schedule = try DawnletTestSupport.schedule(text)
+            let ours = schedule.occurrences(in: date("2025-01-01")...date("2027-12-31"), defaultAnchor: schedule.anchor!).map(CalendarExport.basic)
+            let theirs = (answers[i] as? [String] ?? []).map { String($0.split(separator: " ")[1].prefix(8)) }
+            #expect(theirs == ours, "\(text)")
+        }
+    }
+
     @Test("every 12 months is written FREQ=YEARLY; DTSTAMP is the moment of export, and an item exported again unchanged keeps its file")
     func yearlyAndStamps() throws {
         let yearly = try DawnletTestSupport.schedule("yearly from 2027-03-31")

@@ -11,19 +11,21 @@ extension ItemCommands {
             return Command(
                 path: ["todo", "edit"],
                 usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
-                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
+                    + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
                 summary: "Change the todo (or, with --on, one occurrence's title and time).",
-                options: [.value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once")]
-                    + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
+                options: [
+                    .value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once"), .value("until"),
+                    .flag("no-until"),
+                ] + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
         case .event:
             return Command(
                 path: ["event", "edit"],
                 usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
-                    + "[--every SCHEDULE | --once] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
+                    + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
                 summary: "Change the event (or, with --on, one occurrence's title and time).",
                 options: [
                     .value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
-                    .value("every"), .flag("once"),
+                    .value("every"), .flag("once"), .value("until"), .flag("no-until"),
                 ] + reminding, positionals: 1...1, run: { try edit(.event, &$0) })
         case .habit:
             return Command(
@@ -48,8 +50,8 @@ extension ItemCommands {
             let title = try arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
             let time = try invocation.optionalTime("at")
             let other =
-                ["due", "start", "every", "duration", "remind", "channel", "nag", "urgency", "sound"].filter { arguments.value($0) != nil }
-                + ["no-time", "all-day", "once", "no-remind", "no-channel"].filter { arguments.has($0) }
+                ["due", "start", "every", "until", "duration", "remind", "channel", "nag", "urgency", "sound"].filter { arguments.value($0) != nil }
+                + ["no-time", "all-day", "once", "no-until", "no-remind", "no-channel"].filter { arguments.has($0) }
             guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
             guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
             let date = try occurrenceDate(of: old, invocation: invocation, store: store)
@@ -57,7 +59,10 @@ extension ItemCommands {
             invocation.output.line("\(kind.rawValue) \(id) on \(date): updated")
             return
         }
-        for (a, b) in [("at", "no-time"), ("at", "all-day"), ("every", "once"), ("remind", "no-remind"), ("channel", "no-channel")]
+        for (a, b) in [
+            ("at", "no-time"), ("at", "all-day"), ("every", "once"), ("until", "no-until"), ("until", "once"), ("remind", "no-remind"),
+            ("channel", "no-channel"),
+        ]
         where (arguments.value(a) != nil || arguments.has(a)) && arguments.has(b) {
             throw CLIError.usage("give --\(a) or --\(b), not both", usage)
         }
@@ -84,7 +89,14 @@ extension ItemCommands {
             if schedule.anchor == nil { schedule.anchor = new.date ?? old.schedule?.anchor ?? today }
             if let time = schedule.time, arguments.value("at") == nil { new.time = time }
             new.schedule = schedule
+        } else if arguments.value("until") != nil {
+            guard var schedule = new.schedule else {
+                throw CLIError.usage("\(kind.rawValue) \(id) does not repeat: --until ends a schedule (give --every too)", usage)
+            }
+            try invocation.ending(&schedule)
+            new.schedule = schedule
         }
+        if arguments.has("no-until") { new.schedule?.until = nil }
         if arguments.has("once") {
             // One-off from here: on the next open occurrence, or the date it had.
             if old.isRepeating && new.date == old.date {

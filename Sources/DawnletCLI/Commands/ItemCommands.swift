@@ -12,19 +12,22 @@ enum ItemCommands {
         [
             Command(
                 path: ["todo", "add"],
-                usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
+                usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
                 summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
-                options: [.value("due"), .value("every"), .repeatable("remind"), .value("channel")] + styleOptions, positionals: 1...1, run: addTodo),
+                options: [.value("due"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions, positionals: 1...1,
+                run: addTodo),
             Command(
                 path: ["event", "add"],
-                usage: "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
+                usage:
+                    "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
                 summary: "Add an event, optionally repeating; prints its id.",
-                options: [.value("start"), .value("duration"), .value("every"), .repeatable("remind"), .value("channel")] + styleOptions,
+                options: [.value("start"), .value("duration"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions,
                 positionals: 1...1, run: addEvent),
             Command(
-                path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE] [--channel LIST] \(styleUsage)",
-                summary: "Add a habit kept on some weekdays, from today or DATE; prints its id.",
-                options: [.value("days"), .value("at"), .value("from"), .value("channel")] + styleOptions, positionals: 1...1, run: addHabit),
+                path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE] [--until DATE] [--channel LIST] \(styleUsage)",
+                summary: "Add a habit kept on some weekdays, from today or DATE (until DATE); prints its id.",
+                options: [.value("days"), .value("at"), .value("from"), .value("until"), .value("channel")] + styleOptions, positionals: 1...1,
+                run: addHabit),
         ]
             + ItemKind.allCases.flatMap { kind in
                 var verbs = [
@@ -133,7 +136,8 @@ enum ItemCommands {
         let time = try invocation.optionalTime("at")
         let today = try invocation.today()
         let from = try invocation.optionalDate("from")
-        let schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: from ?? today, time: time)
+        var schedule = Schedule(rule: .weekly(interval: 1, days: set), anchor: from ?? today, time: time)
+        try invocation.ending(&schedule)
         let id = try invocation.openStore().items.addItem(
             kind: .habit, title: name, date: nil, time: time, schedule: schedule, channels: try invocation.itemChannels(),
             style: try invocation.itemStyle(over: nil), today: today,
