@@ -43,7 +43,7 @@ let package = Package(
         // Helpers every test target shares: seeded randomness, dates by text, temporary folders.
         .target(name: "DawnletTestSupport", dependencies: ["DawnletCore", "DawnletCCall", "DawnletSystem"], path: "Tests/DawnletTestSupport"),
         .testTarget(name: "DawnletCoreTests", dependencies: ["DawnletCore", "DawnletTestSupport", "CICal"], exclude: ["Scripts"]),
-        .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"]),
+        .testTarget(name: "DawnletStoreTests", dependencies: ["DawnletCore", "DawnletStore", "DawnletTestSupport"], exclude: ["Corpus"]),
         .testTarget(
             name: "DawnletRunnerTests",
             dependencies: ["DawnletCore", "DawnletCCall", "DawnletStore", "DawnletSystem", "DawnletApp", "DawnletRunner", "DawnletTestSupport"]),
