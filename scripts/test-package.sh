@@ -101,6 +101,22 @@ EOF
     wait_for 10 '[ -S /run/systemd/journal/socket ]' || fail "journald did not start"
     /lib/systemd/systemd --user > "$dir/systemd.log" 2>&1 &
     wait_for 10 '[ -S /run/user/0/systemd/private ]' || fail "systemd --user did not start: $(cat "$dir/systemd.log")"
+    # A second user's manager (nobody's, in a cgroup of its own it may write), whose runner the
+    # package must restart and stop as that user.
+    mkdir -m 0700 /run/user/$other_uid "$dir/other" && chown $other_uid:$other_uid /run/user/$other_uid "$dir/other"
+    for h in systemd unified; do
+        mkdir -p "/sys/fs/cgroup/$h/$(group_of "$dir")-other" 2>/dev/null &&
+            chown -R $other_uid:$other_uid "/sys/fs/cgroup/$h/$(group_of "$dir")-other" || true
+    done
+    (
+        for h in systemd unified; do echo $BASHPID > "/sys/fs/cgroup/$h/$(group_of "$dir")-other/cgroup.procs" 2>/dev/null || true; done
+        exec setpriv --reuid=$other_uid --regid=$other_uid --clear-groups env -u XDG_CONFIG_HOME -u XDG_DATA_HOME HOME="$dir/other" XDG_RUNTIME_DIR=/run/user/$other_uid \
+            /lib/systemd/systemd --user > "$dir/systemd-other.log" 2>&1
+    ) &
+    wait_for 10 "[ -S /run/user/$other_uid/systemd/private ]" || fail "the second user's systemd --user did not start: $(cat "$dir/systemd-other.log")"
+    as_other systemctl --user start $unit || fail "the second user's runner did not start"
+    local other1
+    other1=$(as_other systemctl --user show -p MainPID --value $unit)
 
     systemctl --user enable --now $unit 2> "$dir/enable.log" || { cat "$dir/enable.log"; fail "systemctl --user enable --now"; }
     wait_for 30 "grep -qx Stretch '$dir/delivered' 2>/dev/null" || { journal "$dir"; fail "no reminder delivered by the installed service"; }
@@ -125,9 +141,13 @@ EOF
     [ "$(stat -L -c %i /proc/"$pid2"/exe)" = "$(stat -c %i /usr/bin/dawnlet-remind)" ] || fail "the restarted runner does not run the new binary"
     [ "$(dawnlet-remind todo list --json)" = "$items" ] && [ "$(sha256sum "$config")" = "$before" ] ||
         fail "the upgrade changed the user's todos or config"
+    local other2
+    other2=$(as_other systemctl --user show -p MainPID --value $unit)
+    [ "$other2" != 0 ] && [ "$other2" != "$other1" ] || fail "the second user's runner was not restarted (pid $other1, then $other2)"
+    [ "$(stat -c %u /proc/"$other2")" = $other_uid ] || fail "the second user's runner does not run as that user"
     dawnlet-remind --now "$(date -d '-3 min' +%Y-%m-%dT%H:%M:%S)" todo add "After the upgrade" --due "$(date -d '-1 min' +%Y-%m-%dT%H:%M)" > /dev/null
     wait_for 30 "grep -qx 'After the upgrade' '$dir/delivered'" || { journal "$dir"; fail "no reminder delivered after the upgrade"; }
-    pass "upgrade: the runner restarted onto the new binary (pid $pid1 -> $pid2) and delivering; todos and config as they were"
+    pass "upgrade: the runner restarted onto the new binary (pid $pid1 -> $pid2) and delivering, the second user's too ($other1 -> $other2); todos and config as they were"
 
     # An upgrade with the runner stopped by its user: not started, the database and config byte-identical.
     systemctl --user stop $unit
@@ -144,12 +164,14 @@ EOF
     dpkg -r "$pkg" > "$dir/dpkg-remove.log" 2>&1 || { cat "$dir/dpkg-remove.log"; fail "dpkg -r"; }
     [ "$(systemctl --user show -p LoadState --value $unit)" = not-found ] || fail "the user manager still has the unit after dpkg -r"
     [ "$(systemctl --user show -p MainPID --value $unit)" = 0 ] || fail "the runner still runs after dpkg -r"
+    [ "$(as_other systemctl --user show -p MainPID --value $unit)" = 0 ] &&
+        [ "$(as_other systemctl --user show -p LoadState --value $unit)" = not-found ] || fail "the second user's runner outlived dpkg -r"
     local left
     left=$(while read -r path; do [ -e "$path" ] && [ ! -d "$path" ] && echo "$path"; done < "$dir/files" || true)
     [ -z "$left" ] || fail "dpkg -r left: $left"
     [ ! -e /usr/share/doc/$pkg ] || fail "dpkg -r left /usr/share/doc/$pkg"
     [ -s "$db" ] && [ "$(sha256sum "$config")" = "$(grep " $config\$" <<< "$after")" ] || fail "dpkg -r removed or changed the user's data"
-    pass "dpkg -r: the runner stopped, every installed file gone, the database and config kept"
+    pass "dpkg -r: both users' runners stopped, every installed file gone, the database and config kept"
 }
 
 # Prints the namespace's journal and the user manager's log (on a failure).
@@ -161,6 +183,7 @@ journal() {
 
 teardown() {
     local dir=$1
+    [ -S /run/user/$other_uid/systemd/private ] && { as_other systemctl --user exit 2>/dev/null || true; }
     systemctl --user exit 2>/dev/null || true
     wait_for 10 '! [ -S /run/user/0/systemd/private ]' || true
     kill $(jobs -p) 2>/dev/null || true
@@ -168,14 +191,19 @@ teardown() {
     clean_group "$dir"
 }
 
-# The cgroup the test's user manager runs in, named after the scratch folder.
+# The cgroup the test's user manager runs in, named after the scratch folder (the second user's is
+# GROUP-other).
 group_of() { echo "dawnlet-package-test-$(basename "$1")"; }
+
+# The second user (nobody), with a home in the scratch folder.
+other_uid=65534
+as_other() { setpriv --reuid=$other_uid --regid=$other_uid --clear-groups env -u XDG_CONFIG_HOME -u XDG_DATA_HOME HOME="$dir/other" XDG_RUNTIME_DIR=/run/user/$other_uid "$@"; }
 
 # Moves this shell out of the test's cgroup, kills what is left in it, and removes it (innermost first).
 clean_group() {
     local h group
-    for h in systemd unified; do
-        group=/sys/fs/cgroup/$h/$(group_of "$1")
+    for group in /sys/fs/cgroup/{systemd,unified}/"$(group_of "$1")"{,-other}; do
+        h=$(basename "$(dirname "$group")")
         [ -d "$group" ] || continue
         echo $$ > "/sys/fs/cgroup/$h/cgroup.procs" 2>/dev/null || true
         find "$group" -name cgroup.procs -exec cat {} + 2>/dev/null | xargs -r kill -9 2>/dev/null || true
