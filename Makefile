@@ -10,6 +10,9 @@ PREFIX ?= $(HOME)/.local
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db \
 	notification-daemon xdotool
+# The Debian package: dpkg-shlibdeps (dpkg-dev) for its Depends, lintian to check it; bash-completion to
+# load its bash completion as installed.
+DEB_PACKAGE := dpkg-dev lintian bash-completion
 # Bench: Remind, the program the plan figures are paired with, and GNU time for peak memory.
 DEB_BENCH := remind time
 # The calendar oracles: python-dateutil for RRULEs, recurring-ical-events on icalendar for whole
@@ -19,6 +22,12 @@ VENV := .build/venv
 # Release binaries carry the Swift runtime and Foundation inside: no dynamic symbol resolution at
 # start (a command starts in ~12 ms instead of ~20 ms) and nothing to break when the toolchain moves.
 RELEASE_FLAGS := --static-swift-stdlib
+# Release builds say in `--version` the commit they were built from (`-dirty` when the tree had
+# changes); a build without it (a plain `swift build`) says the commit is unknown.
+COMMIT := $(shell git describe --always --dirty --exclude='*' 2>/dev/null)
+ifneq ($(COMMIT),)
+RELEASE_FLAGS += -Xcc -DDAWNLET_COMMIT='"$(COMMIT)"'
+endif
 # In CI a warning in Sources is an error (the tests are built without it).
 ifeq ($(CI),true)
 RELEASE_FLAGS += -Xswiftc -warnings-as-errors
@@ -29,6 +38,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RUN_ARGS ?= serve
 
 UNITDIR ?= $(HOME)/.config/systemd/user
+# Where `make deb` writes the Debian package.
+DEBDIR := .build/deb
 # Where each shell looks for a user's completions (XDG), and the man pages under PREFIX.
 XDG_DATA_HOME ?= $(HOME)/.local/share
 XDG_CONFIG_HOME ?= $(HOME)/.config
@@ -37,10 +48,10 @@ FISHCOMPDIR ?= $(XDG_CONFIG_HOME)/fish/completions
 ZSHCOMPDIR ?= $(XDG_DATA_HOME)/zsh/site-functions
 MANDIR ?= $(PREFIX)/share/man
 
-.PHONY: deps run test bench build install clean format
+.PHONY: deps run test test-package bench build install deb clean format
 
 deps:
-	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST) $(DEB_BENCH); do \
+	@missing=$$(for p in $(DEB_BUILD) $(DEB_TEST) $(DEB_PACKAGE) $(DEB_BENCH); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "make deps: installing Debian packages:" $$missing; \
@@ -114,6 +125,12 @@ test: deps
 	$$scratch/prefix/bin/dawnlet-remind --db $$scratch/d.sqlite today --date 2026-12-01 >/dev/null && \
 	XDG_RUNTIME_DIR=$$scratch systemd-analyze --user --man=no verify $$scratch/units/dawnlet-remind.service && \
 	echo "make install: binary, unit, man pages and completions installed and verified"
+	$(MAKE) --no-print-directory test-package
+
+# The Debian package tested as installed (scripts/test-package.sh): lintian, dpkg -i, the binary, man
+# pages, completions and the user unit without the toolchain, an upgrade over itself, dpkg -r.
+test-package: deb
+	$(SUDO) scripts/test-package.sh $(DEBDIR)/dawnlet-remind_*_amd64.deb
 
 # Release build of everything: the benchmarks time the real binary as separate processes.
 bench: deps
@@ -137,6 +154,12 @@ install: deps
 	@echo "installed $(PREFIX)/bin/dawnlet-remind, $(UNITDIR)/dawnlet-remind.service, the man pages dawnlet-remind(1) and dawnlet-remind.json5(5) in $(MANDIR), and completions for bash, fish and zsh"
 	@echo "(zsh: add $(ZSHCOMPDIR) to fpath before compinit)"
 	@echo "enable it with: systemctl --user daemon-reload && systemctl --user enable --now dawnlet-remind.service"
+
+# The Debian package, from the release binary and packaging/debian/ (scripts/build-deb.sh):
+# $(DEBDIR)/dawnlet-remind_VERSION_amd64.deb, VERSION being the binary's own.
+deb: deps
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --product dawnlet-remind
+	scripts/build-deb.sh .build/release/dawnlet-remind $(DEBDIR)
 
 # Formats the tree as .swift-format says; `make test` checks it is.
 format:

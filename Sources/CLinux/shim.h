@@ -20,4 +20,11 @@ static inline int dawnlet_pipe2(int fds[2], int flags) { return pipe2(fds, flags
 static inline int dawnlet_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 /* A hint that `p` is read soon: the planner's items are visited out of their order. */
 static inline void dawnlet_prefetch(const void *p) { __builtin_prefetch(p); }
+
+/* The commit the binary was built from (`git describe --always --dirty`), set by the Makefile's
+ * release builds with -Xcc -DDAWNLET_COMMIT='"..."'; empty when it was not (a plain `swift build`). */
+#ifndef DAWNLET_COMMIT
+#define DAWNLET_COMMIT ""
+#endif
+static inline const char *dawnlet_build_commit(void) { return DAWNLET_COMMIT; }
 #endif

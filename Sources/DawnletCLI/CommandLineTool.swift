@@ -45,7 +45,7 @@ public enum CommandLineTool {
             return
         }
         if rest == ["--version"] {
-            output.line("\(name) \(version)")
+            output.line(versionLine)
             return
         }
         // Only before `--`: `todo add -- --help` adds a todo titled "--help".
@@ -103,7 +103,16 @@ public enum CommandLineTool {
         try command.run(&invocation)
     }
 
+    /// The release: the one place it is written (the Debian package takes it from `--version`).
     static let version = "0.1.0"
+    /// The commit the binary was built from, `-dirty` when the tree had changes; "unknown" when the
+    /// build did not say (only the Makefile's release builds do).
+    static var commit: String {
+        let commit = String(cString: dawnlet_build_commit())
+        return commit.isEmpty ? "unknown" : commit
+    }
+    /// `--version`: `dawnlet-remind 0.1.0 (commit 0a1126a)`.
+    static var versionLine: String { "\(name) \(version) (commit \(commit))" }
 
     /// `help [COMMAND…|TOPIC]`: the overview, a noun's commands, one command, or a topic.
     static func help(_ words: [String]) throws(CLIError) -> String {

@@ -152,4 +152,18 @@ import Testing
         CLIProcess.expectFailure(r, status: 2, mentioning: [message])
         if message.hasPrefix("unknown command \"xyzzy\"") { #expect(!r.stderr.contains("did you mean"), "\(r.stderr)") }
     }
+
+    @Test(
+        "--version names the release and the commit; a build the Makefile did not make says the commit is unknown; NEWS and the packaging changelog name the same release"
+    )
+    func version() throws {
+        let said = try CLIProcess.run(["--version"])
+        #expect(said.status == 0)
+        // The tests run a plain `swift build`: no commit was given to it.
+        let release = try #require(said.stdout.firstMatch(of: /^dawnlet-remind ([0-9]+\.[0-9]+\.[0-9]+) \(commit unknown\)\n$/)).1
+        let news = try String(contentsOf: Repository.root.appendingPathComponent("NEWS"), encoding: .utf8)
+        #expect(news.split(separator: "\n").first { $0.hasPrefix("dawnlet-remind ") }?.hasPrefix("dawnlet-remind \(release) (") == true)
+        let changelog = try String(contentsOf: Repository.root.appendingPathComponent("packaging/debian/changelog"), encoding: .utf8)
+        #expect(changelog.hasPrefix("dawnlet-remind (\(release)) "))
+    }
 }
