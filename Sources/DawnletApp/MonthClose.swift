@@ -36,9 +36,9 @@ public enum MonthClose {
         let record = MonthSnapshot.isRecord(of: previous, databaseBegan: began)
         if record, let kept = try store.sources.snapshot(of: previous) { return kept }
         let (debts, payments) = (try store.sources.debts(), try store.sources.payments())
-        let closing = MonthSnapshot(
-            closing: try cashflow(of: previous, store: store, debts: debts, payments: payments), debts: debts, payments: payments,
-            taken: try store.sources.balanceTaken())
+        let cashflow = try cashflow(of: previous, store: store, debts: debts, payments: payments)
+        var closing = MonthSnapshot(closing: cashflow, debts: debts, payments: payments, taken: try store.sources.balanceTaken())
+        closing.health = try health(of: cashflow, through: previous.lastDay, store: store, debts: debts, payments: payments).score
         guard record, YearMonth(containing: clock) > previous else { return closing }
         return try store.sources.keep(closing, takenAt: now)
     }

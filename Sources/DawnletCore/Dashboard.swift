@@ -37,14 +37,9 @@ public enum Dashboard {
             flags.append(Flag(kind: "bill", text: "\(line.name) on \(line.date): \(line.amount), more than its usual \(usual.paidOut)"))
         }
         for goal in goals {
-            guard let by = goal.targetDate, let start = goal.created, by > today, today > start else { continue }
-            let progress = GoalProgress(goal, payments: payments, on: today)
-            let span = Int128(by.dayNumber - start.dayNumber), gone = Int128(today.dayNumber - start.dayNumber)
-            let due = Int128(goal.target.minorUnits) * gone / span
-            if progress.saved.minorUnits < due {
-                flags.append(
-                    Flag(kind: "goal", text: "\(goal.name): \(progress.saved) saved, \(Total(minorUnits: due)) by now to reach \(goal.target) by \(by)"))
-            }
+            guard let by = goal.targetDate, let pace = MonthHealth.pace(goal, payments: payments, on: today), pace.saved.minorUnits < pace.due.minorUnits
+            else { continue }
+            flags.append(Flag(kind: "goal", text: "\(goal.name): \(pace.saved) saved, \(pace.due) by now to reach \(goal.target) by \(by)"))
         }
         let current = YearMonth(containing: today)
         for debt in debts where debt.balance > .zero {

@@ -96,9 +96,11 @@ public struct MonthSnapshot: Hashable, Sendable {
     public let outgoing: Total
     /// Debt id → balance at the month's end.
     public let debts: [Int64: Amount]
+    /// The month's rating (`MonthHealth`) as it closed; nil for a month kept before ratings were.
+    public var health: Int?
 
-    public init(month: YearMonth, incoming: Total, outgoing: Total, debts: [Int64: Amount]) {
-        (self.month, self.incoming, self.outgoing, self.debts) = (month, incoming, outgoing, debts)
+    public init(month: YearMonth, incoming: Total, outgoing: Total, debts: [Int64: Amount], health: Int? = nil) {
+        (self.month, self.incoming, self.outgoing, self.debts, self.health) = (month, incoming, outgoing, debts, health)
     }
 
     public var net: Total { Total(minorUnits: incoming.minorUnits + outgoing.minorUnits) }

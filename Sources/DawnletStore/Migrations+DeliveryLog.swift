@@ -97,5 +97,8 @@ extension Migrations {
         WHEN NEW.answer IS NOT NULL AND (NEW.answer IS NOT OLD.answer OR NEW.snoozed_until IS NOT OLD.snoozed_until)
         BEGIN UPDATE deliveries SET answered_at = unixepoch() WHERE key = NEW.key AND channel = NEW.channel; END;
         """,
+        // A closed month's one rating (`MonthHealth`, 0 to 100), kept as its figures are: the
+        // dashboard's "last month" is read, never worked out again. Months kept before have none.
+        "ALTER TABLE month_snapshots ADD COLUMN health INTEGER;",
     ]
 }

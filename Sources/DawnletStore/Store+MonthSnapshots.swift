@@ -16,7 +16,7 @@ extension Store.Sources {
 
     /// The snapshot kept of a closed month, if one was.
     public func snapshot(of month: YearMonth) throws(StoreError) -> MonthSnapshot? {
-        try db.query("SELECT money_in, money_out, debts FROM month_snapshots WHERE month = ?", [.described(month)]) {
+        try db.query("SELECT money_in, money_out, debts, health FROM month_snapshots WHERE month = ?", [.described(month)]) {
             (row) throws(StoreError) -> MonthSnapshot in
             var debts: [Int64: Amount] = [:]
             for pair in row.text(2).split(separator: ",") {
@@ -29,7 +29,9 @@ extension Store.Sources {
             guard let incoming = Int128(row.text(0)), let outgoing = Int128(row.text(1)) else {
                 throw StoreError(.corrupt, "the snapshot of \(month) cannot be read")
             }
-            return MonthSnapshot(month: month, incoming: Total(minorUnits: incoming), outgoing: Total(minorUnits: outgoing), debts: debts)
+            return MonthSnapshot(
+                month: month, incoming: Total(minorUnits: incoming), outgoing: Total(minorUnits: outgoing), debts: debts,
+                health: row.isNull(3) ? nil : Int(row.int(3)))
         }.first
     }
 
@@ -41,10 +43,10 @@ extension Store.Sources {
             if let kept = try self.snapshot(of: snapshot.month) { return kept }
             let debts = snapshot.debts.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value.minorUnits)" }.joined(separator: ",")
             try db.run(
-                "INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts) VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO month_snapshots (month, taken_at, money_in, money_out, debts, health) VALUES (?, ?, ?, ?, ?, ?)",
                 [
                     .described(snapshot.month), .int(takenAt.secondsSinceEpoch), .text(String(snapshot.incoming.minorUnits)),
-                    .text(String(snapshot.outgoing.minorUnits)), .text(debts),
+                    .text(String(snapshot.outgoing.minorUnits)), .text(debts), snapshot.health.map { .int(Int64($0)) } ?? .null,
                 ])
             return snapshot
         }

@@ -195,7 +195,7 @@ extension MoneyMonthTests {
 
 extension MoneyMonthTests {
     @Test(
-        "dashboard: today, the week's payments, this month against last month's snapshot (kept across an edit of the series), debts, goals, habits and flags; its figures agree with money month"
+        "dashboard: today, the week's payments, this month against last month's snapshot (kept across an edit of the series), debts, goals, habits, the month's health rating against last month's kept one, and flags; its figures agree with money month"
     )
     func dashboard() throws {
         func at(_ now: String, _ arguments: String...) throws -> String {
@@ -230,6 +230,7 @@ extension MoneyMonthTests {
                   Bike  saved 0.00 of 900.00 (0%), 900.00 to go
                 habits:
                   Walk  streak 0, longest 1; this week 1 of 7
+                health: 43 ↓ (2026-11: 75): bills 100 (1 of 1 paid), debts 0 (0 of 1 payments logged), goals 0 (0 of 1 on pace), habits 33 (1 of 3 days kept), todos 80 (1 overdue)
                 flags:
                   ! 1 todo overdue
                   ! Rent on 2026-12-01: -1000.00, more than its usual -950.00
@@ -254,6 +255,19 @@ extension MoneyMonthTests {
         let month = try at(december, "money", "month", "2026-12", "--json")
         #expect(month.hasSuffix(#""in":"3200.00","out":"-1070.00","net":"2130.00"}"# + "\n"), "\(month)")
         #expect(json.contains(#""in":"3200.00","out":"-1070.00","net":"2130.00","trend":"↓""#), "\(json)")
+        #expect(
+            json.contains(
+                #""health":{"score":43,"trend":"↓","last_month":75,"parts":[{"name":"bills","score":100,"detail":"1 of 1 paid"},"#
+                    + #"{"name":"debts","score":0,"detail":"0 of 1 payments logged"},{"name":"goals","score":0,"detail":"0 of 1 on pace"},"#
+                    + #"{"name":"habits","score":33,"detail":"1 of 3 days kept"},{"name":"todos","score":80,"detail":"1 overdue"}]}"#), "\(json)")
+        // Last month's rating is the one kept as it closed, read, never worked out again.
+        let (edited, editOutput) = try runTool(
+            "/usr/bin/python3",
+            ["-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE month_snapshots SET health=91\"); c.commit()", workspace.db],
+            environment: [:])
+        #expect(edited == 0, "\(editOutput)")
+        #expect(try at(december, "dashboard", "--json").contains(#""health":{"score":43,"trend":"↓","last_month":91,"#))
+        #expect(try at(december, "dashboard").contains("health: 43 ↓ (2026-11: 91): "))
         // A what-if ahead of the clock shows that month's figures but keeps no snapshot of it.
         let ahead = try at("2027-09-02T12:00Z", "dashboard", "--json")
         #expect(ahead.contains(#""last_month":{"month":"2027-08""#), "\(ahead)")

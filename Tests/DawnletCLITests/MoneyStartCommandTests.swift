@@ -155,6 +155,7 @@ import Testing
             for trigger in ('deliveries_answered_insert', 'deliveries_answered_update'): c.execute(f'DROP TRIGGER {trigger}')
             for column in ('answer', 'answered_from', 'missed_reason', 'answered_at'): c.execute(f'ALTER TABLE deliveries DROP COLUMN {column}')
             c.execute('ALTER TABLE calendar_exports DROP COLUMN held_since')
+            c.execute('ALTER TABLE month_snapshots DROP COLUMN health')
             for table in ('calendar_seen', 'deleted_elsewhere'): c.execute(f'DROP TABLE {table}')
             c.execute('PRAGMA user_version = 20')
             c.commit()

@@ -5,12 +5,14 @@ import FoundationEssentials
 
 /// `dashboard [--json]`: one glance — today's open and overdue, the next seven days' bills and
 /// renewals, this month's money against last month's, debts against last month's balances,
-/// goals, habits, and what is worth a look. Last month's figures are its snapshot
-/// (`MonthClose`), written now if the month closed without one.
+/// goals, habits, the month's one rating (`MonthHealth`) and what is worth a look. Last month's
+/// figures, its rating among them, are its snapshot (`MonthClose`), written now if the month closed
+/// without one.
 enum DashboardCommand {
     static let command = Command(
         path: ["dashboard"], usage: "dashboard [--json]",
-        summary: "One glance: today, the week's bills, this month's money and debts against last month's, goals, habits, flags.",
+        summary:
+            "One glance: today, the week's bills, this month's money and debts against last month's, goals, habits, the month's health rating and its parts, flags.",
         options: [.flag("json")], run: run)
 
     static func run(_ invocation: inout Invocation) throws {
@@ -46,6 +48,8 @@ enum DashboardCommand {
             debts: debts)
 
         let trend = Dashboard.trend(month.net.minorUnits, previous?.net.minorUnits)
+        let health = try MonthClose.health(of: month, through: today, dayOpen: true, store: store, debts: debts, payments: payments)
+        let healthTrend = health.score.map { Dashboard.trend(Int128($0), previous?.health.map { Int128($0) }) } ?? ""
         if invocation.json {
             var members: [(String, JSON)] = [
                 ("date", .string(today.description)),
@@ -113,6 +117,18 @@ enum DashboardCommand {
                             ])
                         })
                 ))
+            members.append(
+                (
+                    "health",
+                    .object([
+                        ("score", health.score.map { .int($0) } ?? .null), ("trend", .string(healthTrend)),
+                        ("last_month", previous?.health.map { .int($0) } ?? .null),
+                        (
+                            "parts",
+                            .array(health.parts.map { .object([("name", .string($0.name)), ("score", .int($0.score)), ("detail", .string($0.detail))]) })
+                        ),
+                    ])
+                ))
             members.append(("flags", .array(flags.map { .object([("kind", .string($0.kind)), ("text", .string($0.text))]) })))
             invocation.output.line(JSON.object(members))
             return
@@ -140,6 +156,12 @@ enum DashboardCommand {
         for h in habits {
             let s = HabitStreak(h, stored: entriesOfHabits, today: today)
             lines.append("  \(DisplayText.shown(h.title))  streak \(s.current), longest \(s.longest); this week \(s.weekText)")
+        }
+        if let score = health.score {
+            let last = previous.flatMap { p in p.health.map { " \(healthTrend) (\(p.month): \($0))" } } ?? ""
+            lines.append("health: \(score)\(last): " + health.parts.map { "\($0.name) \($0.score) (\($0.detail))" }.joined(separator: ", "))
+        } else {
+            lines.append("health: none yet (no bill, debt, goal, habit or todo to judge this month)")
         }
         lines.append("flags:" + (flags.isEmpty ? " none" : ""))
         for flag in flags { lines.append("  " + output.paint("! \(DisplayText.shown(flag.text))", .red)) }
