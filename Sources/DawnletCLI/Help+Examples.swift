@@ -8,6 +8,7 @@ extension Help {
             "todo add": [
                 "\"Renew passport\" --due 2027-03-01", "\"Call mum\" --due \"fri 18:30\" --remind 0m --remind 1h",
                 "\"Water plants\" --every \"weekly on mon,thu at 08:00\"", "\"Take the pills\" --due \"today 09:00\" --nag 5m",
+                "\"Course\" --every \"weekly on tue at 18:00\" --until \"dec 22\"", "\"Trip\" --due \"dec 24\" --note \"tickets\" --tag travel --priority high",
             ],
             "todo list": ["", "--overdue", "--json"],
             "todo done": ["4", "2 --on yesterday"],
@@ -21,6 +22,8 @@ extension Help {
                 "\"Team call\" --start 2026-12-07T10:00 --every \"weekly on mon\"", "\"Holiday\" --start 2026-12-24",
                 "\"Talk\" --start \"fri 10:00\" --urgency critical --sound bell",
             ],
+            "todo show": ["3", "3 --json"],
+            "event show": ["2", "2 --json"],
             "event edit": ["3 --start 2027-01-13T09:00", "3 --all-day", "5 --on 2026-12-14 --at 11:00"],
             "habit add": ["\"Meds\" --days mon,tue,wed,thu,fri,sat,sun --at 08:30", "\"Run\" --days mon,wed,fri --at 07:00 --from +1w"],
             "habit done": ["1", "1 --on yesterday"],

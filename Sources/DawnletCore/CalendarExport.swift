@@ -67,6 +67,7 @@ public enum CalendarExport {
         let anchor = d.schedule?.anchor ?? d.date
         lines.append("DTSTAMP:\(basic(stamp))")
         lines.append("SUMMARY:\(escape(d.title))")
+        lines += detailLines(d.details)
         var first: CivilDate?
         if let schedule = d.schedule, let anchor {
             first = schedule.nextOccurrence(onOrAfter: anchor, defaultAnchor: anchor)
@@ -196,6 +197,18 @@ public enum CalendarExport {
     static func until(_ date: CivilDate, _ time: WallTime?, _ zone: Zone) -> String {
         guard let time else { return basic(date) }
         return basic(zone.resolve(time, on: date).instant)
+    }
+
+    /// What the item holds beside its title (RFC 5545 §3.8.1): DESCRIPTION, LOCATION, URL (a URI,
+    /// not escaped), PRIORITY and CATEGORIES (its tags, each escaped).
+    static func detailLines(_ details: ItemDetails) -> [String] {
+        var lines: [String] = []
+        if let note = details.note { lines.append("DESCRIPTION:\(escape(note))") }
+        if let location = details.location { lines.append("LOCATION:\(escape(location))") }
+        if let url = details.url { lines.append("URL:\(url)") }
+        if let priority = details.priority { lines.append("PRIORITY:\(priority)") }
+        if !details.tags.isEmpty { lines.append("CATEGORIES:" + details.tags.map(escape).joined(separator: ",")) }
+        return lines
     }
 
     /// Times in UTC are written as such (`…Z`), with no TZID.

@@ -1,7 +1,10 @@
 /// Writing a file again: ours over theirs, keeping everything another device wrote.
 extension CalendarRoundTrip {
     /// The names of the properties an export writes: everything else in a file is another's.
-    static let ours: Set<String> = ["UID", "SUMMARY", "DTSTART", "DUE", "DURATION", "RRULE", "EXDATE", "STATUS", "RECURRENCE-ID"]
+    static let ours: Set<String> = [
+        "UID", "SUMMARY", "DTSTART", "DUE", "DURATION", "RRULE", "EXDATE", "STATUS", "RECURRENCE-ID", "DESCRIPTION", "LOCATION", "URL", "PRIORITY",
+        "CATEGORIES",
+    ]
 
     /// `fresh` (the item as exported now) written over `file` (what the folder holds) without
     /// losing what other devices wrote: only what changed here since `previous` (the item as we

@@ -44,6 +44,8 @@ public struct ItemDefinition: Hashable, Sendable {
     public var channels: [Channel]?
     /// Its own way of reminding (nag, urgency, sound), over its kind's (nil: its kind's).
     public var style: ReminderStyle?
+    /// Its note, location, link, priority and tags (todos and events).
+    public var details = ItemDetails()
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

@@ -100,5 +100,19 @@ extension Migrations {
         // A closed month's one rating (`MonthHealth`, 0 to 100), kept as its figures are: the
         // dashboard's "last month" is read, never worked out again. Months kept before have none.
         "ALTER TABLE month_snapshots ADD COLUMN health INTEGER;",
+        // What a todo or event holds beside its title and time (`ItemDetails`): a note, a
+        // location, a link, a priority (1 to 9) and its tags ("work,home"). NULL: none.
+        """
+        ALTER TABLE todos ADD COLUMN note TEXT;
+        ALTER TABLE todos ADD COLUMN location TEXT;
+        ALTER TABLE todos ADD COLUMN url TEXT;
+        ALTER TABLE todos ADD COLUMN priority INTEGER;
+        ALTER TABLE todos ADD COLUMN tags TEXT;
+        ALTER TABLE events ADD COLUMN note TEXT;
+        ALTER TABLE events ADD COLUMN location TEXT;
+        ALTER TABLE events ADD COLUMN url TEXT;
+        ALTER TABLE events ADD COLUMN priority INTEGER;
+        ALTER TABLE events ADD COLUMN tags TEXT;
+        """,
     ]
 }

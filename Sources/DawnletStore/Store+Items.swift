@@ -18,16 +18,20 @@ extension Store.Items {
             case .todo:
                 return KindTables(
                     definitions: "todos", occurrences: "todo_occurrences",
-                    select: "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style FROM todos", noun: "todo")
+                    select:
+                        "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style, \(Store.Items.detailColumns) FROM todos",
+                    noun: "todo")
             case .event:
                 return KindTables(
                     definitions: "events", occurrences: "event_occurrences",
-                    select: "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style FROM events",
+                    select:
+                        "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style, \(Store.Items.detailColumns) FROM events",
                     noun: "event")
             case .habit:
                 return KindTables(
                     definitions: "habits", occurrences: "habit_entries",
-                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from, channels, style FROM habits", noun: "habit")
+                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from, channels, style, NULL, NULL, NULL, NULL, NULL FROM habits",
+                    noun: "habit")
             }
         }
     }
@@ -38,7 +42,7 @@ extension Store.Items {
     public func addItem(
         kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
         durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], channels: [Channel]? = nil, style: ReminderStyle? = nil,
-        today: CivilDate, now: Instant? = nil
+        details: ItemDetails = ItemDetails(), today: CivilDate, now: Instant? = nil
     ) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
@@ -48,22 +52,26 @@ extension Store.Items {
         switch kind {
         case .todo:
             try db.run(
-                "INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from, channels, style) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                """
+                INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from, channels, style, \(Self.detailColumns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
                 common + [
                     .described(date), .described(time), .described(anchored),
                     .text(ReminderOffset.text(reminders)), .text(today.description), from, routed, styled,
-                ])
+                ] + Self.detailValues(details))
         case .event:
             try db.run(
                 """
-                INSERT INTO events (title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from, channels, style)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (
+                    title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from, channels, style, \(Self.detailColumns))
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 common + [
                     .text((date ?? today).description), .described(time),
                     durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
                     .text(ReminderOffset.text(reminders)), .text(today.description), from, routed, styled,
-                ])
+                ] + Self.detailValues(details))
         case .habit:
             try db.run(
                 "INSERT INTO habits (name, schedule, time, created, reminds_from, channels, style) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -126,6 +134,9 @@ extension Store.Items {
             guard let style = ReminderStyle(text: text) else { throw corrupt("reminder style") }
             definition.style = style
         }
+        definition.details = ItemDetails(
+            note: row.optionalText(10), location: row.optionalText(11), url: row.optionalText(12), priority: row.optionalInt(13).map { Int($0) },
+            tags: row.optionalText(14).map { $0.split(separator: ",").map(String.init) } ?? [])
         return definition
     }
 
@@ -261,23 +272,27 @@ extension Store.Items {
             switch d.kind {
             case .todo:
                 try db.run(
-                    "UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ?, channels = ?, style = ? WHERE id = ?",
+                    """
+                    UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ?, channels = ?, style = ?,
+                        note = ?, location = ?, url = ?, priority = ?, tags = ?
+                    WHERE id = ?
+                    """,
                     [
                         .text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, Self.channelsText(d.channels),
-                        Self.styleText(d.style), .int(d.id),
-                    ])
+                        Self.styleText(d.style),
+                    ] + Self.detailValues(d.details) + [.int(d.id)])
             case .event:
                 guard let start = d.date else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs a start date") }
                 try db.run(
                     """
                     UPDATE events SET title = ?, start_date = ?, start_time = ?, duration_minutes = ?, schedule = ?, reminders = ?, channels = ?,
-                        style = ?
+                        style = ?, note = ?, location = ?, url = ?, priority = ?, tags = ?
                     WHERE id = ?
                     """,
                     [
                         .text(d.title), .described(start), .described(d.time), d.durationMinutes.map { .int(Int64($0)) } ?? .null,
-                        .described(d.schedule), reminders, Self.channelsText(d.channels), Self.styleText(d.style), .int(d.id),
-                    ])
+                        .described(d.schedule), reminders, Self.channelsText(d.channels), Self.styleText(d.style),
+                    ] + Self.detailValues(d.details) + [.int(d.id)])
             case .habit:
                 guard let schedule = d.schedule else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs its days") }
                 try db.run(
@@ -285,6 +300,17 @@ extension Store.Items {
                     [.text(d.title), .described(schedule), .described(d.time), Self.channelsText(d.channels), Self.styleText(d.style), .int(d.id)])
             }
         }
+    }
+
+    /// The columns of a todo's or event's details, in the order `detailValues` gives them.
+    static let detailColumns = "note, location, url, priority, tags"
+
+    /// `details` as stored: NULL for what it does not hold, the tags joined by commas.
+    static func detailValues(_ details: ItemDetails) -> [SQLValue] {
+        [
+            details.note.map { .text($0) } ?? .null, details.location.map { .text($0) } ?? .null, details.url.map { .text($0) } ?? .null,
+            details.priority.map { .int(Int64($0)) } ?? .null, details.tags.isEmpty ? .null : .text(details.tags.joined(separator: ",")),
+        ]
     }
 
     /// An item's own channels as stored: names joined by commas; NULL for its kind's route.

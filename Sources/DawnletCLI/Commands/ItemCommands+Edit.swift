@@ -11,22 +11,24 @@ extension ItemCommands {
             return Command(
                 path: ["todo", "edit"],
                 usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
-                    + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
+                    + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage) "
+                    + "\(Invocation.detailUsage) [--no-tags]",
                 summary: "Change the todo (or, with --on, one occurrence's title and time).",
                 options: [
                     .value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once"), .value("until"),
                     .flag("no-until"),
-                ] + reminding, positionals: 1...1, run: { try edit(.todo, &$0) })
+                ] + reminding + Invocation.detailOptions + [.flag("no-tags")], positionals: 1...1, run: { try edit(.todo, &$0) })
         case .event:
             return Command(
                 path: ["event", "edit"],
                 usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
-                    + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage)",
+                    + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage) "
+                    + "\(Invocation.detailUsage) [--no-tags]",
                 summary: "Change the event (or, with --on, one occurrence's title and time).",
                 options: [
                     .value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
                     .value("every"), .flag("once"), .value("until"), .flag("no-until"),
-                ] + reminding, positionals: 1...1, run: { try edit(.event, &$0) })
+                ] + reminding + Invocation.detailOptions + [.flag("no-tags")], positionals: 1...1, run: { try edit(.event, &$0) })
         case .habit:
             return Command(
                 path: ["habit", "edit"],
@@ -50,8 +52,12 @@ extension ItemCommands {
             let title = try arguments.value("title").map { (t) throws(CLIError) in try invocation.text(t, "title") }
             let time = try invocation.optionalTime("at")
             let other =
-                ["due", "start", "every", "until", "duration", "remind", "channel", "nag", "urgency", "sound"].filter { arguments.value($0) != nil }
-                + ["no-time", "all-day", "once", "no-until", "no-remind", "no-channel"].filter { arguments.has($0) }
+                [
+                    "due", "start", "every", "until", "duration", "remind", "channel", "nag", "urgency", "sound", "note", "note-file", "location", "url",
+                    "priority", "tag",
+                ]
+                .filter { arguments.value($0) != nil }
+                + ["no-time", "all-day", "once", "no-until", "no-remind", "no-channel", "no-tags"].filter { arguments.has($0) }
             guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
             guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
             let date = try occurrenceDate(of: old, invocation: invocation, store: store)
@@ -111,6 +117,7 @@ extension ItemCommands {
         if arguments.has("no-channel") { new.channels = nil }
         if let channels = try invocation.itemChannels() { new.channels = channels }
         new.style = try invocation.itemStyle(over: old.style)
+        if kind != .habit { new.details = try invocation.itemDetails(over: old.details) }
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
         guard new != old else {

@@ -12,16 +12,20 @@ enum ItemCommands {
         [
             Command(
                 path: ["todo", "add"],
-                usage: "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
+                usage:
+                    "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) \(Invocation.detailUsage)",
                 summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
-                options: [.value("due"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions, positionals: 1...1,
+                options: [.value("due"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions + Invocation.detailOptions,
+                positionals: 1...1,
                 run: addTodo),
             Command(
                 path: ["event", "add"],
                 usage:
-                    "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage)",
+                    "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) "
+                    + Invocation.detailUsage,
                 summary: "Add an event, optionally repeating; prints its id.",
-                options: [.value("start"), .value("duration"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions,
+                options: [.value("start"), .value("duration"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions
+                    + Invocation.detailOptions,
                 positionals: 1...1, run: addEvent),
             Command(
                 path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE] [--until DATE] [--channel LIST] \(styleUsage)",
@@ -71,6 +75,7 @@ enum ItemCommands {
                             options: [.value("on")], positionals: 1...1, run: { try unmark(.todo, .done, &$0) }))
                 }
                 verbs.append(editCommand(kind))
+                if kind != .habit { verbs.append(showCommand(kind)) }
                 return verbs
             }
     }
@@ -83,8 +88,8 @@ enum ItemCommands {
         let store = try invocation.openStore()
         let id = try store.items.addItem(
             kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
-            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil), today: today,
-            now: try invocation.now())
+            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil),
+            details: try invocation.itemDetails(), today: today, now: try invocation.now())
         invocation.output.line(String(id))
         if schedule == nil {
             invocation.echoResolved("due", as: "todo \(id): due", due)
@@ -120,8 +125,8 @@ enum ItemCommands {
         let id = try store.items.addItem(
             kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
             schedule: schedule, durationMinutes: duration,
-            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil), today: today,
-            now: try invocation.now())
+            reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil),
+            details: try invocation.itemDetails(), today: today, now: try invocation.now())
         invocation.output.line(String(id))
         if schedule == nil {
             invocation.echoResolved("start", as: "event \(id): starts", start)
