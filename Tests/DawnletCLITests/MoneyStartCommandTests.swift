@@ -156,6 +156,8 @@ import Testing
             for column in ('answer', 'answered_from', 'missed_reason', 'answered_at'): c.execute(f'ALTER TABLE deliveries DROP COLUMN {column}')
             c.execute('ALTER TABLE calendar_exports DROP COLUMN held_since')
             c.execute('ALTER TABLE month_snapshots DROP COLUMN health')
+            for table in ('todos', 'events'):
+                for column in ('note', 'location', 'url', 'priority', 'tags'): c.execute(f'ALTER TABLE {table} DROP COLUMN {column}')
             for table in ('calendar_seen', 'deleted_elsewhere'): c.execute(f'DROP TABLE {table}')
             c.execute('PRAGMA user_version = 20')
             c.commit()
