@@ -19,7 +19,7 @@ extension Help {
         "--note": "a note, several lines if you like (exported as DESCRIPTION); \"\" takes it away",
         "--note-file": "the note read from a file of UTF-8 text (at most 64 KiB)",
         "--location": "where it is (exported as LOCATION); \"\" takes it away",
-        "--url": "a link with its scheme, such as https://… or mailto:… (exported as URL); \"\" takes it away",
+        "--url": "a link with its scheme, such as https://example.org/trip or mailto:me@example.org (exported as URL); \"\" takes it away",
         "--priority": "high, medium, low, 1 (highest) to 9, or none (exported as PRIORITY)",
         "--tag": "a tag (letters, digits, - and _), repeatable or a,b; on edit the tags given replace its tags",
         "--no-tags": "take every tag away",
