@@ -40,7 +40,7 @@ extension PlanReader {
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
         PlanReader.items(
-            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor,
+            definitions, offsets: OffsetLists(definitions, lists: config.lists), money: money, in: range, anchoredFrom: anchor,
             stored: try given ?? store.items.storedOccurrences(in: range),
             bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
     }
@@ -52,8 +52,11 @@ extension PlanReader {
         let lists: [[ReminderOffset]]
         /// −1: none of its own.
         let index: [Int32]
+        /// The lists (tags) items remind as (`ReminderLists.reminding`).
+        let reminderLists: ReminderLists
 
-        init(_ definitions: [ItemDefinition]) {
+        init(_ definitions: [ItemDefinition], lists reminderLists: ReminderLists) {
+            self.reminderLists = reminderLists
             var found: [[ReminderOffset]: Int32] = [:]
             var lists: [[ReminderOffset]] = []
             var last: Int32 = -1
@@ -90,16 +93,18 @@ extension PlanReader {
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
-        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool, style: PlanItem.StyleBox?) = (
-            -1, .todo, nil, .none, false, nil
-        )
+        var current:
+            (
+                index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool,
+                reminding: (channels: [Channel]?, style: PlanItem.StyleBox?)
+            ) = (-1, .todo, nil, .none, false, (nil, nil))
         let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (
                     index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
-                    d.pointee.schedule.map(mayClamp) ?? false, PlanItem.styleBox(d.pointee.style)
+                    d.pointee.schedule.map(mayClamp) ?? false, offsets.reminderLists.reminding(d.pointee)
                 )
             }
             let status = row?.pointee.status ?? .open
@@ -109,7 +114,7 @@ extension PlanReader {
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
-                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: d.pointee.channels, style: current.style))
+                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: current.reminding.channels, style: current.reminding.style))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

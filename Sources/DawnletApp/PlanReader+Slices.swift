@@ -77,7 +77,7 @@ extension PlanReader {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanReader.latest))
         let definitions = try store.items.definitions()
-        let offsets = OffsetLists(definitions)
+        let offsets = OffsetLists(definitions, lists: config.lists)
         let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions, money: money)
@@ -111,7 +111,7 @@ extension PlanReader {
             reach = max(reach, ISO8601.localDate(of: last, in: zone).date.dayNumber - item.date.dayNumber)
         }
         // Quiet hours hold a reminder until they end, the next day at the latest.
-        if config.quietHours != nil { reach = max(reach, 1) }
+        if rules.mayHold { reach = max(reach, 1) }
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
         var start: Instant? = window.lowerBound

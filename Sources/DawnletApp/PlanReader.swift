@@ -123,8 +123,9 @@ public struct PlanReader {
     /// How far back a plan of `window` reads the delivery log: what went out there may come
     /// back (a nag, up to its bound), or have gone out late (held for quiet hours, up to a day).
     func logSince(_ window: ClosedRange<Instant>) -> Instant {
-        var back = config.nagFor
-        if config.quietHours != nil { back += .seconds(86_400) }
+        let rules = PlanRules(config: config)
+        var back = max(config.nagFor, rules.longestEscalation)
+        if rules.mayHold { back += .seconds(86_400) }
         return window.lowerBound.adding(.zero - back)
     }
 
@@ -218,9 +219,10 @@ public struct PlanReader {
         for row in try store.items.oneOffTodoRows(ids: ids) where row.status != .open { done.insert(row.definitionID) }
         return definitions.compactMap { d -> PlanItem? in
             guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
+            let (channels, style) = config.lists.reminding(d)
             return PlanItem(
                 kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual, offsets: .none, suppression: nil,
-                detail: nil, note: nil, channels: d.channels, style: PlanItem.styleBox(d.style))
+                detail: nil, note: nil, channels: channels, style: style)
         }
     }
 

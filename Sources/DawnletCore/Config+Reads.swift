@@ -39,42 +39,49 @@ extension Config {
         }
     }
 
-    /// `quietHours: { from: "22:00", to: "07:00", days: [...], kinds: [...], critical: "pass" }`.
-    static func quietHours(_ v: ConfigValue) throws(ConfigError) -> QuietHours {
-        let o = try object(v, "quietHours")
-        try allow(o, "quietHours", ["from", "to", "days", "kinds", "critical"])
+    /// `quietHours: { from: "22:00", to: "07:00", days: [...], kinds: [...], critical: "pass" }`
+    /// at `path`; a list's has no `kinds`. A `mute` (`wholeDays`) is from midnight to midnight
+    /// unless it says otherwise, and holds nothing back: what it holds is not sent.
+    static func quietHours(_ v: ConfigValue, _ path: String = "quietHours", kinds: Bool = true, wholeDays: Bool = false) throws(ConfigError) -> QuietHours {
+        let o = try object(v, path)
+        try allow(o, path, Set(["from", "to", "days"] + (kinds ? ["kinds"] : []) + (wholeDays ? [] : ["critical"])))
         func time(_ key: String) throws(ConfigError) -> WallTime {
-            guard let value = o[key] else { throw ConfigError("quietHours", "needs from and to") }
-            guard let time = WallTime(try string(value, "quietHours.\(key)")) else { throw ConfigError("quietHours.\(key)", "not a time as HH:MM") }
+            guard let value = o[key] else {
+                if wholeDays { return .midnight }
+                throw ConfigError(path, "needs from and to")
+            }
+            guard let time = WallTime(try string(value, "\(path).\(key)")) else { throw ConfigError("\(path).\(key)", "not a time as HH:MM") }
             return time
         }
         var quiet = QuietHours(from: try time("from"), to: try time("to"))
-        guard quiet.from != quiet.to else { throw ConfigError("quietHours", "from and to are the same time") }
+        // From midnight to midnight is a whole day; any other same time is a mistake.
+        guard quiet.from != quiet.to || (wholeDays && quiet.from.secondsOfDay == 0) else { throw ConfigError(path, "from and to are the same time") }
         if let d = o["days"] {
             quiet.days = WeekdaySet(
-                try strings(d, "quietHours.days").map { (name) throws(ConfigError) in
-                    guard let day = Weekday(name: name) else { throw ConfigError("quietHours.days", "\"\(name)\" is not a weekday (mon … sun)") }
+                try strings(d, "\(path).days").map { (name) throws(ConfigError) in
+                    guard let day = Weekday(name: name) else { throw ConfigError("\(path).days", "\"\(name)\" is not a weekday (mon … sun)") }
                     return day
                 })
-            guard !quiet.days.isEmpty else { throw ConfigError("quietHours.days", "names no day") }
+            guard !quiet.days.isEmpty else { throw ConfigError("\(path).days", "names no day") }
         }
         if let k = o["kinds"] {
             quiet.kinds = Set(
-                try strings(k, "quietHours.kinds").map { (name) throws(ConfigError) in
+                try strings(k, "\(path).kinds").map { (name) throws(ConfigError) in
                     guard let kind = ReminderKind(rawValue: name) else {
                         throw ConfigError(
-                            "quietHours.kinds", "unknown kind \"\(name)\" (one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+                            "\(path).kinds", "unknown kind \"\(name)\" (one of \(ReminderKind.allCases.map(\.rawValue).joined(separator: ", ")))")
                     }
                     return kind
                 })
         }
         if let c = o["critical"] {
-            switch try string(c, "quietHours.critical") {
+            switch try string(c, "\(path).critical") {
             case "pass": quiet.criticalPasses = true
             case "hold": quiet.criticalPasses = false
-            default: throw ConfigError("quietHours.critical", "pass or hold")
+            default: throw ConfigError("\(path).critical", "pass or hold")
             }
         }
+        if wholeDays { quiet.criticalPasses = false }
         return quiet
     }
 

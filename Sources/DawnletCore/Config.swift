@@ -116,6 +116,10 @@ public struct Config: Hashable, Sendable {
     public var nagFor: Duration = .seconds(3_600)
     /// Hours in which reminders are held until they end (`quietHours`; nil: none).
     public var quietHours: QuietHours?
+    /// Per kind: the channels a reminder still unanswered goes on to, and when (`escalate`).
+    public var escalate: [ReminderKind: [EscalationStep]] = [:]
+    /// How the items of each list (a tag) remind, over their kinds' settings (`lists`).
+    public var lists = ReminderLists()
     /// Channels per kind; `nil` key is the default route.
     public var route: [ReminderKind: [Channel]] = [:]
     public var defaultRoute: [Channel] = [.desktop]
@@ -177,7 +181,7 @@ public struct Config: Hashable, Sendable {
             root, "",
             [
                 "timeZone", "morningDigest", "horizon", "graceWindow", "late", "nag", "nagFor", "quietHours", "reminders", "route", "channels", "calendars",
-                "export",
+                "export", "escalate", "lists",
             ])
         if let v = root["timeZone"] { timeZone = try Config.string(v, "timeZone") }
         if let v = root["morningDigest"] {
@@ -253,6 +257,9 @@ public struct Config: Hashable, Sendable {
         where channels.contains(.email) && email == nil {
             throw ConfigError(path, "sends to email, but channels.email is not set up")
         }
+        if let v = root["escalate"] { escalate = try Config.perKind(v, "escalate", Config.ladder).filter { !$0.value.isEmpty } }
+        if let v = root["lists"] { lists = try Config.lists(v) }
+        if let path = emailUnset() { throw ConfigError(path, "sends to email, but channels.email is not set up") }
         if let v = root["calendars"] {
             var names = Set<String>()
             calendars = try Config.array(v, "calendars").enumerated().map { (i, item) throws(ConfigError) in

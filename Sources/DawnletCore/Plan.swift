@@ -141,7 +141,15 @@ public struct PlanRules: Sendable {
     public var nag: [ReminderKind: Duration]
     public var nagFor: Duration
     public var quietHours: QuietHours?
-    /// Some kind comes back until answered (an item of its own nag, the planner sees for itself).
+    /// Some list has quiet hours of its own.
+    public var listsHold: Bool
+    /// Per kind, the channels a reminder still unanswered goes on to, and when (a list's ladder
+    /// goes over its kind's).
+    public var escalate: [ReminderKind: [EscalationStep]]
+    /// The longest any ladder waits before its last rung.
+    public var longestEscalation: Duration
+    /// Some kind comes back until answered, or goes on to other channels (an item of its own
+    /// nag, the planner sees for itself).
     public var mayNag: Bool
     /// The urgency each kind asks for (critical ones may pass quiet hours).
     public var urgency: [ReminderKind: Urgency]
@@ -158,8 +166,11 @@ public struct PlanRules: Sendable {
         route = { [config] kind in config.channels(for: kind) }
         nag = config.nag
         nagFor = config.nagFor
-        mayNag = !config.nag.isEmpty
+        escalate = config.escalate
+        longestEscalation = max(config.escalate.values.compactMap { $0.last?.after }.max() ?? .zero, config.lists.longestEscalation)
+        mayNag = !config.nag.isEmpty || config.lists.mayNag || longestEscalation > .zero
         quietHours = config.quietHours
+        listsHold = config.lists.mayHold
         urgency = config.desktop.urgency
     }
 
@@ -168,7 +179,8 @@ public struct PlanRules: Sendable {
     /// they let pass).
     @inline(__always)
     func heldUntil(_ instant: Instant, local: Int64, _ item: PlanItem, zone: Zone) -> Instant? {
-        guard let quietHours, let end = quietHours.end(of: instant, local: local, kind: item.kind, zone: zone) else { return nil }
+        guard let quietHours = item.list?.quietHours ?? quietHours, let end = quietHours.end(of: instant, local: local, kind: item.kind, zone: zone)
+        else { return nil }
         if quietHours.criticalPasses && item.urgency(urgency) == .critical { return nil }
         return end
     }
@@ -185,8 +197,15 @@ public struct PlanRules: Sendable {
     /// days after its date. Nil when nothing can bring it back.
     public func lastReturn(_ settled: Settlement) -> Instant? {
         guard settled.waiting, let first = settled.firstDelivered else { return nil }
-        return first.adding(nagFor).adding(seconds: quietHours == nil ? 0 : 86_400)
+        return first.adding(max(nagFor, longestEscalation)).adding(seconds: mayHold ? 86_400 : 0)
     }
+
+    /// Some reminder may be held for quiet hours: the config's, or a list's.
+    public var mayHold: Bool { quietHours != nil || listsHold }
+
+    /// The channels a reminder of `item` still unanswered goes on to: its list's ladder, else its
+    /// kind's.
+    public func ladder(_ item: PlanItem) -> [EscalationStep] { item.list?.escalate ?? escalate[item.kind] ?? [] }
 }
 
 public struct Plan: Sendable {

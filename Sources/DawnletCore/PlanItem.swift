@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// Something a reminder can be about: one merged occurrence of any module or money source.
 public struct PlanItem: Hashable, Sendable {
-    public enum Suppression: String, Hashable, Sendable { case skipped, done, logged }
+    /// Why it produces no reminder: skipped, done or logged, or muted by its list.
+    public enum Suppression: String, Hashable, Sendable { case skipped, done, logged, muted }
 
     public let kind: ReminderKind
     public let definitionID: Int64
@@ -63,12 +64,25 @@ public struct PlanItem: Hashable, Sendable {
     @usableFromInline let styleBox: StyleBox?
 
     /// A style shared by the occurrences of one definition (`styleBox(_:)`).
+    /// With its list's settings, where a tag of its item names one (`ReminderLists`).
     public final class StyleBox: Hashable, Sendable {
         let style: ReminderStyle
-        init(_ style: ReminderStyle) { self.style = style }
-        public static func == (a: StyleBox, b: StyleBox) -> Bool { a.style == b.style }
-        public func hash(into hasher: inout Hasher) { hasher.combine(style) }
+        let list: ReminderList?
+        let tag: String?
+        init(_ style: ReminderStyle, list: ReminderList? = nil, tag: String? = nil) {
+            self.style = style
+            self.list = list
+            self.tag = tag
+        }
+        public static func == (a: StyleBox, b: StyleBox) -> Bool { a.style == b.style && a.list == b.list && a.tag == b.tag }
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(style)
+            hasher.combine(tag)
+        }
     }
+    /// The list it reminds as (its item's first tag the config names), and that list's settings.
+    public var list: ReminderList? { styleBox?.list }
+    public var listTag: String? { styleBox?.tag }
     /// Extra words for the reminder (an amount, a duration).
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.

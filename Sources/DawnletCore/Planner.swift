@@ -155,7 +155,7 @@ public enum Planner {
             plain: Bool, into made: inout Made
         ) {
             // Due inside quiet hours: held until they end.
-            let held = rules.quietHours == nil ? nil : rules.heldUntil(due, local: due.secondsSinceEpoch + Int64(dueOffset), item, zone: zone)
+            let held = !rules.mayHold ? nil : rules.heldUntil(due, local: due.secondsSinceEpoch + Int64(dueOffset), item, zone: zone)
             let fireAt = held ?? due
             let utcOffset = held.map { zone.utcOffset(at: $0) } ?? dueOffset
             let inWindow = window.contains(fireAt)
@@ -164,7 +164,19 @@ public enum Planner {
             // hours may hold it from a due instant before the scope) or its due one.
             guard inWindow || ((!snoozed.isEmpty || context.mayRepeat) && (scope.contains(fireAt) || scope.contains(due))) else { return }
             // What a snooze's or a nag's return says too; a hold is this instant's own.
-            let notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
+            var notes: [String] = item.note == nil && gap == nil ? [] : [item.note, gap].compactMap { $0 }
+            if let tag = item.listTag {
+                // Its list mutes it: not sent at all (shown by `preview --all`).
+                if let mute = item.list?.mute, mute.end(of: due, local: due.secondsSinceEpoch + Int64(dueOffset), kind: item.kind, zone: zone) != nil {
+                    guard includeSuppressed, inWindow else { return }
+                    return made.append(
+                        PlannedReminder(
+                            key: key, fireAt: due, utcOffset: dueOffset, channels: context.channels(of: item), status: .suppressed(.muted), settled: [:],
+                            snoozed: false, item: item, offset: offset, notes: notes + ["muted by list \(tag)"], items: [], overdueCount: 0,
+                            occurrenceDate: item.date))
+                }
+                notes.append("list \(tag)")
+            }
             var channels = context.channels(of: item)
             var moved = false
             if !snoozed.isEmpty && item.suppression == nil {
@@ -185,6 +197,7 @@ public enum Planner {
             }
             if item.suppression == nil {
                 context.repeats(key, item, offset: offset, channels: channels, notes: notes, window: window, into: &made)
+                context.escalations(key, item, offset: offset, channels: channels, notes: notes, window: window, into: &made)
             }
             guard inWindow else { return }
             if item.suppression != nil && !includeSuppressed { return }
@@ -194,6 +207,13 @@ public enum Planner {
                     item: index, at: fireAt, utcOffset: utcOffset, offset: offset, timing: rules.policy.timing(fireAt, now: context.now, kind: item.kind))
             }
             let heldNote = held.map { _ in "held for quiet hours (due \(ISO8601.format(due, utcOffset: dueOffset).dropFirst(11).prefix(5)))" }
+            let ladder = rules.ladder(item)
+            switch state {
+            case .pending, .due,
+                .late where !ladder.isEmpty:
+                notes.append("if unanswered, on to \(EscalationStep.words(ladder))")
+            default: break
+            }
             var reminder = PlannedReminder(
                 key: key, fireAt: fireAt, utcOffset: utcOffset, channels: channels, status: state, settled: settled, snoozed: false,
                 item: item, offset: offset, notes: heldNote.map { notes + [$0] } ?? notes, items: [], overdueCount: 0, occurrenceDate: item.date)
@@ -258,7 +278,7 @@ public enum Planner {
                     continue
                 }
                 // Plain: kept as it is, its channels its kind's route.
-                let plain = p.pointee.note == nil && p.pointee.suppression == nil && p.pointee.channels == nil
+                let plain = p.pointee.note == nil && p.pointee.suppression == nil && p.pointee.channels == nil && p.pointee.list == nil
                 let from = max(began, Self.floor(p.pointee.notBefore, now: context.now))
                 // Its offsets read where they are, by index: no reference counted per item.
                 let own = p.pointee.ownOffsetCount
@@ -268,7 +288,7 @@ public enum Planner {
                     // Of a time before the item existed: never sent, late or otherwise.
                     if fireAt.secondsSinceEpoch < from { continue }
                     // Nothing snoozed, logged or quiet to look up: a plain one is kept as it is.
-                    if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty && rules.quietHours == nil {
+                    if plain && gap == nil && snoozed.isEmpty && context.log.isEmpty && !rules.mayHold {
                         if window.contains(fireAt) {
                             made.append(
                                 item: index, at: fireAt, utcOffset: utcOffset, offset: offset,

@@ -119,6 +119,10 @@ extension PlanItem {
 }
 
 extension Config {
+    /// The channels a reminder of `item` left unanswered goes on to: its list's ladder, else its
+    /// kind's (`escalate`).
+    public func escalation(of item: PlanItem) -> [EscalationStep] { item.list?.escalate ?? escalate[item.kind] ?? [] }
+
     /// How reminders of `item` (nil: a digest) go out: the item's own style over its kind's.
     public func style(of item: PlanItem?) -> DeliveryStyle {
         guard let item else { return DeliveryStyle() }

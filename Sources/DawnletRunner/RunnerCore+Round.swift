@@ -231,7 +231,10 @@ extension RunnerCore {
             for (id, reminder) in zip(ticket.ids, ticket.reminders) {
                 retries[id] = nil
                 settledSincePlan.insert(id)
-                if state == .delivered, let item = reminder.item, settings.config.style(of: item).nag != nil {
+                // It may come back (a nag), or go on to another channel, unanswered: planned again.
+                if state == .delivered, let item = reminder.item,
+                    settings.config.style(of: item).nag != nil || !settings.config.escalation(of: item).isEmpty
+                {
                     var owed = repeatsOwed ?? (items: [], whole: false)
                     if item.isCalendar { owed.whole = true } else { owed.items.insert(PlanChanges.Item(kind: item.kind, id: item.definitionID)) }
                     repeatsOwed = owed
