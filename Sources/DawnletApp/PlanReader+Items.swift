@@ -40,7 +40,7 @@ extension PlanReader {
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
         PlanReader.items(
-            definitions, offsets: OffsetLists(definitions), money: money, in: range, anchoredFrom: anchor,
+            definitions, offsets: OffsetLists(definitions), zones: zoneBoxes(definitions), money: money, in: range, anchoredFrom: anchor,
             stored: try given ?? store.items.storedOccurrences(in: range),
             bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
     }
@@ -77,7 +77,7 @@ extension PlanReader {
 
     /// The same from what was read for `range`: its stored occurrences and bill transactions.
     static func items(
-        _ definitions: [ItemDefinition], offsets: OffsetLists, money: MoneySources, in range: ClosedRange<CivilDate>,
+        _ definitions: [ItemDefinition], offsets: OffsetLists, zones: [PlanItem.ZoneBox?], money: MoneySources, in range: ClosedRange<CivilDate>,
         anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
     ) -> [PlanItem] {
         var items: [PlanItem] = []
@@ -90,16 +90,18 @@ extension PlanReader {
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
-        var current: (index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool, style: PlanItem.StyleBox?) = (
-            -1, .todo, nil, .none, false, nil
-        )
+        var current:
+            (
+                index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool, style: PlanItem.StyleBox?,
+                zone: PlanItem.ZoneBox?
+            ) = (-1, .todo, nil, .none, false, nil, nil)
         let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (
                     index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
-                    d.pointee.schedule.map(mayClamp) ?? false, PlanItem.styleBox(d.pointee.style)
+                    d.pointee.schedule.map(mayClamp) ?? false, PlanItem.styleBox(d.pointee.style), zones.isEmpty ? nil : zones[index]
                 )
             }
             let status = row?.pointee.status ?? .open
@@ -109,7 +111,8 @@ extension PlanReader {
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
-                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: d.pointee.channels, style: current.style))
+                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: d.pointee.channels, style: current.style,
+                    zone: current.zone))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).
