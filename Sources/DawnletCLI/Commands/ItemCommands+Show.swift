@@ -20,12 +20,12 @@ extension ItemCommands {
             invocation.output.line(
                 JSON.object([
                     ("kind", .string(kind.rawValue)), ("id", .int(Int(id))), ("title", .string(d.title)),
-                    ("when", when.isEmpty ? .null : .string(when)), ("zone", d.zone.map { .string($0) } ?? .null),
+                    ("when", when.isEmpty ? .null : .string(when)),
                     ("reminders", .array(d.reminders.map { .string($0.description) })),
                     ("channels", d.channels.map { .array($0.map { .string($0.rawValue) }) } ?? .null),
                     ("note", details.note.map { .string($0) } ?? .null), ("location", details.location.map { .string($0) } ?? .null),
                     ("url", details.url.map { .string($0) } ?? .null), ("priority", details.priority.map { .int($0) } ?? .null),
-                    ("tags", .array(details.tags.map { .string($0) })),
+                    ("tags", .array(details.tags.map { .string($0) })), ("zone", d.zone.map { .string($0) } ?? .null),
                 ]))
             return
         }

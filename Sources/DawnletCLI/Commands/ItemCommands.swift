@@ -188,7 +188,6 @@ enum ItemCommands {
                 var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]
                 if kind != .habit { members.append(("date", d.date.map { .string($0.description) } ?? .null)) }
                 members.append(("time", d.time.map { .string($0.description) } ?? .null))
-                if kind != .habit { members.append(("zone", d.zone.map { .string($0) } ?? .null)) }
                 members.append(("schedule", d.schedule.map { .string($0.description) } ?? .null))
                 if kind == .event { members.append(("duration_minutes", d.durationMinutes.map { .int($0) } ?? .null)) }
                 if kind != .habit { members.append(("reminders", .array(d.reminders.map { .string($0.description) }))) }
@@ -206,6 +205,8 @@ enum ItemCommands {
                             ])
                         ))
                 }
+                // Its own zone, last (nil: floating).
+                if kind != .habit { members.append(("zone", d.zone.map { .string($0) } ?? .null)) }
                 return .object(members)
             }
             var fields: [(String, JSON)] = [(kind.rawValue + "s", .array(items))]
