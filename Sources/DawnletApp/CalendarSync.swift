@@ -158,6 +158,8 @@ public struct CalendarSync {
         // A file that no longer holds the item (empty, cut short, only instances) says nothing
         // another device did: it is written whole again.
         let theirs = file.map { ICalendar.Document(parsing: $0) }
+        // An item of its own zone is written, and read back, in that zone.
+        let zone = zone(of: definition)
         let whole = theirs.map { CalendarRoundTrip.facts($0, zone: zone).hasSeries } ?? false
         // What ours is written over: the file, or what was written last when the file is an
         // older copy of that (a sync conflict resolved with a stale version): not a revert made
@@ -201,7 +203,13 @@ public struct CalendarSync {
     /// The item as its file says it now: its reminders, its own or its kind's defaults.
     func document(_ definition: ItemDefinition, stored: [StoredOccurrence], uid: String, now: Instant) -> ICalendar.Document {
         let offsets = definition.reminders.isEmpty ? config.reminders[definition.kind.reminderKind] ?? [] : definition.reminders
-        return CalendarExport.calendar(definition, stored: stored, offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone, stamp: now)
+        return CalendarExport.calendar(definition, stored: stored, offsets: offsets, uid: uid + "@dawnlet-remind", zone: zone(of: definition), stamp: now)
+    }
+
+    /// The zone an item's file is written and read in: its own (`ItemDefinition.zone`), else this
+    /// pass's. A name the tzdata here does not know: this pass's, as its plan reads it.
+    func zone(of definition: ItemDefinition) -> Zone {
+        definition.zone.flatMap { try? zones.zone(named: $0) } ?? zone
     }
 
     /// What `file` says differently from `base`, applied to the item here; a change that
@@ -210,7 +218,8 @@ public struct CalendarSync {
     func apply(
         file: ICalendar.Document, base: ICalendar.Document, ours: ICalendar.Document, to d: ItemDefinition, now: Instant, into report: inout Report
     ) throws -> Bool {
-        let read = { (document: ICalendar.Document) in CalendarRoundTrip.facts(document, zone: zone, zones: { try? zones.zone(named: $0) }) }
+        let own = zone(of: d)
+        let read = { (document: ICalendar.Document) in CalendarRoundTrip.facts(document, zone: own, zones: { try? zones.zone(named: $0) }) }
         let (before, theirs, mine) = (read(base), read(file), read(ours))
         let name = "\(d.kind.rawValue) \(d.id)"
         // When it last changed here, before anything of theirs is written (which changes it too).

@@ -40,7 +40,7 @@ extension PlanReader {
         anchoredFrom anchor: CivilDate, stored given: [StoredOccurrence]? = nil
     ) throws -> [PlanItem] {
         PlanReader.items(
-            definitions, offsets: OffsetLists(definitions, lists: config.lists), money: money, in: range, anchoredFrom: anchor,
+            definitions, offsets: OffsetLists(definitions, lists: config.lists), zones: zoneBoxes(definitions), money: money, in: range, anchoredFrom: anchor,
             stored: try given ?? store.items.storedOccurrences(in: range),
             bills: money.bills.isEmpty ? [] : try store.money.transactions(in: range))
     }
@@ -80,7 +80,7 @@ extension PlanReader {
 
     /// The same from what was read for `range`: its stored occurrences and bill transactions.
     static func items(
-        _ definitions: [ItemDefinition], offsets: OffsetLists, money: MoneySources, in range: ClosedRange<CivilDate>,
+        _ definitions: [ItemDefinition], offsets: OffsetLists, zones: [PlanItem.ZoneBox?], money: MoneySources, in range: ClosedRange<CivilDate>,
         anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
     ) -> [PlanItem] {
         var items: [PlanItem] = []
@@ -96,15 +96,15 @@ extension PlanReader {
         var current:
             (
                 index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool,
-                reminding: (channels: [Channel]?, style: PlanItem.StyleBox?)
-            ) = (-1, .todo, nil, .none, false, (nil, nil))
+                reminding: (channels: [Channel]?, style: PlanItem.StyleBox?), zone: PlanItem.ZoneBox?
+            ) = (-1, .todo, nil, .none, false, (nil, nil), nil)
         let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (
                     index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
-                    d.pointee.schedule.map(mayClamp) ?? false, offsets.reminderLists.reminding(d.pointee)
+                    d.pointee.schedule.map(mayClamp) ?? false, offsets.reminderLists.reminding(d.pointee), zones.isEmpty ? nil : zones[index]
                 )
             }
             let status = row?.pointee.status ?? .open
@@ -114,7 +114,8 @@ extension PlanReader {
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
-                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: current.reminding.channels, style: current.reminding.style))
+                    notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: current.reminding.channels, style: current.reminding.style,
+                    zone: current.zone))
         }
 
         // Bills: recurring transactions merged with their rows, without writing (a plan only reads).

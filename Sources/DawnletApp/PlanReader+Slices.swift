@@ -78,6 +78,9 @@ extension PlanReader {
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanReader.latest))
         let definitions = try store.items.definitions()
         let offsets = OffsetLists(definitions, lists: config.lists)
+        let zoneBoxes = zoneBoxes(definitions)
+        // Items of their own zones: their dates may be up to two days from this zone's.
+        let skew = PlanReader.zoneSkew(definitions)
         let money = try MoneySources(store)
         // Occurrences up to the longest lead time after a slice can have reminders inside it.
         let lead = longestLeadDays(definitions, money: money)
@@ -86,7 +89,7 @@ extension PlanReader {
         let snoozed = try store.log.snoozes()
         let overdue = try overdueTodos(definitions)
         let calendars = calendarItems(window, now: now)
-        let whole = dates(window, lead: lead)
+        let whole = dates(window, lead: lead, skew: skew)
         // A snooze moves a reminder later: a slice takes occurrences from as far back as any
         // snooze inside the window reaches. A calendar item's key names no date: then one slice.
         var reach = 0
@@ -123,7 +126,7 @@ extension PlanReader {
             // date of the slice's own (or as many after as the longest lead, or before as a snooze
             // reaches). An external calendar's date is its own zone's: a day either side more.
             let (firstDay, lastDay) = (ISO8601.localDate(of: from, in: zone).date, ISO8601.localDate(of: end, in: zone).date)
-            let own = max(whole.lowerBound, firstDay.adding(days: -reach))...min(whole.upperBound, lastDay.adding(days: lead))
+            let own = max(whole.lowerBound, firstDay.adding(days: -reach - skew))...min(whole.upperBound, lastDay.adding(days: lead + skew))
             let (first, last) = (max(whole.lowerBound, own.lowerBound.adding(days: -1)), min(whole.upperBound, own.upperBound.adding(days: 1)))
             let stored = try store.items.storedOccurrences(in: own)
             let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: own)
@@ -137,7 +140,7 @@ extension PlanReader {
             return Slice(
                 items: {
                     let items = PlanReader.items(
-                        definitions, offsets: offsets, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
+                        definitions, offsets: offsets, zones: zoneBoxes, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
                     // A calendar item's own alarms are instants, however long before its date: it
                     // comes into the slice its date reaches, or the one an alarm fires in.
                     return items

@@ -104,7 +104,7 @@ public struct PlanReader {
         var stored: [StoredOccurrence] = []
         for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { definitions += try store.items.definitions(kind, ids: some) } }
         let money = ids.keys.contains { $0.itemKind == nil } ? try MoneySources(store, only: ids) : MoneySources()
-        let range = dates(window, lead: longestLeadDays(definitions, money: money))
+        let range = dates(window, lead: longestLeadDays(definitions, money: money), skew: PlanReader.zoneSkew(definitions))
         for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { stored += try store.items.storedOccurrences(kind, ids: some, in: range) } }
         let items = try self.items(definitions, money: money, in: range, anchoredFrom: range.lowerBound, stored: stored)
         // The log of what is planned again: the changed items' reminders and the digests.
@@ -138,12 +138,13 @@ public struct PlanReader {
     }
 
     /// The dates whose occurrences can remind inside `window`: from the day before its first (a
-    /// zone's day starts before UTC's) to `lead` days and one after its last, up to 9999-12-31.
-    public func dates(_ window: ClosedRange<Instant>, lead: Int) -> ClosedRange<CivilDate> {
+    /// zone's day starts before UTC's) to `lead` days and one after its last, up to 9999-12-31;
+    /// `skew` days more either side for items whose dates are their own zones' (`zoneSkew`).
+    public func dates(_ window: ClosedRange<Instant>, lead: Int, skew: Int = 0) -> ClosedRange<CivilDate> {
         let lastDate = CivilDate(year: CivilDate.supportedYears.upperBound, month: 12, day: 31)!
         return ISO8601.localDate(of: window.lowerBound, in: zone).date.adding(
-            days: -1)...min(
-                lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1))
+            days: -1 - skew)...min(
+                lastDate, ISO8601.localDate(of: window.upperBound, in: zone).date.adding(days: lead + 1 + skew))
     }
 
     /// 9999-12-30T00:00Z: the last instant planned, a day before the last date, so no zone's

@@ -21,6 +21,7 @@ extension Help {
                 "\"Dentist\" --start 2027-01-12T14:30 --duration 45m --remind 1d --remind 1h",
                 "\"Team call\" --start 2026-12-07T10:00 --every \"weekly on mon\"", "\"Holiday\" --start 2026-12-24",
                 "\"Talk\" --start \"fri 10:00\" --urgency critical --sound bell",
+                "\"Call with Boston\" --start \"mon 16:00\" --zone America/New_York --every \"weekly on mon\"",
             ],
             "todo show": ["3", "3 --json"],
             "event show": ["2", "2 --json"],

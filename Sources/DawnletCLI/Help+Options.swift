@@ -23,6 +23,9 @@ extension Help {
         "--priority": "high, medium, low, 1 (highest) to 9, or none (exported as PRIORITY)",
         "--tag": "a tag (letters, digits, - and _), repeatable or a,b; on edit the tags given replace its tags",
         "--no-tags": "take every tag away",
+        "--zone":
+            "its own time zone, an IANA name such as America/New_York: its times are read there, so it keeps its instant whatever your zone",
+        "--no-zone": "no zone of its own again: its times are read in your zone (floating)",
         "--title": "the new title",
         "--name": "the new name",
         "--days": "the weekdays it is kept on, like mon,wed,fri; or daily, weekdays",

@@ -23,6 +23,9 @@ public enum Agenda {
         public let payment: Payment?
         /// A timed event's end by its duration: `10:15` the same day, `2026-12-02T01:00` a later one.
         public var end: String? = nil
+        /// An item of its own zone whose time reads otherwise there: its own time and zone
+        /// (`16:00 America/New_York`); `time` is the viewer's.
+        public var own: String? = nil
     }
 
     /// When an event at `time` on `date` that lasts `minutes` ends, as `Entry.end` says it.
@@ -43,7 +46,8 @@ public enum Agenda {
     /// (when it is in range), as the `today` view has always shown them.
     public static func days(
         _ days: ClosedRange<CivilDate>, today: CivilDate, secondsOfDay: Int? = nil, definitions: [ItemDefinition], stored: [StoredOccurrence],
-        bills recurring: [RecurringTransaction], transactions: [Transaction], money: [CalendarEvent], calendar: [CalendarOccurrence]
+        bills recurring: [RecurringTransaction], transactions: [Transaction], money: [CalendarEvent], calendar: [CalendarOccurrence],
+        zones: [String: Zone] = [:], viewer: Zone? = nil
     ) -> [Day] {
         // Bills from the one merge (reading only: a month never laid out is not laid out here),
         // and the rows a deleted recurring transaction left, as history.
@@ -63,19 +67,26 @@ public enum Agenda {
         }
         let dues = Dictionary(grouping: money, by: \.date)
         let external = Dictionary(grouping: calendar, by: \.date)
+        // Items of their own zones, timed: on the viewer's day, by their instants.
+        let zoned = viewer == nil ? [] : zoned(definitions, zones: zones)
+        let placed =
+            viewer.map {
+                zonedEntries(days, today: today, secondsOfDay: secondsOfDay, definitions: definitions, stored: stored, zones: zones, viewer: $0)
+            } ?? [:]
         return (days.lowerBound.dayNumber...days.upperBound.dayNumber).map { number in
             let day = CivilDate(dayNumber: number)
             let occurrences =
                 day == today
                 ? OccurrenceMerge.day(day, secondsOfDay: secondsOfDay, definitions: definitions, stored: stored)
                 : OccurrenceMerge.occurrences(of: definitions, stored: stored, in: day...day)
-            var entries = occurrences.map {
+            var entries = occurrences.filter { zoned.isEmpty || !placedByInstant($0, on: day, zoned) }.map {
                 Entry(
                     kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
                     status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
                     source: $0.source.rawValue, amount: nil, payment: nil,
                     end: $0.kind == .event ? end(of: $0.date, at: $0.time, minutes: $0.definition.durationMinutes) : nil)
             }
+            if let more = placed[day] { entries = inserting(more, into: entries) }
             entries += bills[day] ?? []
             entries += (dues[day] ?? []).map {
                 Entry(

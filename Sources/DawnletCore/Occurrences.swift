@@ -46,6 +46,10 @@ public struct ItemDefinition: Hashable, Sendable {
     public var style: ReminderStyle?
     /// Its note, location, link, priority and tags (todos and events).
     public var details = ItemDetails()
+    /// Its own zone's name (`America/New_York`, todos and events): its wall times are read there,
+    /// so it keeps its instant whatever the viewer's zone (`ItemZone`). Nil: floating, read in the
+    /// viewer's zone.
+    public var zone: String?
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

@@ -119,11 +119,13 @@ public struct PlannedReminder: Hashable, Sendable {
             }
             return why + notes
         }
+        // An item of its own zone: its date and time are that zone's.
+        let own = item.zone.flatMap { zone in item.time.map { " (\($0) \(zone.identifier))" } } ?? ""
         return [
             "\(item.kind.rawValue) \(item.definitionID), \(item.source.rawValue) occurrence on \(item.date)",
             offset.isZero
-                ? (item.time == nil ? "at the morning digest time" : "at its time")
-                : "\(offset) before \(item.time == nil ? "the morning digest" : "its time")",
+                ? (item.time == nil ? "at the morning digest time" : "at its time" + own)
+                : "\(offset) before \(item.time == nil ? "the morning digest" : "its time" + own)",
         ] + notes
     }
 }

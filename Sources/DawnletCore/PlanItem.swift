@@ -83,6 +83,18 @@ public struct PlanItem: Hashable, Sendable {
     /// The list it reminds as (its item's first tag the config names), and that list's settings.
     public var list: ReminderList? { styleBox?.list }
     public var listTag: String? { styleBox?.tag }
+    /// Its own zone, when its wall time is read there and not in the plan's (`ItemZone`); boxed, as
+    /// few items have one.
+    public var zone: Zone? { zoneBox?.zone }
+    @usableFromInline let zoneBox: ZoneBox?
+
+    /// A zone shared by the occurrences of one definition, made once for it.
+    public final class ZoneBox: Hashable, Sendable {
+        public let zone: Zone
+        public init(_ zone: Zone) { self.zone = zone }
+        public static func == (a: ZoneBox, b: ZoneBox) -> Bool { a.zone == b.zone }
+        public func hash(into hasher: inout Hasher) { hasher.combine(zone) }
+    }
     /// Extra words for the reminder (an amount, a duration).
     public let detail: String?
     /// Why this date (a clamped day of month), for `preview`.
@@ -126,11 +138,11 @@ public struct PlanItem: Hashable, Sendable {
     public init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String,
         source: Occurrence.Origin, offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, notBefore: Int64 = .min,
-        channels: [Channel]? = nil, style: StyleBox? = nil
+        channels: [Channel]? = nil, style: StyleBox? = nil, zone: ZoneBox? = nil
     ) {
         self.init(
             kind: kind, definitionID: definitionID, date: date, time: time, title: title, source: source, offsets: offsets,
-            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore, channels: channels, style: style)
+            suppression: suppression, detail: detail, note: note, box: nil, notBefore: notBefore, channels: channels, style: style, zone: zone)
     }
 
     /// An item's style as a plan keeps it: one box per definition, shared by its occurrences;
@@ -154,9 +166,10 @@ public struct PlanItem: Hashable, Sendable {
     init(
         kind: ReminderKind, definitionID: Int64, date: CivilDate, time: WallTime?, title: String, source: Occurrence.Origin,
         offsets: Offsets, suppression: Suppression?, detail: String?, note: String?, box: CalendarBox?, notBefore: Int64 = .min,
-        channels: [Channel]? = nil, style: StyleBox? = nil
+        channels: [Channel]? = nil, style: StyleBox? = nil, zone: ZoneBox? = nil
     ) {
         calendarBox = box
+        zoneBox = zone
         styleBox = style
         self.notBefore = notBefore
         self.channels = channels

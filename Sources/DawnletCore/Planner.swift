@@ -209,9 +209,8 @@ public enum Planner {
             let heldNote = held.map { _ in "held for quiet hours (due \(ISO8601.format(due, utcOffset: dueOffset).dropFirst(11).prefix(5)))" }
             let ladder = rules.ladder(item)
             switch state {
-            case .pending, .due,
-                .late where !ladder.isEmpty:
-                notes.append("if unanswered, on to \(EscalationStep.words(ladder))")
+            case .pending, .due, .late:
+                if !ladder.isEmpty { notes.append("if unanswered, on to \(EscalationStep.words(ladder))") }
             default: break
             }
             var reminder = PlannedReminder(
@@ -265,6 +264,15 @@ public enum Planner {
         }
 
         let began = Self.floor(rules.databaseBegan?.secondsSinceEpoch ?? .min, now: context.now)
+        // The days of items' own zones, one cache each, made when an item first needs it.
+        var zoneCaches: [String: ZoneDayCache] = [:]
+        func zoneDays(_ zone: Zone) -> ZoneDayCache {
+            if zone == context.zone { return days }
+            if let known = zoneCaches[zone.identifier], known.zone == zone { return known }
+            let made = ZoneDayCache(zone: zone)
+            zoneCaches[zone.identifier] = made
+            return made
+        }
         items.withUnsafeBufferPointer { buffer in
             for index in buffer.indices {
                 let p = buffer.baseAddress! + index
@@ -278,13 +286,23 @@ public enum Planner {
                     continue
                 }
                 // Plain: kept as it is, its channels its kind's route.
-                let plain = p.pointee.note == nil && p.pointee.suppression == nil && p.pointee.channels == nil && p.pointee.list == nil
+                // One of its own zone says which in its reason, one of a list its list: not plain.
+                let plain =
+                    p.pointee.note == nil && p.pointee.suppression == nil && p.pointee.channels == nil && p.pointee.zoneBox == nil && p.pointee.list == nil
                 let from = max(began, Self.floor(p.pointee.notBefore, now: context.now))
                 // Its offsets read where they are, by index: no reference counted per item.
                 let own = p.pointee.ownOffsetCount
+                // An item of its own zone: its wall time read there (its DST decides), the instant
+                // shown at the plan zone's offset.
+                let itemDays = p.pointee.zoneBox.map { zoneDays($0.zone) } ?? days
                 for k in 0..<(own > 0 ? own : context.defaults[kind].count) {
                     let offset = own > 0 ? p.pointee.ownOffset(k) : context.defaults[kind][k]
-                    let (fireAt, utcOffset, gap) = fireInstant(base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: days)
+                    var (fireAt, utcOffset, gap) = fireInstant(
+                        base: p.pointee.time ?? rules.morningDigest, date: p.pointee.date, offset: offset, days: itemDays)
+                    if itemDays !== days {
+                        utcOffset = days.utcOffset(at: fireAt)
+                        gap = gap.map { "\($0) in \(itemDays.zone.identifier)" }
+                    }
                     // Of a time before the item existed: never sent, late or otherwise.
                     if fireAt.secondsSinceEpoch < from { continue }
                     // Nothing snoozed, logged or quiet to look up: a plain one is kept as it is.

@@ -114,5 +114,11 @@ extension Migrations {
         ALTER TABLE events ADD COLUMN priority INTEGER;
         ALTER TABLE events ADD COLUMN tags TEXT;
         """,
+        // A todo's or event's own zone (`America/New_York`): its wall times are read there, so it
+        // keeps its instant whatever the machine's zone. NULL: floating, read in the viewer's zone.
+        """
+        ALTER TABLE todos ADD COLUMN zone TEXT;
+        ALTER TABLE events ADD COLUMN zone TEXT;
+        """,
     ]
 }

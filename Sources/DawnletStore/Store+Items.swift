@@ -19,18 +19,18 @@ extension Store.Items {
                 return KindTables(
                     definitions: "todos", occurrences: "todo_occurrences",
                     select:
-                        "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style, \(Store.Items.detailColumns) FROM todos",
+                        "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style, \(Store.Items.detailColumns), zone FROM todos",
                     noun: "todo")
             case .event:
                 return KindTables(
                     definitions: "events", occurrences: "event_occurrences",
                     select:
-                        "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style, \(Store.Items.detailColumns) FROM events",
+                        "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style, \(Store.Items.detailColumns), zone FROM events",
                     noun: "event")
             case .habit:
                 return KindTables(
                     definitions: "habits", occurrences: "habit_entries",
-                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from, channels, style, NULL, NULL, NULL, NULL, NULL FROM habits",
+                    select: "SELECT id, name, created, time, schedule, NULL, '', reminds_from, channels, style, NULL, NULL, NULL, NULL, NULL, NULL FROM habits",
                     noun: "habit")
             }
         }
@@ -42,7 +42,7 @@ extension Store.Items {
     public func addItem(
         kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
         durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], channels: [Channel]? = nil, style: ReminderStyle? = nil,
-        details: ItemDetails = ItemDetails(), today: CivilDate, now: Instant? = nil
+        details: ItemDetails = ItemDetails(), zone: String? = nil, today: CivilDate, now: Instant? = nil
     ) throws(StoreError) -> Int64 {
         var anchored = schedule
         if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
@@ -53,25 +53,26 @@ extension Store.Items {
         case .todo:
             try db.run(
                 """
-                INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from, channels, style, \(Self.detailColumns))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO todos (title, due_date, due_time, schedule, reminders, created, reminds_from, channels, style, \(Self.detailColumns), zone)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 common + [
                     .described(date), .described(time), .described(anchored),
                     .text(ReminderOffset.text(reminders)), .text(today.description), from, routed, styled,
-                ] + Self.detailValues(details))
+                ] + Self.detailValues(details) + [zone.sql])
         case .event:
             try db.run(
                 """
                 INSERT INTO events (
-                    title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from, channels, style, \(Self.detailColumns))
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    title, start_date, start_time, duration_minutes, schedule, reminders, created, reminds_from, channels, style, \(Self.detailColumns),
+                    zone)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 common + [
                     .text((date ?? today).description), .described(time),
                     durationMinutes.map { .int(Int64($0)) } ?? .null, .described(anchored),
                     .text(ReminderOffset.text(reminders)), .text(today.description), from, routed, styled,
-                ] + Self.detailValues(details))
+                ] + Self.detailValues(details) + [zone.sql])
         case .habit:
             try db.run(
                 "INSERT INTO habits (name, schedule, time, created, reminds_from, channels, style) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -137,6 +138,7 @@ extension Store.Items {
         definition.details = ItemDetails(
             note: row.optionalText(10), location: row.optionalText(11), url: row.optionalText(12), priority: row.optionalInt(13).map { Int($0) },
             tags: row.optionalText(14).map { $0.split(separator: ",").map(String.init) } ?? [])
+        definition.zone = row.optionalText(15)
         return definition
     }
 
@@ -258,6 +260,7 @@ extension Store.Items {
             oldSchedule?.time = old.time
             if let now,
                 old.date != d.date || old.time != d.time || oldSchedule != d.schedule || old.reminders != d.reminders || old.channels != d.channels
+                    || old.zone != d.zone
             {
                 try db.run("UPDATE \(tables.definitions) SET reminds_from = ? WHERE id = ?", [.int(now.secondsSinceEpoch), .int(d.id)])
             }
@@ -274,25 +277,25 @@ extension Store.Items {
                 try db.run(
                     """
                     UPDATE todos SET title = ?, due_date = ?, due_time = ?, schedule = ?, reminders = ?, channels = ?, style = ?,
-                        note = ?, location = ?, url = ?, priority = ?, tags = ?
+                        note = ?, location = ?, url = ?, priority = ?, tags = ?, zone = ?
                     WHERE id = ?
                     """,
                     [
                         .text(d.title), .described(d.date), .described(d.time), .described(d.schedule), reminders, Self.channelsText(d.channels),
                         Self.styleText(d.style),
-                    ] + Self.detailValues(d.details) + [.int(d.id)])
+                    ] + Self.detailValues(d.details) + [d.zone.sql, .int(d.id)])
             case .event:
                 guard let start = d.date else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs a start date") }
                 try db.run(
                     """
                     UPDATE events SET title = ?, start_date = ?, start_time = ?, duration_minutes = ?, schedule = ?, reminders = ?, channels = ?,
-                        style = ?, note = ?, location = ?, url = ?, priority = ?, tags = ?
+                        style = ?, note = ?, location = ?, url = ?, priority = ?, tags = ?, zone = ?
                     WHERE id = ?
                     """,
                     [
                         .text(d.title), .described(start), .described(d.time), d.durationMinutes.map { .int(Int64($0)) } ?? .null,
                         .described(d.schedule), reminders, Self.channelsText(d.channels), Self.styleText(d.style),
-                    ] + Self.detailValues(d.details) + [.int(d.id)])
+                    ] + Self.detailValues(d.details) + [d.zone.sql, .int(d.id)])
             case .habit:
                 guard let schedule = d.schedule else { throw StoreError(.conflict, "\(tables.noun) \(d.id) needs its days") }
                 try db.run(

@@ -10,25 +10,27 @@ extension ItemCommands {
         case .todo:
             return Command(
                 path: ["todo", "edit"],
-                usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] "
+                usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] [--zone ZONE | --no-zone] "
                     + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage) "
                     + "\(Invocation.detailUsage) [--no-tags]",
                 summary: "Change the todo (or, with --on, one occurrence's title and time).",
                 options: [
                     .value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once"), .value("until"),
                     .flag("no-until"),
-                ] + reminding + Invocation.detailOptions + [.flag("no-tags")], positionals: 1...1, run: { try edit(.todo, &$0) })
+                ] + reminding + Invocation.detailOptions + [.flag("no-tags")] + Invocation.zoneOptions + [.flag("no-zone")], positionals: 1...1,
+                run: { try edit(.todo, &$0) })
         case .event:
             return Command(
                 path: ["event", "edit"],
-                usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--duration D] "
+                usage: "event edit ID [--on DATE] [--title T] [--start DATE[THH:MM]] [--at TIME | --all-day] [--zone ZONE | --no-zone] [--duration D] "
                     + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage) "
                     + "\(Invocation.detailUsage) [--no-tags]",
                 summary: "Change the event (or, with --on, one occurrence's title and time).",
                 options: [
                     .value("on"), .value("title"), .value("start"), .value("at"), .flag("all-day"), .value("duration"),
                     .value("every"), .flag("once"), .value("until"), .flag("no-until"),
-                ] + reminding + Invocation.detailOptions + [.flag("no-tags")], positionals: 1...1, run: { try edit(.event, &$0) })
+                ] + reminding + Invocation.detailOptions + [.flag("no-tags")] + Invocation.zoneOptions + [.flag("no-zone")], positionals: 1...1,
+                run: { try edit(.event, &$0) })
         case .habit:
             return Command(
                 path: ["habit", "edit"],
@@ -54,10 +56,10 @@ extension ItemCommands {
             let other =
                 [
                     "due", "start", "every", "until", "duration", "remind", "channel", "nag", "urgency", "sound", "note", "note-file", "location", "url",
-                    "priority", "tag",
+                    "priority", "tag", "zone",
                 ]
                 .filter { arguments.value($0) != nil }
-                + ["no-time", "all-day", "once", "no-until", "no-remind", "no-channel", "no-tags"].filter { arguments.has($0) }
+                + ["no-time", "all-day", "once", "no-until", "no-remind", "no-channel", "no-tags", "no-zone"].filter { arguments.has($0) }
             guard other.isEmpty else { throw CLIError.usage("with --on only --title and --at apply (not --\(other[0]))", usage) }
             guard title != nil || time != nil else { throw CLIError.usage("nothing to change: give --title or --at", usage) }
             let date = try occurrenceDate(of: old, invocation: invocation, store: store)
@@ -117,7 +119,10 @@ extension ItemCommands {
         if arguments.has("no-channel") { new.channels = nil }
         if let channels = try invocation.itemChannels() { new.channels = channels }
         new.style = try invocation.itemStyle(over: old.style)
-        if kind != .habit { new.details = try invocation.itemDetails(over: old.details) }
+        if kind != .habit {
+            new.details = try invocation.itemDetails(over: old.details)
+            new.zone = try invocation.itemZone(over: old.zone)
+        }
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
         guard new != old else {
@@ -156,6 +161,7 @@ extension ItemCommands {
             line += d.kind == .todo ? "  due \(date)" : "  on \(date)"
             if let time = d.time { line += " \(time)" }
         }
+        if let zone = d.zone { line += "  zone \(zone)" }
         if let minutes = d.durationMinutes { line += "  for \(formatDuration(minutes))" }
         if !d.reminders.isEmpty { line += "  remind " + ReminderOffset.text(d.reminders) }
         if let channels = d.channels { line += "  by " + channels.map(\.rawValue).joined(separator: ",") }

@@ -1,7 +1,8 @@
 import DawnletCore
+import DawnletSystem
 
-/// `todo show ID` and `event show ID`: one item whole — when, its schedule, reminders, channels,
-/// and what it holds (note, location, link, priority, tags).
+/// `todo show ID` and `event show ID`: one item whole — when (and in which zone), its schedule,
+/// reminders, channels, and what it holds (note, location, link, priority, tags).
 extension ItemCommands {
     static func showCommand(_ kind: ItemKind) -> Command {
         Command(
@@ -19,16 +20,20 @@ extension ItemCommands {
             invocation.output.line(
                 JSON.object([
                     ("kind", .string(kind.rawValue)), ("id", .int(Int(id))), ("title", .string(d.title)),
-                    ("when", when.isEmpty ? .null : .string(when)), ("reminders", .array(d.reminders.map { .string($0.description) })),
+                    ("when", when.isEmpty ? .null : .string(when)),
+                    ("reminders", .array(d.reminders.map { .string($0.description) })),
                     ("channels", d.channels.map { .array($0.map { .string($0.rawValue) }) } ?? .null),
                     ("note", details.note.map { .string($0) } ?? .null), ("location", details.location.map { .string($0) } ?? .null),
                     ("url", details.url.map { .string($0) } ?? .null), ("priority", details.priority.map { .int($0) } ?? .null),
-                    ("tags", .array(details.tags.map { .string($0) })),
+                    ("tags", .array(details.tags.map { .string($0) })), ("zone", d.zone.map { .string($0) } ?? .null),
                 ]))
             return
         }
         var lines = ["\(kind.rawValue) #\(id)  \(d.title)"]
         if !when.isEmpty { lines.append("  \(kind == .event ? "starts" : "due"): \(when)") }
+        if let zone = d.zone {
+            lines.append("  zone: \(zone)" + ((try? ZoneDatabase.system.zone(named: zone)) != nil ? "" : " (not in this machine's tzdata: read as floating)"))
+        }
         if let minutes = d.durationMinutes { lines.append("  lasts: \(DurationText.format(.seconds(minutes * 60)))") }
         if !d.reminders.isEmpty { lines.append("  reminders: " + d.reminders.map(\.description).joined(separator: ", ")) }
         if let channels = d.channels { lines.append("  channels: " + channels.map(\.rawValue).joined(separator: ", ")) }

@@ -13,19 +13,20 @@ enum ItemCommands {
             Command(
                 path: ["todo", "add"],
                 usage:
-                    "todo add TITLE [--due DATE[THH:MM]] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) \(Invocation.detailUsage)",
+                    "todo add TITLE [--due DATE[THH:MM]] [--zone ZONE] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) \(Invocation.detailUsage)",
                 summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
-                options: [.value("due"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions + Invocation.detailOptions,
+                options: [.value("due"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions + Invocation.detailOptions
+                    + Invocation.zoneOptions,
                 positionals: 1...1,
                 run: addTodo),
             Command(
                 path: ["event", "add"],
                 usage:
-                    "event add TITLE --start DATE[THH:MM] [--duration 1h30m] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) "
+                    "event add TITLE --start DATE[THH:MM] [--zone ZONE] [--duration 1h30m] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) "
                     + Invocation.detailUsage,
                 summary: "Add an event, optionally repeating; prints its id.",
                 options: [.value("start"), .value("duration"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions
-                    + Invocation.detailOptions,
+                    + Invocation.detailOptions + Invocation.zoneOptions,
                 positionals: 1...1, run: addEvent),
             Command(
                 path: ["habit", "add"], usage: "habit add NAME --days mon,wed,fri [--at TIME] [--from DATE] [--until DATE] [--channel LIST] \(styleUsage)",
@@ -89,7 +90,7 @@ enum ItemCommands {
         let id = try store.items.addItem(
             kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
             reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil),
-            details: try invocation.itemDetails(), today: today, now: try invocation.now())
+            details: try invocation.itemDetails(), zone: try invocation.itemZone(), today: today, now: try invocation.now())
         invocation.output.line(String(id))
         if schedule == nil {
             invocation.echoResolved("due", as: "todo \(id): due", due)
@@ -126,7 +127,7 @@ enum ItemCommands {
             kind: .event, title: title, date: start.0, time: schedule?.time ?? start.1,
             schedule: schedule, durationMinutes: duration,
             reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil),
-            details: try invocation.itemDetails(), today: today, now: try invocation.now())
+            details: try invocation.itemDetails(), zone: try invocation.itemZone(), today: today, now: try invocation.now())
         invocation.output.line(String(id))
         if schedule == nil {
             invocation.echoResolved("start", as: "event \(id): starts", start)
@@ -204,6 +205,8 @@ enum ItemCommands {
                             ])
                         ))
                 }
+                // Its own zone, last (nil: floating).
+                if kind != .habit { members.append(("zone", d.zone.map { .string($0) } ?? .null)) }
                 return .object(members)
             }
             var fields: [(String, JSON)] = [(kind.rawValue + "s", .array(items))]

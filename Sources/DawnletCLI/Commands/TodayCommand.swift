@@ -89,7 +89,9 @@ enum TodayCommand {
         let now = ISO8601.localDate(of: try invocation.now(), in: try invocation.timeZone())
         let today = now.date
         let store = try invocation.readStore()
-        let stored = try store.items.storedOccurrences(in: range) + (try store.items.oneOffTodoRows())
+        // Two days either side: an item of its own zone may fall on these days from those.
+        let stored =
+            try store.items.storedOccurrences(in: range.lowerBound.adding(days: -2)...range.upperBound.adding(days: 2)) + (try store.items.oneOffTodoRows())
         let money = MoneyCalendar.events(
             in: range, subscriptions: try store.sources.subscriptions(), debts: try store.sources.debts(),
             goals: try store.sources.goals(), incomes: try store.sources.incomeSources(), payments: try store.sources.payments())
@@ -98,10 +100,11 @@ enum TodayCommand {
         let window =
             zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
         let calendars = PlanReader(store: store, config: invocation.config, zone: zone).calendarItems(window, now: try invocation.now())
+        let definitions = try store.items.definitions()
         let days = Agenda.days(
-            range, today: today, secondsOfDay: now.secondsOfDay, definitions: try store.items.definitions(), stored: Array(Set(stored)),
+            range, today: today, secondsOfDay: now.secondsOfDay, definitions: definitions, stored: Array(Set(stored)),
             bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
-            calendar: calendars.items.compactMap(\.calendar))
+            calendar: calendars.items.compactMap(\.calendar), zones: PlanReader.itemZones(definitions, zones: .system), viewer: zone)
         return (days, calendars.problems)
     }
 
@@ -121,6 +124,10 @@ enum TodayCommand {
                         members += [
                             ("title", .string(entry.title)),
                             ("time", entry.time.map { .string($0.description) } ?? .null),
+                        ]
+                        // An item of its own zone, read otherwise there: its own time and zone.
+                        if let own = entry.own { members.append(("own_time", .string(own))) }
+                        members += [
                             // An overdue todo is open, and says it is overdue.
                             ("status", .string(entry.overdueSince == nil ? entry.status : "open")),
                             ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
@@ -148,6 +155,7 @@ enum TodayCommand {
             var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.rightPadded(kindWidth)) "
             let shown = DisplayText.shown(source(entry))
             line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(DisplayText.shown(entry.title))"
+            if let own = entry.own { line += "  (\(own))" }
             if let end = entry.end { line += "  until \(String(end.map { $0 == "T" ? " " : $0 }))" }
             if let amount = entry.amount { line += "  \(amount)" }
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
