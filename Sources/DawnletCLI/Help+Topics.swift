@@ -100,6 +100,10 @@ extension Help {
                   late            per kind and default: send (the default), summary or drop a late reminder
                   nag             how often an unanswered reminder comes back, per kind ("off"; "5m")
                   nagFor          for how long at most after it first went out (1h)
+                  escalate        [{ after: "15m", to: ["email"] }]: where an unanswered reminder goes
+                                  on to, rung by rung, per kind or for all (default: none)
+                  lists           per tag: route, urgency, nag, sound, quietHours, mute ({ days,
+                                  from, to }: nothing sent) and escalate for the items of that list
                   quietHours      { from: "22:00", to: "07:00", days, kinds, critical }: what falls due
                                   inside goes out when they end (default: none)
                   reminders       default offsets per kind: event, todo, habit, bill, subscription,

@@ -252,6 +252,14 @@ enum ManPage {
         ),
         ("nagFor", "How long after a reminder first went out it stops coming back: \"5s\" to \"12h\". Default \"1h\"."),
         (
+            "escalate",
+            "Where a reminder still unanswered goes on to: a list of rungs { after: \"15m\", to: [\"email\"] }, each after (\"5s\" to \"12h\", counted from when it first went out, each later than the one before) with the channels it adds; one ladder for every kind, or an object of kinds and default. An answer anywhere (as for nag) stops it; each rung goes out once. Not set by default."
+        ),
+        (
+            "lists",
+            "How the items of a list (a tag, as todo add --tag gives it) remind: an object of tags, each with any of route, urgency, nag, sound, quietHours (as above, without kinds; instead of the config's own), mute (a stretch in which nothing of the list is sent, not even recorded: days, and from and to, whole days when left out) and escalate. An item's own setting goes over its list's, and a list's over its kind's; an item of several lists reminds as the first of its tags named here."
+        ),
+        (
             "reminders",
             "Default reminder offsets per kind, for items without --remind of their own: an object of lists of offsets (\"0m\", \"10m\", \"2h\", \"1d\", \"1w\"); an empty list turns a kind's reminders off. Keys: event ([\"10m\"]), todo ([\"0m\"]), habit ([\"0m\"]), bill ([\"0m\"]), subscription ([\"0m\"]), debt ([\"0m\"]), goal ([\"7d\", \"0d\"]), income ([]) and calendar ([\"10m\"], for calendar items without VALARMs)."
         ),

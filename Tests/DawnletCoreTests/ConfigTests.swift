@@ -27,7 +27,7 @@ import Testing
         for key in [
             "timeZone", "morningDigest", "horizon", "graceWindow", "reminders", "route", "channels", "calendars",
             "expire", "snooze", "fallback", "argv", "timeout", "url", "tls", "from", "to", "user", "passwordFile",
-            "sendmail", "caFile", "readOnly",
+            "sendmail", "caFile", "readOnly", "escalate", "lists", "mute",
         ] {
             #expect(text.contains(key), "the example mentions \(key)")
         }
@@ -36,7 +36,9 @@ import Testing
         var inEmail = false
         let enabled = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
             let code = line.drop { $0 == " " }
-            let starts = ["// email: {", "// timeZone:", "// quietHours:", "// bill:", "// { name:", "// export:"].contains { code.hasPrefix($0) }
+            let starts = ["// email: {", "// timeZone:", "// quietHours:", "// escalate:", "// lists:", "// bill:", "// { name:", "// export:"].contains {
+                code.hasPrefix($0)
+            }
             if code.hasPrefix("// email: {") { inEmail = true }
             defer { if inEmail && code.hasPrefix("// },") { inEmail = false } }
             guard starts || inEmail, let slashes = line.range(of: "// ") else { return String(line) }
@@ -50,6 +52,8 @@ import Testing
         #expect(full.email?.timeout == .seconds(30) && full.email?.caFile == nil)
         #expect(full.calendars.map(\.name) == ["work"])
         #expect(full.quietHours != nil && full.exportTo != nil)
+        #expect(full.escalate[.todo] == [EscalationStep(after: .seconds(900), to: [.command])])
+        #expect(full.lists.byTag["work"]?.mute?.days == WeekdaySet([.saturday, .sunday]) && full.lists.byTag["health"]?.style.urgency == .critical)
     }
 
     @Test("an empty file is the defaults")
