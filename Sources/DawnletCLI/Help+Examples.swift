@@ -58,7 +58,7 @@ extension Help {
             "payment delete": ["7", "--db ~/household.sqlite 3"],
             "calendar": ["", "2027-02", "--json"],
             "today": ["", "--date tomorrow", "--json"],
-            "agenda": ["", "--days 14", "--from mon --days 5 --json"],
+            "agenda": ["", "--days 14", "--from mon --days 5 --json", "--tag work"],
             "dashboard": ["", "--json"],
             "find": ["passport", "\"dentist\" --json"],
             "preview": ["", "--days 1 --all", "--from 2027-01-01 --to 2027-02-01 --json"],

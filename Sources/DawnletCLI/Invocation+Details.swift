@@ -1,5 +1,19 @@
 import DawnletCore
+import DawnletStore
 import FoundationEssentials
+
+/// The todos and events of one list (a tag), as a view's `--tag` keeps them.
+struct TagFilter: Sendable {
+    struct Item: Hashable, Sendable {
+        let kind: ReminderKind
+        let id: Int64
+    }
+    let tag: String
+    let items: Set<Item>
+
+    func keeps(_ kind: ReminderKind, _ id: Int64?) -> Bool { id.map { items.contains(Item(kind: kind, id: $0)) } ?? false }
+    func keeps(_ item: (kind: ReminderKind, id: Int64)?) -> Bool { item.map { keeps($0.kind, $0.id) } ?? false }
+}
 
 /// A todo's or event's note, location, link, priority and tags as the command line gives them.
 extension Invocation {
@@ -50,6 +64,20 @@ extension Invocation {
             details.tags = tags
         }
         return details
+    }
+
+    /// `--tag TAG` of a view (`agenda`, `today`, `preview`, `todo|event list`): only the todos
+    /// and events of that list; nil when not given.
+    func tagFilter(_ store: Store) throws -> TagFilter? {
+        guard let text = arguments.value("tag") else { return nil }
+        guard let tag = ItemDetails.tag(text) else {
+            throw CLIError.usage("--tag \"\(DisplayText.escaped(text))\": a tag is 1 to 40 letters, digits, - or _", globals.usage)
+        }
+        var ids: Set<TagFilter.Item> = []
+        for d in try store.items.definitions([.todo, .event]) where d.details.tags.contains(tag) {
+            ids.insert(TagFilter.Item(kind: d.kind.reminderKind, id: d.id))
+        }
+        return TagFilter(tag: tag, items: ids)
     }
 
     /// A note as kept: its lines as typed (tabs and line breaks allowed; no other control

@@ -40,6 +40,9 @@ public enum Agenda {
     public struct Day: Hashable, Sendable {
         public let date: CivilDate
         public let entries: [Entry]
+
+        /// The same day with only the entries `keep` keeps.
+        public func filter(_ keep: (Entry) -> Bool) -> Day { Day(date: date, entries: entries.filter(keep)) }
     }
 
     /// Each day of `days`. Overdue one-off todos, and undated ones not done, stand on `today` only

@@ -134,6 +134,14 @@ extension Planner {
             }
         }
 
+        /// The item it is about, by kind and id; nil for a digest or summary and a calendar's.
+        public var item: (kind: ReminderKind, id: Int64)? {
+            switch self {
+            case .plain(let r): (r.item.pointee.kind, r.item.pointee.definitionID)
+            case .whole(let p): p.pointee.key.item.map { ($0.kind, $0.id) }
+            }
+        }
+
         /// Still to go out: pending, or due or late now (`PlannedReminder.isToGoOut`).
         public var isToGoOut: Bool {
             switch self {

@@ -65,7 +65,7 @@ import Testing
         #expect(try bash(["to"]) == ["todo", "today"])
         #expect(try bash(["todo", "d"]) == ["delete", "done"])
         #expect(try bash(["todo", "add", "Title", "--due", "fri", "--e"]) == ["--every"])
-        #expect(Set(try bash(["preview", "--"])) == ["--from", "--to", "--days", "--all", "--json", "--help"])
+        #expect(Set(try bash(["preview", "--"])) == ["--from", "--to", "--days", "--tag", "--all", "--json", "--help"])
         #expect(try bash(["notify-test", "--channel", "e"]) == ["email"])
         #expect(try bash(["help", "sch"]) == ["schedules"])
         // Several ids: each listed with its title; one: the id alone, to be inserted.

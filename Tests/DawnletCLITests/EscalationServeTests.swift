@@ -14,7 +14,7 @@ extension ServeTests {
             lists: { work: { route: ["command"], escalate: [{ after: "10s", to: ["email"] }] }, garden: { mute: { days: ["tue"] } } },
             route: { default: ["command"] },
             """, channels: emailChannel(smtp.port))
-        try cli("todo", "add", "Report", "--due", "2026-12-01T09:00", "--tag", "work")
+        try cli("todo", "add", "Report", "--due", "2026-12-01T09:00", "--tag", "work", "--note", "Figures for Q3\nfrom the shared folder")
         try cli("todo", "add", "Memo", "--due", "2026-12-01T09:00", "--tag", "work")
         // 2026-12-01 is a Tuesday.
         try cli("todo", "add", "Weed", "--due", "2026-12-01T09:00", "--tag", "garden")
@@ -33,6 +33,9 @@ extension ServeTests {
         #expect(status == 0)
         #expect(try smtp.messages().map { $0["subject"] as? String } == ["Report"], "\(got)")
         #expect(log.contains("delivered todo:1:2026-12-01:0m@email"), "\(log)")
+        // Its body says the note after when it is due.
+        let body = try #require(got.first?["body"] as? String)
+        #expect(body.hasPrefix("Todo due at 09:00\nFigures for Q3\nfrom the shared folder\n"), "\(body)")
         #expect(!log.contains("todo:3:2026-12-01"), "the muted one is neither sent nor recorded: \(log)")
         #expect(lines().count == 2, "\(lines())")
     }

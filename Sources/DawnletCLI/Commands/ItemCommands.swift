@@ -38,16 +38,16 @@ enum ItemCommands {
                 var verbs = [
                     kind == .todo
                         ? Command(
-                            path: ["todo", "list"], usage: "todo list [--open | --done | --overdue] [--json]",
+                            path: ["todo", "list"], usage: "todo list [--open | --done | --overdue] [--tag TAG] [--json]",
                             summary:
                                 "List todos with where each stands (open, done, overdue) and a repeating one's next occurrence; then the calendars' open todos, with the key that answers each.",
-                            options: [.flag("open"), .flag("done"), .flag("overdue"), .flag("json")], run: { try list(.todo, &$0) })
+                            options: [.flag("open"), .flag("done"), .flag("overdue"), .value("tag"), .flag("json")], run: { try list(.todo, &$0) })
                         : Command(
-                            path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list [--json]",
+                            path: [kind.rawValue, "list"], usage: "\(kind.rawValue) list\(kind == .event ? " [--tag TAG]" : "") [--json]",
                             summary: kind == .habit
                                 ? "List the habits you defined, with their streaks and this week's days kept."
                                 : "List the \(kind.rawValue)s you defined (their occurrences are in `today`).",
-                            options: [.flag("json")], run: { try list(kind, &$0) }),
+                            options: (kind == .event ? [.value("tag")] : []) + [.flag("json")], run: { try list(kind, &$0) }),
                     Command(
                         path: [kind.rawValue, "skip"], usage: "\(kind.rawValue) skip ID [--on DATE]",
                         summary: "Skip one occurrence (default: today's); the series carries on.",
@@ -155,6 +155,9 @@ enum ItemCommands {
     static func list(_ kind: ItemKind, _ invocation: inout Invocation) throws {
         let store = try invocation.readStore()
         var definitions = try store.items.definitions([kind])
+        // One list's only (and none of the calendars', which have no tags of ours).
+        let only = try invocation.tagFilter(store)
+        if let only { definitions = definitions.filter { only.keeps(kind.reminderKind, $0.id) } }
         // Todos: where each stands today, and the filter asked for.
         var standing: [Int64: TodoStanding] = [:]
         if kind == .todo {
@@ -182,7 +185,7 @@ enum ItemCommands {
             for d in definitions { streaks[d.id] = HabitStreak(d, stored: rows, today: today) }
         }
         // The calendars' todos, after ours (none is done: a completed one is not read).
-        let calendarTodos = kind == .todo ? try Self.calendarTodos(&invocation) : []
+        let calendarTodos = kind == .todo && only == nil ? try Self.calendarTodos(&invocation) : []
         if invocation.json {
             let items = definitions.map { d -> JSON in
                 var members: [(String, JSON)] = [("id", .int(Int(d.id))), ("title", .string(d.title))]

@@ -3,13 +3,13 @@ import DawnletCore
 import DawnletStore
 import FoundationEssentials
 
-/// `preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]`: what will fire when,
+/// `preview [--from ISO --to ISO | --days N] [--now ISO] [--tag TAG] [--all] [--json]`: what will fire when,
 /// on which channel, and why. The same plan the runner uses.
 enum PreviewCommand {
     static let command = Command(
-        path: ["preview"], usage: "preview [--from ISO --to ISO | --days N] [--now ISO] [--all] [--json]",
+        path: ["preview"], usage: "preview [--from ISO --to ISO | --days N] [--now ISO] [--tag TAG] [--all] [--json]",
         summary: "Show the reminders that will fire (default: what goes out now, late, and the next 7 days), with channel and reason.",
-        options: [.value("from"), .value("to"), .value("days"), .flag("all"), .flag("json")], run: run)
+        options: [.value("from"), .value("to"), .value("days"), .value("tag"), .flag("all"), .flag("json")], run: run)
 
     /// The longest window one call may ask for.
     static let maximumDays = 366
@@ -67,7 +67,10 @@ enum PreviewCommand {
             throw CLIError.usage("--\(name) is after \(ISO8601.format(PlanReader.latest, in: zone)), the last instant dawnlet-remind plans", usage)
         }
 
-        let source = PlanReader(store: try invocation.readStore(), config: invocation.config, zone: zone)
+        let store = try invocation.readStore()
+        let source = PlanReader(store: store, config: invocation.config, zone: zone)
+        // One list's: the reminders of its todos and events (a digest lists every list's items).
+        let only = try invocation.tagFilter(store)
         let all = invocation.arguments.has("all")
         // What a serve running on the database holds back now (a paused notification server), as
         // it published it; not for a what-if at another --now.
@@ -87,7 +90,7 @@ enum PreviewCommand {
                     // next days are planned; here they go out in order.
                     problems = try source.forEachSlice(
                         now: now, window: window, includeSuppressed: all,
-                        render: { plan in RenderedSlice(json: plan, shownFrom: shownFrom, holds: holds) }
+                        render: { plan in RenderedSlice(json: plan, shownFrom: shownFrom, holds: holds, only: only) }
                     ) { slice in
                         w.elements(slice.bytes, send: Output.write)
                         return true
@@ -108,7 +111,9 @@ enum PreviewCommand {
             var shownDay: CivilDate?
             problems = try source.forEachSlice(
                 now: now, window: window, includeSuppressed: all,
-                render: { plan in RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom, missed: missed, holds: holds) }
+                render: { plan in
+                    RenderedSlice(text: plan, zone: zone, colored: colored, shownFrom: shownFrom, missed: missed, holds: holds, only: only)
+                }
             ) { slice in
                 guard let first = slice.firstDay else { return true }
                 if first != shownDay {
@@ -143,12 +148,13 @@ enum PreviewCommand {
 
         /// As JSON array elements, with no comma before the first. Before `shownFrom`, only what
         /// still goes out; what a running serve holds back (`holds`) said so.
-        init(json plan: Planner.Ordered, shownFrom: Instant?, holds: Holds? = nil) {
+        init(json plan: Planner.Ordered, shownFrom: Instant?, holds: Holds? = nil, only: TagFilter? = nil) {
             // About what a reminder takes, so the buffer seldom grows.
             var w = JSONWriter(capacity: 240 * plan.count)
             var dates = CivilDate.TextCache()
             _ = plan.forEachEntry { entry in
                 if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
+                if let only, !only.keeps(entry.item) { return true }
                 switch entry {
                 case .plain(let r) where holds != nil && r.timing != .pending:
                     withUnsafePointer(to: r.reminder) { PreviewCommand.write($0, to: &w, dates: &dates, holds: holds) }
@@ -161,13 +167,14 @@ enum PreviewCommand {
         }
 
         /// As text: each reminder's lines, their days' headings between them.
-        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?, missed: MissedWords, holds: Holds? = nil) {
+        init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?, missed: MissedWords, holds: Holds? = nil, only: TagFilter? = nil) {
             let out = ByteBuffer(capacity: 128 * plan.count)
             var first: CivilDate?
             var last: CivilDate?
             var dates = CivilDate.TextCache()
             _ = plan.forEachEntry { entry in
                 if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
+                if let only, !only.keeps(entry.item) { return true }
                 let day = ISO8601.localDate(of: entry.fireAt, in: zone).date
                 if day != last {
                     if last != nil {

@@ -4,20 +4,20 @@ import DawnletRunner
 import DawnletStore
 import DawnletSystem
 
-/// `today [--date D] [--json]` and `agenda [--from D] [--days N] [--json]`: the merged days across
+/// `today [--date D] [--tag TAG] [--json]` and `agenda [--from D] [--days N] [--tag TAG] [--json]`: the merged days across
 /// modules, from `Agenda` (Core): timed items in order, then the rest; overdue one-off
 /// todos kept on today and marked; done, skipped and logged items marked. `today` is the agenda
 /// of one day.
 enum TodayCommand {
     static let command = Command(
-        path: ["today"], usage: "today [--date DATE] [--json]",
+        path: ["today"], usage: "today [--date DATE] [--tag TAG] [--json]",
         summary: "Show the day: todos, events, habits, bills, money dates and calendar items, merged and skip-honouring.",
-        options: [.value("date"), .flag("json")], run: today)
+        options: [.value("date"), .value("tag"), .flag("json")], run: today)
 
     static let agendaCommand = Command(
-        path: ["agenda"], usage: "agenda [--from DATE] [--days N] [--json]",
+        path: ["agenda"], usage: "agenda [--from DATE] [--days N] [--tag TAG] [--json]",
         summary: "Show the days ahead (default: 7 from today), every kind by day, with status and source.",
-        options: [.value("from"), .value("days"), .flag("json")], run: agenda)
+        options: [.value("from"), .value("days"), .value("tag"), .flag("json")], run: agenda)
 
     /// The longest agenda one call may ask for.
     static let maximumDays = 366
@@ -63,7 +63,7 @@ enum TodayCommand {
                 database: database, config: invocation.globals.configPath ?? ConfigFile.defaultPath(), calendars: invocation.config.calendars)
             + [ZoneDatabase.system.file(of: zone.identifier)]
         let request =
-            "\(command) \(range.lowerBound)...\(range.upperBound) today=\(today) zone=\(zone.identifier) json=\(invocation.json) color=\(invocation.output.colored)"
+            "\(command) \(range.lowerBound)...\(range.upperBound) today=\(today) zone=\(zone.identifier) json=\(invocation.json) color=\(invocation.output.colored) tag=\(invocation.arguments.value("tag") ?? "")"
         let cache = AnswerCache(command, database: database, request: request, files: files)
         let now = try invocation.now()
         if let kept = cache?.read(now: now) { return invocation.output.lines(kept) }
@@ -105,7 +105,9 @@ enum TodayCommand {
             range, today: today, secondsOfDay: now.secondsOfDay, definitions: definitions, stored: Array(Set(stored)),
             bills: try store.money.recurringTransactions(), transactions: try store.money.transactions(in: range), money: money,
             calendar: calendars.items.compactMap(\.calendar), zones: PlanReader.itemZones(definitions, zones: .system), viewer: zone)
-        return (days, calendars.problems)
+        // One list's todos and events only.
+        guard let only = try invocation.tagFilter(store) else { return (days, calendars.problems) }
+        return (days.map { $0.filter { only.keeps(ReminderKind(rawValue: $0.kind) ?? .calendar, $0.definitionID) } }, calendars.problems)
     }
 
     static func json(_ day: Agenda.Day) -> [(String, JSON)] {
