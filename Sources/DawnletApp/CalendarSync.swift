@@ -250,6 +250,7 @@ public struct CalendarSync {
         case .moved(let date, let to, let time): "\(date.map { "\($0) " } ?? "")moved to \(to)\(time.map { " \($0)" } ?? "")"
         case .acknowledged(let at): "acknowledged up to \(ISO8601.format(at, in: zone))"
         case .snoozed(let until, _): "snoozed until \(ISO8601.format(until, in: zone))"
+        case .details: "note, location, link, priority or tags changed"
         }
     }
 
@@ -285,6 +286,12 @@ public struct CalendarSync {
             return (words, true)
         case .moved(let date?, let to, _):
             return ("\(date) moved to \(to) on another device: an occurrence on another day than its own is not kept here, so not applied", false)
+        case .details(let details):
+            guard d.details != details, d.kind != .habit else { return nil }
+            var changed = d
+            changed.details = details
+            try store.items.replaceDefinition(changed)
+            return (words, true)
         case .acknowledged(let until):
             return applied(try answer(d, .answeredElsewhere(.device), through: until, now: now, words: "acknowledged on another device"))
         case .snoozed(let until, let alarm):

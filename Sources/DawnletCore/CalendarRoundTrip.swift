@@ -39,6 +39,8 @@ public enum CalendarRoundTrip {
         public var instances: [CivilDate: Instance] = [:]
         /// When the item (its series) was last changed.
         public var changedAt: Instant?
+        /// Its note, location, link, priority and tags.
+        public var details = ItemDetails()
         /// The latest ACKNOWLEDGED of its alarms, or X-MOZ-LASTACK: alarms up to then were seen.
         public var acknowledged: Instant?
         /// The snoozes written into it (RFC 9074 snooze alarms, X-MOZ-SNOOZE-TIME) not yet seen.
@@ -66,6 +68,8 @@ public enum CalendarRoundTrip {
             /// An alarm snoozed until this instant: the one of that UID (RFC 9074's RELATED-TO), or
             /// (nil) the item's.
             case snoozed(Instant, alarm: String?)
+            /// Its note, location, link, priority or tags changed: all of them as they are now.
+            case details(ItemDetails)
         }
 
         public let what: What
@@ -109,6 +113,7 @@ public enum CalendarRoundTrip {
             }
             facts.seriesTime = start?.time
             facts.done = component.first("STATUS")?.value.uppercased() == "COMPLETED"
+            facts.details = details(component)
             for line in component.properties where line.name == "EXDATE" {
                 for value in line.value.split(separator: ",") {
                     guard let day = local(line.with(value: String(value)), zone, zones) else { continue }
@@ -183,6 +188,9 @@ public enum CalendarRoundTrip {
                 }
             }
         }
+        if file.hasSeries && base.hasSeries && file.details != base.details {
+            result.append(Change(what: .details(file.details), at: file.changedAt))
+        }
         if let acknowledged = file.acknowledged, acknowledged > (base.acknowledged ?? Instant(secondsSinceEpoch: .min)) {
             result.append(Change(what: .acknowledged(acknowledged), at: acknowledged))
         }
@@ -237,6 +245,8 @@ public enum CalendarRoundTrip {
         case .moved(let date?, _, _):
             let mine = ours.instances[date] ?? Instance(), before = base.instances[date] ?? Instance()
             return !mine.same(before)
+        case .details(let details):
+            return ours.details != base.details && ours.details != details
         case .acknowledged, .snoozed:
             return false
         }
