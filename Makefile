@@ -9,7 +9,7 @@ PREFIX ?= $(HOME)/.local
 # openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python).
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db \
-	notification-daemon xdotool
+	notification-daemon xdotool taskwarrior calcurse khal
 # The Debian package: dpkg-shlibdeps (dpkg-dev) for its Depends, lintian to check it; bash-completion to
 # load its bash completion as installed.
 DEB_PACKAGE := dpkg-dev lintian bash-completion

@@ -48,7 +48,7 @@ let package = Package(
             name: "DawnletRunnerTests",
             dependencies: ["DawnletCore", "DawnletCCall", "DawnletStore", "DawnletSystem", "DawnletApp", "DawnletRunner", "DawnletTestSupport"]),
         .testTarget(name: "DawnletSystemTests", dependencies: ["DawnletCore", "DawnletSystem", "DawnletTestSupport"], exclude: ["Corpus", "Scripts"]),
-        .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts"]),
+        .testTarget(name: "DawnletCLITests", dependencies: ["DawnletCore", "DawnletTestSupport"], exclude: ["Snapshots", "Scripts", "Imports"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,7 @@ struct Command: Sendable {
             NextCommand.command,
             OccurrencesCommand.command,
             ExportCommand.command,
+            ImportCommand.command,
         ] + DeletedCommands.commands + ReminderCommands.commands + ServeCommands.commands + DeliveryCommands.commands + [
             CompletionsCommand.command, ManPage.command,
         ]

@@ -68,6 +68,7 @@ extension Help {
                 "--schedule \"daily at 02:30\" --from 2026-03-28 --to 2026-03-30 --tz Europe/Berlin --json",
             ],
             "export": ["--to ~/.local/share/vdirsyncer/dawnlet", "--to /tmp/todos --todos"],
+            "import": ["~/calendar.ics --dry-run", "tasks.json --from taskwarrior", "~/todo.txt --from todo.txt --json"],
             "deleted": ["", "--json"],
             "todo restore": ["3", "--db ~/household.sqlite 5"],
             "event restore": ["2", "--config ~/.config/dawnlet/work.json5 4"],

@@ -81,6 +81,8 @@ extension Help {
         "--format":
             "waybar: one line of JSON for waybar's custom module ({\"text\",\"tooltip\",\"class\"}; class failed, missed, overdue, held, soon, pending or idle)",
         "export --to": "the folder (a vdir) the .ics files are written to",
+        "import --from": "what the file is: icalendar (the default; an .ics file), taskwarrior (what task export writes) or todo.txt",
+        "import --dry-run": "say what would be new, updated, unchanged, refused or skipped, and write nothing",
         "todo add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",
         "event add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",
         "habit add --channel": "the channels its reminders go to, over the route: desktop, command, email, comma-separated",

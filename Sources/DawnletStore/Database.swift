@@ -182,17 +182,34 @@ final class Connection {
 
     /// `BEGIN IMMEDIATE` … `COMMIT`: takes the write lock before reading, so a read-then-write is
     /// never interleaved with another writer. Rolls back when `body` throws.
+    /// Inside a transaction already (an import's), a savepoint instead: the outer one holds both.
     func writeTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        if sqlite3_get_autocommit(handle) == 0 {
+            try execute("SAVEPOINT nested")
+            do {
+                let result = try body()
+                try execute("RELEASE nested")
+                return result
+            } catch {
+                rollback("ROLLBACK TO nested; RELEASE nested")
+                throw error
+            }
+        }
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
             try execute("COMMIT")
             return result
         } catch {
-            // The transaction may already be gone (SQLite rolls back on some errors); nothing to add.
-            _ = CCall.resultCode("sqlite3_exec", context: "ROLLBACK") { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            rollback()
             throw error
         }
+    }
+
+    /// Undoes the open transaction (or savepoint, with its `sql`). It may already be gone (SQLite
+    /// rolls back on some errors); nothing to add then.
+    func rollback(_ sql: String = "ROLLBACK") {
+        _ = CCall.resultCode("sqlite3_exec", context: sql) { sqlite3_exec(handle, sql, nil, nil, nil) }
     }
 }
 

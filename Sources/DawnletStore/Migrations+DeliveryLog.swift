@@ -120,5 +120,18 @@ extension Migrations {
         ALTER TABLE todos ADD COLUMN zone TEXT;
         ALTER TABLE events ADD COLUMN zone TEXT;
         """,
+        // Where an imported todo or event came from (`import`): its source (icalendar,
+        // taskwarrior, todo.txt) and its identifier there (a UID, a uuid, a todo.txt line's id or
+        // hash), so that importing again updates the item instead of making a second one. An
+        // item deleted since keeps its row until an import makes it again.
+        """
+        CREATE TABLE imports (
+            source TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            item_id INTEGER NOT NULL,
+            PRIMARY KEY (source, source_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 }
