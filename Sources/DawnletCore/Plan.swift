@@ -217,7 +217,7 @@ public struct PlanRules: Sendable {
 
     /// The channels a reminder of `item` still unanswered goes on to: its list's ladder, else its
     /// kind's.
-    public func ladder(_ item: PlanItem) -> [EscalationStep] { item.list?.escalate ?? escalate[item.kind] ?? [] }
+    public func ladder(_ item: PlanItem) -> [EscalationStep] { item.ladder(escalate) }
 }
 
 public struct Plan: Sendable {

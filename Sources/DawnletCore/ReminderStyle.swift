@@ -114,6 +114,10 @@ extension PlanItem {
         return every.flatMap { $0 > .zero ? $0 : nil }
     }
 
+    /// The channels its reminders go on to while unanswered: its list's ladder, else its kind's
+    /// in `kinds`.
+    public func ladder(_ kinds: [ReminderKind: [EscalationStep]]) -> [EscalationStep] { list?.escalate ?? kinds[kind] ?? [] }
+
     /// The urgency it asks for: its own, else its kind's in `kinds` (nil: neither says).
     public func urgency(_ kinds: [ReminderKind: Urgency]) -> Urgency? { style?.urgency ?? kinds[kind] }
 }
@@ -121,7 +125,7 @@ extension PlanItem {
 extension Config {
     /// The channels a reminder of `item` left unanswered goes on to: its list's ladder, else its
     /// kind's (`escalate`).
-    public func escalation(of item: PlanItem) -> [EscalationStep] { item.list?.escalate ?? escalate[item.kind] ?? [] }
+    public func escalation(of item: PlanItem) -> [EscalationStep] { item.ladder(escalate) }
 
     /// How reminders of `item` (nil: a digest) go out: the item's own style over its kind's.
     public func style(of item: PlanItem?) -> DeliveryStyle {
