@@ -195,13 +195,19 @@ public final class DesktopSession {
         daemons.append(bus)
         address = bus.firstLine()
         guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
-        // A display number of our own: tests in other processes may run Xvfb too.
-        display = ":\(100 + Int(getpid()) % 400)"
-        guard notificationServer else { return }
-
-        daemons.append(try Daemon("/usr/bin/Xvfb", [display, "-screen", "0", "1024x600x24", "-nolisten", "tcp"]))
-        let x11 = "/tmp/.X11-unix/X\(display.dropFirst())"
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: x11) { usleep(50_000) }
+        guard notificationServer else {
+            // No display is started: a name of our own that no test shares by chance.
+            display = ":\(100 + Int(getpid()) % 400)"
+            return
+        }
+        // Xvfb picks a free display itself and says which once it accepts connections: a display
+        // named by the process id is shared by the tests of one process, and a socket left by one
+        // killed before looks ready before the new server listens.
+        let xvfb = try Daemon("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x600x24", "-nolisten", "tcp"])
+        daemons.append(xvfb)
+        let number = xvfb.firstLine()
+        guard Int(number) != nil else { throw TestServerError("Xvfb did not start: \(number)") }
+        display = ":\(number)"
         if server == .gnome {
             daemons.append(try Daemon(Self.gnomeDaemon, [], environment: environment))
             let ask = [
