@@ -220,7 +220,7 @@ public struct PlanReader {
             guard d.kind == .todo, d.schedule == nil, let date = d.date, !done.contains(d.id) else { return nil }
             return PlanItem(
                 kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual, offsets: .none, suppression: nil,
-                detail: nil, note: nil, channels: d.channels, style: PlanItem.styleBox(d.style))
+                detail: d.checklist.summary(on: nil), note: nil, channels: d.channels, style: PlanItem.styleBox(d.style))
         }
     }
 

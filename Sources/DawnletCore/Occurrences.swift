@@ -46,6 +46,8 @@ public struct ItemDefinition: Hashable, Sendable {
     public var style: ReminderStyle?
     /// Its note, location, link, priority and tags (todos and events).
     public var details = ItemDetails()
+    /// A todo's checklist, and its checks per occurrence (empty for events and habits).
+    public var checklist = Checklist()
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

@@ -126,6 +126,7 @@ enum TodayCommand {
                             ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
                         ]
                         if let end = entry.end { members.append(("end", .string(end))) }
+                        if let checklist = entry.checklist { members.append(("checklist", .string(checklist))) }
                         if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
                         if let payment = entry.payment { members.append(("payment_id", .int(Int(payment.id)))) }
                         return .object(members)
@@ -149,6 +150,7 @@ enum TodayCommand {
             let shown = DisplayText.shown(source(entry))
             line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(DisplayText.shown(entry.title))"
             if let end = entry.end { line += "  until \(String(end.map { $0 == "T" ? " " : $0 }))" }
+            if let checklist = entry.checklist { line += "  (\(checklist))" }
             if let amount = entry.amount { line += "  \(amount)" }
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
