@@ -97,6 +97,7 @@ public struct CalendarSync {
             report.counts[definition.kind, default: 0] += 1
             do {
                 try sync(definition, uid: uid, path: path, record: record, stored: stored, now: now, into: &report)
+                wanted.formUnion(try syncChecklist(definition, uid: uid, folder: folder, stored: stored, now: now, into: &report))
             } catch let failure as Failure {
                 if let path = failure.foreign {
                     report.leftAlone[path] = failure.description
@@ -112,6 +113,15 @@ public struct CalendarSync {
         }
         // Ours (by namespace, kind and id) but no longer an item: deleted since the last export.
         for name in names ?? [] where !wanted.contains(name) {
+            // A checklist entry's file: its entry or its todo gone, or the todo not written (held).
+            if let entry = Self.checklistEntry(ofFile: name, namespace: namespace) {
+                guard kinds.contains(.todo), only.map({ $0.contains(PlanChanges.Item(kind: .todo, id: entry.todo)) }) ?? true else { continue }
+                switch RegularFile.remove("\(folder)/\(name)") {
+                case nil: report.removed += 1
+                case let failure?: report.failures.append(Failure("\(folder)/\(name)", failure).description)
+                }
+                continue
+            }
             guard let item = Self.item(ofFile: name, namespace: namespace), kinds.contains(item.kind),
                 only.map({ $0.contains(PlanChanges.Item(kind: item.kind.reminderKind, id: item.id)) }) ?? true
             else { continue }

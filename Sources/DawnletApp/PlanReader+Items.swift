@@ -113,7 +113,10 @@ extension PlanReader {
                     kind: current.reminderKind, definitionID: d.pointee.id, date: date,
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
-                    detail: current.detail, note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
+                    // A todo's checklist, counted on this occurrence: "3 of 5 done".
+                    detail: d.pointee.checklist.isEmpty
+                        ? current.detail : d.pointee.checklist.summary(on: d.pointee.schedule == nil ? nil : date),
+                    note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
                     notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: current.reminding.channels, style: current.reminding.style,
                     zone: current.zone))
         }

@@ -223,7 +223,7 @@ public struct PlanReader {
             let (channels, style) = config.lists.reminding(d)
             return PlanItem(
                 kind: .todo, definitionID: d.id, date: date, time: d.time, title: d.title, source: .virtual, offsets: .none, suppression: nil,
-                detail: nil, note: nil, channels: channels, style: style)
+                detail: d.checklist.summary(on: nil), note: nil, channels: channels, style: style)
         }
     }
 

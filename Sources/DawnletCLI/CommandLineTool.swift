@@ -50,6 +50,7 @@ public enum CommandLineTool {
         }
         // Only before `--`: `todo add -- --help` adds a todo titled "--help".
         let asksHelp = rest.prefix { $0 != "--" }.contains { $0 == "--help" || $0 == "-h" }
+        if !asksHelp, let refusal = ItemCommands.checklistRefusal(rest) { throw refusal }
         guard let command = Command.find(rest) else {
             let noun = rest[0]
             let verbs = Help.verbs(of: noun)

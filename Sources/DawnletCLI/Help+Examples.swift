@@ -9,13 +9,16 @@ extension Help {
                 "\"Renew passport\" --due 2027-03-01", "\"Call mum\" --due \"fri 18:30\" --remind 0m --remind 1h",
                 "\"Water plants\" --every \"weekly on mon,thu at 08:00\"", "\"Take the pills\" --due \"today 09:00\" --nag 5m",
                 "\"Course\" --every \"weekly on tue at 18:00\" --until \"dec 22\"", "\"Trip\" --due \"dec 24\" --note \"tickets\" --tag travel --priority high",
+                "\"Pack\" --due fri --check passport --check charger",
             ],
+            "todo check": ["3 2", "3 passport", "5 1 --on 2026-12-14"],
+            "todo uncheck": ["3 2", "5 passport --on 2026-12-14"],
             "todo list": ["", "--overdue", "--json"],
             "todo done": ["4", "2 --on yesterday"],
             "todo reopen": ["4", "2 --on 2026-12-01"],
             "todo edit": [
                 "4 --due \"next mon 10:00\"", "2 --every \"weekdays at 07:30\" --no-remind", "2 --on 2026-12-24 --title \"Water plants (short)\"",
-                "4 --channel desktop,command", "4 --nag off --urgency critical",
+                "4 --channel desktop,command", "4 --nag off --urgency critical", "3 --check socks --no-check 2",
             ],
             "event add": [
                 "\"Dentist\" --start 2027-01-12T14:30 --duration 45m --remind 1d --remind 1h",

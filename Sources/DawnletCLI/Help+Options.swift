@@ -21,6 +21,8 @@ extension Help {
         "--location": "where it is (exported as LOCATION); \"\" takes it away",
         "--url": "a link with its scheme, such as https://example.org/trip or mailto:me@example.org (exported as URL); \"\" takes it away",
         "--priority": "high, medium, low, 1 (highest) to 9, or none (exported as PRIORITY)",
+        "--check": "a checklist entry (a line of text, at most 200 characters), repeatable; on edit added after those it has",
+        "--no-check": "remove a checklist entry, named by its number (as show lists them before this edit) or its exact text; repeatable",
         "--tag": "a tag (letters, digits, - and _), repeatable or a,b; on edit the tags given replace its tags",
         "--no-tags": "take every tag away",
         "--zone":

@@ -26,6 +26,8 @@ public enum Agenda {
         /// An item of its own zone whose time reads otherwise there: its own time and zone
         /// (`16:00 America/New_York`); `time` is the viewer's.
         public var own: String? = nil
+        /// A todo's checklist counted on this occurrence (`3 of 5 done`); nil for none.
+        public var checklist: String? = nil
     }
 
     /// When an event at `time` on `date` that lasts `minutes` ends, as `Entry.end` says it.
@@ -87,7 +89,8 @@ public enum Agenda {
                     kind: $0.kind.rawValue, id: $0.rowID, definitionID: $0.definition.id, title: $0.title, time: $0.time,
                     status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
                     source: $0.source.rawValue, amount: nil, payment: nil,
-                    end: $0.kind == .event ? end(of: $0.date, at: $0.time, minutes: $0.definition.durationMinutes) : nil)
+                    end: $0.kind == .event ? end(of: $0.date, at: $0.time, minutes: $0.definition.durationMinutes) : nil,
+                    checklist: $0.definition.checklist.summary(on: Checklist.occurrence(of: $0.definition, on: $0.date)))
             }
             if let more = placed[day] { entries = inserting(more, into: entries) }
             entries += bills[day] ?? []

@@ -50,6 +50,8 @@ public struct ItemDefinition: Hashable, Sendable {
     /// so it keeps its instant whatever the viewer's zone (`ItemZone`). Nil: floating, read in the
     /// viewer's zone.
     public var zone: String?
+    /// A todo's checklist, and its checks per occurrence (empty for events and habits).
+    public var checklist = Checklist()
 
     public init(
         kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,

@@ -66,7 +66,10 @@ extension Runner {
 
     /// The item one of our files (`dawnlet-NAMESPACE-todo-3.ics`) is of; nil for another's file.
     func exportedItem(_ name: String) -> PlanChanges.Item? {
-        guard let namespace = exportNamespace, let item = CalendarSync.item(ofFile: name, namespace: namespace) else { return nil }
+        guard let namespace = exportNamespace else { return nil }
+        // A checklist entry's file is its todo's.
+        if let entry = CalendarSync.checklistEntry(ofFile: name, namespace: namespace) { return PlanChanges.Item(kind: .todo, id: entry.todo) }
+        guard let item = CalendarSync.item(ofFile: name, namespace: namespace) else { return nil }
         return PlanChanges.Item(kind: item.kind.reminderKind, id: item.id)
     }
 

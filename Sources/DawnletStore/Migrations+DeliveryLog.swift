@@ -133,5 +133,31 @@ extension Migrations {
             PRIMARY KEY (source, source_id)
         ) WITHOUT ROWID;
         """,
+        // A todo's checklist: its entries in order (an entry's id stays when others come and go),
+        // and which are checked on each occurrence (`occurrence`: a repeating todo's date, ''
+        // for a one-off's one state) and when, so that the next occurrence starts all unchecked. Deleting
+        // the todo deletes both; a change to either re-plans the todo (its reminder counts them)
+        // and marks it changed for the export.
+        """
+        CREATE TABLE todo_checklist (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            todo_id INTEGER NOT NULL REFERENCES todos(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            text TEXT NOT NULL
+        );
+        CREATE INDEX todo_checklist_todo ON todo_checklist(todo_id, position);
+        CREATE TABLE todo_checklist_checks (
+            entry_id INTEGER NOT NULL REFERENCES todo_checklist(id) ON DELETE CASCADE,
+            todo_id INTEGER NOT NULL,
+            occurrence TEXT NOT NULL,
+            checked_at INTEGER NOT NULL,
+            PRIMARY KEY (entry_id, occurrence)
+        ) WITHOUT ROWID;
+        CREATE INDEX todo_checklist_checks_todo ON todo_checklist_checks(todo_id);
+
+        """
+            + changeTriggers("todo_checklist", kind: "'todo'", id: "todo_id") + changeTriggers("todo_checklist_checks", kind: "'todo'", id: "todo_id")
+            + changedAtTriggers("todo_checklist", kind: "todo", id: "todo_id")
+            + changedAtTriggers("todo_checklist_checks", kind: "todo", id: "todo_id"),
     ]
 }

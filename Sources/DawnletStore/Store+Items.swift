@@ -42,8 +42,19 @@ extension Store.Items {
     public func addItem(
         kind: ItemKind, title: String, date: CivilDate?, time: WallTime?, schedule: Schedule?,
         durationMinutes: Int? = nil, reminders: [ReminderOffset] = [], channels: [Channel]? = nil, style: ReminderStyle? = nil,
-        details: ItemDetails = ItemDetails(), zone: String? = nil, today: CivilDate, now: Instant? = nil
+        details: ItemDetails = ItemDetails(), zone: String? = nil, checklist: [String] = [], today: CivilDate, now: Instant? = nil
     ) throws(StoreError) -> Int64 {
+        // A todo and its checklist in one transaction: the one is never there without the other.
+        if !checklist.isEmpty {
+            guard kind == .todo else { throw StoreError(.conflict, "only a todo holds a checklist") }
+            return try db.writeTransaction { () throws(StoreError) -> Int64 in
+                let id = try addItem(
+                    kind: kind, title: title, date: date, time: time, schedule: schedule, durationMinutes: durationMinutes, reminders: reminders,
+                    channels: channels, style: style, details: details, zone: zone, today: today, now: now)
+                _ = try insertEntries(todo: id, checklist)
+                return id
+            }
+        }
         var anchored = schedule
         if anchored != nil && anchored?.anchor == nil { anchored?.anchor = date ?? today }
         let common: [SQLValue] = [.text(title)]
@@ -94,6 +105,7 @@ extension Store.Items {
             // The first kind's as they are: appended, each would be copied (2,000 todos: 0.15 ms).
             if result.isEmpty { result = some } else { result += some }
         }
+        try readChecklists(into: &result)
         return result
     }
 
@@ -101,7 +113,7 @@ extension Store.Items {
     public func definition(_ kind: ItemKind, id: Int64) throws(StoreError) -> ItemDefinition {
         let tables = KindTables.of(kind)
         guard
-            let found = try db.query(
+            var found = try db.query(
                 tables.select + " WHERE id = ?", [.int(id)],
                 { (row) throws(StoreError) in
                     try Self.definition(kind, row, schedules)
@@ -109,6 +121,11 @@ extension Store.Items {
             ).first
         else {
             throw StoreError(.notFound, "no \(tables.noun) with id \(id)")
+        }
+        if kind == .todo {
+            var one = [found]
+            try readChecklists(into: &one, ids: [id])
+            found = one[0]
         }
         return found
     }
@@ -156,9 +173,11 @@ extension Store.Items {
 
     /// The definitions named, of one kind, by id; those that no longer exist are not there.
     public func definitions(_ kind: ItemKind, ids: Set<Int64>) throws(StoreError) -> [ItemDefinition] {
-        try db.query(KindTables.of(kind).select + " WHERE id IN (\(sqlList(ids))) ORDER BY id") { (row) throws(StoreError) in
+        var found = try db.query(KindTables.of(kind).select + " WHERE id IN (\(sqlList(ids))) ORDER BY id") { (row) throws(StoreError) in
             try Self.definition(kind, row, schedules)
         }
+        try readChecklists(into: &found, ids: ids)
+        return found
     }
 
     /// The stored rows of the definitions named, of one kind, dated inside `range`.

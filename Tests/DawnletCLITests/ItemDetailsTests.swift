@@ -55,7 +55,7 @@ import Testing
         try cli("todo", "edit", "1", "--no-tags", "--priority", "none", "--url", "", "--note", "Just tickets")
         #expect(
             try cli("todo", "show", "1", "--json").stdout
-                == #"{"kind":"todo","id":1,"title":"Trip","when":"2026-12-24","reminders":[],"channels":null,"note":"Just tickets","location":"Berlin Hbf","url":null,"priority":null,"tags":[],"zone":null}"#
+                == #"{"kind":"todo","id":1,"title":"Trip","when":"2026-12-24","reminders":[],"channels":null,"note":"Just tickets","location":"Berlin Hbf","url":null,"priority":null,"tags":[],"zone":null,"checklist":{"occurrence":null,"done":0,"total":0,"items":[]}}"#
                 + "\n")
         try cli("event", "add", "Standup", "--start", "2026-12-02T09:00", "--priority", "7", "--tag", "work")
         #expect(try cli("event", "show", "1").stdout.contains("  priority: low (7)\n  tags: work\n"))

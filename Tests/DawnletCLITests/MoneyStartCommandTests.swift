@@ -158,7 +158,7 @@ import Testing
             c.execute('ALTER TABLE month_snapshots DROP COLUMN health')
             for table in ('todos', 'events'):
                 for column in ('note', 'location', 'url', 'priority', 'tags', 'zone'): c.execute(f'ALTER TABLE {table} DROP COLUMN {column}')
-            for table in ('calendar_seen', 'deleted_elsewhere', 'imports'): c.execute(f'DROP TABLE {table}')
+            for table in ('calendar_seen', 'deleted_elsewhere', 'imports', 'todo_checklist_checks', 'todo_checklist'): c.execute(f'DROP TABLE {table}')
             c.execute('PRAGMA user_version = 20')
             c.commit()
             """)

@@ -12,12 +12,13 @@ extension ItemCommands {
                 path: ["todo", "edit"],
                 usage: "todo edit ID [--on DATE] [--title T] [--due DATE[THH:MM]] [--at TIME | --no-time] [--zone ZONE | --no-zone] "
                     + "[--every SCHEDULE | --once] [--until DATE | --no-until] [--remind OFFSET]... [--no-remind] [--channel LIST | --no-channel] \(styleUsage) "
-                    + "\(Invocation.detailUsage) [--no-tags]",
-                summary: "Change the todo (or, with --on, one occurrence's title and time).",
+                    + "\(Invocation.detailUsage) [--no-tags] [--check TEXT]... [--no-check ITEM]...",
+                summary: "Change the todo (or, with --on, one occurrence's title and time); add or remove checklist entries.",
                 options: [
                     .value("on"), .value("title"), .value("due"), .value("at"), .flag("no-time"), .value("every"), .flag("once"), .value("until"),
                     .flag("no-until"),
-                ] + reminding + Invocation.detailOptions + [.flag("no-tags")] + Invocation.zoneOptions + [.flag("no-zone")], positionals: 1...1,
+                ] + reminding + Invocation.detailOptions + [.flag("no-tags"), .repeatable("check"), .repeatable("no-check")] + Invocation.zoneOptions
+                    + [.flag("no-zone")], positionals: 1...1,
                 run: { try edit(.todo, &$0) })
         case .event:
             return Command(
@@ -56,7 +57,7 @@ extension ItemCommands {
             let other =
                 [
                     "due", "start", "every", "until", "duration", "remind", "channel", "nag", "urgency", "sound", "note", "note-file", "location", "url",
-                    "priority", "tag", "zone",
+                    "priority", "tag", "zone", "check", "no-check",
                 ]
                 .filter { arguments.value($0) != nil }
                 + ["no-time", "all-day", "once", "no-until", "no-remind", "no-channel", "no-tags", "no-zone"].filter { arguments.has($0) }
@@ -123,9 +124,13 @@ extension ItemCommands {
             new.details = try invocation.itemDetails(over: old.details)
             new.zone = try invocation.itemZone(over: old.zone)
         }
+        let checklist: (add: [String], remove: [Checklist.Entry]) = kind == .todo ? try checklistEdit(old, invocation) : ([], [])
         // The schedule's time is the item's time: one value, shown the same everywhere.
         new.schedule?.time = new.time
+        // Its checklist's entries added and removed, with or without a change to the rest.
+        try applyChecklistEdit(checklist, todo: id, store: store, &invocation)
         guard new != old else {
+            if !checklist.add.isEmpty || !checklist.remove.isEmpty { return }
             guard !arguments.values.isEmpty else { throw CLIError.usage("nothing to change: give what to set (see --help)", usage) }
             // What was asked is already so (the same title again): nothing is written, and that is no error.
             invocation.output.error("\(kind.rawValue) \(id): already so; nothing changed")

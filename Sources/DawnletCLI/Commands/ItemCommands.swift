@@ -13,10 +13,11 @@ enum ItemCommands {
             Command(
                 path: ["todo", "add"],
                 usage:
-                    "todo add TITLE [--due DATE[THH:MM]] [--zone ZONE] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) \(Invocation.detailUsage)",
+                    "todo add TITLE [--due DATE[THH:MM]] [--zone ZONE] [--every SCHEDULE [--until DATE]] [--remind OFFSET]... [--channel LIST] \(styleUsage) \(Invocation.detailUsage) "
+                    + "[--check TEXT]...",
                 summary: "Add a todo: one-off (optionally due) or repeating; prints its id.",
                 options: [.value("due"), .value("every"), .value("until"), .repeatable("remind"), .value("channel")] + styleOptions + Invocation.detailOptions
-                    + Invocation.zoneOptions,
+                    + Invocation.zoneOptions + [.repeatable("check")],
                 positionals: 1...1,
                 run: addTodo),
             Command(
@@ -77,6 +78,7 @@ enum ItemCommands {
                 }
                 verbs.append(editCommand(kind))
                 if kind != .habit { verbs.append(showCommand(kind)) }
+                if kind == .todo { verbs += checkCommands }
                 return verbs
             }
     }
@@ -85,12 +87,13 @@ enum ItemCommands {
         let title = try invocation.text(invocation.arguments.positionals[0], "title")
         let due = try invocation.dateAndTime("due")
         let schedule = try invocation.schedule("every")
+        let checklist = try checklistTexts(invocation)
         let today = try invocation.today()
         let store = try invocation.openStore()
         let id = try store.items.addItem(
             kind: .todo, title: title, date: due?.0, time: schedule?.time ?? due?.1, schedule: schedule,
             reminders: try invocation.reminders(), channels: try invocation.itemChannels(), style: try invocation.itemStyle(over: nil),
-            details: try invocation.itemDetails(), zone: try invocation.itemZone(), today: today, now: try invocation.now())
+            details: try invocation.itemDetails(), zone: try invocation.itemZone(), checklist: checklist, today: today, now: try invocation.now())
         invocation.output.line(String(id))
         if schedule == nil {
             invocation.echoResolved("due", as: "todo \(id): due", due)

@@ -135,6 +135,7 @@ enum TodayCommand {
                             ("overdue", .bool(entry.overdueSince != nil)), ("source", .string(entry.source)),
                         ]
                         if let end = entry.end { members.append(("end", .string(end))) }
+                        if let checklist = entry.checklist { members.append(("checklist", .string(checklist))) }
                         if let amount = entry.amount { members.append(("amount", .string(amount.description))) }
                         if let payment = entry.payment { members.append(("payment_id", .int(Int(payment.id)))) }
                         return .object(members)
@@ -159,6 +160,7 @@ enum TodayCommand {
             line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(DisplayText.shown(entry.title))"
             if let own = entry.own { line += "  (\(own))" }
             if let end = entry.end { line += "  until \(String(end.map { $0 == "T" ? " " : $0 }))" }
+            if let checklist = entry.checklist { line += "  (\(checklist))" }
             if let amount = entry.amount { line += "  \(amount)" }
             if entry.status == "skipped" || entry.status == "paid" { line += "  (\(entry.status))" }
             if let payment = entry.payment { line += "  logged (payment #\(payment.id) on \(payment.date))" }
