@@ -13,7 +13,9 @@ enum OrganizerBench {
         let path = folder.appendingPathComponent("dawnlet.sqlite").path
         let today = CivilDate(year: 2026, month: 11, day: 30) ?? CivilDate(dayNumber: 0)
         let populated = ContinuousClock().measure { populate(path: path, today: today) }
-        print("organizer: database of 10,000 definitions (1,250 each of todos, events, habits, bills, subscriptions, debts, goals, income)")
+        print(
+            "organizer: database of 10,000 definitions (1,250 each of todos, events, habits, bills, subscriptions, debts, goals, income;"
+                + " every todo and event with a note, a location and two tags)")
         print(String(format: "  populated in %.1f s (a year of stored rows, 12 money months loaded)", seconds(populated)))
 
         // Nothing is kept for these, whatever the shell that runs the bench has set.
@@ -111,6 +113,13 @@ enum OrganizerBench {
 
     /// A year's database, begun a year ago (its reminders of the past are of its time): as a
     /// person who has kept their days in it since then has it.
+    /// What a person's item holds beside its time: a note of three lines, a location, two tags.
+    static func details(_ i: Int) -> ItemDetails {
+        ItemDetails(
+            note: "Bring the blue folder (item \(i)).\nAsk about the invoice from last month.\nhttps://example.org/items/\(i)",
+            location: "Room \(i % 40)", tags: [["work", "home", "errands"][i % 3], "batch-\(i % 7)"])
+    }
+
     static func populate(path: String, today: CivilDate) {
         do {
             let store = try Store(path: path, began: Zone.utc.resolve(WallTime(hour: 0, minute: 0)!, on: today.adding(days: -365)).instant)
@@ -121,12 +130,12 @@ enum OrganizerBench {
                 let id = try store.items.addItem(
                     kind: .todo, title: "Todo \(i)", date: repeating ? nil : today.adding(days: Int.random(in: -30...60, using: &rng)),
                     time: nil, schedule: repeating ? weekly(UInt8.random(in: 1...127, using: &rng)) : nil,
-                    reminders: [.minutes(10)], today: today)
+                    reminders: [.minutes(10)], details: details(i), today: today)
                 if i % 10 == 0 && repeating { try storeAYear(store, .todo, id, from: today.adding(days: -365), &rng) }
                 let event = try store.items.addItem(
                     kind: .event, title: "Event \(i)", date: today.adding(days: -Int.random(in: 0...365, using: &rng)),
                     time: WallTime(hour: 8 + i % 10, minute: 0), schedule: i % 4 == 0 ? nil : weekly(UInt8.random(in: 1...127, using: &rng)),
-                    durationMinutes: 30, reminders: [.minutes(10)], today: today)
+                    durationMinutes: 30, reminders: [.minutes(10)], details: details(i), today: today)
                 if i % 10 == 0 { try storeAYear(store, .event, event, from: today.adding(days: -365), &rng) }
                 let habit = try store.items.addItem(
                     kind: .habit, title: "Habit \(i)", date: nil, time: WallTime(hour: 7, minute: 0),

@@ -61,14 +61,15 @@ enum PlanBench {
         }
     }
 
-    /// A database and a Remind file of `count` repeating todos, each with one reminder at its time.
-    static func write(_ definitions: [Definition], database: String, remindFile: String) throws {
+    /// A database and a Remind file of `count` repeating todos, each with one reminder at its time;
+    /// with `details`, each also holds a note of three lines, a location and two tags, as a person's do.
+    static func write(_ definitions: [Definition], database: String, remindFile: String, details: Bool = false) throws {
         let store = try Store(path: database)
         let today = CivilDate(year: 2026, month: 1, day: 1)!
         for (i, d) in definitions.enumerated() {
             _ = try store.items.addItem(
                 kind: .todo, title: "Todo \(i)", date: nil, time: d.time, schedule: d.schedule,
-                reminders: [.minutes(0)], today: today)
+                reminders: [.minutes(0)], details: details ? OrganizerBench.details(i) : ItemDetails(), today: today)
         }
         try (definitions.map(\.remind).joined(separator: "\n") + "\n").write(toFile: remindFile, atomically: true, encoding: .utf8)
     }
@@ -154,6 +155,27 @@ enum PlanBench {
                 max(0, whole - total) * 1000, whole * 1000))
     }
 
+    /// The year's plan of the same 2,000 todos with a note, a location and two tags on each,
+    /// against the bare ones in the same turns: what an item holds beside its time costs the plan nothing
+    /// it need not (the planner reads only the tags, to find an item's list).
+    static func withDetails(count: Int, window: (from: String, to: String), config: String, binary: String, in folder: URL) throws {
+        let bare = folder.appendingPathComponent("plan-\(count).sqlite").path
+        let detailed = folder.appendingPathComponent("plan-\(count)-details.sqlite").path
+        try write(definitions(count: count, seed: 15), database: detailed, remindFile: folder.appendingPathComponent("unused.rem").path, details: true)
+        let programs = [bare, detailed].enumerated().map { i, db in
+            Program(
+                binary: binary, arguments: ["--db", db, "--config", config, "preview", "--from", window.from, "--to", window.to, "--json"],
+                output: folder.appendingPathComponent("details-\(i).json").path, count: dawnletCount)
+        }
+        let measured = try runs(programs, in: folder)
+        let agree = measured[0].count == measured[1].count ? "the counts agree" : "COUNTS DIFFER: \(measured[0].count) vs \(measured[1].count)"
+        print("  the same year's plan with a note, a location and two tags on every todo (\(agree)): \(measured[1].line)")
+        print(
+            String(
+                format: "    with details/bare wall time %.2f, peak RSS %.2f (target: unchanged, ≤ 1.05)", measured[1].median / measured[0].median,
+                Double(measured[1].peak) / Double(max(measured[0].peak, 1))))
+    }
+
     static func dawnletCount(_ json: String) -> Int { json.components(separatedBy: "{\"key\":").count - 1 }
     static func remindCount(_ text: String) -> Int { text.split(separator: "\n").count }
 
@@ -215,6 +237,7 @@ enum PlanBench {
         defer { try? split(database: folder.appendingPathComponent("plan-2000.sqlite").path, window: year, binary: binary, config: config) }
         let january = ("2027-01-01T00:00:00+01:00", "2027-01-31T23:59:59+01:00")
         try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.05, text: true)
+        try withDetails(count: 2_000, window: year, config: config, binary: binary, in: folder)
         try pair("a month's plan", count: 10_000, window: january, months: 1, targetShare: 0.25)
         // Scaling: time and memory per reminder should stay flat from 1k to 100k definitions
         // (Remind takes minutes on 100k: not paired).
