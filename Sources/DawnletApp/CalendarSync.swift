@@ -74,23 +74,26 @@ public struct CalendarSync {
         let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
         // Files of ours gone from a folder that is there: deleted elsewhere, or held.
         let skip = try names.map { try honourGone(folder: folder, record: record, names: Set($0), kinds: kinds, now: now, into: &report) } ?? []
-        var definitions: [ItemDefinition], stored: [StoredOccurrence]
+        let definitions: [ItemDefinition], stored: [StoredOccurrence]
         if let only {
             // A pass for a few changed items reads those items only.
-            (definitions, stored) = ([], [])
+            var (some, rows) = ([ItemDefinition](), [StoredOccurrence]())
             for kind in kinds {
                 let ids = Set(only.filter { $0.kind == kind.reminderKind }.map(\.id))
                 guard !ids.isEmpty else { continue }
-                definitions += try store.items.definitions(kind, ids: ids)
-                stored += try store.items.storedOccurrences(kind, ids: ids, in: Self.everything)
-                if kind == .todo { stored += try store.items.oneOffTodoRows(ids: ids) }
+                some += try store.items.definitions(kind, ids: ids)
+                rows += try store.items.storedOccurrences(kind, ids: ids, in: Self.everything)
+                if kind == .todo { rows += try store.items.oneOffTodoRows(ids: ids) }
             }
+            (definitions, stored) = (some, rows)
         } else {
             definitions = try store.items.definitions(kinds)
             stored = try store.items.storedOccurrences(kinds, in: Self.everything) + (try store.items.oneOffTodoRows())
         }
-        stored = Array(Set(stored))
+        // Each item's rows apart, once: a file is made from its own.
+        let rowsOf = Dictionary(grouping: Set(stored)) { ItemRef(kind: $0.kind, id: $0.definitionID) }
         for definition in definitions where !skip.contains(ItemRef(kind: definition.kind, id: definition.id)) {
+            let stored = rowsOf[ItemRef(kind: definition.kind, id: definition.id)] ?? []
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let path = "\(folder)/\(uid).ics"
             wanted.insert("\(uid).ics")
@@ -155,9 +158,6 @@ public struct CalendarSync {
     ) throws {
         var document = self.document(definition, stored: stored, uid: uid, now: now)
         let record = try store.log.exported(uid, in: folder)
-        // Each text read once into the model: the file, and ours as written and as exported last.
-        let written = record.map { ICalendar.Document(parsing: $0.body) }
-        let previous = record.map { ICalendar.Document(parsing: $0.ours) }
         let file: String?, read: [UInt8]?
         switch RegularFile.read(path, limit: CalendarReader.maximumFileBytes) {
         case .success(let bytes): (file, read) = (String(decoding: bytes, as: UTF8.self), bytes)
@@ -165,6 +165,15 @@ public struct CalendarSync {
         // Unreadable, too large, or being written: left as it is, tried again at the next pass.
         case .failure(let failure): throw Failure(path, failure)
         }
+        // The file as written last, and ours as it was then but for the time of export: nothing
+        // was done there or here, so nothing is parsed, merged or written (most files, most passes).
+        if let record, let file, file == record.body, CalendarExport.sameButStamps(rendered: document.rendered, record.ours) {
+            report.unchanged += 1
+            return
+        }
+        // Each text read once into the model: the file, and ours as written and as exported last.
+        let written = record.map { ICalendar.Document(parsing: $0.body) }
+        let previous = record.map { ICalendar.Document(parsing: $0.ours) }
         // A file that no longer holds the item (empty, cut short, only instances) says nothing
         // another device did: it is written whole again.
         let theirs = file.map { ICalendar.Document(parsing: $0) }
@@ -183,8 +192,7 @@ public struct CalendarSync {
             if try apply(file: theirs, base: written, ours: document, to: definition, now: now, into: &report) {
                 let again = try store.items.definitions(definition.kind, ids: [definition.id]).first ?? definition
                 let rows = try store.items.storedOccurrences(definition.kind, ids: [definition.id], in: Self.everything)
-                document = self.document(
-                    again, stored: rows + stored.filter { $0.kind != definition.kind || $0.definitionID != definition.id }, uid: uid, now: now)
+                document = self.document(again, stored: rows, uid: uid, now: now)
             }
         }
         let ours = document.rendered
