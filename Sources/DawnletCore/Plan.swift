@@ -96,17 +96,7 @@ public struct PlannedReminder: Hashable, Sendable {
         var text = item.whenWords
         if let relative { text += " (\(relative))" }
         if let detail = item.detail { text += ": \(detail)" }
-        if let note = item.itemNote { text += "\n" + Self.noteShown(note) }
         return text
-    }
-
-    /// As much of a note as a reminder's body shows: its first three lines, 300 characters at
-    /// most (the rest is in `show ID`), each line as text is shown.
-    static func noteShown(_ note: String) -> String {
-        let lines = note.split(separator: "\n", omittingEmptySubsequences: false)
-        var shown = lines.prefix(3).map { DisplayText.shown(String($0)) }.joined(separator: "\n")
-        if lines.count > 3 { shown += "\n…" }
-        return DisplayText.bounded(shown, to: 300)
     }
 
     /// Why it fires when it does, for `preview`.

@@ -64,31 +64,28 @@ public struct PlanItem: Hashable, Sendable {
     @usableFromInline let styleBox: StyleBox?
 
     /// A style shared by the occurrences of one definition (`styleBox(_:)`).
-    /// With its list's settings, where a tag of its item names one (`ReminderLists`), and its
-    /// item's note (a reminder's body shows its start).
+    /// With its list's settings, where a tag of its item names one (`ReminderLists`). (Not its
+    /// item's note: a box on every item of a definition with a note would be counted on each
+    /// occurrence of a plan; the note is added to a reminder's body as it goes out,
+    /// `ReminderMessage.addNote`.)
     public final class StyleBox: Hashable, Sendable {
         let style: ReminderStyle
         let list: ReminderList?
         let tag: String?
-        let note: String?
-        init(_ style: ReminderStyle, list: ReminderList? = nil, tag: String? = nil, note: String? = nil) {
+        init(_ style: ReminderStyle, list: ReminderList? = nil, tag: String? = nil) {
             self.style = style
             self.list = list
             self.tag = tag
-            self.note = note
         }
-        public static func == (a: StyleBox, b: StyleBox) -> Bool { a.style == b.style && a.list == b.list && a.tag == b.tag && a.note == b.note }
+        public static func == (a: StyleBox, b: StyleBox) -> Bool { a.style == b.style && a.list == b.list && a.tag == b.tag }
         public func hash(into hasher: inout Hasher) {
             hasher.combine(style)
             hasher.combine(tag)
-            hasher.combine(note)
         }
     }
     /// The list it reminds as (its item's first tag the config names), and that list's settings.
     public var list: ReminderList? { styleBox?.list }
     public var listTag: String? { styleBox?.tag }
-    /// Its item's note, for the body of its reminders.
-    public var itemNote: String? { styleBox?.note }
     /// Its own zone, when its wall time is read there and not in the plan's (`ItemZone`); boxed, as
     /// few items have one.
     public var zone: Zone? { zoneBox?.zone }
@@ -153,9 +150,9 @@ public struct PlanItem: Hashable, Sendable {
 
     /// An item's style as a plan keeps it: one box per definition, shared by its occurrences;
     /// nil for none.
-    public static func styleBox(_ style: ReminderStyle?, note: String? = nil) -> StyleBox? {
-        guard (style.map { !$0.isEmpty } ?? false) || note != nil else { return nil }
-        return StyleBox(style ?? ReminderStyle(), note: note)
+    public static func styleBox(_ style: ReminderStyle?) -> StyleBox? {
+        guard let style, !style.isEmpty else { return nil }
+        return StyleBox(style)
     }
 
     /// An external calendar's instance, as a `calendar` item.

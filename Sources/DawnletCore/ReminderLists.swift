@@ -51,13 +51,13 @@ public struct ReminderLists: Hashable, Sendable {
         return nil
     }
 
-    /// How an item defined as `d` reminds: its own channels and style laid over its list's, and
-    /// its note, as its plan items carry them (one box a definition).
+    /// How an item defined as `d` reminds: its own channels and style laid over its list's, as
+    /// its plan items carry them (one box a definition).
     public func reminding(_ d: ItemDefinition) -> (channels: [Channel]?, style: PlanItem.StyleBox?) {
-        guard let (tag, list) = list(d.details.tags) else { return (d.channels, PlanItem.styleBox(d.style, note: d.details.note)) }
+        guard let (tag, list) = list(d.details.tags) else { return (d.channels, PlanItem.styleBox(d.style)) }
         let own = d.style ?? ReminderStyle()
         let style = ReminderStyle(nag: own.nag ?? list.style.nag, urgency: own.urgency ?? list.style.urgency, sound: own.sound ?? list.style.sound)
-        return (d.channels ?? list.channels, PlanItem.StyleBox(style, list: list, tag: tag, note: d.details.note))
+        return (d.channels ?? list.channels, PlanItem.StyleBox(style, list: list, tag: tag))
     }
 
     /// Some list makes its items come back until answered, or go on to other channels.

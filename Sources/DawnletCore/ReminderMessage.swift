@@ -98,6 +98,17 @@ public struct ReminderMessage: Hashable, Sendable {
         }
     }
 
+    /// The start of its item's note, after the body's first line (what is due, and when): its
+    /// first three lines, 300 characters at most (the rest is in `show ID`), each line as text is
+    /// shown. Added as a reminder of one item goes out (the plan does not carry notes).
+    public mutating func addNote(_ note: String) {
+        let lines = note.split(separator: "\n", omittingEmptySubsequences: false)
+        var shown = lines.prefix(3).map { DisplayText.shown(String($0)) }.joined(separator: "\n")
+        if lines.count > 3 { shown += "\n…" }
+        shown = "\n" + DisplayText.bounded(shown, to: 300)
+        if let end = body.firstIndex(of: "\n") { body.insert(contentsOf: shown, at: end) } else { body += shown }
+    }
+
     /// One message for several late reminders, of bounded size whatever their number or titles: it
     /// lists the first `listed` (each line at most 120 characters) and counts the rest ("and 290
     /// more"), so it fits a command's argument list, a notification and a mail line alike.

@@ -137,14 +137,26 @@ extension Runner {
     }
 
     /// Hands a message to its channel; a repeat of one desktop notification replaces it.
+    /// A reminder of one todo or event goes out with the start of its item's note in its body
+    /// (read here, as it goes: a plan does not carry notes); a digest or a summary without.
+    func withNote(_ message: ReminderMessage, of reminders: [PlannedReminder]) -> ReminderMessage {
+        guard reminders.count == 1, reminders[0].offset != nil, let item = reminders[0].item, let kind = item.kind.itemKind,
+            let note = (try? store.items.note(kind, id: item.definitionID)) ?? nil
+        else { return message }
+        var message = message
+        message.addNote(note)
+        return message
+    }
+
     private func deliver(_ ticket: Ticket) {
         guard let channels else {
             return send(.deliveryFinished(ticket, DeliveryOutcome(state: .failed, detail: "no channels to deliver through", retry: true)))
         }
         let channel = ticket.send.channel
         let replacing = ticket.ids.count == 1 && channel == .desktop ? (try? store.log.notificationID(ticket.ids[0])) ?? nil : nil
-        channels.deliver(ticket.message, through: channel, replacing: replacing) { [unowned self] outcome in
-            if channel == .desktop, let id = outcome.notificationID { self.noteShown(id, ticket.message) }
+        let message = withNote(ticket.message, of: ticket.reminders)
+        channels.deliver(message, through: channel, replacing: replacing) { [unowned self] outcome in
+            if channel == .desktop, let id = outcome.notificationID { self.noteShown(id, message) }
             self.send(.deliveryFinished(ticket, outcome))
         }
     }

@@ -80,7 +80,9 @@ extension Runner {
         }
         var message: ReminderMessage
         if let only = kept.first, kept.count == 1 {
-            message = ReminderMessage(only.reminder, late: only.row.late, at: now, zone: settings.zone, style: settings.config.style(of: only.reminder.item))
+            message = withNote(
+                ReminderMessage(only.reminder, late: only.row.late, at: now, zone: settings.zone, style: settings.config.style(of: only.reminder.item)),
+                of: [only.reminder])
         } else {
             message = ReminderMessage.summary(of: kept.map(\.reminder), when: ISO8601.format(now, in: settings.zone), zone: settings.zone)
             message.title = "\(kept.count) reminders waiting"

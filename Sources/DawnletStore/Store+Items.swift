@@ -171,6 +171,12 @@ extension Store.Items {
         return result
     }
 
+    /// A todo's or event's note (nil: none, or no such item), for a reminder's body as it goes out.
+    public func note(_ kind: ItemKind, id: Int64) throws(StoreError) -> String? {
+        guard kind != .habit else { return nil }
+        return try db.query("SELECT note FROM \(KindTables.of(kind).definitions) WHERE id = ?", [.int(id)]) { $0.optionalText(0) }.first ?? nil
+    }
+
     /// The definitions named, of one kind, by id; those that no longer exist are not there.
     public func definitions(_ kind: ItemKind, ids: Set<Int64>) throws(StoreError) -> [ItemDefinition] {
         var found = try db.query(KindTables.of(kind).select + " WHERE id IN (\(sqlList(ids))) ORDER BY id") { (row) throws(StoreError) in

@@ -101,6 +101,18 @@ import Testing
         #expect(ReminderMessage(dayBefore, late: true, at: at("2026-12-04T07:59"), zone: Self.berlin).body == "Event on 2026-12-04")
     }
 
+    @Test("an item's note goes after what is due and when, before what held it: its first three lines, a line break in it kept, 300 characters at most")
+    func note() {
+        let held = event(at: "23:20", offset: .minutes(10), fireAt: "2026-12-05T07:00", heldFrom: "2026-12-04T23:10")
+        var message = ReminderMessage(held, late: false, at: at("2026-12-05T07:00:01"), zone: Self.berlin)
+        message.addNote("Room 4\nbring the slides\n\u{1B}[31mred\nfourth line")
+        #expect(message.body == "Event starts at 23:20 (7h40m ago)\nRoom 4\nbring the slides\n\\u{1B}[31mred\n…\nHeld for quiet hours: due 23:10.")
+        var plain = ReminderMessage(
+            event(at: "14:30", offset: .minutes(10), fireAt: "2026-12-04T14:20"), late: false, at: at("2026-12-04T14:20"), zone: Self.berlin)
+        plain.addNote(String(repeating: "x", count: 500))
+        #expect(plain.body.hasPrefix("Event starts at 14:30 (in 10m)\nxxx") && plain.body.count <= "Event starts at 14:30 (in 10m)\n".count + 300)
+    }
+
     @Test("held for quiet hours: the due time in the body, {when} and the email's last lines is the one it was due at, not the end of the quiet hours")
     func heldEmail() {
         let held = event(at: "23:20", offset: .minutes(10), fireAt: "2026-12-05T07:00", heldFrom: "2026-12-04T23:10")
