@@ -71,7 +71,7 @@ func benchScheduleExpansion() {
     if checksum == 42 { print("") }  // keeps the work observable to the optimizer
 }
 
-// DAWNLET_BENCH_ONLY=calendar (or schedule, organizer, runner, nag, plan) runs one part.
+// DAWNLET_BENCH_ONLY=calendar (or schedule, organizer, runner, nag, plan, export) runs one part.
 let only = ProcessInfo.processInfo.environment["DAWNLET_BENCH_ONLY"]
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dawnlet-remind").path
 do {
@@ -85,6 +85,7 @@ do {
     }
     if only == nil || only == "calendar" { try CalendarBench.run(binary: binary) }
     if only == nil || only == "plan" { try PlanBench.run(binary: binary) }
+    if only == nil || only == "export" { try ExportBench.run(binary: binary) }
 } catch {
     print("bench: \(error)")
     exit(1)
