@@ -10,7 +10,10 @@
    liblz4, libcap, libgpg-error) cost every other command some 0.35 ms of its start, an eighth
    of `today`'s. The functions dawnlet-remind uses arrive through this table, filled once by
    dawnlet_systemd_load from dlopen("libsystemd.so.0"). Each field has the type of the function
-   it holds (checked here, by the C compiler, against libsystemd's own prototypes). */
+   it holds (checked here, by the C compiler, against libsystemd's own prototypes). A function
+   added goes at the end, and Systemd.swift (which copies the table) is changed with it: an
+   incremental build does not recompile Swift files for a change to this header alone, and one
+   compiled against the old table would fill or read it at the old offsets. */
 #define DAWNLET_SYSTEMD_FUNCTIONS(X) \
     X(sd_bus_attach_event) \
     X(sd_bus_call) \
@@ -50,7 +53,8 @@
     X(sd_event_source_set_time) \
     X(sd_event_source_unref) \
     X(sd_event_unref) \
-    X(sd_notify)
+    X(sd_notify) \
+    X(sd_event_source_set_priority)
 
 /* Non-null: once loaded, every field holds its function, so no call site unwraps one. */
 #define DAWNLET_SYSTEMD_FIELD(name) __typeof__(&name) _Nonnull name;

@@ -38,7 +38,7 @@ extension Runner {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let watch = try FolderWatch(folder)
             exportWatch = watch
-            exportSource = try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+            exportSource = try loop.watch(watch.fd, events: EventLoop.readable, priority: .last) { [unowned self] _ in
                 let changes = watch.changes()
                 if changes.gone {
                     // Nothing is written until it is there again; then every file is.

@@ -8,13 +8,19 @@ import FoundationEssentials
 /// of writes is waited out (a settle timer re-armed by each) before anything is read.
 extension Runner {
     /// inotify on the database's folder: a write by the CLI (to the database or its WAL) wakes the
-    /// loop; changes are gathered for 100 ms, then checked against `PRAGMA data_version`.
+    /// loop; changes are gathered for 100 ms (a second at most), then checked against
+    /// `PRAGMA data_version`. Only the store's own files count: the database, its WAL, a rollback
+    /// journal, the lock file. Another program's file in the folder, however busy, is dropped
+    /// here by its name, before anything is read, armed or logged.
     func watchDatabaseFolder() throws {
-        let watch = try FolderWatch(FolderWatch.parts(of: settings.databasePath).folder)
+        let (folder, name) = FolderWatch.parts(of: settings.databasePath)
+        let ours: Set<String> = [name, name + "-wal", name + "-journal", name + ".lock"]
+        let watch = try FolderWatch(folder)
         watches.append(watch)
-        try loop.onReadable(watch.fd) { [unowned self] in
+        try loop.onReadable(watch.fd, priority: .last) { [unowned self] in
+            let changes = watch.changes()
             // The folder removed too: the database is then found lost, and the runner stops.
-            _ = watch.changes()
+            guard changes.everything || changes.gone || !changes.names.isDisjoint(with: ours) else { return }
             self.send(.written(.database))
         }
     }
@@ -71,7 +77,7 @@ extension Runner {
                 let watch = try FolderWatch(folder)
                 calendarWatches.append(watch)
                 calendarSources.append(
-                    try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                    try loop.watch(watch.fd, events: EventLoop.readable, priority: .last) { [unowned self] _ in
                         // Our own exported files are the export's to read (and are not planned twice).
                         let changes = watch.changes()
                         let names = changes.names.filter { self.exportedItem($0) == nil }
@@ -128,7 +134,7 @@ extension Runner {
                 let watch = try FolderWatch(folder)
                 zoneWatches.append(watch)
                 zoneSources.append(
-                    try loop.watch(watch.fd, events: EventLoop.readable) { [unowned self] _ in
+                    try loop.watch(watch.fd, events: EventLoop.readable, priority: .last) { [unowned self] _ in
                         let changes = watch.changes()
                         guard changes.everything || !changes.names.isDisjoint(with: names) else { return }
                         self.send(.written(.zone))

@@ -6,13 +6,16 @@ import DawnletSystem
 /// notification's response; the state `next` reads, until when it holds, and the month closed
 /// before it. The shell watches, reads and writes; it decides none of this.
 extension RunnerCore {
-    /// A watch saw a write: its settle timer (re-)armed, so a burst is acted on once. A calendar
-    /// or the zone changing makes the published state untrue at once: withdrawn until the plan.
+    /// A watch saw a write: its settle timer (re-)armed, so a burst is acted on once; the first
+    /// write of a burst arms its ceiling too, which the rest leave alone, so a burst that never
+    /// goes quiet is acted on by then. A calendar or the zone changing makes the published state
+    /// untrue at once: withdrawn until the plan.
     mutating func written(_ watched: Watched) -> [RunnerEffect] {
         guard !stopping else { return [] }
         let (timer, quiet) = watched.settle
         let withdraw: [RunnerEffect] = watched == .calendars || watched == .zone ? [.withdraw, .cancel(.stateExpiry)] : []
-        return withdraw + [.armAfter(timer, quiet)]
+        let ceiling: [RunnerEffect] = bursts.insert(watched).inserted ? [.armAfter(watched.ceiling.timer, watched.ceiling.span)] : []
+        return withdraw + [.armAfter(timer, quiet)] + ceiling
     }
 
     /// A timer fired: a settle timer's burst is over, the state for `next` ran out, the shutdown
@@ -21,20 +24,33 @@ extension RunnerCore {
         if timer == .shutdownBound { return handle(.shutdownBoundExpired, now: now) }
         if timer == .wake || timer == .wakeRetry { return [] }
         guard !stopping else { return [] }
+        // A burst is over, quiet or at its ceiling: whichever fired first, the other is disarmed.
+        if let watched = Watched.allCases.first(where: { $0.settle.timer == timer || $0.ceiling.timer == timer }) {
+            bursts.remove(watched)
+            let other = timer == watched.settle.timer ? watched.ceiling.timer : watched.settle.timer
+            return [.cancel(other)] + settled(watched, now: now)
+        }
         switch timer {
-        // Another process wrote: what it answered is closed on screen first, then the database is
-        // checked (still the file opened?) and what changed is read.
-        case .databaseSettle: return [.closeAnsweredElsewhere, .checkDatabase]
-        // A calendar's files changed: what another device answered there is recorded and closed
-        // on screen, then a plan.
-        case .calendarSettle: return [.readCalendarAnswers, .closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
-        case .exportSettle, .exportRetry: return [.syncExport]
-        case .zoneSettle: return [.readZone]
+        case .exportRetry: return [.syncExport]
         case .clockWatchRetry: return [.rearmClockWatch]
         // Midnight (or a timed todo's time): the counts change; a new month's first look closes
         // the one before.
         case .stateExpiry: return publish(now: now, recount: true)
         default: return []
+        }
+    }
+
+    /// What a watch's burst of writes comes to once it is over.
+    mutating func settled(_ watched: Watched, now: Instant) -> [RunnerEffect] {
+        switch watched {
+        // Another process wrote: what it answered is closed on screen first, then the database is
+        // checked (still the file opened?) and what changed is read.
+        case .database: return [.closeAnsweredElsewhere, .checkDatabase]
+        // A calendar's files changed: what another device answered there is recorded and closed
+        // on screen, then a plan.
+        case .calendars: return [.readCalendarAnswers, .closeAnsweredElsewhere] + replan(.calendarFilesChanged, now: now)
+        case .export: return [.syncExport]
+        case .zone: return [.readZone]
         }
     }
 

@@ -55,6 +55,8 @@ public struct RunnerCore: Sendable {
     var closedMonth: YearMonth?
     /// How long the export waits before trying a failed file again; nil while none fails.
     var exportRetryDelay: Duration?
+    /// The watches whose burst of writes waits to be acted on: its ceiling is armed.
+    public internal(set) var bursts: Set<Watched> = []
 
     public struct Unwritten: Sendable, Equatable {
         let state: Delivery.State

@@ -67,7 +67,9 @@ public enum RunnerEvent: Sendable {
 }
 
 /// What the shell watches for writes. Each has a settle timer: a burst of writes is acted on
-/// once, when it has been quiet that long.
+/// once, when it has been quiet that long, or when its ceiling runs out, whichever comes first.
+/// The shell sends only writes to files that are ours (the database's, our exported ones, the
+/// calendars', the zone's): another program's file in the same folder is nothing to the runner.
 public enum Watched: Sendable, Hashable, CaseIterable {
     /// The database's folder (another process's commit).
     case database
@@ -85,6 +87,18 @@ public enum Watched: Sendable, Hashable, CaseIterable {
         case .calendars: (.calendarSettle, .milliseconds(200))
         case .zone: (.zoneSettle, .milliseconds(200))
         case .export: (.exportSettle, .milliseconds(100))
+        }
+    }
+
+    /// How long a burst may hold its action back at most, from its first write: the timer is
+    /// armed by the first write and left alone by the rest (real time, whatever the clock does),
+    /// so writes that never pause are acted on at least this often, never postponed for ever.
+    public var ceiling: (timer: TimerName, span: Duration) {
+        switch self {
+        case .database: (.databaseCeiling, .seconds(1))
+        case .calendars: (.calendarCeiling, .seconds(2))
+        case .zone: (.zoneCeiling, .seconds(2))
+        case .export: (.exportCeiling, .seconds(1))
         }
     }
 }
@@ -178,6 +192,11 @@ extension TimerName {
     public static let exportRetry = TimerName("export retry", monotonic: true)
     /// The zone's files have been quiet for 200 ms.
     public static let zoneSettle = TimerName("zone settle")
+    /// A burst's ceiling (`Watched.ceiling`): its first write was this long ago, quiet or not.
+    public static let databaseCeiling = TimerName("database settle ceiling", monotonic: true)
+    public static let calendarCeiling = TimerName("calendar settle ceiling", monotonic: true)
+    public static let exportCeiling = TimerName("export settle ceiling", monotonic: true)
+    public static let zoneCeiling = TimerName("zone settle ceiling", monotonic: true)
     /// What `next` shows runs out (midnight): publish it again.
     public static let stateExpiry = TimerName("state expiry")
     /// The clock watch could not be armed again: a second's real time, then it is tried again.

@@ -59,8 +59,20 @@ public final class EventLoop {
         return timer
     }
 
-    /// Calls `handler` when `signal` arrives. The signal must already be blocked in every thread
-    /// (block it first thing in main).
+    /// Which of several ready sources the loop serves first: sd-event dispatches one source per
+    /// turn, the most urgent pending one, so a source that is ready on every turn (a folder
+    /// written without pause) holds back only what is less urgent than it.
+    public enum Priority: Int64, Sendable {
+        /// Signals: SIGTERM is acted on at the next turn, whatever else is ready.
+        case first = -100
+        /// Timers, channels, children: the default.
+        case normal = 0
+        /// Watches of folders other programs write: served when nothing more urgent is pending.
+        case last = 100
+    }
+
+    /// Calls `handler` when `signal` arrives, before any other source that is ready (`.first`).
+    /// The signal must already be blocked in every thread (block it first thing in main).
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
         let box = Unmanaged.passRetained(Handler { _ in handler() })
         let source: OpaquePointer
@@ -78,6 +90,7 @@ public final class EventLoop {
             throw error
         }
         try EventLoop.own(source, box)
+        try Source(source).setPriority(.first)
     }
 
     /// epoll's events, for `watch`.
@@ -87,13 +100,15 @@ public final class EventLoop {
 
     /// Calls `handler` when `fd` is readable, for as long as the loop runs. The caller keeps the
     /// descriptor open.
-    public func onReadable(_ fd: Int32, _ handler: @escaping () -> Void) throws(SystemError) {
-        _ = try watch(fd, events: EventLoop.readable) { _ in handler() }
+    public func onReadable(_ fd: Int32, priority: Priority = .normal, _ handler: @escaping () -> Void) throws(SystemError) {
+        _ = try watch(fd, events: EventLoop.readable, priority: priority) { _ in handler() }
     }
 
     /// Calls `handler` with the ready events (EPOLLIN, EPOLLOUT, EPOLLHUP, …) while `fd` is ready
     /// for `events`, until the source is cancelled. The caller keeps the descriptor open until then.
-    public func watch(_ fd: Int32, events: UInt32, _ handler: @escaping (UInt32) -> Void) throws(SystemError) -> Source {
+    public func watch(_ fd: Int32, events: UInt32, priority: Priority = .normal, _ handler: @escaping (UInt32) -> Void) throws(SystemError)
+        -> Source
+    {
         let box = Unmanaged.passRetained(Handler(handler))
         let source: OpaquePointer
         do {
@@ -110,7 +125,9 @@ public final class EventLoop {
             throw error
         }
         try EventLoop.own(source, box)
-        return Source(source)
+        let watched = Source(source)
+        if priority != .normal { try watched.setPriority(priority) }
+        return watched
     }
 
     /// The loop keeps the source ("floating"); the handler box is released when it is destroyed.
@@ -148,6 +165,11 @@ public final class EventLoop {
         private var cancelled = false
 
         init(_ source: OpaquePointer) { self.source = source }
+
+        /// Where the source stands among ready ones (`Priority`).
+        public func setPriority(_ priority: Priority) throws(SystemError) {
+            try Systemd.call("sd_event_source_set_priority") { $0.sd_event_source_set_priority(source, priority.rawValue) }
+        }
 
         /// Which events an io source waits for.
         public func setEvents(_ events: UInt32) throws(SystemError) {

@@ -105,12 +105,19 @@ public final class FolderWatch {
         return true
     }
 
-    /// Call when `fd` is readable: what changed since the last call.
+    /// How many reads one look makes at most: what is left is read at the loop's next turn.
+    public static let readsPerLook = 4
+
+    /// Call when `fd` is readable: what changed since the last call, or as much of it as
+    /// `readsPerLook` reads give (the descriptor stays readable for the rest). Bounded, never
+    /// until the queue is empty: a writer that answers each of our reads with a write of its own
+    /// (a tracer logging into the folder) would keep it from ever being empty, and the loop
+    /// would serve nothing else, timers and signals included.
     public func changes() -> Changes {
         var changes = Changes()
         let name = FolderWatch.parts(of: folder).name
         var buffer = [UInt8](repeating: 0, count: 8192)
-        while true {
+        for _ in 0..<FolderWatch.readsPerLook {
             let n = CCall.posix("read", context: folder) { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) } }
             if n <= 0 { break }
             var offset = 0

@@ -46,28 +46,60 @@ import Testing
     }
 
     static let writes: [(Watched, [String])] = [
-        (.database, ["arm database settle after 0.1 seconds"]),
-        (.calendars, ["withdraw", "cancel state expiry", "arm calendar settle after 0.2 seconds"]),
-        (.zone, ["withdraw", "cancel state expiry", "arm zone settle after 0.2 seconds"]),
-        (.export, ["arm export settle after 0.1 seconds"]),
+        (.database, ["arm database settle after 0.1 seconds", "arm database settle ceiling after 1.0 seconds"]),
+        (.calendars, ["withdraw", "cancel state expiry", "arm calendar settle after 0.2 seconds", "arm calendar settle ceiling after 2.0 seconds"]),
+        (.zone, ["withdraw", "cancel state expiry", "arm zone settle after 0.2 seconds", "arm zone settle ceiling after 2.0 seconds"]),
+        (.export, ["arm export settle after 0.1 seconds", "arm export settle ceiling after 1.0 seconds"]),
     ]
 
-    @Test("a watch's write (re-)arms its settle timer; a calendar's or the zone's withdraws the state for next at once; none once stopping", arguments: writes)
+    @Test(
+        "a watch's write (re-)arms its settle timer, the first of a burst its ceiling too; a calendar's or the zone's withdraws the state for next at once; none once stopping",
+        arguments: writes)
     func written(_ watched: Watched, _ expected: [String]) {
         let d = started()
         d.send(.written(watched))
         #expect(d.effects.map(Self.words) == expected)
+        // The burst goes on: the settle timer again, the ceiling left where it was.
+        d.clear()
+        d.send(.written(watched))
+        #expect(d.effects.map(Self.words) == expected.filter { !$0.contains("ceiling") })
         d.send(.stop(reason: "SIGTERM received", exitCode: 0))
         d.clear()
         d.send(.written(watched))
         #expect(d.effects.isEmpty)
     }
 
+    @Test("writes that never go quiet: acted on when the ceiling armed by the first runs out, the settle timer disarmed; the next write opens a new burst")
+    func ceiling() {
+        let d = started()
+        for _ in 0..<50 { d.send(.written(.database)) }
+        let armed = d.effects.map(Self.words)
+        #expect(armed.filter { $0 == "arm database settle ceiling after 1.0 seconds" }.count == 1, "\(armed)")
+        #expect(armed.filter { $0 == "arm database settle after 0.1 seconds" }.count == 50, "\(armed)")
+        #expect(d.core.bursts == [.database])
+        d.clear()
+        d.dataVersion = 2
+        d.send(.timerFired(.databaseCeiling))
+        let acted = d.effects.map(Self.words)
+        #expect(Array(acted.prefix(4)) == ["cancel database settle", "close answered elsewhere", "check database", "read changes"], "\(acted)")
+        #expect(d.core.bursts.isEmpty)
+        d.clear()
+        d.send(.written(.database))
+        #expect(d.effects.map(Self.words) == ["arm database settle after 0.1 seconds", "arm database settle ceiling after 1.0 seconds"])
+        // Quiet this time: the settle timer ends the burst, and the ceiling is disarmed.
+        d.clear()
+        d.send(.timerFired(.databaseSettle))
+        #expect(d.effects.map(Self.words).first == "cancel database settle ceiling")
+        #expect(d.core.bursts.isEmpty)
+    }
+
     static let timers: [(TimerName, [String])] = [
-        (.databaseSettle, ["close answered elsewhere", "check database"]),
-        (.calendarSettle, ["read calendar answers", "close answered elsewhere", "plan (calendar files changed)"]),
-        (.exportSettle, ["sync export"]),
-        (.zoneSettle, ["read zone"]),
+        (.databaseSettle, ["cancel database settle ceiling", "close answered elsewhere", "check database"]),
+        (.calendarSettle, ["cancel calendar settle ceiling", "read calendar answers", "close answered elsewhere", "plan (calendar files changed)"]),
+        (.exportSettle, ["cancel export settle ceiling", "sync export"]),
+        (.zoneSettle, ["cancel zone settle ceiling", "read zone"]),
+        (.databaseCeiling, ["cancel database settle", "close answered elsewhere", "check database"]),
+        (.exportCeiling, ["cancel export settle", "sync export"]),
         (.stateExpiry, ["publish, recounted", "cancel state expiry", "export changes"]),
     ]
 
@@ -140,11 +172,14 @@ import Testing
     func exportSynced() {
         let d = started()
         d.send(.timerFired(.exportSettle))
-        #expect(d.effects.map(Self.words) == ["sync export"])
+        #expect(d.effects.map(Self.words) == ["cancel export settle ceiling", "sync export"])
         d.exportChangesStore = true
         d.clear()
         d.send(.timerFired(.exportSettle))
-        #expect(Array(d.effects.map(Self.words).prefix(3)) == ["sync export", "close answered elsewhere", "plan (calendar files changed)"])
+        #expect(
+            Array(d.effects.map(Self.words).prefix(4)) == [
+                "cancel export settle ceiling", "sync export", "close answered elsewhere", "plan (calendar files changed)",
+            ])
     }
 
     @Test(
@@ -175,7 +210,7 @@ import Testing
         d.exportFails = true
         d.clear()
         d.send(.timerFired(.exportSettle))
-        #expect(d.effects.map(Self.words) == ["sync export", "arm export retry after 1.0 seconds"])
+        #expect(d.effects.map(Self.words) == ["cancel export settle ceiling", "sync export", "arm export retry after 1.0 seconds"])
     }
 
     @Test("a notification's response is carried out as the reminder's life says, stopping or not")
