@@ -92,14 +92,25 @@ public struct CalendarSync {
         }
         // Each item's rows apart, once: a file is made from its own.
         let rowsOf = Dictionary(grouping: Set(stored)) { ItemRef(kind: $0.kind, id: $0.definitionID) }
+        // Files that cannot have changed since they were last found the same as ours, unread.
+        let (kept, counts, context) = (try store.log.keptExports(in: record), try store.log.changeCounts(), keptContext())
+        var keep: [(uid: String, kept: String)] = []
         for definition in definitions where !skip.contains(ItemRef(kind: definition.kind, id: definition.id)) {
             let stored = rowsOf[ItemRef(kind: definition.kind, id: definition.id)] ?? []
             let uid = "dawnlet-\(namespace)-\(definition.kind.rawValue)-\(definition.id)"
             let path = "\(folder)/\(uid).ics"
             wanted.insert("\(uid).ics")
             report.counts[definition.kind, default: 0] += 1
+            let made = "\(counts[definition.kind]?[definition.id] ?? 0) \(context)"
+            let before = definition.checklist.isEmpty ? Self.settledStamp(path) : nil
+            if let before, kept[uid] == "\(made) \(before)" {
+                report.unchanged += 1
+                continue
+            }
             do {
                 try sync(definition, uid: uid, path: path, record: record, stored: stored, now: now, into: &report)
+                // Found the same, and the same file after as before: left unread next time.
+                if let before, Self.settledStamp(path) == before { keep.append((uid, "\(made) \(before)")) }
                 wanted.formUnion(try syncChecklist(definition, uid: uid, folder: folder, stored: stored, now: now, into: &report))
             } catch let failure as Failure {
                 if let path = failure.foreign {
@@ -114,6 +125,7 @@ public struct CalendarSync {
                 report.failedItems.insert(PlanChanges.Item(kind: definition.kind.reminderKind, id: definition.id))
             }
         }
+        try store.log.keep(keep, in: record)
         // Ours (by namespace, kind and id) but no longer an item: deleted since the last export.
         for name in names ?? [] where !wanted.contains(name) {
             // A checklist entry's file: its entry or its todo gone, or the todo not written (held).

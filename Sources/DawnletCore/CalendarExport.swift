@@ -117,11 +117,15 @@ public enum CalendarExport {
         sameButStamps(ICalendar.Document(parsing: a), ICalendar.Document(parsing: b))
     }
 
-    /// The same for two documents as this export renders them (a content line each, DTSTAMP
-    /// never folded): compared as text, nothing parsed.
+    /// The same for two documents as this export renders them (lines ended by CRLF, DTSTAMP
+    /// never folded): compared byte by byte, nothing parsed.
     public static func sameButStamps(rendered a: String, _ b: String) -> Bool {
-        func content(_ text: String) -> some Sequence<Substring> { text.split(separator: "\r\n").lazy.filter { !$0.hasPrefix("DTSTAMP:") } }
-        return content(a).elementsEqual(content(b))
+        func content(_ text: String) -> [ArraySlice<UInt8>] {
+            let bytes = Array(text.utf8)
+            let stamp = Array("DTSTAMP:".utf8)
+            return bytes.split(separator: 0x0A).filter { !$0.starts(with: stamp) }
+        }
+        return content(a) == content(b)
     }
 
     public static func sameButStamps(_ a: ICalendar.Document, _ b: ICalendar.Document) -> Bool {

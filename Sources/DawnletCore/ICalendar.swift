@@ -220,7 +220,14 @@ public enum ICalendar {
                 if let original = property.original {
                     out += original
                 } else {
-                    for part in ICalendar.fold(property.text) { out += part.utf8 + end }
+                    let text = property.text
+                    // Most lines need no folding: their bytes as they are.
+                    if text.utf8.count <= 75 {
+                        out += text.utf8
+                        out += end
+                    } else {
+                        for part in ICalendar.fold(text) { out += part.utf8 + end }
+                    }
                 }
             }
             func write(_ items: [Item]) {

@@ -159,5 +159,20 @@ extension Migrations {
             + changeTriggers("todo_checklist", kind: "'todo'", id: "todo_id") + changeTriggers("todo_checklist_checks", kind: "'todo'", id: "todo_id")
             + changedAtTriggers("todo_checklist", kind: "todo", id: "todo_id")
             + changedAtTriggers("todo_checklist_checks", kind: "todo", id: "todo_id"),
+        // What an export pass needs to leave an item's file without reading it: a count of each
+        // item's changes (`item_changes.version`, kept by the triggers), and for each file written
+        // the count, the file's stamp and what else its text came from, as they were when it was
+        // last found the same as ours (`calendar_exports.kept`; NULL: read it at the next pass).
+        """
+        ALTER TABLE item_changes ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE calendar_exports ADD COLUMN kept TEXT;
+
+        """
+            + versionedChangedAtTriggers("todos", kind: "todo", id: "id")
+            + versionedChangedAtTriggers("todo_occurrences", kind: "todo", id: "definition_id")
+            + versionedChangedAtTriggers("events", kind: "event", id: "id")
+            + versionedChangedAtTriggers("event_occurrences", kind: "event", id: "definition_id")
+            + versionedChangedAtTriggers("todo_checklist", kind: "todo", id: "todo_id")
+            + versionedChangedAtTriggers("todo_checklist_checks", kind: "todo", id: "todo_id"),
     ]
 }

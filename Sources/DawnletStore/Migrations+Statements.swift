@@ -13,6 +13,23 @@ extension Migrations {
         }.joined()
     }
 
+    /// The same, with a count of the item's changes beside the time (`version`): a second is too
+    /// coarse to tell that nothing changed since a moment, a count is not. Each table's triggers
+    /// of `changedAtTriggers` dropped and made again so.
+    static func versionedChangedAtTriggers(_ table: String, kind: String, id: String) -> String {
+        ["INSERT", "UPDATE", "DELETE"].map { event in
+            let row = event == "DELETE" ? "OLD" : "NEW"
+            let name = "\(table)_\(event.lowercased())_changed_at"
+            return """
+                DROP TRIGGER IF EXISTS \(name);
+                CREATE TRIGGER \(name) AFTER \(event) ON \(table)
+                BEGIN INSERT INTO item_changes (kind, item_id, changed_at, version) VALUES ('\(kind)', \(row).\(id), unixepoch(), 1)
+                ON CONFLICT (kind, item_id) DO UPDATE SET changed_at = excluded.changed_at, version = item_changes.version + 1; END;
+
+                """
+        }.joined()
+    }
+
     /// A row in `plan_changes` after every insert, update and delete of `table`: `kind` and `id`
     /// are read from the row written (the old row, for a delete; both rows for an update, which
     /// may move an occurrence to another definition).

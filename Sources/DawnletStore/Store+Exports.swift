@@ -41,9 +41,42 @@ extension Store.Log {
             """
             INSERT INTO calendar_exports (folder, uid, kind, item_id, path, body, ours, written_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (folder, uid) DO UPDATE SET kind = excluded.kind, item_id = excluded.item_id, path = excluded.path,
-                body = excluded.body, ours = excluded.ours, written_at = excluded.written_at
+                body = excluded.body, ours = excluded.ours, written_at = excluded.written_at, kept = NULL
             """,
             [.text(folder), .text(uid), .text(kind.rawValue), .int(itemID), .text(path), .text(body), .text(ours), .int(at.secondsSinceEpoch)])
+    }
+
+    /// What each file of `folder` was last found the same as ours with (`keep`), by uid.
+    public func keptExports(in folder: String) throws(StoreError) -> [String: String] {
+        var kept: [String: String] = [:]
+        for (uid, text) in try db.query(
+            "SELECT uid, kept FROM calendar_exports WHERE folder = ? AND kept IS NOT NULL", [.text(folder)], { ($0.text(0), $0.text(1)) })
+        {
+            kept[uid] = text
+        }
+        return kept
+    }
+
+    /// Notes, for files of `folder` found the same as ours, what they were found so with (a
+    /// file's record written since, `recordExport`, drops it): one transaction for them all.
+    public func keep(_ kept: [(uid: String, kept: String)], in folder: String) throws(StoreError) {
+        guard !kept.isEmpty else { return }
+        try db.writeTransaction { () throws(StoreError) in
+            for (uid, text) in kept {
+                try db.run("UPDATE calendar_exports SET kept = ? WHERE folder = ? AND uid = ?", [.text(text), .text(folder), .text(uid)])
+            }
+        }
+    }
+
+    /// How many times each todo and event (or one of its occurrences, or its checklist) has been
+    /// written, by kind and id; one not there has not been since this was counted.
+    public func changeCounts() throws(StoreError) -> [ItemKind: [Int64: Int64]] {
+        var counts: [ItemKind: [Int64: Int64]] = [:]
+        for (kind, id, version) in try db.query("SELECT kind, item_id, version FROM item_changes", [], { ($0.text(0), $0.int(1), $0.int(2)) }) {
+            guard let kind = ItemKind(rawValue: kind) else { continue }
+            counts[kind, default: [:]][id] = version
+        }
+        return counts
     }
 
     /// Forgets an item's file in `folder` (its item deleted, its file removed).

@@ -159,6 +159,10 @@ import Testing
             for table in ('todos', 'events'):
                 for column in ('note', 'location', 'url', 'priority', 'tags', 'zone'): c.execute(f'ALTER TABLE {table} DROP COLUMN {column}')
             for table in ('calendar_seen', 'deleted_elsewhere', 'imports', 'todo_checklist_checks', 'todo_checklist'): c.execute(f'DROP TABLE {table}')
+            c.execute('ALTER TABLE calendar_exports DROP COLUMN kept')
+            for table in ('todos', 'todo_occurrences', 'events', 'event_occurrences'):
+                for event in ('insert', 'update', 'delete'): c.execute(f'DROP TRIGGER {table}_{event}_changed_at')
+            c.execute('ALTER TABLE item_changes DROP COLUMN version')
             c.execute('PRAGMA user_version = 20')
             c.commit()
             """)
