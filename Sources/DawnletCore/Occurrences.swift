@@ -113,6 +113,10 @@ public struct Occurrence: Hashable, Sendable {
     public let rowID: Int64?
     /// A one-off todo past its date (or its time on the day), and not done.
     public var overdue: Bool
+    /// A one-off todo of the day `OccurrenceMerge.day` was asked for at a time of day, open and
+    /// timed: the time of that day from which it is overdue, whether or not it is yet (`overdue`
+    /// says that). Nil for everything else, whose standing the clock does not change within a day.
+    public var overdueFrom: WallTime? = nil
 
     public var kind: ItemKind { definition.kind }
 }
@@ -206,6 +210,7 @@ public enum OccurrenceMerge {
         if let secondsOfDay {
             for i in items.indices where items[i].kind == .todo && items[i].definition.schedule == nil && items[i].status == .open {
                 items[i].overdue = isOverdue(items[i].date, at: items[i].time, now: (today, secondsOfDay))
+                if items[i].date == today { items[i].overdueFrom = items[i].time }
             }
         }
         for definition in definitions where definition.kind == .todo && definition.schedule == nil {
