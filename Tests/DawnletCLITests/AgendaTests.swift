@@ -301,7 +301,8 @@ import Testing
             }
             // A new day is another question: made anew.
             #expect(try run("2026-12-02T09:00Z", arguments, kept: true) == (try run("2026-12-02T09:00Z", arguments, kept: false)))
-            #expect(try keptFile(command).inode != made.inode)
+            let again = try keptFile(command)
+            #expect(again.inode != made.inode || again.modified != made.modified)
         }
     }
 
