@@ -136,8 +136,7 @@ public enum OccurrenceMerge {
         forEach(of: definitions, stored: stored, in: range) { definition, date, row in
             result.append(merge(definition, date, row))
         }
-        result.sort { a, b in displayOrder(a, b) }
-        return result
+        return inDisplayOrder(result, byDate: true)
     }
 
     /// The same merge without building `Occurrence` values: `body` gets each definition's dates in
@@ -226,8 +225,7 @@ public enum OccurrenceMerge {
             }
         }
         // All of these show on `today`, so the date of an overdue one does not order it.
-        items.sort { a, b in displayOrder(a, b, byDate: false) }
-        return items
+        return inDisplayOrder(items, byDate: false)
     }
 
     private struct DefinitionKey: Hashable {
@@ -240,6 +238,17 @@ public enum OccurrenceMerge {
             definition: definition, date: date, title: row?.title ?? definition.title,
             time: row?.time ?? definition.time, status: row?.status ?? .open,
             source: row == nil ? .virtual : .stored, rowID: row?.rowID, overdue: false)
+    }
+
+    /// `items` in `displayOrder`, ties as they came. Their positions are sorted, not the
+    /// occurrences: each carries its definition, and a sort would move hundreds of bytes per
+    /// step.
+    static func inDisplayOrder(_ items: [Occurrence], byDate: Bool) -> [Occurrence] {
+        let order = items.indices.sorted { i, j in
+            if displayOrder(items[i], items[j], byDate: byDate) { return true }
+            return !displayOrder(items[j], items[i], byDate: byDate) && i < j
+        }
+        return order.map { items[$0] }
     }
 
     /// Date, then timed before untimed in time order, then kind, then id.

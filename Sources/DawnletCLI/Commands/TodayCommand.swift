@@ -103,7 +103,10 @@ enum TodayCommand {
         let zone = try invocation.timeZone()
         let window =
             zone.resolve(.midnight, on: range.lowerBound).instant...zone.resolve(.midnight, on: range.upperBound.adding(days: 1)).instant.adding(seconds: -1)
-        let calendars = PlanReader(store: store, config: invocation.config, zone: zone).calendarItems(window, now: try invocation.now())
+        // No calendar: nothing of the log to read for one.
+        let calendars =
+            invocation.config.calendars.isEmpty
+            ? (items: [], problems: []) : PlanReader(store: store, config: invocation.config, zone: zone).calendarItems(window, now: try invocation.now())
         let definitions = try store.items.definitions()
         let days = Agenda.days(
             range, today: today, secondsOfDay: now.secondsOfDay, definitions: definitions, stored: Array(Set(stored)),
@@ -178,7 +181,12 @@ enum TodayCommand {
 
     /// One entry's line of `date`, ending in a newline.
     static func line(_ entry: Agenda.Entry, on date: CivilDate, _ output: Output, width: Int, kindWidth: Int) -> String {
-        let box = ["done": "[x]", "logged": "[x]", "paid": "[x]", "skipped": "[-]"][entry.status] ?? "[ ]"
+        let box =
+            switch entry.status {
+            case "done", "logged", "paid": "[x]"
+            case "skipped": "[-]"
+            default: "[ ]"
+            }
         var line = "  \(entry.time?.description ?? "     ")  \(box) \(entry.kind.rightPadded(kindWidth)) "
         let shown = DisplayText.shown(entry.definitionID.map { "#\($0)" } ?? (entry.source.hasPrefix("ics:") ? entry.source : "#-"))
         line += shown + String(repeating: " ", count: max(0, width - shown.count)) + "  \(DisplayText.shown(entry.title))"
