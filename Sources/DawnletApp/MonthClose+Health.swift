@@ -29,7 +29,12 @@ extension MonthClose {
             if last >= month.firstDay {
                 let over = month.firstDay...last
                 let rows = try store.items.storedOccurrences([.todo], in: over)
-                openTodos = OccurrenceMerge.occurrences(of: todos, stored: rows, in: over).filter { $0.status == .open }.count
+                // Counted as the merge meets them: nothing to build or sort for a count.
+                var open = 0
+                OccurrenceMerge.forEachInPlace(of: todos, stored: rows, in: over) { _, _, _, row in
+                    if (row?.pointee.status ?? .open) == .open { open += 1 }
+                }
+                openTodos = open
             }
         }
         return MonthHealth(

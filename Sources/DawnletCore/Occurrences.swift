@@ -240,14 +240,13 @@ public enum OccurrenceMerge {
             source: row == nil ? .virtual : .stored, rowID: row?.rowID, overdue: false)
     }
 
-    /// `items` in `displayOrder`, ties as they came. Their positions are sorted, not the
-    /// occurrences: each carries its definition, and a sort would move hundreds of bytes per
-    /// step.
+    /// `items` in `displayOrder`, ties as they came. Their keys are sorted, not the occurrences:
+    /// each carries its definition, and a sort would move (and copy) hundreds of bytes per step.
     static func inDisplayOrder(_ items: [Occurrence], byDate: Bool) -> [Occurrence] {
-        let order = items.indices.sorted { i, j in
-            if displayOrder(items[i], items[j], byDate: byDate) { return true }
-            return !displayOrder(items[j], items[i], byDate: byDate) && i < j
-        }
+        // Kinds by name, as `displayOrder` compares them; untimed after every time.
+        let kinds = ItemKind.allCases.sorted { $0.rawValue < $1.rawValue }
+        let keys = items.map { o in (byDate ? o.date.dayNumber : 0, o.time?.secondsOfDay ?? Int.max, kinds.firstIndex(of: o.kind) ?? 0, o.definition.id) }
+        let order = keys.indices.sorted { i, j in keys[i] < keys[j] || (keys[i] == keys[j] && i < j) }
         return order.map { items[$0] }
     }
 
