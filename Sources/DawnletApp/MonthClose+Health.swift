@@ -7,14 +7,17 @@ extension MonthClose {
     /// goals, with the month's cashflow and the debts and payments already read. `dayOpen`: `day`
     /// is today, not over (a habit's day not kept yet does not count against it).
     public static func health(
-        of cashflow: MoneyMonth, through day: CivilDate, dayOpen: Bool = false, store: Store, debts: [Debt], payments: [Payment]
+        of cashflow: MoneyMonth, through day: CivilDate, dayOpen: Bool = false, store: Store, debts: [Debt], payments: [Payment],
+        habits: [ItemDefinition]? = nil, goals: [Goal]? = nil
     ) throws -> MonthHealth {
         let month = cashflow.month
         let days = month.firstDay...max(month.firstDay, min(day, month.lastDay))
-        let habitRows = try store.items.storedOccurrences([.habit], in: days)
+        // Each habit's own rows: looked for among all of them, a thousand habits' would cost a
+        // thousand times the rows.
+        let habitRows = Dictionary(grouping: try store.items.storedOccurrences([.habit], in: days), by: \.definitionID)
         var habitDays = (planned: 0, kept: 0)
-        for habit in try store.items.definitions([.habit]) {
-            let counted = MonthHealth.habitDays(habit, stored: habitRows, in: days, lastOpen: dayOpen && days.upperBound == day)
+        for habit in try habits ?? store.items.definitions([.habit]) {
+            let counted = MonthHealth.habitDays(habit, stored: habitRows[habit.id] ?? [], in: days, lastOpen: dayOpen && days.upperBound == day)
             habitDays = (habitDays.planned + counted.planned, habitDays.kept + counted.kept)
         }
         let todos = try store.items.definitions([.todo])
@@ -26,11 +29,16 @@ extension MonthClose {
             if last >= month.firstDay {
                 let over = month.firstDay...last
                 let rows = try store.items.storedOccurrences([.todo], in: over)
-                openTodos = OccurrenceMerge.occurrences(of: todos, stored: rows, in: over).filter { $0.status == .open }.count
+                // Counted as the merge meets them: nothing to build or sort for a count.
+                var open = 0
+                OccurrenceMerge.forEachInPlace(of: todos, stored: rows, in: over) { _, _, _, row in
+                    if (row?.pointee.status ?? .open) == .open { open += 1 }
+                }
+                openTodos = open
             }
         }
         return MonthHealth(
-            month: cashflow, through: days.upperBound, debts: debts, payments: payments, goals: try store.sources.goals(), habitDays: habitDays,
+            month: cashflow, through: days.upperBound, debts: debts, payments: payments, goals: try goals ?? store.sources.goals(), habitDays: habitDays,
             openTodos: openTodos)
     }
 }

@@ -32,14 +32,14 @@ extension Agenda {
             guard let time = o.time, let name = o.definition.zone, let zone = zones[name] else { continue }
             let shown = ItemZone.shown(time, on: o.date, in: zone, viewer: viewer)
             guard days.contains(shown.date) else { continue }
-            let overdue =
-                o.kind == .todo && o.definition.schedule == nil && o.status == .open && shown.date == today
-                && secondsOfDay.map { OccurrenceMerge.isOverdue(shown.date, at: shown.time, now: (today, $0)) } == true
+            let timedToday = o.kind == .todo && o.definition.schedule == nil && o.status == .open && shown.date == today && secondsOfDay != nil
+            let overdue = timedToday && secondsOfDay.map { OccurrenceMerge.isOverdue(shown.date, at: shown.time, now: (today, $0)) } == true
             var entry = Entry(
                 kind: o.kind.rawValue, id: o.rowID, definitionID: o.definition.id, title: o.title, time: shown.time,
                 status: overdue ? "overdue" : o.status.rawValue, overdueSince: overdue ? shown.date : nil, source: o.source.rawValue, amount: nil,
                 payment: nil, end: o.kind == .event ? end(of: shown.date, at: shown.time, minutes: o.definition.durationMinutes) : nil)
             entry.own = shown.own
+            if timedToday { entry.overdueFrom = shown.time }
             result[shown.date, default: []].append(entry)
         }
         return result

@@ -13,9 +13,9 @@ public enum Agenda {
         public let title: String
         public let time: WallTime?
         /// `open`, `done`, `skipped`, `logged`, `paid` (a bill) or `overdue`.
-        public let status: String
+        public internal(set) var status: String
         /// An overdue one-off todo's own date (today's, for one overdue since its time today).
-        public let overdueSince: CivilDate?
+        public internal(set) var overdueSince: CivilDate?
         /// `virtual`, `stored`, or `ics:NAME` for a calendar file's item.
         public let source: String
         public let amount: Amount?
@@ -28,6 +28,20 @@ public enum Agenda {
         public var own: String? = nil
         /// A todo's checklist counted on this occurrence (`3 of 5 done`); nil for none.
         public var checklist: String? = nil
+        /// A one-off todo of today's, open and timed, read at a time of day: the time from which
+        /// it is overdue, whether or not it is yet. The one part of an entry the clock changes
+        /// within the day (`standing(overdue:on:)`); nil for every other.
+        public var overdueFrom: WallTime? = nil
+
+        /// The entry as it stands on `date`, its day, before its `overdueFrom` (open) or from then
+        /// (overdue since that time); itself when it has none.
+        public func standing(overdue: Bool, on date: CivilDate) -> Entry {
+            guard overdueFrom != nil else { return self }
+            var entry = self
+            entry.status = overdue ? "overdue" : "open"
+            entry.overdueSince = overdue ? date : nil
+            return entry
+        }
     }
 
     /// When an event at `time` on `date` that lasts `minutes` ends, as `Entry.end` says it.
@@ -90,7 +104,7 @@ public enum Agenda {
                     status: $0.overdue ? "overdue" : $0.status.rawValue, overdueSince: $0.overdue ? $0.date : nil,
                     source: $0.source.rawValue, amount: nil, payment: nil,
                     end: $0.kind == .event ? end(of: $0.date, at: $0.time, minutes: $0.definition.durationMinutes) : nil,
-                    checklist: $0.definition.checklist.summary(on: Checklist.occurrence(of: $0.definition, on: $0.date)))
+                    checklist: $0.definition.checklist.summary(on: Checklist.occurrence(of: $0.definition, on: $0.date)), overdueFrom: $0.overdueFrom)
             }
             if let more = placed[day] { entries = inserting(more, into: entries) }
             entries += bills[day] ?? []

@@ -113,6 +113,10 @@ public struct Occurrence: Hashable, Sendable {
     public let rowID: Int64?
     /// A one-off todo past its date (or its time on the day), and not done.
     public var overdue: Bool
+    /// A one-off todo of the day `OccurrenceMerge.day` was asked for at a time of day, open and
+    /// timed: the time of that day from which it is overdue, whether or not it is yet (`overdue`
+    /// says that). Nil for everything else, whose standing the clock does not change within a day.
+    public var overdueFrom: WallTime? = nil
 
     public var kind: ItemKind { definition.kind }
 }
@@ -132,8 +136,7 @@ public enum OccurrenceMerge {
         forEach(of: definitions, stored: stored, in: range) { definition, date, row in
             result.append(merge(definition, date, row))
         }
-        result.sort { a, b in displayOrder(a, b) }
-        return result
+        return inDisplayOrder(result, byDate: true)
     }
 
     /// The same merge without building `Occurrence` values: `body` gets each definition's dates in
@@ -206,6 +209,7 @@ public enum OccurrenceMerge {
         if let secondsOfDay {
             for i in items.indices where items[i].kind == .todo && items[i].definition.schedule == nil && items[i].status == .open {
                 items[i].overdue = isOverdue(items[i].date, at: items[i].time, now: (today, secondsOfDay))
+                if items[i].date == today { items[i].overdueFrom = items[i].time }
             }
         }
         for definition in definitions where definition.kind == .todo && definition.schedule == nil {
@@ -221,8 +225,7 @@ public enum OccurrenceMerge {
             }
         }
         // All of these show on `today`, so the date of an overdue one does not order it.
-        items.sort { a, b in displayOrder(a, b, byDate: false) }
-        return items
+        return inDisplayOrder(items, byDate: false)
     }
 
     private struct DefinitionKey: Hashable {
@@ -235,6 +238,16 @@ public enum OccurrenceMerge {
             definition: definition, date: date, title: row?.title ?? definition.title,
             time: row?.time ?? definition.time, status: row?.status ?? .open,
             source: row == nil ? .virtual : .stored, rowID: row?.rowID, overdue: false)
+    }
+
+    /// `items` in `displayOrder`, ties as they came. Their keys are sorted, not the occurrences:
+    /// each carries its definition, and a sort would move (and copy) hundreds of bytes per step.
+    static func inDisplayOrder(_ items: [Occurrence], byDate: Bool) -> [Occurrence] {
+        // Kinds by name, as `displayOrder` compares them; untimed after every time.
+        let kinds = ItemKind.allCases.sorted { $0.rawValue < $1.rawValue }
+        let keys = items.map { o in (byDate ? o.date.dayNumber : 0, o.time?.secondsOfDay ?? Int.max, kinds.firstIndex(of: o.kind) ?? 0, o.definition.id) }
+        let order = keys.indices.sorted { i, j in keys[i] < keys[j] || (keys[i] == keys[j] && i < j) }
+        return order.map { items[$0] }
     }
 
     /// Date, then timed before untimed in time order, then kind, then id.

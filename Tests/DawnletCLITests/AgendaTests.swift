@@ -245,6 +245,67 @@ import Testing
         #expect(try run("agenda") == week)
     }
 
+    @Test(
+        "a kept answer serves all day: past a todo's time it is used again, not made again, and reads as a new one made then would (text and JSON, today and agenda); a new day is made anew"
+    )
+    func keptAnswerAllDay() throws {
+        let runtime = workspace.folder.path("runtime-day")
+        let config = workspace.folder.path("plain.json5")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        try "{ timeZone: \"UTC\" }".write(toFile: config, atomically: true, encoding: .utf8)
+        func run(_ at: String, _ arguments: [String], kept: Bool) throws -> String {
+            let result = try CLIProcess.run(
+                ["--db", db, "--config", config, "--now", at] + arguments, environment: kept ? ["XDG_RUNTIME_DIR": runtime] : [:])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        // Two daily todos (repeating: never overdue) and two of today only (overdue from their times).
+        for add in [
+            ["todo", "add", "Pills", "--every", "daily at 08:00"], ["todo", "add", "Plants", "--every", "daily at 18:00"],
+            ["todo", "add", "Call the bank", "--due", "2026-12-01T08:30"], ["todo", "add", "Post office", "--due", "2026-12-01T18:30"],
+        ] {
+            _ = try run("2026-12-01T07:00Z", add, kept: false)
+        }
+        // Written a minute ago: a write within the last moments would keep nothing.
+        for file in [db, db + "-wal", config] where FileManager.default.fileExists(atPath: file) {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -60)], ofItemAtPath: file)
+        }
+        /// The kept file, and what tells a rewrite of it (each is a new file put in its place).
+        func keptFile(_ command: String) throws -> (inode: UInt64, modified: Int) {
+            let name = try #require(try FileManager.default.contentsOfDirectory(atPath: runtime + "/dawnlet-remind").first { $0.hasPrefix(command + "-") })
+            var info = stat()
+            try #require(stat(runtime + "/dawnlet-remind/" + name, &info) == 0)
+            return (UInt64(info.st_ino), info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
+        }
+        for arguments in [["today"], ["today", "--json"], ["agenda", "--days", "2"], ["agenda", "--days", "2", "--json"]] {
+            let command = arguments[0]
+            #expect(try run("2026-12-01T09:00Z", arguments, kept: true) == (try run("2026-12-01T09:00Z", arguments, kept: false)))
+            let made = try keptFile(command)
+            var outputs: [String] = []
+            for at in ["2026-12-01T10:00Z", "2026-12-01T18:29Z", "2026-12-01T19:00Z"] {
+                let output = try run(at, arguments, kept: true)
+                // The answer kept at 09:00 printed, as a new plan prints it at this moment.
+                #expect(output == (try run(at, arguments, kept: false)), "\(arguments) at \(at)")
+                let now = try keptFile(command)
+                #expect(now.inode == made.inode && now.modified == made.modified, "\(arguments) at \(at): made again")
+                outputs.append(output)
+            }
+            // What the clock changes: the one-off at 18:30 is overdue from then, the daily ones never.
+            if arguments.last == "--json" {
+                #expect(outputs[1].contains(#""title":"Post office","time":"18:30","status":"open","overdue":false"#), "\(outputs[1])")
+                #expect(outputs[2].contains(#""title":"Post office","time":"18:30","status":"open","overdue":true"#), "\(outputs[2])")
+                #expect(outputs[2].contains(#""title":"Plants","time":"18:00","status":"open","overdue":false"#), "\(outputs[2])")
+            } else {
+                #expect(outputs[1].contains("#4  Post office\n") && outputs[1].contains("#3  Call the bank  OVERDUE since 08:30\n"), "\(outputs[1])")
+                #expect(outputs[2].contains("#4  Post office  OVERDUE since 18:30\n") && outputs[2].contains("#2  Plants\n"), "\(outputs[2])")
+            }
+            // A new day is another question: made anew.
+            #expect(try run("2026-12-02T09:00Z", arguments, kept: true) == (try run("2026-12-02T09:00Z", arguments, kept: false)))
+            let again = try keptFile(command)
+            #expect(again.inode != made.inode || again.modified != made.modified)
+        }
+    }
+
     @Test("today and agenda only read: the database file is byte for byte as before, months never laid out stay so")
     func onlyReads() throws {
         try populate()

@@ -67,7 +67,7 @@ import Testing
         #expect(try cli("habit", "skip", "1").stdout == "habit 1 on 2026-12-03: skipped\n")
     }
 
-    @Test("a timed todo is overdue from its time: today, agenda, todo list and next's count; a kept answer of today is not used past it")
+    @Test("a timed todo is overdue from its time: today, agenda, todo list and next's count; a kept answer of today reads it overdue past its time")
     func overdueFromItsTime() throws {
         let runtime = folder.path("runtime")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)

@@ -38,7 +38,9 @@ enum DashboardCommand {
         let payments = try store.sources.payments()
         let habits = try store.items.definitions([.habit])
         let earliest = habits.compactMap { $0.schedule?.anchor }.min() ?? today
-        let entriesOfHabits = try store.items.storedOccurrences([.habit], in: min(earliest, today)...today)
+        // Each habit's own entries (looked for among all of them, a thousand habits' would cost a
+        // thousand times the entries).
+        let entriesOfHabits = Dictionary(grouping: try store.items.storedOccurrences([.habit], in: min(earliest, today)...today), by: \.definitionID)
         // The three months before this one.
         var before = current
         for _ in 0..<3 { before = YearMonth(containing: before.firstDay.adding(days: -1)) }
@@ -48,7 +50,8 @@ enum DashboardCommand {
             debts: debts)
 
         let trend = Dashboard.trend(month.net.minorUnits, previous?.net.minorUnits)
-        let health = try MonthClose.health(of: month, through: today, dayOpen: true, store: store, debts: debts, payments: payments)
+        let health = try MonthClose.health(
+            of: month, through: today, dayOpen: true, store: store, debts: debts, payments: payments, habits: habits, goals: goals)
         let healthTrend = health.score.map { Dashboard.trend(Int128($0), previous?.health.map { Int128($0) }) } ?? ""
         if invocation.json {
             var members: [(String, JSON)] = [
@@ -110,7 +113,7 @@ enum DashboardCommand {
                     "habits",
                     .array(
                         habits.map { h in
-                            let s = HabitStreak(h, stored: entriesOfHabits, today: today)
+                            let s = HabitStreak(h, stored: entriesOfHabits[h.id] ?? [], today: today)
                             return .object([
                                 ("id", .int(Int(h.id))), ("name", .string(h.title)), ("current", .int(s.current)), ("longest", .int(s.longest)),
                                 ("week_done", .int(s.doneThisWeek)), ("week_planned", .int(s.plannedThisWeek)),
@@ -154,7 +157,7 @@ enum DashboardCommand {
         for g in goals { lines.append("  \(DisplayText.shown(g.name))  \(GoalProgress(g, payments: payments, on: today))") }
         if !habits.isEmpty { lines.append("habits:") }
         for h in habits {
-            let s = HabitStreak(h, stored: entriesOfHabits, today: today)
+            let s = HabitStreak(h, stored: entriesOfHabits[h.id] ?? [], today: today)
             lines.append("  \(DisplayText.shown(h.title))  streak \(s.current), longest \(s.longest); this week \(s.weekText)")
         }
         if let score = health.score {

@@ -184,8 +184,8 @@ enum ItemCommands {
         if kind == .habit, !definitions.isEmpty {
             let today = try invocation.today()
             let earliest = definitions.compactMap { $0.schedule?.anchor }.min() ?? today
-            let rows = try store.items.storedOccurrences([.habit], in: min(earliest, today)...today)
-            for d in definitions { streaks[d.id] = HabitStreak(d, stored: rows, today: today) }
+            let rows = Dictionary(grouping: try store.items.storedOccurrences([.habit], in: min(earliest, today)...today), by: \.definitionID)
+            for d in definitions { streaks[d.id] = HabitStreak(d, stored: rows[d.id] ?? [], today: today) }
         }
         // The calendars' todos, after ours (none is done: a completed one is not read).
         let calendarTodos = kind == .todo && only == nil ? try Self.calendarTodos(&invocation) : []
