@@ -66,7 +66,9 @@ extension Runner {
         case .planned(let line, let reminders):
             let took = (planMeasured.handled ?? scheduler.elapsed) - (planMeasured.started ?? scheduler.elapsed)
             log(LogEntry(RunnerCore.plannedLine(line, reminders: reminders, took: took)))
-        case .returnFreedMemory: ProcessMemory.returnFreed()
+        case .returnFreedMemory:
+            ProcessMemory.returnFreed()
+            ProcessMemory.releaseCode()
         case .killChildren: CommandRunner.killAll()
         case .exit(let code): loop.exit(code)
         }

@@ -161,9 +161,10 @@ public enum RunnerEffect: Sendable {
     /// it holds and what making it cost (reading, splicing, deciding), which the shell measures.
     case planned(String, reminders: Int)
     /// The work of a round is over and nothing is in flight: heap pages freed by a plan or a burst
-    /// of deliveries go back to the kernel (the allocator keeps them otherwise), so the idle runner
-    /// holds what it uses and no more. (SQLite's page cache is kept: letting it go made the next
-    /// splice read its pages again.)
+    /// of deliveries go back to the kernel (the allocator keeps them otherwise), and the pages of
+    /// code the round ran are let go (clean copies of files the kernel keeps cached, mapped again
+    /// at their next use), so the idle runner holds what it uses and no more. (SQLite's page cache
+    /// is kept: letting it go made the next splice read its pages again.)
     case returnFreedMemory
     /// Kill every command still running (the shutdown bound ran out).
     case killChildren
