@@ -22,6 +22,8 @@ extension CalendarReader {
 
         let zones: Zones
         let budget: Budget
+        /// Whether files of the common shapes are read without libical (`SimpleFile`).
+        var useSimple = true
 
         init(
             ical: ICal, calendar: String, file: String, links: RegularFile.Links, window: ClosedRange<Instant>, zone: Zone, zones: Zones,
@@ -64,14 +66,40 @@ extension CalendarReader {
             return result
         }
 
-        mutating func read() {
-            let f = ical.f
+        /// Reads, parses and expands the file; with `cache`, one unchanged since the cache last
+        /// kept it is expanded from what was kept, neither read nor parsed.
+        mutating func read(_ cache: Cache? = nil) {
+            let key = cache.flatMap { _ in Cache.Key(file, links: links) }
+            if let cache, let key, let kept = cache.kept(file, key) {
+                budget.read(Int(key.size))
+                return expand(kept)
+            }
             // One stat, one open, one fstat, one read: a vdir is thousands of small files.
-            var bytes: [UInt8]
+            let bytes: [UInt8]
             switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes, links: links) {
             case .success(let read): bytes = read
             case .failure(let failure): return problem(failure.isForeign ? "\(failure): skipped" : "\(failure)")
             }
+            budget.read(bytes.count)
+            cache?.noteParsed()
+            if let simple = simple(bytes) {
+                if let cache, let key, key.size == Int64(bytes.count) { cache.keep(file, key, simple) }
+                return expand(simple)
+            }
+            parseWithLibical(bytes)
+        }
+
+        /// A file's bytes in the compact form, when it is of the common shapes `SimpleFile` reads
+        /// (`useSimple`); else nil, and libical reads it.
+        func simple(_ bytes: [UInt8]) -> SimpleFile? {
+            guard useSimple else { return nil }
+            let (zones, ical) = (self.zones, self.ical)
+            return SimpleFile(bytes, zones: zones, builtin: { zones.libicalKnows($0, ical) })
+        }
+
+        mutating func parseWithLibical(_ bytes: [UInt8]) {
+            let f = ical.f
+            var bytes = bytes
             let bounded = ContentLines.bounded(bytes)
             if !bounded.cut.isEmpty {
                 let names = bounded.cut.sorted { $0.key < $1.key }.map { "\(DisplayText.escaped($0.key))\($0.value > 1 ? " ×\($0.value)" : "")" }

@@ -1,0 +1,349 @@
+import DawnletCore
+
+extension CalendarReader {
+    /// A calendar file of the shapes most files are, read without libical, in the compact form
+    /// kept between plans: one VCALENDAR of VEVENTs, each with a UID, a DTSTART (UTC, floating,
+    /// a date, or a TZID the system's zone data knows), at most one plain RRULE, and properties
+    /// that change nothing planned (DTEND, DESCRIPTION, DTSTAMP…); VTIMEZONEs of IANA names.
+    /// Anything else (an alarm, an override, EXDATE, RDATE, a todo, a custom zone, an escape or a
+    /// line libical might read otherwise, invalid UTF-8, a NUL, a long line, a duplicate UID, a
+    /// property it does not know) makes it nil, and libical reads the file: the occurrences
+    /// are the same either way.
+    struct SimpleFile {
+        enum Clock: Equatable {
+            case floating, utc
+            case named(String)
+        }
+
+        /// DTSTART: a date, or a wall time on a clock.
+        struct Time {
+            var date: CivilDate
+            var secondsOfDay: Int
+            let isDate: Bool
+            let clock: Clock
+        }
+
+        struct Event {
+            let uid: String
+            let title: String
+            let start: Time
+            let rule: RecurrenceRule?
+            let cancelled: Bool
+            /// Its VALARMs' TRIGGERs, each relative to the start.
+            let alarms: [Lead]
+        }
+
+        /// An iCalendar duration (`-PT15M`, `P1DT2H`): nominal days and weeks, exact hours,
+        /// minutes and seconds.
+        struct Lead {
+            let negative: Bool
+            let days: Int
+            let seconds: Int
+
+            /// As libical counts it (`icaldurationtype_as_int`): a day as 86,400 s.
+            var asSeconds: Int64 { Int64(negative ? -1 : 1) * (Int64(days) * 86_400 + Int64(seconds)) }
+        }
+
+        var events: [Event] = []
+
+        /// Nil unless every line is of the shapes read here; `builtin` says whether libical knows a
+        /// TZID without a VTIMEZONE of it in the file.
+        init?(_ bytes: [UInt8], zones: Zones, builtin: (String) -> Bool) {
+            guard !bytes.isEmpty, !ICalendar.AlarmMarks.mayBeIn(bytes), Self.isCleanText(bytes) else { return nil }
+            var lines = Lines(bytes)
+            guard let first = lines.next(), first.name == "BEGIN", first.value == "VCALENDAR" else { return nil }
+            var vtimezones = Set<String>()
+            var tzids = Set<String>()
+            var uids = Set<String>()
+            var ended = false
+            while let line = lines.next() {
+                if ended { return nil }
+                switch line.name {
+                case "END":
+                    guard line.value == "VCALENDAR" else { return nil }
+                    ended = true
+                case "BEGIN":
+                    switch line.value {
+                    case "VTIMEZONE": guard let tzid = Self.timezone(&lines, zones: zones) else { return nil }; vtimezones.insert(tzid)
+                    case "VEVENT":
+                        guard let event = Self.event(&lines, tzids: &tzids), uids.insert(event.uid).inserted else { return nil }
+                        events.append(event)
+                    default: return nil
+                    }
+                case "VERSION", "PRODID": guard line.params.isEmpty else { return nil }
+                case "CALSCALE": guard line.params.isEmpty, line.value == "GREGORIAN" else { return nil }
+                case "METHOD": guard line.params.isEmpty, line.value == "PUBLISH" else { return nil }
+                default: guard Self.isExtension(line.name) else { return nil }
+                }
+            }
+            guard ended, !lines.failed else { return nil }
+            for tzid in tzids where zones.named(tzid) == nil || !(vtimezones.contains(tzid) || builtin(tzid)) { return nil }
+        }
+
+        /// No NUL, no BOM, no bare CR, valid UTF-8.
+        static func isCleanText(_ bytes: [UInt8]) -> Bool {
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return false }
+            var ascii = true
+            for (i, byte) in bytes.enumerated() {
+                if byte == 0 { return false }
+                if byte == 13, i + 1 < bytes.count, bytes[i + 1] != 10 { return false }
+                if byte >= 0x80 { ascii = false }
+            }
+            return ascii || String(validating: bytes, as: UTF8.self) != nil
+        }
+
+        static func isExtension(_ name: String) -> Bool {
+            name.hasPrefix("X-") && !name.hasPrefix("X-LIC-") && !name.hasPrefix("X-MOZ-")
+        }
+
+        /// A VTIMEZONE of a name the system knows, whose rules repeat yearly or monthly: its TZID.
+        static func timezone(_ lines: inout Lines, zones: Zones) -> String? {
+            var tzid: String?
+            var depth = 0
+            while let line = lines.next() {
+                switch line.name {
+                case "BEGIN":
+                    guard depth == 0, line.value == "STANDARD" || line.value == "DAYLIGHT" else { return nil }
+                    depth += 1
+                case "END":
+                    if depth == 1 {
+                        depth = 0
+                    } else {
+                        guard line.value == "VTIMEZONE", let tzid, zones.named(tzid) != nil else { return nil }
+                        return tzid
+                    }
+                case "TZID": tzid = line.value
+                case "RRULE": guard line.value.contains("FREQ=YEARLY") || line.value.contains("FREQ=MONTHLY") else { return nil }
+                default: continue
+                }
+            }
+            return nil
+        }
+
+        static func event(_ lines: inout Lines, tzids: inout Set<String>) -> Event? {
+            var (uid, summary, start, rule, cancelled) = (String?.none, String?.none, Time?.none, RecurrenceRule?.none, false)
+            var alarms: [Lead] = []
+            var seen = Set<String>()
+            while let line = lines.next() {
+                if line.name == "BEGIN" {
+                    guard line.value == "VALARM", let lead = alarm(&lines) else { return nil }
+                    alarms.append(lead)
+                    continue
+                }
+                if line.name == "END" {
+                    guard line.value == "VEVENT", let uid, let start else { return nil }
+                    let title = summary.map { DisplayText.bounded($0, to: CalendarReader.longestTitle) } ?? "(untitled)"
+                    if let rule, !usable(rule, start: start) { return nil }
+                    if case .named(let tzid) = start.clock { tzids.insert(tzid) }
+                    return Event(uid: uid, title: title, start: start, rule: rule, cancelled: cancelled, alarms: alarms)
+                }
+                // Each property once: a second of one is libical's to pick and say.
+                guard !line.value.isEmpty, Self.isExtension(line.name) || seen.insert(line.name).inserted else { return nil }
+                switch line.name {
+                case "UID":
+                    guard line.params.isEmpty, !line.value.contains("\\") else { return nil }
+                    uid = line.value
+                case "SUMMARY":
+                    guard line.params.isEmpty, let text = unescaped(line.value) else { return nil }
+                    summary = text
+                case "DTSTART":
+                    guard let time = time(line) else { return nil }
+                    start = time
+                case "DTEND": guard time(line) != nil, !seen.contains("DURATION") else { return nil }
+                case "DURATION": guard line.params.isEmpty, lead(line.value) != nil, !seen.contains("DTEND") else { return nil }
+                case "RRULE":
+                    guard line.params.isEmpty, line.value.allSatisfy({ $0.isUppercase || $0.isNumber || ";=,+-".contains($0) }),
+                        let parsed = try? RecurrenceRule(parsing: line.value)
+                    else { return nil }
+                    rule = parsed
+                case "STATUS":
+                    guard ["CONFIRMED", "TENTATIVE", "CANCELLED"].contains(line.value) else { return nil }
+                    cancelled = line.value == "CANCELLED"
+                case "DTSTAMP", "CREATED", "LAST-MODIFIED":
+                    guard line.params.isEmpty, let stamp = time(line), !stamp.isDate, stamp.clock == .utc else { return nil }
+                case "SEQUENCE", "PRIORITY":
+                    guard line.params.isEmpty, line.value.utf8.count < 9, line.value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+                case "CLASS": guard ["PUBLIC", "PRIVATE", "CONFIDENTIAL"].contains(line.value) else { return nil }
+                case "TRANSP": guard ["OPAQUE", "TRANSPARENT"].contains(line.value) else { return nil }
+                case "DESCRIPTION", "LOCATION", "COMMENT", "CATEGORIES": guard unescaped(line.value) != nil else { return nil }
+                default: guard Self.isExtension(line.name) else { return nil }
+                }
+            }
+            return nil
+        }
+
+        /// A rule planned as libical reads it, with nothing to say of it: the parts both read
+        /// alike, no finer than MINUTELY, no times of day on a date, UNTIL of DTSTART's type.
+        static func usable(_ rule: RecurrenceRule, start: Time) -> Bool {
+            guard rule.frequency >= .minutely, !(rule.count != nil && rule.until != nil) else { return false }
+            guard rule.bySecond.isEmpty, rule.byMinute.isEmpty, rule.byHour.isEmpty, rule.byYearDay.isEmpty, rule.byWeekNo.isEmpty, rule.bySetPos.isEmpty
+            else { return false }
+            switch (start.isDate, rule.until) {
+            case (false, .date?), (true, .utc?), (true, .local?): return false
+            default: return true
+            }
+        }
+
+        /// TEXT as libical gives it back: `\n`, `\,`, `\;` and `\\` undone; nil for any other escape.
+        static func unescaped(_ value: String) -> String? {
+            guard value.contains("\\") else { return value }
+            var result = ""
+            var escaping = false
+            for c in value {
+                if escaping {
+                    switch c {
+                    case "n", "N": result.append("\n")
+                    case ",", ";", "\\": result.append(c)
+                    default: return nil
+                    }
+                    escaping = false
+                } else if c == "\\" {
+                    escaping = true
+                } else {
+                    result.append(c)
+                }
+            }
+            return escaping ? nil : result
+        }
+
+        /// `P1D`, `-PT15M`, `P2W`, `P1DT2H`; nil for anything else.
+        static func lead(_ value: String) -> Lead? {
+            var text = Substring(value)
+            let negative = text.first == "-"
+            if text.first == "+" || text.first == "-" { text = text.dropFirst() }
+            guard text.first == "P" else { return nil }
+            text = text.dropFirst()
+            var (digits, number, any, timed) = (0, 0, false, false)
+            var (days, seconds) = (0, 0)
+            for c in text {
+                if let digit = c.wholeNumberValue, c.isASCII {
+                    (digits, number) = (digits + 1, number * 10 + digit)
+                } else if c == "T", !timed, digits == 0 {
+                    timed = true
+                } else if digits > 0, digits < 7, (timed ? "HMS" : "WD").contains(c) {
+                    switch c {
+                    case "W": days += number * 7
+                    case "D": days += number
+                    case "H": seconds += number * 3600
+                    case "M": seconds += number * 60
+                    default: seconds += number
+                    }
+                    (digits, number, any) = (0, 0, true)
+                } else {
+                    return nil
+                }
+            }
+            return any && digits == 0 ? Lead(negative: negative, days: days, seconds: seconds) : nil
+        }
+
+        /// A VALARM whose one TRIGGER is a duration from the start, without REPEAT: its lead.
+        static func alarm(_ lines: inout Lines) -> Lead? {
+            var (lead, seen) = (Lead?.none, Set<String>())
+            while let line = lines.next() {
+                guard !line.value.isEmpty else { return nil }
+                switch line.name {
+                case "END": return line.value == "VALARM" ? lead : nil
+                case "TRIGGER":
+                    guard seen.insert(line.name).inserted, line.params.allSatisfy({ $0 == "RELATED=START" || $0 == "VALUE=DURATION" }) else { return nil }
+                    lead = Self.lead(line.value)
+                case "ACTION": guard seen.insert(line.name).inserted, ["DISPLAY", "AUDIO", "EMAIL"].contains(line.value) else { return nil }
+                case "DESCRIPTION", "SUMMARY": guard unescaped(line.value) != nil else { return nil }
+                case "UID": continue
+                default: guard Self.isExtension(line.name) else { return nil }
+                }
+            }
+            return nil
+        }
+
+        /// A DTSTART-like value: `20261201` (VALUE=DATE or bare), `20261201T090000`, with `Z`, or with
+        /// a TZID parameter.
+        static func time(_ line: Line) -> Time? {
+            var (tzid, valueType) = (String?.none, String?.none)
+            for param in line.params {
+                guard let eq = param.firstIndex(of: "=") else { return nil }
+                let (name, value) = (param[..<eq], String(param[param.index(after: eq)...]))
+                switch name {
+                case "TZID": tzid = value
+                case "VALUE": valueType = value
+                default: return nil
+                }
+            }
+            let digits = Array(line.value.utf8)
+            func number(_ range: Range<Int>) -> Int? {
+                var n = 0
+                for i in range {
+                    guard digits[i] >= 48 && digits[i] <= 57 else { return nil }
+                    n = n * 10 + Int(digits[i] - 48)
+                }
+                return n
+            }
+            guard digits.count >= 8, let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
+                let date = CivilDate(year: year, month: month, day: day)
+            else { return nil }
+            if digits.count == 8 {
+                guard tzid == nil, valueType == nil || valueType == "DATE" else { return nil }
+                return Time(date: date, secondsOfDay: 0, isDate: true, clock: .floating)
+            }
+            let utc = digits.count == 16 && digits[15] == UInt8(ascii: "Z")
+            guard digits.count == 15 || utc, digits[8] == UInt8(ascii: "T"), valueType == nil || valueType == "DATE-TIME",
+                let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15), hour < 24, minute < 60, second < 60,
+                !(utc && tzid != nil)
+            else { return nil }
+            return Time(date: date, secondsOfDay: hour * 3600 + minute * 60 + second, isDate: false, clock: utc ? .utc : tzid.map { .named($0) } ?? .floating)
+        }
+
+        /// A content line: its name, its parameters (`TZID=Europe/Berlin`), its value.
+        struct Line {
+            let name: String
+            let params: [Substring]
+            let value: String
+        }
+
+        /// The unfolded content lines of a file; `failed` once one is not of a shape read here
+        /// (a quoted parameter, a lowercase or empty name, no colon, an empty line amid others,
+        /// longer than libical's reader is given here).
+        struct Lines {
+            let bytes: [UInt8]
+            var position = 0
+            var failed = false
+
+            init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+            mutating func next() -> Line? {
+                guard !failed, position < bytes.count else { return nil }
+                var logical: [UInt8] = []
+                var first = true
+                repeat {
+                    let end = bytes[position...].firstIndex(of: 10) ?? bytes.count
+                    var stop = end
+                    if stop > position, bytes[stop - 1] == 13 { stop -= 1 }
+                    // A continuation's one leading space or tab is the fold's, not the text's.
+                    logical += bytes[min(stop, first ? position : position + 1)..<stop]
+                    (position, first) = (end + 1, false)
+                } while position < bytes.count && (bytes[position] == 32 || bytes[position] == 9)
+                if logical.isEmpty {
+                    // Only empty lines may follow an empty line: the end of the file.
+                    while position < bytes.count {
+                        guard bytes[position] == 10 || bytes[position] == 13 else { return fail() }
+                        position += 1
+                    }
+                    return nil
+                }
+                guard logical.count < ContentLines.longest - 64, let colon = logical.firstIndex(of: UInt8(ascii: ":")), !logical[..<colon].contains(34) else {
+                    return fail()
+                }
+                let head = logical[..<colon].split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+                guard let nameBytes = head.first, !nameBytes.isEmpty,
+                    nameBytes.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 45 })
+                else { return fail() }
+                let params = head.dropFirst().map { Substring(decoding: $0, as: UTF8.self) }
+                return Line(name: String(decoding: nameBytes, as: UTF8.self), params: params, value: String(decoding: logical[(colon + 1)...], as: UTF8.self))
+            }
+
+            private mutating func fail() -> Line? {
+                failed = true
+                return nil
+            }
+        }
+    }
+}
