@@ -113,7 +113,7 @@ extension CalendarReader {
                         return tzid
                     }
                 case "TZID": tzid = line.value
-                case "RRULE": guard line.value.contains("FREQ=YEARLY") || line.value.contains("FREQ=MONTHLY") else { return nil }
+                case "RRULE": guard line.has("FREQ=YEARLY") || line.has("FREQ=MONTHLY") else { return nil }
                 default: continue
                 }
             }
@@ -123,7 +123,12 @@ extension CalendarReader {
         static func event(_ lines: inout Lines, tzids: inout Set<String>) -> Event? {
             var (uid, summary, start, rule, cancelled) = (String?.none, String?.none, Time?.none, RecurrenceRule?.none, false)
             var alarms: [Lead] = []
-            var seen = Set<String>()
+            // The properties seen, a bit each: each may come once.
+            var seen = 0
+            func once(_ bit: Int) -> Bool {
+                defer { seen |= bit }
+                return seen & bit == 0
+            }
             while let line = lines.next() {
                 if line.name == "BEGIN" {
                     guard line.value == "VALARM", let lead = alarm(&lines) else { return nil }
@@ -138,34 +143,38 @@ extension CalendarReader {
                     return Event(uid: uid, title: title, start: start, rule: rule, cancelled: cancelled, alarms: alarms)
                 }
                 // Each property once: a second of one is libical's to pick and say.
-                guard !line.value.isEmpty, Self.isExtension(line.name) || seen.insert(line.name).inserted else { return nil }
+                guard !line.raw.isEmpty else { return nil }
                 switch line.name {
                 case "UID":
-                    guard line.params.isEmpty, !line.value.contains("\\") else { return nil }
+                    guard once(1), line.params.isEmpty, !line.raw.contains(92) else { return nil }
                     uid = line.value
                 case "SUMMARY":
-                    guard line.params.isEmpty, let text = unescaped(line.value) else { return nil }
+                    guard once(2), line.params.isEmpty, let text = unescaped(line) else { return nil }
                     summary = text
                 case "DTSTART":
-                    guard let time = time(line) else { return nil }
+                    guard once(4), let time = time(line) else { return nil }
                     start = time
-                case "DTEND": guard time(line) != nil, !seen.contains("DURATION") else { return nil }
-                case "DURATION": guard line.params.isEmpty, lead(line.value) != nil, !seen.contains("DTEND") else { return nil }
+                // DTEND and DURATION exclude each other.
+                case "DTEND": guard once(8), time(line) != nil else { return nil }
+                case "DURATION": guard once(8), line.params.isEmpty, lead(line.value) != nil else { return nil }
                 case "RRULE":
-                    guard line.params.isEmpty, line.value.allSatisfy({ $0.isUppercase || $0.isNumber || ";=,+-".contains($0) }),
+                    // Capitals, digits and `+,-;=` only.
+                    guard once(32), line.params.isEmpty, line.raw.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 43 && $0 <= 61 && $0 != 46 && $0 != 47) }),
                         let parsed = try? RecurrenceRule(parsing: line.value)
                     else { return nil }
                     rule = parsed
                 case "STATUS":
-                    guard ["CONFIRMED", "TENTATIVE", "CANCELLED"].contains(line.value) else { return nil }
+                    guard once(64), ["CONFIRMED", "TENTATIVE", "CANCELLED"].contains(line.value) else { return nil }
                     cancelled = line.value == "CANCELLED"
                 case "DTSTAMP", "CREATED", "LAST-MODIFIED":
-                    guard line.params.isEmpty, let stamp = time(line), !stamp.isDate, stamp.clock == .utc else { return nil }
+                    let bit = line.name == "DTSTAMP" ? 128 : line.name == "CREATED" ? 256 : 512
+                    guard once(bit), line.params.isEmpty, let stamp = time(line), !stamp.isDate, stamp.clock == .utc else { return nil }
                 case "SEQUENCE", "PRIORITY":
-                    guard line.params.isEmpty, line.value.utf8.count < 9, line.value.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-                case "CLASS": guard ["PUBLIC", "PRIVATE", "CONFIDENTIAL"].contains(line.value) else { return nil }
-                case "TRANSP": guard ["OPAQUE", "TRANSPARENT"].contains(line.value) else { return nil }
-                case "DESCRIPTION", "LOCATION", "COMMENT", "CATEGORIES": guard unescaped(line.value) != nil else { return nil }
+                    guard once(line.name == "SEQUENCE" ? 1024 : 2048), line.params.isEmpty, line.raw.count < 9, line.raw.allSatisfy({ $0 >= 48 && $0 <= 57 })
+                    else { return nil }
+                case "CLASS": guard once(4096), ["PUBLIC", "PRIVATE", "CONFIDENTIAL"].contains(line.value) else { return nil }
+                case "TRANSP": guard once(8192), ["OPAQUE", "TRANSPARENT"].contains(line.value) else { return nil }
+                case "DESCRIPTION", "LOCATION", "COMMENT", "CATEGORIES": guard unescaped(line) != nil else { return nil }
                 default: guard Self.isExtension(line.name) else { return nil }
                 }
             }
@@ -185,8 +194,9 @@ extension CalendarReader {
         }
 
         /// TEXT as libical gives it back: `\n`, `\,`, `\;` and `\\` undone; nil for any other escape.
-        static func unescaped(_ value: String) -> String? {
-            guard value.contains("\\") else { return value }
+        static func unescaped(_ line: Line) -> String? {
+            guard line.raw.contains(92) else { return line.value }
+            let value = line.value
             var result = ""
             var escaping = false
             for c in value {
@@ -238,16 +248,18 @@ extension CalendarReader {
 
         /// A VALARM whose one TRIGGER is a duration from the start, without REPEAT: its lead.
         static func alarm(_ lines: inout Lines) -> Lead? {
-            var (lead, seen) = (Lead?.none, Set<String>())
+            var (lead, seen) = (Lead?.none, (trigger: false, action: false))
             while let line = lines.next() {
-                guard !line.value.isEmpty else { return nil }
+                guard !line.raw.isEmpty else { return nil }
                 switch line.name {
                 case "END": return line.value == "VALARM" ? lead : nil
                 case "TRIGGER":
-                    guard seen.insert(line.name).inserted, line.params.allSatisfy({ $0 == "RELATED=START" || $0 == "VALUE=DURATION" }) else { return nil }
-                    lead = Self.lead(line.value)
-                case "ACTION": guard seen.insert(line.name).inserted, ["DISPLAY", "AUDIO", "EMAIL"].contains(line.value) else { return nil }
-                case "DESCRIPTION", "SUMMARY": guard unescaped(line.value) != nil else { return nil }
+                    guard !seen.trigger, line.params.allSatisfy({ $0 == "RELATED=START" || $0 == "VALUE=DURATION" }) else { return nil }
+                    (lead, seen.trigger) = (Self.lead(line.value), true)
+                case "ACTION":
+                    guard !seen.action, ["DISPLAY", "AUDIO", "EMAIL"].contains(line.value) else { return nil }
+                    seen.action = true
+                case "DESCRIPTION", "SUMMARY": guard unescaped(line) != nil else { return nil }
                 case "UID": continue
                 default: guard Self.isExtension(line.name) else { return nil }
                 }
@@ -268,12 +280,13 @@ extension CalendarReader {
                 default: return nil
                 }
             }
-            let digits = Array(line.value.utf8)
+            let digits = line.raw
+            func at(_ i: Int) -> UInt8 { digits[digits.startIndex + i] }
             func number(_ range: Range<Int>) -> Int? {
                 var n = 0
                 for i in range {
-                    guard digits[i] >= 48 && digits[i] <= 57 else { return nil }
-                    n = n * 10 + Int(digits[i] - 48)
+                    guard at(i) >= 48 && at(i) <= 57 else { return nil }
+                    n = n * 10 + Int(at(i) - 48)
                 }
                 return n
             }
@@ -284,8 +297,8 @@ extension CalendarReader {
                 guard tzid == nil, valueType == nil || valueType == "DATE" else { return nil }
                 return Time(date: date, secondsOfDay: 0, isDate: true, clock: .floating)
             }
-            let utc = digits.count == 16 && digits[15] == UInt8(ascii: "Z")
-            guard digits.count == 15 || utc, digits[8] == UInt8(ascii: "T"), valueType == nil || valueType == "DATE-TIME",
+            let utc = digits.count == 16 && at(15) == UInt8(ascii: "Z")
+            guard digits.count == 15 || utc, at(8) == UInt8(ascii: "T"), valueType == nil || valueType == "DATE-TIME",
                 let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15), hour < 24, minute < 60, second < 60,
                 !(utc && tzid != nil)
             else { return nil }
@@ -296,7 +309,16 @@ extension CalendarReader {
         struct Line {
             let name: String
             let params: [Substring]
-            let value: String
+            /// The value's bytes, made a String only when asked.
+            let raw: ArraySlice<UInt8>
+            var value: String { String(decoding: raw, as: UTF8.self) }
+
+            /// Whether the value holds `text`.
+            func has(_ text: StaticString) -> Bool {
+                let pattern = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+                guard raw.count >= pattern.count else { return false }
+                return (raw.startIndex...(raw.endIndex - pattern.count)).contains { at in pattern.indices.allSatisfy { raw[at + $0] == pattern[$0] } }
+            }
         }
 
         /// The unfolded content lines of a file; `failed` once one is not of a shape read here
@@ -311,14 +333,19 @@ extension CalendarReader {
 
             mutating func next() -> Line? {
                 guard !failed, position < bytes.count else { return nil }
-                var logical: [UInt8] = []
+                // The physical line, as a slice of the file; copied only when folded.
+                var logical = ArraySlice<UInt8>()
                 var first = true
                 repeat {
                     let end = bytes[position...].firstIndex(of: 10) ?? bytes.count
                     var stop = end
                     if stop > position, bytes[stop - 1] == 13 { stop -= 1 }
-                    // A continuation's one leading space or tab is the fold's, not the text's.
-                    logical += bytes[min(stop, first ? position : position + 1)..<stop]
+                    if first {
+                        logical = bytes[position..<stop]
+                    } else {
+                        // A continuation's one leading space or tab is the fold's, not the text's.
+                        logical = ArraySlice(Array(logical) + bytes[min(stop, position + 1)..<stop])
+                    }
                     (position, first) = (end + 1, false)
                 } while position < bytes.count && (bytes[position] == 32 || bytes[position] == 9)
                 if logical.isEmpty {
@@ -329,15 +356,19 @@ extension CalendarReader {
                     }
                     return nil
                 }
-                guard logical.count < ContentLines.longest - 64, let colon = logical.firstIndex(of: UInt8(ascii: ":")), !logical[..<colon].contains(34) else {
-                    return fail()
+                guard logical.count < ContentLines.longest - 64 else { return fail() }
+                // The name: capitals, digits and hyphens, up to `;` or `:`.
+                var i = logical.startIndex
+                while i < logical.endIndex, (logical[i] >= 65 && logical[i] <= 90) || (logical[i] >= 48 && logical[i] <= 57) || logical[i] == 45 { i += 1 }
+                guard i > logical.startIndex, i < logical.endIndex, logical[i] == 58 || logical[i] == 59 else { return fail() }
+                let name = String(decoding: logical[..<i], as: UTF8.self)
+                var params: [Substring] = []
+                if logical[i] == 59 {
+                    guard let colon = logical[i...].firstIndex(of: 58), !logical[i..<colon].contains(34) else { return fail() }
+                    params = logical[(i + 1)..<colon].split(separator: 59, omittingEmptySubsequences: false).map { Substring(decoding: $0, as: UTF8.self) }
+                    i = colon
                 }
-                let head = logical[..<colon].split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
-                guard let nameBytes = head.first, !nameBytes.isEmpty,
-                    nameBytes.allSatisfy({ ($0 >= 65 && $0 <= 90) || ($0 >= 48 && $0 <= 57) || $0 == 45 })
-                else { return fail() }
-                let params = head.dropFirst().map { Substring(decoding: $0, as: UTF8.self) }
-                return Line(name: String(decoding: nameBytes, as: UTF8.self), params: params, value: String(decoding: logical[(colon + 1)...], as: UTF8.self))
+                return Line(name: name, params: params, raw: logical[(i + 1)...])
             }
 
             private mutating func fail() -> Line? {

@@ -69,8 +69,9 @@ extension CalendarReader.FileReader {
             let end = window.upperBound.adding(seconds: before)
             var seen = Set<String>()
             func consider(_ t: CalendarReader.SimpleFile.Time, at: Instant?) {
+                guard let at, at >= begin && at <= end else { return }
                 let name = instanceName(t, at: at)
-                guard let at, at >= begin && at <= end, seen.insert(name).inserted else { return }
+                guard seen.insert(name).inserted else { return }
                 instances.append((at, t.date, name))
             }
             let local = LocalDateTime(date: start.date, secondsOfDay: start.isDate ? 0 : start.secondsOfDay)
@@ -114,10 +115,11 @@ extension CalendarReader.FileReader {
                 day = local.date
                 time = WallTime(hour: local.secondsOfDay / 3600, minute: local.secondsOfDay / 60 % 60)
             }
+            // What `ICalendar.OccurrenceMarks.due` gives for alarms without marks: each instant, once, sorted.
             var alarms: [Instant]?
             if !event.alarms.isEmpty {
-                let marks = ICalendar.OccurrenceMarks(item: ICalendar.AlarmMarks(), series: nil, instance: instance.name, single: true)
-                alarms = marks.due(event.alarms.map { [shift(from, by: $0, like: start)] })
+                let instants = event.alarms.map { shift(from, by: $0, like: start) }
+                alarms = instants.count == 1 ? instants : Array(Set(instants)).sorted()
             }
             let shown = at ?? from
             let inWindow = shown >= window.lowerBound.adding(seconds: -after) && shown <= window.upperBound.adding(seconds: before)
