@@ -66,35 +66,26 @@ extension CalendarReader {
             return result
         }
 
-        /// Reads, parses and expands the file; with `cache`, one unchanged since the cache last
-        /// kept it is expanded from what was kept, neither read nor parsed.
-        mutating func read(_ cache: Cache? = nil) {
-            let key = cache.flatMap { _ in Cache.Key(file, links: links) }
-            if let cache, let key, let kept = cache.kept(file, key) {
-                budget.read(Int(key.size))
-                return expand(kept)
+        /// What `prepare` made of the file, used in the order of the files: the budget taken,
+        /// then the file expanded (and kept), or libical's.
+        mutating func use(_ prepared: Prepared, cache: Cache?) {
+            switch prepared {
+            case .failed(let failure):
+                problem(failure.isForeign ? "\(failure): skipped" : "\(failure)")
+            case .kept(let simple, let size):
+                budget.read(size)
+                cache?.noteReused()
+                expand(simple)
+            case .simple(let simple, let key, let size):
+                budget.read(size)
+                cache?.noteParsed()
+                if let cache, let key { cache.keep(file, key, simple) }
+                expand(simple)
+            case .other(let bytes):
+                budget.read(bytes.count)
+                cache?.noteParsed()
+                parseWithLibical(bytes)
             }
-            // One stat, one open, one fstat, one read: a vdir is thousands of small files.
-            let bytes: [UInt8]
-            switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes, links: links) {
-            case .success(let read): bytes = read
-            case .failure(let failure): return problem(failure.isForeign ? "\(failure): skipped" : "\(failure)")
-            }
-            budget.read(bytes.count)
-            cache?.noteParsed()
-            if let simple = simple(bytes) {
-                if let cache, let key, key.size == Int64(bytes.count) { cache.keep(file, key, simple) }
-                return expand(simple)
-            }
-            parseWithLibical(bytes)
-        }
-
-        /// A file's bytes in the compact form, when it is of the common shapes `SimpleFile` reads
-        /// (`useSimple`); else nil, and libical reads it.
-        func simple(_ bytes: [UInt8]) -> SimpleFile? {
-            guard useSimple else { return nil }
-            let (zones, ical) = (self.zones, self.ical)
-            return SimpleFile(bytes, zones: zones, builtin: { zones.libicalKnows($0, ical) })
         }
 
         mutating func parseWithLibical(_ bytes: [UInt8]) {

@@ -9,21 +9,21 @@ extension CalendarReader {
     /// line libical might read otherwise, invalid UTF-8, a NUL, a long line, a duplicate UID, a
     /// property it does not know) makes it nil, and libical reads the file: the occurrences
     /// are the same either way.
-    struct SimpleFile {
-        enum Clock: Equatable {
+    struct SimpleFile: Sendable {
+        enum Clock: Equatable, Sendable {
             case floating, utc
             case named(String)
         }
 
         /// DTSTART: a date, or a wall time on a clock.
-        struct Time {
+        struct Time: Sendable {
             var date: CivilDate
             var secondsOfDay: Int
             let isDate: Bool
             let clock: Clock
         }
 
-        struct Event {
+        struct Event: Sendable {
             let uid: String
             let title: String
             let start: Time
@@ -35,7 +35,7 @@ extension CalendarReader {
 
         /// An iCalendar duration (`-PT15M`, `P1DT2H`): nominal days and weeks, exact hours,
         /// minutes and seconds.
-        struct Lead {
+        struct Lead: Sendable {
             let negative: Bool
             let days: Int
             let seconds: Int
@@ -46,9 +46,9 @@ extension CalendarReader {
 
         var events: [Event] = []
 
-        /// Nil unless every line is of the shapes read here; `builtin` says whether libical knows a
-        /// TZID without a VTIMEZONE of it in the file.
-        init?(_ bytes: [UInt8], zones: Zones, builtin: (String) -> Bool) {
+        /// Nil unless every line is of the shapes read here; `knows` says whether the system's zone
+        /// data knows a TZID, `builtin` whether libical does without a VTIMEZONE of it in the file.
+        init?(_ bytes: [UInt8], knows: (String) -> Bool, builtin: (String) -> Bool) {
             guard !bytes.isEmpty, !ICalendar.AlarmMarks.mayBeIn(bytes), Self.isCleanText(bytes) else { return nil }
             var lines = Lines(bytes)
             guard let first = lines.next(), first.name == "BEGIN", first.value == "VCALENDAR" else { return nil }
@@ -64,7 +64,7 @@ extension CalendarReader {
                     ended = true
                 case "BEGIN":
                     switch line.value {
-                    case "VTIMEZONE": guard let tzid = Self.timezone(&lines, zones: zones) else { return nil }; vtimezones.insert(tzid)
+                    case "VTIMEZONE": guard let tzid = Self.timezone(&lines, knows: knows) else { return nil }; vtimezones.insert(tzid)
                     case "VEVENT":
                         guard let event = Self.event(&lines, tzids: &tzids), uids.insert(event.uid).inserted else { return nil }
                         events.append(event)
@@ -77,7 +77,7 @@ extension CalendarReader {
                 }
             }
             guard ended, !lines.failed else { return nil }
-            for tzid in tzids where zones.named(tzid) == nil || !(vtimezones.contains(tzid) || builtin(tzid)) { return nil }
+            for tzid in tzids where !knows(tzid) || !(vtimezones.contains(tzid) || builtin(tzid)) { return nil }
         }
 
         /// No NUL, no BOM, no bare CR, valid UTF-8.
@@ -97,7 +97,7 @@ extension CalendarReader {
         }
 
         /// A VTIMEZONE of a name the system knows, whose rules repeat yearly or monthly: its TZID.
-        static func timezone(_ lines: inout Lines, zones: Zones) -> String? {
+        static func timezone(_ lines: inout Lines, knows: (String) -> Bool) -> String? {
             var tzid: String?
             var depth = 0
             while let line = lines.next() {
@@ -109,7 +109,7 @@ extension CalendarReader {
                     if depth == 1 {
                         depth = 0
                     } else {
-                        guard line.value == "VTIMEZONE", let tzid, zones.named(tzid) != nil else { return nil }
+                        guard line.value == "VTIMEZONE", let tzid, knows(tzid) else { return nil }
                         return tzid
                     }
                 case "TZID": tzid = line.value

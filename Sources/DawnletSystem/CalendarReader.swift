@@ -121,20 +121,34 @@ public enum CalendarReader {
             files = names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
         }
         let zones = Zones(zone, database)
+        let names = ZoneNames(planning: zone.identifier, database: database, ical: ical)
+        let links: RegularFile.Links = isFolder ? .refuse : .follow
         var notRead = 0
         // A rule cut short is this calendar's only if the budget was left when it began.
         let spentBefore = !budget.left
-        for (index, file) in files.enumerated() {
+        // Some files at a time read and parsed on every core, then used in their order: the
+        // budget is taken in the order of the files, whichever thread read them.
+        var index = 0
+        batches: while index < files.count {
             guard budget.left else {
                 notRead = files.count - index
                 break
             }
-            var reader = FileReader(
-                ical: ical, calendar: name, file: file, links: isFolder ? .refuse : .follow, window: window, zone: zone, zones: zones, budget: budget)
-            reader.useSimple = simple
-            reader.read(cache)
-            result.occurrences += reader.occurrences
-            result.problems += reader.problems
+            let batch = Array(files[index..<min(files.count, index + 256)])
+            let prepared = prepareAll(batch, links: links, cache: cache, names: simple ? names : nil)
+            for (offset, file) in batch.enumerated() {
+                guard budget.left else {
+                    notRead = files.count - index - offset
+                    break batches
+                }
+                var reader = FileReader(
+                    ical: ical, calendar: name, file: file, links: links, window: window, zone: zone, zones: zones, budget: budget)
+                reader.useSimple = simple
+                reader.use(prepared[offset], cache: cache)
+                result.occurrences += reader.occurrences
+                result.problems += reader.problems
+            }
+            index += batch.count
         }
         // Said once per calendar, with what was left out of it.
         let ruleCut = spentBefore ? nil : budget.ruleCut.flatMap { $0.calendar == name ? $0.uid : nil }
@@ -168,15 +182,6 @@ public enum CalendarReader {
         let planning: ZoneDayCache
         let database: ZoneDatabase
         private var known: [String: ZoneDayCache?] = [:]
-        private var builtins: [String: Bool] = [:]
-
-        /// Whether libical has a zone of its own under `tzid` (for a TZID no VTIMEZONE defines).
-        func libicalKnows(_ tzid: String, _ ical: ICal) -> Bool {
-            if let known = builtins[tzid] { return known }
-            let known = tzid.withCString { ical.f.icaltimezone_get_builtin_timezone($0) } != nil
-            builtins[tzid] = known
-            return known
-        }
 
         init(_ zone: Zone, _ database: ZoneDatabase) {
             planning = ZoneDayCache(zone: zone)
