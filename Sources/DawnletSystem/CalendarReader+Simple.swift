@@ -49,8 +49,17 @@ extension CalendarReader {
         /// Nil unless every line is of the shapes read here; `knows` says whether the system's zone
         /// data knows a TZID, `builtin` whether libical does without a VTIMEZONE of it in the file.
         init?(_ bytes: [UInt8], knows: (String) -> Bool, builtin: (String) -> Bool) {
-            guard !bytes.isEmpty, !ICalendar.AlarmMarks.mayBeIn(bytes), Self.isCleanText(bytes) else { return nil }
+            guard !bytes.isEmpty, !ICalendar.AlarmMarks.mayBeIn(bytes), Self.isCleanText(bytes),
+                let events = bytes.withUnsafeBufferPointer({ Self.events($0, knows: knows, builtin: builtin) })
+            else { return nil }
+            self.events = events
+        }
+
+        /// The events of a file's bytes, or nil.
+        static func events(_ bytes: UnsafeBufferPointer<UInt8>, knows: (String) -> Bool, builtin: (String) -> Bool) -> [Event]? {
             var lines = Lines(bytes)
+            defer { lines.release() }
+            var events: [Event] = []
             guard let first = lines.next(), first.name == "BEGIN", first.value == "VCALENDAR" else { return nil }
             var vtimezones = Set<String>()
             var tzids = Set<String>()
@@ -78,6 +87,7 @@ extension CalendarReader {
             }
             guard ended, !lines.failed else { return nil }
             for tzid in tzids where !knows(tzid) || !(vtimezones.contains(tzid) || builtin(tzid)) { return nil }
+            return events
         }
 
         /// No NUL, no BOM, no bare CR, valid UTF-8.
@@ -309,8 +319,8 @@ extension CalendarReader {
         struct Line {
             let name: String
             let params: [Substring]
-            /// The value's bytes, made a String only when asked.
-            let raw: ArraySlice<UInt8>
+            /// The value's bytes (in the file, or in `Lines.folded`), made a String only when asked.
+            let raw: UnsafeBufferPointer<UInt8>
             var value: String { String(decoding: raw, as: UTF8.self) }
 
             /// Whether the value holds `text`.
@@ -325,29 +335,39 @@ extension CalendarReader {
         /// (a quoted parameter, a lowercase or empty name, no colon, an empty line amid others,
         /// longer than libical's reader is given here).
         struct Lines {
-            let bytes: [UInt8]
+            let bytes: UnsafeBufferPointer<UInt8>
             var position = 0
             var failed = false
+            /// Folded lines made whole, freed by `release`.
+            private var folded: [UnsafeMutableBufferPointer<UInt8>] = []
 
-            init(_ bytes: [UInt8]) { self.bytes = bytes }
+            init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+            mutating func release() { for buffer in folded { buffer.deallocate() } }
 
             mutating func next() -> Line? {
                 guard !failed, position < bytes.count else { return nil }
-                // The physical line, as a slice of the file; copied only when folded.
-                var logical = ArraySlice<UInt8>()
-                var first = true
-                repeat {
-                    let end = bytes[position...].firstIndex(of: 10) ?? bytes.count
-                    var stop = end
-                    if stop > position, bytes[stop - 1] == 13 { stop -= 1 }
-                    if first {
-                        logical = bytes[position..<stop]
-                    } else {
+                // The physical line, in the file; copied only when folded.
+                var start = position
+                var end = bytes[position...].firstIndex(of: 10) ?? bytes.count
+                var stop = end > position && bytes[end - 1] == 13 ? end - 1 : end
+                position = end + 1
+                var logical = UnsafeBufferPointer(rebasing: bytes[start..<stop])
+                if position < bytes.count && (bytes[position] == 32 || bytes[position] == 9) {
+                    var whole = Array(logical)
+                    repeat {
                         // A continuation's one leading space or tab is the fold's, not the text's.
-                        logical = ArraySlice(Array(logical) + bytes[min(stop, position + 1)..<stop])
-                    }
-                    (position, first) = (end + 1, false)
-                } while position < bytes.count && (bytes[position] == 32 || bytes[position] == 9)
+                        start = position + 1
+                        end = bytes[position...].firstIndex(of: 10) ?? bytes.count
+                        stop = end > position && bytes[end - 1] == 13 ? end - 1 : end
+                        whole += bytes[min(start, stop)..<stop]
+                        position = end + 1
+                    } while position < bytes.count && (bytes[position] == 32 || bytes[position] == 9)
+                    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: whole.count)
+                    _ = copy.initialize(from: whole)
+                    folded.append(copy)
+                    logical = UnsafeBufferPointer(copy)
+                }
                 if logical.isEmpty {
                     // Only empty lines may follow an empty line: the end of the file.
                     while position < bytes.count {
@@ -358,17 +378,17 @@ extension CalendarReader {
                 }
                 guard logical.count < ContentLines.longest - 64 else { return fail() }
                 // The name: capitals, digits and hyphens, up to `;` or `:`.
-                var i = logical.startIndex
-                while i < logical.endIndex, (logical[i] >= 65 && logical[i] <= 90) || (logical[i] >= 48 && logical[i] <= 57) || logical[i] == 45 { i += 1 }
-                guard i > logical.startIndex, i < logical.endIndex, logical[i] == 58 || logical[i] == 59 else { return fail() }
-                let name = String(decoding: logical[..<i], as: UTF8.self)
+                var i = 0
+                while i < logical.count, (logical[i] >= 65 && logical[i] <= 90) || (logical[i] >= 48 && logical[i] <= 57) || logical[i] == 45 { i += 1 }
+                guard i > 0, i < logical.count, logical[i] == 58 || logical[i] == 59 else { return fail() }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: logical[..<i]), as: UTF8.self)
                 var params: [Substring] = []
                 if logical[i] == 59 {
                     guard let colon = logical[i...].firstIndex(of: 58), !logical[i..<colon].contains(34) else { return fail() }
                     params = logical[(i + 1)..<colon].split(separator: 59, omittingEmptySubsequences: false).map { Substring(decoding: $0, as: UTF8.self) }
                     i = colon
                 }
-                return Line(name: name, params: params, raw: logical[(i + 1)...])
+                return Line(name: name, params: params, raw: UnsafeBufferPointer(rebasing: logical[(i + 1)...]))
             }
 
             private mutating func fail() -> Line? {
