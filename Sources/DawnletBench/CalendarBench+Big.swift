@@ -65,7 +65,10 @@ extension CalendarBench {
         var whole: [Double] = []
         var replans: [Double] = []
         var counts = (parsed: 0, kept: 0)
+        // What the kept files cost: resident anonymous memory before and after they are kept.
+        let before = RunnerBench.status(getpid(), "RssAnon")
         _ = CalendarReader.read(name: "big", path: folder.path, window: window, zone: zone, cache: cache)
+        let kept = RunnerBench.status(getpid(), "RssAnon") - before
         for run in 0..<5 {
             whole.append(seconds(clock.measure { _ = CalendarReader.read(name: "big", path: folder.path, window: window, zone: zone) }))
             let changed = files[run * 997 % files.count]
@@ -81,5 +84,8 @@ extension CalendarBench {
                 format:
                     "  serve's calendar reading, 14 days: every file read and parsed: median %.0f ms; re-plan after one file changed (%d parsed, %d kept): min %.0f, median %.0f, max %.0f ms of 5",
                 w.median * 1000, counts.parsed, counts.kept, q.min * 1000, q.median * 1000, q.max * 1000))
+        print(
+            String(
+                format: "  the %d files kept parsed: about %.1f MiB resident (anonymous memory grown while they were kept)", cache.count, Double(kept) / 1024))
     }
 }
