@@ -36,6 +36,8 @@ public struct PlanReader {
     /// Whether reading the calendars notes the items this machine sees for the first time
     /// (`serve`'s plans); a command's reading takes them as first seen now, and notes nothing.
     public var notesFirstSight = false
+    /// Calendar files kept parsed between plans (`serve`'s): nil reads every file.
+    public var calendarCache: CalendarReader.Cache?
 
     public init(store: Store, config: Config, zone: Zone, zones: ZoneDatabase = .system) {
         self.zones = zones
@@ -164,8 +166,10 @@ public struct PlanReader {
         let ours = ((try? store.log.existingExportNamespace()) ?? nil).map { "dawnlet-\($0)-" }
         // One budget for every calendar of the plan: no file, however made, costs it more.
         let budget = CalendarReader.Budget()
+        calendarCache?.beginPlan()
         for source in config.calendars {
-            let read = CalendarReader.read(name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, zones: zones, budget: budget)
+            let read = CalendarReader.read(
+                name: source.name, path: ConfigPath.expand(source.path), window: window, zone: zone, zones: zones, budget: budget, cache: calendarCache)
             for occurrence in read.occurrences where ours.map({ !occurrence.uid.hasPrefix($0) }) ?? true {
                 let seen = sight.firstSeen(calendar: source.name, uid: occurrence.uid)
                 if seen == nil, noted.insert(source.name + "\u{0}" + occurrence.uid).inserted { unseen.append((source.name, occurrence.uid)) }

@@ -307,3 +307,36 @@ struct JSONCursor {
         }
     }
 }
+
+extension JSONWriter {
+    /// `calendar_cuts`: what the plan's calendar budget left out, one object per calendar cut
+    /// (`[]` when nothing was): its name, its files and how many were not read, the UID whose rule
+    /// stopped part way, what ran out, and the sentence the text output says.
+    mutating func calendarCuts(_ problems: [CalendarProblem]) {
+        key("calendar_cuts")
+        beginArray()
+        for cut in CalendarCut.each(problems) {
+            beginObject()
+            field("calendar", cut.calendar)
+            field("files", cut.files)
+            field("files_not_read", cut.filesNotRead)
+            field("rule_cut", cut.ruleCut)
+            field("limit", cut.limit)
+            field("message", cut.description)
+            endObject()
+        }
+        endArray()
+    }
+}
+
+extension CalendarCut {
+    /// The cuts among `problems`, one per calendar (the last said of it).
+    static func each(_ problems: [CalendarProblem]) -> [CalendarCut] {
+        var byCalendar: [String: Int] = [:]
+        var cuts: [CalendarCut] = []
+        for cut in problems.compactMap(\.cut) {
+            if let index = byCalendar[cut.calendar] { cuts[index] = cut } else { (byCalendar[cut.calendar], cuts) = (cuts.count, cuts + [cut]) }
+        }
+        return cuts
+    }
+}

@@ -54,11 +54,44 @@ public struct CalendarOccurrence: Hashable, Sendable {
 public struct CalendarProblem: Error, Hashable, Sendable, CustomStringConvertible {
     public let file: String
     public let message: String
+    /// Set when this problem is a calendar left partly unplanned by the plan's work budget.
+    public let cut: CalendarCut?
 
-    public init(file: String, _ message: String) {
+    public init(file: String, _ message: String, cut: CalendarCut? = nil) {
         self.file = file
         self.message = message
+        self.cut = cut
     }
 
     public var description: String { "\(file): \(message)" }
+}
+
+/// What the plan's calendar budget (work: bytes read, instances expanded) left out of one
+/// calendar: the files it did not read, and whether a rule was stopped part way.
+public struct CalendarCut: Hashable, Sendable, CustomStringConvertible {
+    /// The calendar's name in the config.
+    public let calendar: String
+    /// Its files (1 for a single file) and how many of them were not read.
+    public let files: Int
+    public let filesNotRead: Int
+    /// The UID whose rule stopped expanding when the budget ran out, if one did.
+    public let ruleCut: String?
+    /// What ran out: `1000000 instances`, `268435456 bytes read`.
+    public let limit: String
+
+    public init(calendar: String, files: Int, filesNotRead: Int, ruleCut: String?, limit: String) {
+        self.calendar = calendar
+        self.files = files
+        self.filesNotRead = filesNotRead
+        self.ruleCut = ruleCut
+        self.limit = limit
+    }
+
+    /// `calendar "big": the calendar budget of 1000000 instances is spent: 9744 of 50000 files not read`.
+    public var description: String {
+        var parts: [String] = []
+        if let ruleCut { parts.append("the rest of the rule of \(ruleCut) not expanded") }
+        if filesNotRead > 0 || ruleCut == nil { parts.append("\(filesNotRead) of \(files) file\(files == 1 ? "" : "s") not read") }
+        return "calendar \"\(calendar)\": the plan's calendar budget of \(limit) is spent: " + parts.joined(separator: ", ")
+    }
 }

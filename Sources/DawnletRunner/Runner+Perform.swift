@@ -86,6 +86,7 @@ extension Runner {
             let config = settings.config
             var source = PlanReader(store: store, config: config, zone: settings.zone, zones: settings.zones)
             source.notesFirstSight = true
+            source.calendarCache = calendarCache
             // The calendars are read by this plan (and not by a splice): stamped first.
             for path in RunnerState.calendarFiles(config.calendars) {
                 readStamps[path] = FileStamp.text(of: path)
@@ -106,6 +107,10 @@ extension Runner {
                 return true
             }
             overdueCount = nil
+            if !config.calendars.isEmpty {
+                let (parsed, kept) = (calendarCache.parsed, calendarCache.reused)
+                log(LogEntry("calendar files: \(parsed) read and parsed, \(kept) kept parsed from an earlier plan"))
+            }
             result = PlanResult(
                 request: request, plan: Plan(reminders: reminders, calendarProblems: problems), ends: ends, version: version,
                 position: position)

@@ -105,6 +105,8 @@ public final class Runner {
     var publishedFile = true
     var publishFailure: String?
     var readStamps: [String: String] = [:]
+    /// The calendar files kept parsed between plans: a re-plan reads only those changed.
+    let calendarCache = CalendarReader.Cache()
     var overdueCount: (count: Int, until: Instant)?
     /// When the last plan or splice began reading, and when the core had made it and decided on
     /// it: what the "planned" line says it cost.

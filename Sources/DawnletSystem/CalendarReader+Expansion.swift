@@ -238,6 +238,7 @@ extension CalendarReader.FileReader {
                 consider(t, at: at)
                 return true
             }
+            if spent, budget.ruleCut == nil { budget.ruleCut = (calendar, uid) }
             if spent, let report = budget.report() {
                 problem("\(uid): \(report): the rest of this rule, and of the calendars after it, is skipped")
             }

@@ -22,6 +22,8 @@ extension CalendarReader {
 
         let zones: Zones
         let budget: Budget
+        /// Whether files of the common shapes are read without libical (`SimpleFile`).
+        var useSimple = true
 
         init(
             ical: ICal, calendar: String, file: String, links: RegularFile.Links, window: ClosedRange<Instant>, zone: Zone, zones: Zones,
@@ -64,14 +66,31 @@ extension CalendarReader {
             return result
         }
 
-        mutating func read() {
-            let f = ical.f
-            // One stat, one open, one fstat, one read: a vdir is thousands of small files.
-            var bytes: [UInt8]
-            switch RegularFile.read(file, limit: CalendarReader.maximumFileBytes, links: links) {
-            case .success(let read): bytes = read
-            case .failure(let failure): return problem(failure.isForeign ? "\(failure): skipped" : "\(failure)")
+        /// What `prepare` made of the file, used in the order of the files: the budget taken,
+        /// then the file expanded (and kept), or libical's.
+        mutating func use(_ prepared: Prepared, cache: Cache?) {
+            switch prepared {
+            case .failed(let failure):
+                problem(failure.isForeign ? "\(failure): skipped" : "\(failure)")
+            case .kept(let simple, let size):
+                budget.read(size)
+                cache?.noteReused()
+                expand(simple)
+            case .simple(let simple, let key, let size):
+                budget.read(size)
+                cache?.noteParsed()
+                if let cache, let key { cache.keep(file, key, simple) }
+                expand(simple)
+            case .other(let bytes):
+                budget.read(bytes.count)
+                cache?.noteParsed()
+                parseWithLibical(bytes)
             }
+        }
+
+        mutating func parseWithLibical(_ bytes: [UInt8]) {
+            let f = ical.f
+            var bytes = bytes
             let bounded = ContentLines.bounded(bytes)
             if !bounded.cut.isEmpty {
                 let names = bounded.cut.sorted { $0.key < $1.key }.map { "\(DisplayText.escaped($0.key))\($0.value > 1 ? " ×\($0.value)" : "")" }

@@ -30,35 +30,46 @@ final class ICal: @unchecked Sendable {
 public enum CalendarReader {
     /// Larger files are reported and skipped unread.
     public static let maximumFileBytes = 16 << 20
-    /// What one plan may spend on all its calendars together: instances expanded (counted as
-    /// libical makes them, before the window is applied) and time. What exceeds it is reported
-    /// once and skipped; what was read before is planned.
+    /// What one plan may spend on all its calendars together, counted in work, never in time, so
+    /// that the same files always give the same plan: bytes of files read (a file kept parsed
+    /// between plans counts its size as if read) and instances expanded (counted as rules make
+    /// them, before the window is applied). What exceeds it is reported and skipped; what was read
+    /// before is planned. The defaults hold 50,000 ordinary events, some of them repeating.
     public final class Budget {
+        /// What is left of each.
         public private(set) var instances: Int
-        private let limit: Int
-        private let deadline: UInt64
+        public private(set) var bytes: Int
+        public let instanceLimit: Int
+        public let byteLimit: Int
         private var reported = false
-        public let seconds: Double
-        /// The one report of the budget running out, once it has.
-        public private(set) var spent: String?
+        /// What ran out: `1000000 instances`, `268435456 bytes read`.
+        public private(set) var spentLimit: String?
+        /// The calendar (by its name in the config) and UID whose rule it ran out in, if a rule's.
+        var ruleCut: (calendar: String, uid: String)?
 
-        public init(instances: Int = 100_000, seconds: Double = 2) {
+        public init(instances: Int = 1_000_000, bytes: Int = 256 << 20) {
             self.instances = instances
-            limit = instances
-            self.seconds = seconds
-            deadline = Budget.monotonicNanoseconds() + UInt64(seconds * 1e9)
+            self.bytes = bytes
+            instanceLimit = instances
+            byteLimit = bytes
         }
 
-        /// Takes one instance; false once the budget is spent (its report made the first time).
+        /// The one report of the budget running out, once it has.
+        public var spent: String? { spentLimit.map { "the plan's calendar budget of \($0) is spent" } }
+
+        /// Takes one instance; false once the budget is spent.
         func take() -> Bool {
-            guard spent == nil else { return false }
+            guard spentLimit == nil else { return false }
             instances -= 1
-            if instances < 0 {
-                spent = "the plan's calendar budget of \(limit) instances is spent"
-            } else if instances & 1023 == 0 && Budget.monotonicNanoseconds() > deadline {
-                spent = "the plan's calendar budget of \(seconds) s is spent"
-            }
-            return spent == nil
+            if instances < 0 { spentLimit = "\(instanceLimit) instances" }
+            return spentLimit == nil
+        }
+
+        /// Takes the bytes of a file read (or kept parsed); the file is used, and those after it are not.
+        func read(_ count: Int) {
+            guard spentLimit == nil else { return }
+            bytes -= count
+            if bytes < 0 { spentLimit = "\(byteLimit) bytes read" }
         }
 
         /// What ran out, the first time it is asked after that; nil before and after.
@@ -68,17 +79,8 @@ public enum CalendarReader {
             return spent
         }
 
-        /// False once the budget is spent; checks the clock.
-        var left: Bool {
-            if spent == nil && Budget.monotonicNanoseconds() > deadline { spent = "the plan's calendar budget of \(seconds) s is spent" }
-            return spent == nil
-        }
-
-        private static func monotonicNanoseconds() -> UInt64 {
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-        }
+        /// False once the budget is spent.
+        var left: Bool { spentLimit == nil }
     }
 
     /// A title longer than this (in characters) is shown cut, ending in "…".
@@ -90,10 +92,13 @@ public enum CalendarReader {
     }
 
     /// Instances of `name`'s items starting inside `window`, times in `zone`; what it costs is
-    /// taken from `budget` (share one across the calendars of a plan).
+    /// taken from `budget` (share one across the calendars of a plan). With `cache`, files unchanged
+    /// since it last saw them are not read or parsed again (`serve` keeps one between plans).
+    /// `simple` false has libical read every file (for tests comparing the two readings).
     public static func read(
         name: String, path: String, window: ClosedRange<Instant>, zone: Zone,
-        zones database: ZoneDatabase = .system, budget: Budget = Budget()
+        zones database: ZoneDatabase = .system, budget: Budget = Budget(), cache: Cache? = nil,
+        simple: Bool = true
     ) -> Result {
         var result = Result()
         let ical: ICal
@@ -116,18 +121,43 @@ public enum CalendarReader {
             files = names.filter { $0.lowercased().hasSuffix(".ics") && !$0.hasPrefix(".") }.sorted().map { "\(path)/\($0)" }
         }
         let zones = Zones(zone, database)
-        for (index, file) in files.enumerated() {
+        let names = ZoneNames(planning: zone.identifier, database: database, ical: ical)
+        let links: RegularFile.Links = isFolder ? .refuse : .follow
+        var notRead = 0
+        // A rule cut short is this calendar's only if the budget was left when it began.
+        let spentBefore = !budget.left
+        // Some files at a time read and parsed on every core, then used in their order: the
+        // budget is taken in the order of the files, whichever thread read them.
+        var index = 0
+        batches: while index < files.count {
             guard budget.left else {
-                let skipped = files.count - index
-                result.problems.append(CalendarProblem(file: path, "\(budget.spent ?? ""): \(skipped) file\(skipped == 1 ? "" : "s") not read"))
+                notRead = files.count - index
                 break
             }
-            var reader = FileReader(
-                ical: ical, calendar: name, file: file, links: isFolder ? .refuse : .follow, window: window, zone: zone, zones: zones, budget: budget)
-            reader.read()
-            result.occurrences += reader.occurrences
-            result.problems += reader.problems
+            let batch = Array(files[index..<min(files.count, index + 256)])
+            let prepared = prepareAll(batch, links: links, cache: cache, names: simple ? names : nil)
+            for (offset, file) in batch.enumerated() {
+                guard budget.left else {
+                    notRead = files.count - index - offset
+                    break batches
+                }
+                var reader = FileReader(
+                    ical: ical, calendar: name, file: file, links: links, window: window, zone: zone, zones: zones, budget: budget)
+                reader.useSimple = simple
+                reader.use(prepared[offset], cache: cache)
+                result.occurrences += reader.occurrences
+                result.problems += reader.problems
+            }
+            index += batch.count
         }
+        // Said once per calendar, with what was left out of it.
+        let ruleCut = spentBefore ? nil : budget.ruleCut.flatMap { $0.calendar == name ? $0.uid : nil }
+        if let limit = budget.spentLimit, notRead > 0 || ruleCut != nil {
+            let cut = CalendarCut(calendar: name, files: files.count, filesNotRead: notRead, ruleCut: ruleCut, limit: limit)
+            result.problems.append(
+                CalendarProblem(file: path, "\(budget.spent ?? ""): \(notRead) of \(files.count) file\(files.count == 1 ? "" : "s") not read", cut: cut))
+        }
+        cache?.sweep(path, keeping: files)
         return result
     }
 

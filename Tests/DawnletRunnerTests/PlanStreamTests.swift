@@ -317,7 +317,8 @@ import Testing
             }
             return members(pairs)
         }
-        return .object([("reminders", .array(plan.map(reminder)))])
+        // No calendar in these databases: nothing cut.
+        return .object([("reminders", .array(plan.map(reminder))), ("calendar_cuts", .array([]))])
     }
 
     /// The oracle's JSON written out plainly (`Plain.text`), as `preview --json` writes it.

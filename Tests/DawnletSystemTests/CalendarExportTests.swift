@@ -89,7 +89,7 @@ import Testing
             // Under a name no zone database knows, only the VTIMEZONE can say what the times mean.
             try text.replacingOccurrences(of: name, with: "Dawnlet Test \(n)").write(toFile: custom, atomically: true, encoding: .utf8)
             let window = Instant(secondsSinceEpoch: 1_704_067_200)...Instant(secondsSinceEpoch: 2_524_608_000)  // 2024–2050
-            let budget = { CalendarReader.Budget(instances: 10_000, seconds: 10) }
+            let budget = { CalendarReader.Budget(instances: 10_000) }
             let system = CalendarReader.read(name: "x", path: own, window: window, zone: .utc, budget: budget())
             let vtimezone = CalendarReader.read(name: "x", path: custom, window: window, zone: .utc, budget: budget())
             #expect(system.problems.isEmpty && vtimezone.problems.isEmpty, "\(system.problems) \(vtimezone.problems)")

@@ -136,13 +136,17 @@ import Testing
         let budget = CalendarReader.Budget(instances: 10_000)
         let first = read(hourly, budget: budget)
         let second = read(later, budget: budget)
-        #expect(first.problems.count == 1)
+        // The rule's own problem, then the calendar's cut: that rule, no file left unread.
+        #expect(first.problems.count == 2)
+        let cut = try #require(first.problems.last?.cut)
+        #expect(cut.calendar == "x" && cut.ruleCut?.hasPrefix("h") == true && cut.filesNotRead == 0 && cut.limit == "10000 instances")
         #expect(
             first.problems.first?.message.hasSuffix(
                 "the plan's calendar budget of 10000 instances is spent: the rest of this rule, and of the calendars after it, is skipped") == true)
         #expect(!first.occurrences.isEmpty)
         #expect(second.occurrences.isEmpty)
-        #expect(second.problems.map(\.message) == ["the plan's calendar budget of 10000 instances is spent: 1 file not read"])
+        #expect(second.problems.map(\.message) == ["the plan's calendar budget of 10000 instances is spent: 1 of 1 file not read"])
+        #expect(second.problems.first?.cut?.description == "calendar \"x\": the plan's calendar budget of 10000 instances is spent: 1 of 1 file not read")
         // Alone, with a budget of its own, the later file is read.
         #expect(read(later).occurrences.count == 1)
     }

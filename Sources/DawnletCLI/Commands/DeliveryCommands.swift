@@ -270,6 +270,13 @@ enum DeliveryCommands {
                 name: source.name, path: ConfigPath.expand(source.path),
                 window: now...now.adding(config.horizon), zone: zone, budget: budget)
             let problems = read.problems.count
+            // What the plan's budget left out of it is a failure: reminders are missing.
+            if let cut = read.problems.lazy.compactMap(\.cut).first {
+                report(
+                    false, "calendar \(source.name)", "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon)); \(cut)",
+                    fix: "split the calendar, or take out the file or rule named; `dawnlet-remind preview` warns about each calendar problem")
+                continue
+            }
             report(
                 problems == 0 ? true : read.occurrences.isEmpty ? false : nil, "calendar \(source.name)",
                 "\(read.occurrences.count) item instances in the next \(DurationText.format(config.horizon))"

@@ -23,6 +23,8 @@ enum NextCommand {
         var now: Instant
         /// "serve" (what the running runner published) or "plan" (planned here).
         var from = "plan"
+        /// What the plan's calendar budget left out (planned here).
+        var calendarProblems: [CalendarProblem] = []
     }
 
     /// What is said of the next reminder, from the plan or from what the runner published.
@@ -80,7 +82,7 @@ enum NextCommand {
         var start = now.adding(.zero - invocation.config.graceWindow)
         for days in [1, 7, 30, lookaheadDays] where answer.next == nil {
             let end = now.adding(seconds: Int64(days) * 86_400)
-            _ = try source.forEachReminder(now: now, window: start...end) { reminder in
+            answer.calendarProblems = try source.forEachReminder(now: now, window: start...end) { reminder in
                 guard reminder.isToGoOut else { return true }
                 answer.next = Head(reminder)
                 return false
@@ -120,11 +122,14 @@ enum NextCommand {
                 w.field("missed", answer.missed)
                 w.field("failed", answer.failed)
                 w.field("from", answer.from)
+                w.calendarCuts(answer.calendarProblems)
                 w.endObject()
             }
         } else {
             output.line(DisplayText.escaped(sentence(answer, zone: zone)))
             if let counts = counts(answer) { output.line(output.paint(counts, answer.failed + answer.missed > 0 ? .red : .yellow)) }
+            // What the plan's budget left out: the next reminder may be among it.
+            for cut in CalendarCut.each(answer.calendarProblems) { output.line(DisplayText.escaped("not planned: \(cut)")) }
         }
     }
 

@@ -100,6 +100,7 @@ enum PreviewCommand {
                     return failure = error
                 }
                 w.endArray()
+                w.calendarCuts(problems)
                 w.endObject()
             }
             if let failure { throw failure }
@@ -130,6 +131,8 @@ enum PreviewCommand {
                 )
             }
         }
+        // What the plan's budget left out of a calendar is said with the plan: reminders are missing.
+        if !invocation.json { for cut in CalendarCut.each(problems) { invocation.output.line(DisplayText.escaped("not planned: \(cut)")) } }
         // A calendar file that cannot be used is said, not fatal: the rest is planned.
         invocation.output.warn(problems)
     }
