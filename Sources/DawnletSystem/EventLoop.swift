@@ -285,11 +285,31 @@ public final class EventLoop {
     }
 }
 
-/// sd_notify(3): tells systemd (Type=notify) how the service is doing. A no-op outside systemd.
+/// sd_notify(3)'s protocol: tells systemd (Type=notify) how the service is doing, by a datagram
+/// to `$NOTIFY_SOCKET` (a path, or an abstract name after `@`). A no-op without it. Sent without
+/// waiting: a manager (or whatever listens there) that does not read would otherwise hold the
+/// runner, and every reminder due, in `sendmsg` once its queue is full; a state it was too busy
+/// to take is lost instead (STATUS is said again at the next plan, WATCHDOG=1 at the next ping).
 public enum ServiceNotify {
     public static func send(_ state: String) {
-        guard Systemd.isAvailable else { return }
-        // Unchecked: outside systemd it does nothing, and a manager that missed READY=1 says so itself.
-        _ = Systemd.unchecked { $0.sd_notify(0, state) }
+        guard let variable = getenv("NOTIFY_SOCKET") else { return }
+        var name = Array(String(cString: variable).utf8)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard let first = name.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "@"),
+            name.count < MemoryLayout.size(ofValue: address.sun_path)
+        else { return }
+        let abstract = first == UInt8(ascii: "@")
+        if abstract { name[0] = 0 }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
+        // An abstract name is its bytes; a path ends with its NUL.
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + name.count + (abstract ? 0 : 1))
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array(state.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length) }
+        }
     }
 }

@@ -3,10 +3,11 @@ import DawnletCCall
 import Glibc
 
 /// libsystemd, loaded on first use (see Sources/CSystemd/shim.h for why it is not linked). What
-/// calls it first asks `require` (the event loop, the bus) or `isAvailable` (sd_notify), so that
-/// a machine without it gets a clear error from `serve`, not a crash. The table holds the event
-/// loop's, the bus's and sd_notify's functions, the last added being the priority of an event
-/// source (shim.h says why this file changes with each one added).
+/// calls it first asks `require` (the event loop, the bus), so that a machine without it gets a
+/// clear error from `serve`, not a crash. The table holds the event loop's and the bus's functions
+/// (and sd_notify, no longer called: `ServiceNotify` speaks its protocol without waiting), the last
+/// added being the priority of an event source (shim.h says why this file changes with each one
+/// added).
 enum Systemd {
     private struct Table: @unchecked Sendable {
         let functions: dawnlet_systemd
