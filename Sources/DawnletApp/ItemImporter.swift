@@ -57,7 +57,7 @@ public enum ItemImporter {
         }
         let id = try store.items.addItem(
             kind: item.kind, title: item.title, date: item.date, time: item.time, schedule: item.timedSchedule, durationMinutes: item.durationMinutes,
-            reminders: item.reminders, details: item.details, today: today, now: now)
+            reminders: item.reminders, details: item.details, zone: item.zone, today: today, now: now)
         try mark(item, id: id, rows: [], store: store, today: today)
         try store.imports.record(source: source.rawValue, sourceID: item.sourceID, kind: item.kind, id: id)
         let again = found.map { "made again: \($0.kind.rawValue) \($0.id), imported before, was deleted since" }

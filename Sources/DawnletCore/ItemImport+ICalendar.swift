@@ -48,8 +48,15 @@ extension ItemImport {
         }
         var item = Item(sourceID: uid, kind: master.name == "VTODO" ? .todo : .event, title: title)
         let calendar = ICalendar.Document([.component(ICalendar.Component("VCALENDAR", components.map { .component($0) }))])
-        let facts = CalendarRoundTrip.facts(calendar, zone: zone, zones: zones)
+        var facts = CalendarRoundTrip.facts(calendar, zone: zone, zones: zones)
         let when = master.first("DUE") ?? master.first("DTSTART")
+        // A time in a zone the rules here know by its name (Thunderbird's, khal's): the item keeps
+        // that zone, its wall time read there, so it keeps its instant wherever it is looked at.
+        var own = zone
+        if let when, when.value.contains("T"), let tzid = when.parameter("TZID"), let named = zones(tzid), named.identifier != zone.identifier {
+            (own, item.zone) = (named, tzid)
+            facts = CalendarRoundTrip.facts(calendar, zone: named, zones: zones)
+        }
         if let when, facts.date == nil {
             return refused("its time \(DisplayText.escaped(when.value)) in \(DisplayText.escaped(when.parameter("TZID") ?? "?")) cannot be read")
         }
@@ -62,7 +69,7 @@ extension ItemImport {
             guard let start = item.date else { return refused("it repeats, but has no start") }
             let rule: RecurrenceRule
             do { rule = try RecurrenceRule(parsing: rules[0].value) } catch { return refused("its RRULE cannot be read: \(error.description)") }
-            switch rule.schedule(start: start, time: item.time, zone: zone) {
+            switch rule.schedule(start: start, time: item.time, zone: own) {
             case .success(let schedule): item.schedule = schedule
             case .failure(let why): return refused(why.description)
             }
@@ -74,7 +81,7 @@ extension ItemImport {
             if moved > 0 { item.leftOut.append("\(moved) instance\(moved == 1 ? "" : "s") moved to another day or time") }
         } else {
             item.done = facts.done
-            if let completed = master.first("COMPLETED").flatMap({ CalendarRoundTrip.local($0, zone, zones) }) { item.doneOn = completed.date }
+            if let completed = master.first("COMPLETED").flatMap({ CalendarRoundTrip.local($0, own, zones) }) { item.doneOn = completed.date }
         }
         if item.kind == .event, let length = CalendarWriteBack.length(master.properties), let span = duration(length), !span.negative {
             let minutes = item.time == nil ? (span.total > 86_400 ? span.total / 60 : 0) : span.total / 60

@@ -23,6 +23,8 @@ public enum ItemImport {
         /// Its repeats, anchored on `date`, with no time of its own (the item's `time` is it).
         public var schedule: Schedule?
         public var durationMinutes: Int?
+        /// The zone its time is read in (`America/New_York`), when the source names one; nil: floating.
+        public var zone: String?
         public var reminders: [ReminderOffset] = []
         public var details = ItemDetails()
         /// A one-off the source says is done.
@@ -42,7 +44,7 @@ public enum ItemImport {
             var d = ItemDefinition(
                 kind: kind, id: old.id, title: title, time: time, schedule: timedSchedule, date: date, durationMinutes: durationMinutes,
                 reminders: reminders)
-            (d.remindsFrom, d.channels, d.style, d.details) = (old.remindsFrom, old.channels, old.style, details)
+            (d.remindsFrom, d.channels, d.style, d.details, d.zone) = (old.remindsFrom, old.channels, old.style, details, zone)
             return d
         }
 

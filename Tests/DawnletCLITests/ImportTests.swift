@@ -157,6 +157,20 @@ struct ImportToolError: Error, CustomStringConvertible {
         #expect(again.contains("new       event 3") && again.contains("was deleted since"))
     }
 
+    @Test("Thunderbird: its files read with their zones kept as the items' own (19:00 London shown 20:00 in Berlin), its alarms as reminders; again: unchanged")
+    func thunderbird() throws {
+        // Files Thunderbird wrote (its own VTIMEZONE with history, X-MOZ properties, a snoozed todo).
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("DawnletSystemTests/Corpus")
+        let files = ["calendars/alarm_thunderbird_2_future.ics", "clients/thunderbird_snoozed_todo.ics"].map { corpus.appendingPathComponent($0).path }
+        for file in files { #expect(tally(try cli("import", file)).hasSuffix("1 new, 0 updated, 0 unchanged, 0 refused, 0 skipped")) }
+        #expect(try cli("event", "list").stdout.contains("#1  event  on 2024-10-23 19:00  zone Europe/London  for 1h  remind 1m,24m"))
+        #expect(try cli("agenda", "--from", "2024-10-23", "--days", "1").stdout.contains("20:00  [ ] event #1  event  (19:00 Europe/London)  until 21:00"))
+        #expect(
+            try cli("todo", "show", "1", "--json").stdout.contains(#""when":"2021-02-10 09:19","#)
+                && (try cli("todo", "show", "1", "--json").stdout.contains(#""zone":"America/Chicago""#)))
+        for file in files { #expect(tally(try cli("import", file)).hasSuffix("0 new, 0 updated, 1 unchanged, 0 refused, 0 skipped")) }
+    }
+
     @Test("fixtures: RRULEs that do not fit refused one by one with the reason, the rest imported (COUNT as the last day, BYSETPOS, EXDATE, VALARMs, details)")
     func calendarEdgeCases() throws {
         let ics = Self.fixtures.appendingPathComponent("edge-cases.ics").path
