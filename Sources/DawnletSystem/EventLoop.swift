@@ -292,24 +292,8 @@ public final class EventLoop {
 /// to take is lost instead (STATUS is said again at the next plan, WATCHDOG=1 at the next ping).
 public enum ServiceNotify {
     public static func send(_ state: String) {
-        guard let variable = getenv("NOTIFY_SOCKET") else { return }
-        var name = Array(String(cString: variable).utf8)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard let first = name.first, first == UInt8(ascii: "/") || first == UInt8(ascii: "@"),
-            name.count < MemoryLayout.size(ofValue: address.sun_path)
-        else { return }
-        let abstract = first == UInt8(ascii: "@")
-        if abstract { name[0] = 0 }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: name) }
-        // An abstract name is its bytes; a path ends with its NUL.
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + name.count + (abstract ? 0 : 1))
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { return }
+        guard let variable = getenv("NOTIFY_SOCKET"), let fd = Journal.connect(String(cString: variable)) else { return }
         defer { close(fd) }
-        let bytes = Array(state.utf8)
-        _ = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, bytes, bytes.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, length) }
-        }
+        _ = Journal.send(fd, Array(state.utf8))
     }
 }

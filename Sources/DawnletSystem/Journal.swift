@@ -46,24 +46,34 @@ public enum Journal {
     /// Where journald takes entries.
     public static let socketPath = "/run/systemd/journal/socket"
 
-    /// A datagram socket connected to journald (or a test's socket), non-blocking; nil when there
-    /// is none to connect to.
+    /// One datagram, sent without waiting: false when it could not be (a full queue, no one there).
+    static func send(_ fd: Int32, _ datagram: [UInt8]) -> Bool {
+        CCall.posix("send") { datagram.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) } }
+            == datagram.count
+    }
+
+    /// A datagram socket connected to journald (or a test's socket, or systemd's notify socket:
+    /// a path, or an abstract name after `@`), non-blocking; nil when there is none to connect to.
     static func connect(_ path: String) -> Int32? {
         let fd = CCall.posix("socket") { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) }
         guard fd >= 0 else { return nil }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(path.utf8)
+        // An abstract name is its bytes after a NUL, with no NUL after; a path ends with its NUL.
+        let abstract = bytes.first == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
         let fits = withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            guard bytes.count < raw.count else { return false }
+            guard !bytes.isEmpty, bytes.count < raw.count else { return false }
             raw.copyBytes(from: bytes)
             return true
         }
+        let length = abstract ? socklen_t(MemoryLayout<sa_family_t>.size + bytes.count) : socklen_t(MemoryLayout<sockaddr_un>.size)
         let connected =
             fits
             && withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    CCall.posix("connect") { Glibc.connect(fd, address, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                    CCall.posix("connect") { Glibc.connect(fd, address, length) }
                 }
             } == 0
         guard connected else {

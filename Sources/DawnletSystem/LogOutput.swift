@@ -107,9 +107,7 @@ public final class LogOutput {
         return Array(bytes[..<end])
     }
 
-    private func journal(_ fd: Int32, _ datagram: [UInt8]) -> Bool {
-        CCall.posix("send") { datagram.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) } } == datagram.count
-    }
+    private func journal(_ fd: Int32, _ datagram: [UInt8]) -> Bool { Journal.send(fd, datagram) }
 
     /// Writes what it can of `bytes` without waiting. True when all of it is written, or when the
     /// stream took part of it (the rest becomes `pending`: a line is never cut in two); false when
