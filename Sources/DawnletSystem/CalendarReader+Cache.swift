@@ -1,4 +1,5 @@
 internal import CICal
+import DawnletCCall
 import DawnletCore
 import Dispatch
 import Glibc
@@ -20,7 +21,8 @@ extension CalendarReader {
             /// The file's key now (lstat for a vdir's files, whose links are refused), or nil.
             init?(_ path: String, links: RegularFile.Links) {
                 var info = stat()
-                guard (links == .follow ? stat(path, &info) : lstat(path, &info)) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+                guard CCall.posix("stat", context: path, { links == .follow ? stat(path, &info) : lstat(path, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG
+                else { return nil }
                 device = UInt64(info.st_dev)
                 inode = UInt64(info.st_ino)
                 size = Int64(info.st_size)

@@ -1,4 +1,5 @@
 internal import CLinux
+import DawnletCCall
 import Glibc
 
 /// The process's memory, as the allocator and the kernel hold it.
@@ -26,17 +27,26 @@ public enum ProcessMemory {
 
     /// The executable, not writable, file-backed mappings of this process (/proc/self/maps).
     static func codeMappings() -> [Range<Int>] {
-        guard let file = fopen("/proc/self/maps", "r") else { return [] }
-        defer { fclose(file) }
+        // procfs says no size: read to the end.
+        let fd = CCall.posix("open", context: "/proc/self/maps") { open("/proc/self/maps", O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var text: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = CCall.posix("read", context: "/proc/self/maps") { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            if n <= 0 { break }
+            text += buffer[..<n]
+        }
         var ranges: [Range<Int>] = []
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
-            // start-end perms offset dev inode path
-            let fields = text.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 6, fields[1].hasPrefix("r-x"), fields[5].hasPrefix("/") else { continue }
-            let bounds = fields[0].split(separator: "-")
-            guard bounds.count == 2, let start = Int(bounds[0], radix: 16), let end = Int(bounds[1], radix: 16), end > start else { continue }
+        // start-end perms offset dev inode path
+        for line in text.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1].starts(with: Array("r-x".utf8)), fields[5].first == UInt8(ascii: "/") else { continue }
+            let bounds = fields[0].split(separator: UInt8(ascii: "-"))
+            guard bounds.count == 2, let start = Int(String(decoding: bounds[0], as: UTF8.self), radix: 16),
+                let end = Int(String(decoding: bounds[1], as: UTF8.self), radix: 16), end > start
+            else { continue }
             ranges.append(start..<end)
         }
         return ranges
