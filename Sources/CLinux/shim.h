@@ -18,6 +18,12 @@ static inline int dawnlet_pipe2(int fds[2], int flags) { return pipe2(fds, flags
 
 /* A file descriptor that becomes readable when the process exits (Linux 5.3); -1 and errno otherwise. */
 static inline int dawnlet_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+/* Whether `sig`'s disposition is SIG_IGN: the one disposition a program keeps across exec (a
+ * handler becomes SIG_DFL there). 0 for a signal that has no disposition to ask (glibc's own). */
+static inline int dawnlet_signal_ignored(int sig) {
+    struct sigaction action;
+    return sigaction(sig, NULL, &action) == 0 && !(action.sa_flags & SA_SIGINFO) && action.sa_handler == SIG_IGN;
+}
 /* A hint that `p` is read soon: the planner's items are visited out of their order. */
 static inline void dawnlet_prefetch(const void *p) { __builtin_prefetch(p); }
 

@@ -71,13 +71,18 @@ func benchScheduleExpansion() {
     if checksum == 42 { print("") }  // keeps the work observable to the optimizer
 }
 
-// DAWNLET_BENCH_ONLY=calendar (or schedule, organizer, runner, nag, plan, export) runs one part.
+// DAWNLET_BENCH_ONLY=calendar (or schedule, organizer, runner, latency, nag, plan, export) runs one part.
 let only = ProcessInfo.processInfo.environment["DAWNLET_BENCH_ONLY"]
 let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("dawnlet-remind").path
 do {
     if only == nil || only == "schedule" { benchScheduleExpansion() }
     if only == nil || only == "organizer" { try OrganizerBench.run(binary: binary) }
     if only == nil || only == "runner" { try RunnerBench.run(binary: binary) }
+    if only == "latency" {
+        let folder = try BenchFolder("latency")
+        try RunnerBench.latency(binary: binary, folder: folder.url)
+        folder.finish()
+    }
     if only == "nag" {
         let folder = try BenchFolder("nag")
         try RunnerBench.nagWakes(binary: binary, folder: folder.url)

@@ -97,6 +97,8 @@ public final class Runner {
     var zoneWatches: [FolderWatch] = []
     var zoneSources: [EventLoop.Source] = []
     var running = false
+    /// The fire path has been gone through once (`rehearseFire`), after the first plan.
+    var rehearsed = false
 
     /// What was last published for `next` (nil: nothing, or withdrawn), whether a file may be
     /// there (one left by a runner before this one, at first), the last failure to publish, the
@@ -184,12 +186,39 @@ public final class Runner {
             // systemd restarts the service when WatchdogSec runs out with no word from it: said why.
             log(LogEntry("cannot keep systemd's watchdog: \(error); systemd will restart serve when WatchdogSec runs out", priority: 3))
         }
+        rehearse()
         do { try store.log.noteRunnerStart(scheduler.now) } catch { log(LogEntry("cannot note the start in the database: \(error)", priority: 4)) }
         start()
         ServiceNotify.send("READY=1")
         let code = try loop.run()
         log(LogEntry("stopped (exit \(code))", priority: code == 0 ? 6 : 3))
         return code
+    }
+
+    /// What the first reminders due would otherwise pay for when they fire, paid as it starts:
+    /// the spawn attributes and /dev/null (`CommandRunner.prepare`), the claim's statement
+    /// compiled, and a command's argv expanded once from a message's values. Nothing is written
+    /// or started. A claim that cannot be compiled now is compiled, or reported, when it is needed.
+    private func rehearse() {
+        CommandRunner.prepare()
+        try? store.log.prepareClaim()
+        let message = ReminderMessage(title: "", body: "", key: .test(scheduler.now), when: "", late: false)
+        _ = CommandTemplate.expand(settings.config.command.argv, message.templateValues)
+    }
+
+    /// The decisions the next reminders will be met with when they fire, taken once on a copy of
+    /// the core (a value: nothing is claimed, written or started, and the runner's own core is
+    /// untouched), and their commands' argv expanded: the Swift runtime resolves at this first run
+    /// the types and conformances the fire path uses, instead of at the first reminder due.
+    private func rehearseFire() {
+        guard let next = core.plan.reminders.first(where: { $0.fireAt > scheduler.now }) else { return }
+        var copy = core
+        let effects = copy.handle(.wake(dataVersion: copy.planVersion), now: next.fireAt)
+        for case .claim(let claims, let now) in effects {
+            for case .deliver(let ticket) in copy.handle(.claimed(.success(claims.map { _ in true })), now: now) where ticket.send.channel == .command {
+                _ = CommandTemplate.expand(settings.config.command.argv, ticket.message.templateValues)
+            }
+        }
     }
 
     /// The first plan, and what it makes due.
@@ -210,6 +239,10 @@ public final class Runner {
         default: break
         }
         for effect in effects { perform(effect) }
+        if !rehearsed, case .planned = event {
+            rehearsed = true
+            rehearseFire()
+        }
     }
 
     func log(_ entry: LogEntry) {

@@ -153,6 +153,10 @@ final class Connection {
 
     /// The statement of `sql` prepared once and kept; a new one while the kept one is stepping
     /// (a query inside another's rows).
+    /// Compiles `sql` now and keeps it, for a statement that must not be compiled when it is
+    /// first needed (the claim, when reminders are due).
+    func keep(_ sql: String) throws(StoreError) { _ = try kept(sql) }
+
     private func kept(_ sql: String) throws(StoreError) -> Statement {
         if let known = prepared[sql] { return known.isBusy ? try prepare(sql) : known }
         let statement = try prepare(sql)

@@ -119,6 +119,24 @@ extension Store.Log {
         try claim([Claim(id, title: title, fireAt: fireAt, late: late)], now: now) == [true]
     }
 
+    /// The claim of one delivery (`claim`), compiled once.
+    static let claimSQL = """
+        INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at, item_id)
+        VALUES (?1, ?2, \(Delivery.State.claimed.sql), ?3, ?4, ?5, ?6, ?7, ?8)
+        ON CONFLICT (key, channel) DO UPDATE SET state = \(Delivery.State.claimed.sql), attempts = attempts + 1, claimed_at = ?7, late = ?6,
+            first_delivered_at = CASE WHEN snoozed_until IS NULL THEN first_delivered_at END,
+            repeats = CASE WHEN snoozed_until IS NULL THEN repeats + ?9 ELSE 0 END,
+            snoozed_until = NULL, answer = NULL, answered_from = NULL, response = NULL
+        WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
+            OR (?9 = 1 AND state = \(Delivery.State.delivered.sql) AND NOT EXISTS (SELECT 1 FROM deliveries AS other
+                WHERE other.key = excluded.key AND (other.snoozed_until IS NOT NULL
+                    OR (other.answer IS NOT NULL AND other.answer NOT IN (\(Delivery.closedByServer))))))
+        """
+
+    /// Compiles the claim's statement now: `serve` does it as it starts, so that the first
+    /// reminders due are not held up compiling it.
+    public func prepareClaim() throws(StoreError) { try db.keep(Self.claimSQL) }
+
     /// Claims several deliveries in one transaction (one commit for reminders due together);
     /// for each, whether this call owns it.
     public func claim(_ claims: [Claim], now: Instant) throws(StoreError) -> [Bool] {
@@ -127,18 +145,7 @@ extension Store.Log {
             for claim in claims {
                 owned.append(
                     try db.runPrepared(
-                        """
-                        INSERT INTO deliveries (key, channel, state, kind, title, fire_at, late, claimed_at, item_id)
-                        VALUES (?1, ?2, \(Delivery.State.claimed.sql), ?3, ?4, ?5, ?6, ?7, ?8)
-                        ON CONFLICT (key, channel) DO UPDATE SET state = \(Delivery.State.claimed.sql), attempts = attempts + 1, claimed_at = ?7, late = ?6,
-                            first_delivered_at = CASE WHEN snoozed_until IS NULL THEN first_delivered_at END,
-                            repeats = CASE WHEN snoozed_until IS NULL THEN repeats + ?9 ELSE 0 END,
-                            snoozed_until = NULL, answer = NULL, answered_from = NULL, response = NULL
-                        WHERE state = \(Delivery.State.claimed.sql) OR snoozed_until IS NOT NULL
-                            OR (?9 = 1 AND state = \(Delivery.State.delivered.sql) AND NOT EXISTS (SELECT 1 FROM deliveries AS other
-                                WHERE other.key = excluded.key AND (other.snoozed_until IS NOT NULL
-                                    OR (other.answer IS NOT NULL AND other.answer NOT IN (\(Delivery.closedByServer))))))
-                        """,
+                        Self.claimSQL,
                         [
                             .text(claim.id.key.description), .text(claim.id.channel.rawValue), .text(claim.id.key.deliveryKind.rawValue), .text(claim.title),
                             .int(claim.fireAt.secondsSinceEpoch), .int(claim.late ? 1 : 0), .int(now.secondsSinceEpoch), claim.id.key.itemID,

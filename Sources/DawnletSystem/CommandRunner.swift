@@ -56,7 +56,7 @@ public enum CommandRunner {
     }
 
     /// Starts `argv` and watches it on `loop`: its exit through a pidfd, its stderr and stdin
-    /// through their pipes, its timeout on a CLOCK_MONOTONIC timerfd. `done` runs once, on the
+    /// through their pipes, its timeout among the loop's `Deadlines` (one CLOCK_MONOTONIC timerfd). `done` runs once, on the
     /// loop's thread, after every source and descriptor of the run is gone. Throws when it cannot
     /// be started (then `done` is never called).
     public static func start(
@@ -99,7 +99,8 @@ public enum CommandRunner {
         var exitSource: EventLoop.Source?
         var stderrSource: EventLoop.Source?
         var stdinSource: EventLoop.Source?
-        var timeout: EventLoop.RelativeTimer?
+        /// Its timeout among the loop's (`EventLoop.Deadlines`: one timer for every command).
+        var timeout: (deadlines: EventLoop.Deadlines, token: EventLoop.Deadlines.Token)?
         var finished = false
         let done: (CommandResult) -> Void
 
@@ -122,13 +123,14 @@ public enum CommandRunner {
                     stdinSource = try loop.watch(child.stdinFD, events: EventLoop.writable) { [self] _ in writeStdin() }
                 }
             }
-            let timer = EventLoop.RelativeTimer(loop: loop) { [self] in
+            let deadlines = loop.deadlines
+            let token = try deadlines.add(after: timeout) { [self] in
+                self.timeout = nil
                 timedOut = true
                 kill(-child.pid, SIGKILL)
                 finishIfOver()
             }
-            self.timeout = timer
-            try timer.arm(after: timeout)
+            self.timeout = (deadlines, token)
         }
 
         func readStderr() {
@@ -185,14 +187,63 @@ public enum CommandRunner {
             exitSource = nil
             if child.exitFD >= 0 { close(child.exitFD) }
             child.exitFD = -1
-            timeout?.stop()
+            if let timeout { timeout.deadlines.remove(timeout.token) }
             timeout = nil
         }
     }
 
-    /// `posix_spawnp` with an empty signal mask, default dispositions and its own process group;
-    /// stdin on /dev/null or a non-blocking pipe, stdout on /dev/null (or the stderr pipe), stderr on a pipe.
+    /// What every spawn shares, made at the first and kept: the attributes (an empty signal mask;
+    /// default dispositions for the signals this process ignores; a process group of its own) and
+    /// /dev/null opened twice (stdin's, read-only; stdout's, write-only), close-on-exec here and
+    /// dup2'd onto a child's 0 and 1.
+    final class Prepared: @unchecked Sendable {
+        /// Only read once made (posix_spawnp takes it const), from any thread.
+        let attributes: UnsafeMutablePointer<posix_spawnattr_t>
+        /// The signals whose disposition a child gets back as SIG_DFL: those this process ignores
+        /// (SIGPIPE, by main.swift). A handler needs nothing: exec makes it SIG_DFL, and glibc's
+        /// child resets it before exec. The mask needs only emptying (the runner's SIGTERM,
+        /// SIGINT and SIGHUP are blocked for its signalfd, not ignored).
+        let reset: [Int32]
+        /// -1 when /dev/null cannot be opened: then each spawn opens it in the child, as an
+        /// `addopen` file action, and fails as that open does.
+        let nullInput: Int32
+        let nullOutput: Int32
+
+        init() {
+            var reset: [Int32] = []
+            var ignored = sigset_t()
+            sigemptyset(&ignored)
+            // 1 to 64 (_NSIG - 1): glibc's own two real-time signals have no disposition to ask.
+            for signal in Int32(1)...64 where dawnlet_signal_ignored(signal) != 0 {
+                sigaddset(&ignored, signal)
+                reset.append(signal)
+            }
+            self.reset = reset
+            var empty = sigset_t()
+            sigemptyset(&empty)
+            attributes = .allocate(capacity: 1)
+            posix_spawnattr_init(attributes)
+            posix_spawnattr_setsigmask(attributes, &empty)
+            posix_spawnattr_setsigdefault(attributes, &ignored)
+            posix_spawnattr_setpgroup(attributes, 0)
+            posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+            nullInput = CCall.posix("open", context: "/dev/null") { open("/dev/null", O_RDONLY | O_CLOEXEC) }
+            nullOutput = CCall.posix("open", context: "/dev/null") { open("/dev/null", O_WRONLY | O_CLOEXEC) }
+        }
+    }
+
+    /// Made at the first spawn, or by `prepare()` (this process's dispositions are set by then:
+    /// main.swift's first line).
+    static let prepared = Prepared()
+
+    /// Makes what every spawn shares now, not at the first reminder: `serve` calls it as it starts.
+    public static func prepare() { _ = prepared }
+
+    /// `posix_spawnp` with the prepared attributes (`Prepared`): an empty signal mask, default
+    /// dispositions and its own process group; stdin on /dev/null or a non-blocking pipe, stdout
+    /// on /dev/null (or the stderr pipe), stderr on a pipe.
     static func spawn(_ argv: [String], environment: [String: String], input: Bool, capturingStdout: Bool = false) throws(SystemError) -> Child {
+        let prepared = prepared
         var pipe: [Int32] = [-1, -1]
         try SystemError.posix("pipe2") { dawnlet_pipe2(&pipe, O_CLOEXEC) }
         var inputPipe: [Int32] = [-1, -1]
@@ -211,29 +262,22 @@ public enum CommandRunner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 leaves the copy without close-on-exec: the child keeps 0, 1 and 2.
         if input {
             posix_spawn_file_actions_adddup2(&actions, inputPipe[0], 0)
+        } else if prepared.nullInput >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, prepared.nullInput, 0)
         } else {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         if capturingStdout {
             posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        } else if prepared.nullOutput >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, prepared.nullOutput, 1)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 2)
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         let arguments = argv.map { strdup($0) } + [nil]
         let variables = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -242,7 +286,7 @@ public enum CommandRunner {
             variables.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = CCall.resultCode("posix_spawnp", context: argv[0]) { posix_spawnp(&pid, argv[0], &actions, &attributes, arguments, variables) }
+        let spawned = CCall.resultCode("posix_spawnp", context: argv[0]) { posix_spawnp(&pid, argv[0], &actions, prepared.attributes, arguments, variables) }
         close(pipe[1])
         if inputPipe[0] >= 0 { close(inputPipe[0]) }
         guard spawned == 0 else {

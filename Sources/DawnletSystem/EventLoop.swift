@@ -15,7 +15,18 @@ public final class EventLoop {
     }
 
     deinit {
+        // Its source leaves the loop before the loop is freed.
+        madeDeadlines?.close()
         _ = Systemd.unchecked { $0.sd_event_unref(event) }
+    }
+
+    /// The loop's timeouts on one timer (`Deadlines`), made at first use.
+    private var madeDeadlines: Deadlines?
+    var deadlines: Deadlines {
+        if let madeDeadlines { return madeDeadlines }
+        let made = Deadlines(self)
+        madeDeadlines = made
+        return made
     }
 
     /// Runs until `exit(_:)`; returns its code.

@@ -394,6 +394,39 @@ import Testing
                 && log.contains("sent through the command fallback; after 2 attempts"), "\(log)")
     }
 
+    @Test("a command starts with no signal blocked or ignored (but glibc's own), though serve blocks SIGTERM, SIGINT and SIGHUP and ignores SIGPIPE")
+    func commandSignals() throws {
+        // cp copies its own /proc/self/status: what the child was given, before it ran anything else.
+        let status = folder.path("status")
+        try """
+        { timeZone: "Europe/Berlin", route: { default: ["command"] }, channels: { command: { argv: ["/bin/cp", "/proc/self/status", "\(status)"] } } }
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        try cli("todo", "add", "Pills", "--due", "2026-12-01T09:00")
+        let server = try Server(db: db, config: config, start: "2026-12-01 07:59:58")
+        func field(_ name: String, of text: String) -> UInt64? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+        }
+        #expect(server.waitForLog("delivered todo:1:2026-12-01:0m@command"), "\(server.logSoFar())")
+        // The runner's own, as the child's were before the spawn reset them (bit N - 1 is signal N).
+        let runner = try String(contentsOfFile: "/proc/\(try server.runnerPID())/status", encoding: .utf8)
+        let blocked: UInt64 = 1 << (UInt64(SIGHUP) - 1) | 1 << (UInt64(SIGINT) - 1) | 1 << (UInt64(SIGTERM) - 1)
+        #expect(field("SigBlk", of: runner).map { $0 & blocked } == blocked, "\(runner)")
+        #expect(field("SigIgn", of: runner).map { $0 & 1 << (UInt64(SIGPIPE) - 1) != 0 } == true, "\(runner)")
+        let (code, log) = try server.stop()
+        #expect(code == 0, "\(log)")
+        let child = try String(contentsOfFile: status, encoding: .utf8)
+        #expect(field("SigBlk", of: child) == 0, "\(child)")
+        // Nothing ignored but glibc's own two real-time signals (32 and 33), which its posix_spawn
+        // leaves ignored in every child, whatever it is asked.
+        let glibcOwn: UInt64 = 0b11 << 31
+        #expect(field("SigIgn", of: child).map { $0 & ~glibcOwn } == 0, "\(child)")
+        // The leader of a process group of its own.
+        func number(_ name: String) -> Int? {
+            child.split(separator: "\n").first { $0.hasPrefix(name + ":") }.flatMap { Int($0.split(separator: "\t").last ?? "") }
+        }
+        #expect(number("NSpgid") != nil && number("NSpgid") == number("Pid"), "\(child)")
+    }
+
     @Test("kill -9 at random points of a burst of 200: nothing lost; repeats only for claims in flight at a kill")
     func killBurst() throws {
         // A fixed script of the test's own: the key is ours, no user text reaches the shell.

@@ -47,6 +47,26 @@ import Testing
         #expect(openPidfds() == 0)
     }
 
+    @Test("a child gets /dev/null as stdin and stdout, its stderr captured, an empty mask though the starting thread blocks SIGTERM, and its own group")
+    func childSetUp() throws {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        var old = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        // The shell's own descriptors, mask and process group (field 5 of /proc/PID/stat) as it was given them.
+        // Read in subshells, before the shell redirects anything of its own.
+        let script =
+            "fds=$(readlink /proc/$$/fd/0 /proc/$$/fd/1); mask=$(grep '^SigBlk:' /proc/$$/status); leader=$(( $$ == $(cut -d' ' -f5 /proc/$$/stat) ));"
+            + " printf '%s\\n%s\\n%s\\n' \"$fds\" \"$mask\" \"$leader\" >&2"
+        for round in 0..<2 {
+            let result = try CommandRunner.run(["/bin/sh", "-c", script], environment: ["PATH": "/usr/bin:/bin"], timeout: .seconds(10))
+            #expect(result.stderr == "/dev/null\n/dev/null\nSigBlk:\t0000000000000000\n1\n", "round \(round)")
+            #expect(result.succeeded)
+        }
+    }
+
     @Test("a command past its timeout is killed with its process group, a child it started too; input is fed as the child reads it")
     func timeoutAndInput() throws {
         let folder = try TemporaryFolder()
