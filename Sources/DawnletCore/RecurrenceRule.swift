@@ -46,6 +46,16 @@ public struct RecurrenceRule: Hashable, Sendable {
         case date(CivilDate)
         case local(LocalDateTime)
         case utc(Instant)
+
+        /// Whether an instance at wall time `wall` (its instant `at`, nil when it cannot be told)
+        /// comes after the last one this UNTIL allows.
+        public func passed(by wall: LocalDateTime, at: Instant?) -> Bool {
+            switch self {
+            case .utc(let until): at.map { $0 > until } ?? false
+            case .local(let until): wall > until
+            case .date(let until): wall.date > until
+            }
+        }
     }
 
     /// A BYDAY entry: `MO` (ordinal 0, every Monday of the period) or `-1FR`.

@@ -225,12 +225,7 @@ extension CalendarReader.FileReader {
                 (t.year, t.month, t.day) = (Int32(c.year), Int32(c.month), Int32(c.day))
                 if start.is_date == 0 { (t.hour, t.minute, t.second) = (Int32(wall.hour), Int32(wall.minute), Int32(wall.second)) }
                 let at = instant(t)
-                switch rule.until {
-                case .utc(let until)?: if let at, at > until { return false }
-                case .local(let until)?: if wall > until { return false }
-                case .date(let until)?: if wall.date > until { return false }
-                case nil: break
-                }
+                if rule.until?.passed(by: wall, at: at) == true { return false }
                 guard budget.take() else {
                     spent = true
                     return false

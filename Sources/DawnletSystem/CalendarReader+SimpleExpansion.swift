@@ -84,12 +84,7 @@ extension CalendarReader.FileReader {
                 t.date = wall.date
                 if !start.isDate { t.secondsOfDay = wall.secondsOfDay }
                 let at = instant(t)
-                switch rule.until {
-                case .utc(let until)?: if let at, at > until { return false }
-                case .local(let until)?: if wall > until { return false }
-                case .date(let until)?: if wall.date > until { return false }
-                case nil: break
-                }
+                if rule.until?.passed(by: wall, at: at) == true { return false }
                 guard budget.take() else {
                     spent = true
                     return false
