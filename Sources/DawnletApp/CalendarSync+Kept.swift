@@ -15,18 +15,10 @@ extension CalendarSync {
         return "\(FileStamp.text(of: "/proc/self/exe")) \(zone.identifier) \(defaults.joined(separator: ";"))"
     }
 
-    /// The file at `path` as `lstat` finds it (not a link followed): `device:inode:size:mtime:ctime`
-    /// in nanoseconds. Nil when it is not a regular file, or changed so lately that another change
-    /// in the same tick of the clock file times are taken from would leave every one of these the
-    /// same (git's "racy" entries, met the same way): such a file is read at the next pass.
+    /// The file at `path` as `lstat` finds it (not a link followed), as text; nil when it is not a
+    /// regular file, or changed too lately to be told from a change after it (`FileKey.settled`):
+    /// such a file is read at the next pass.
     static func settledStamp(_ path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-        let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        guard Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - max(changed, modified) > 50_000_000 else { return nil }
-        return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(modified):\(changed)"
+        FileKey(path, links: .refuse).flatMap { $0.settled() ? $0.description : nil }
     }
 }

@@ -11,25 +11,7 @@ extension CalendarReader {
     /// parses that file alone; files gone from their calendar are dropped at the next plan.
     /// Files libical must read are read again each plan.
     public final class Cache: @unchecked Sendable {
-        struct Key: Equatable, Sendable {
-            let device: UInt64
-            let inode: UInt64
-            let size: Int64
-            let modified: Int64
-            let changed: Int64
-
-            /// The file's key now (lstat for a vdir's files, whose links are refused), or nil.
-            init?(_ path: String, links: RegularFile.Links) {
-                var info = stat()
-                guard CCall.posix("stat", context: path, { links == .follow ? stat(path, &info) : lstat(path, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG
-                else { return nil }
-                device = UInt64(info.st_dev)
-                inode = UInt64(info.st_ino)
-                size = Int64(info.st_size)
-                modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-                changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-            }
-        }
+        typealias Key = FileKey
 
         private var entries: [String: (key: Key, file: SimpleFile)] = [:]
         private var mutex = pthread_mutex_t()

@@ -243,6 +243,40 @@ public struct FileStamp: Hashable, Sendable, CustomStringConvertible {
     public static func text(of path: String) -> String { FileStamp(path: path)?.description ?? "-" }
 }
 
+/// A regular file as it is now, change time too (which no program can set back): what was read
+/// from it still holds while its key is the same.
+public struct FileKey: Equatable, Sendable, CustomStringConvertible {
+    public let device: UInt64
+    public let inode: UInt64
+    public let size: Int64
+    public let modified: Int64
+    public let changed: Int64
+
+    /// The file's key now (lstat when links are refused), or nil when it is not a regular file.
+    public init?(_ path: String, links: RegularFile.Links) {
+        var info = stat()
+        guard CCall.posix("stat", context: path, { links == .follow ? stat(path, &info) : lstat(path, &info) }) == 0, info.st_mode & S_IFMT == S_IFREG
+        else { return nil }
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+    }
+
+    /// Whether the file last changed more than `span` nanoseconds ago: a later change in the
+    /// same tick of the clock file times are taken from could not be told from this key (git's
+    /// "racy" entries, met the same way).
+    public func settled(for span: Int64 = 50_000_000) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - max(changed, modified) > span
+    }
+
+    /// `device:inode:size:mtime:ctime`, in nanoseconds.
+    public var description: String { "\(device):\(inode):\(size):\(modified):\(changed)" }
+}
+
 /// A process as the kernel knows it: its pid and when it started (clock ticks after boot, from
 /// /proc/PID/stat), so a pid used again by another process is not taken for it.
 public struct ProcessIdentity: Hashable, Sendable {
