@@ -89,22 +89,25 @@ extension PlanReader {
         var expected = Double(stored.count)
         let days = Double(range.upperBound.dayNumber - range.lowerBound.dayNumber + 1)
         for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
-        items.reserveCapacity(Int(min(expected, Double(Int32.max))))
+        // That is the schedules' average: a day with more would double the array (a day of
+        // 100,000 definitions: 23,000 items, where 46,000 would be held).
+        items.reserveCapacity(Int(min(expected * 1.15 + 64, Double(Int32.max))))
         // Worked out per definition, not per occurrence: its reminder kind, its duration text, and
         // its offsets as this call's own copy (one per list of offsets: the items of a slice made
         // on one thread count no references on arrays another thread's count too).
         var current:
             (
                 index: Int, reminderKind: ReminderKind, detail: String?, offsets: PlanItem.Offsets, mayClamp: Bool,
-                reminding: (channels: [Channel]?, style: PlanItem.StyleBox?), zone: PlanItem.ZoneBox?
-            ) = (-1, .todo, nil, .none, false, (nil, nil), nil)
+                reminding: (channels: [Channel]?, style: PlanItem.StyleBox?), zone: PlanItem.ZoneBox?, checklist: Checklist?
+            ) = (-1, .todo, nil, .none, false, (nil, nil), nil, nil)
         let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
         OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (
                     index, d.pointee.kind.reminderKind, d.pointee.durationMinutes.map { "\($0) min" }, list < 0 ? .none : lists[Int(list)],
-                    d.pointee.schedule.map(mayClamp) ?? false, offsets.reminderLists.reminding(d.pointee), zones.isEmpty ? nil : zones[index]
+                    d.pointee.schedule.map(mayClamp) ?? false, offsets.reminderLists.reminding(d.pointee), zones.isEmpty ? nil : zones[index],
+                    d.pointee.checklist.isEmpty ? nil : d.pointee.checklist
                 )
             }
             let status = row?.pointee.status ?? .open
@@ -114,8 +117,7 @@ extension PlanReader {
                     time: row?.pointee.time ?? d.pointee.time, title: row?.pointee.title ?? d.pointee.title, source: row == nil ? .virtual : .stored,
                     offsets: current.offsets, suppression: status == .skipped ? .skipped : status == .done ? .done : nil,
                     // A todo's checklist, counted on this occurrence: "3 of 5 done".
-                    detail: d.pointee.checklist.isEmpty
-                        ? current.detail : d.pointee.checklist.summary(on: d.pointee.schedule == nil ? nil : date),
+                    detail: current.checklist.map { $0.summary(on: d.pointee.schedule == nil ? nil : date) } ?? current.detail,
                     note: current.mayClamp ? d.pointee.schedule.flatMap { clampNote($0, date) } : nil,
                     notBefore: d.pointee.remindsFrom?.secondsSinceEpoch ?? .min, channels: current.reminding.channels, style: current.reminding.style,
                     zone: current.zone))

@@ -5,14 +5,20 @@
 /// (it is slow and has traps: `date(from:)` for Feb 31 gives Mar 3, and `nextDate` with a weekday
 /// ordinal of -1 gives nil).
 public struct CivilDate: Hashable, Comparable, Sendable {
+    /// Days since 1970-01-01 (negative before it), in four bytes: the dates of 1...9999 need
+    /// about 3.7 million either side, and a plan holds some per definition and per occurrence.
+    @usableFromInline let number: Int32
+
     /// Days since 1970-01-01 (negative before it).
-    public let dayNumber: Int
+    @inlinable public var dayNumber: Int { Int(number) }
 
     /// The years a date may have. Text outside it is rejected when parsed.
     public static let supportedYears: ClosedRange<Int> = 1...9999
 
+    /// A number far outside the supported years (an instant of `.min`) is held at the nearest
+    /// one four bytes can say: such a date is never written, only compared.
     public init(dayNumber: Int) {
-        self.dayNumber = dayNumber
+        number = Int32(clamping: dayNumber)
     }
 
     /// Returns nil when the day does not exist in that month (2026-02-30) or the year is unsupported.
@@ -20,7 +26,7 @@ public struct CivilDate: Hashable, Comparable, Sendable {
         guard Self.supportedYears.contains(year), (1...12).contains(month),
             day >= 1, day <= CivilDate.daysInMonth(year: year, month: month)
         else { return nil }
-        self.dayNumber = CivilDate.days(year: year, month: month, day: day)
+        number = Int32(CivilDate.days(year: year, month: month, day: day))
     }
 
     /// Day 1 of that month, or the last day when `day` exceeds it (day 31 in April is April 30).

@@ -2,13 +2,15 @@ import FoundationEssentials
 
 /// A wall-clock time of day, to the minute (`HH:MM`).
 public struct WallTime: Hashable, Comparable, Sendable {
-    public let hour: Int
-    public let minute: Int
+    /// Minutes since midnight, in two bytes: a plan holds one per definition and per occurrence.
+    @usableFromInline let minutes: UInt16
+
+    @inlinable public var hour: Int { Int(minutes) / 60 }
+    @inlinable public var minute: Int { Int(minutes) % 60 }
 
     public init?(hour: Int, minute: Int) {
         guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        self.hour = hour
-        self.minute = minute
+        minutes = UInt16(hour * 60 + minute)
     }
 
     /// 00:00, the start of a day.
@@ -17,13 +19,12 @@ public struct WallTime: Hashable, Comparable, Sendable {
     /// For constants in our own code: a bad value is a programmer error.
     init(checkedHour hour: Int, minute: Int) {
         precondition((0...23).contains(hour) && (0...59).contains(minute), "\(hour):\(minute)")
-        self.hour = hour
-        self.minute = minute
+        minutes = UInt16(hour * 60 + minute)
     }
 
-    public var secondsOfDay: Int { hour * 3600 + minute * 60 }
+    @inlinable public var secondsOfDay: Int { Int(minutes) * 60 }
 
-    public static func < (lhs: WallTime, rhs: WallTime) -> Bool { lhs.secondsOfDay < rhs.secondsOfDay }
+    public static func < (lhs: WallTime, rhs: WallTime) -> Bool { lhs.minutes < rhs.minutes }
 }
 
 extension WallTime: CustomStringConvertible, LosslessStringConvertible {

@@ -24,52 +24,6 @@ extension ReminderKind {
     }
 }
 
-/// What a person defined: a one-off item on a date, or a repeating one with a Schedule.
-public struct ItemDefinition: Hashable, Sendable {
-    public let kind: ItemKind
-    public let id: Int64
-    public var title: String
-    public var time: WallTime?
-    /// The repeating pattern, its anchor explicit; nil for a one-off.
-    public var schedule: Schedule?
-    /// A one-off's date (a todo's due date, an event's start); nil for an undated todo.
-    /// For a repeating item, where its anchor defaults to.
-    public var date: CivilDate?
-    public var durationMinutes: Int?
-    public var reminders: [ReminderOffset]
-    /// When it was made, or its date, time or schedule last changed: it reminds of no instant
-    /// before (nil: of every instant).
-    public var remindsFrom: Instant?
-    /// The channels its reminders go to, over its kind's route (nil: the route).
-    public var channels: [Channel]?
-    /// Its own way of reminding (nag, urgency, sound), over its kind's (nil: its kind's).
-    public var style: ReminderStyle?
-    /// Its note, location, link, priority and tags (todos and events).
-    public var details = ItemDetails()
-    /// Its own zone's name (`America/New_York`, todos and events): its wall times are read there,
-    /// so it keeps its instant whatever the viewer's zone (`ItemZone`). Nil: floating, read in the
-    /// viewer's zone.
-    public var zone: String?
-    /// A todo's checklist, and its checks per occurrence (empty for events and habits).
-    public var checklist = Checklist()
-
-    public init(
-        kind: ItemKind, id: Int64, title: String, time: WallTime? = nil, schedule: Schedule? = nil,
-        date: CivilDate? = nil, durationMinutes: Int? = nil, reminders: [ReminderOffset] = []
-    ) {
-        self.kind = kind
-        self.id = id
-        self.title = title
-        self.time = time
-        self.schedule = schedule
-        self.date = date
-        self.durationMinutes = durationMinutes
-        self.reminders = reminders
-    }
-
-    public var isRepeating: Bool { schedule != nil }
-}
-
 public enum OccurrenceStatus: String, Hashable, Sendable {
     case open, done, skipped
 }

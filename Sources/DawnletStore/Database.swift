@@ -131,6 +131,13 @@ final class Connection {
         try rows(of: try prepare(sql), arguments, row)
     }
 
+    /// Every row of `sql` with `arguments` bound, handed to `body` in turn.
+    func forEachRow(_ sql: String, _ arguments: [SQLValue] = [], _ body: (Statement) throws(StoreError) -> Void) throws(StoreError) {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() { try body(statement) }
+    }
+
     /// Every row of `statement` with `arguments` bound, mapped by `row`.
     private func rows<T>(of statement: Statement, _ arguments: [SQLValue], _ row: (Statement) throws(StoreError) -> T) throws(StoreError) -> [T] {
         try statement.bind(arguments)

@@ -97,13 +97,15 @@ extension Store.Items {
 
     /// Every definition of the given kinds, by id.
     public func definitions(_ kinds: [ItemKind] = ItemKind.allCases) throws(StoreError) -> [ItemDefinition] {
+        // Counted first and read into one array of that size: grown by doubling, a plan of
+        // 100,000 definitions would hold a third more, and both arrays while it grows.
+        let counts = kinds.map { "(SELECT count(*) FROM \(KindTables.of($0).definitions))" }.joined(separator: " + ")
         var result: [ItemDefinition] = []
+        result.reserveCapacity(Int(try db.query("SELECT " + counts) { $0.int(0) }.first ?? 0))
         for kind in kinds {
-            let some = try db.query(KindTables.of(kind).select + " ORDER BY id") { (row) throws(StoreError) in
-                try Self.definition(kind, row, schedules)
+            try db.forEachRow(KindTables.of(kind).select + " ORDER BY id") { (row) throws(StoreError) in
+                result.append(try Self.definition(kind, row, schedules))
             }
-            // The first kind's as they are: appended, each would be copied (2,000 todos: 0.15 ms).
-            if result.isEmpty { result = some } else { result += some }
         }
         try readChecklists(into: &result)
         return result
