@@ -79,16 +79,21 @@ extension PlanReader {
     }
 
     /// The same from what was read for `range`: its stored occurrences and bill transactions.
+    /// With `visiting`, only those definitions (an `OccurrenceIndex`'s for `range`) are looked at.
     static func items(
         _ definitions: [ItemDefinition], offsets: OffsetLists, zones: [PlanItem.ZoneBox?], money: MoneySources, in range: ClosedRange<CivilDate>,
-        anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction]
+        anchoredFrom anchor: CivilDate, stored: [StoredOccurrence], bills rows: [Transaction], visiting: [Int32]? = nil
     ) -> [PlanItem] {
         var items: [PlanItem] = []
         // As many as the schedules make on these dates (a slice's are some thousands, however
         // many definitions there are), not a guess from the definitions.
         var expected = Double(stored.count)
         let days = Double(range.upperBound.dayNumber - range.lowerBound.dayNumber + 1)
-        for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
+        if let visiting {
+            for index in visiting { expected += max(1, definitions[Int(index)].schedule.map { $0.mostPerDay * days } ?? 1) }
+        } else {
+            for definition in definitions { expected += definition.schedule.map { $0.mostPerDay * days } ?? 1 }
+        }
         // That is the schedules' average: a day with more would double the array (a day of
         // 100,000 definitions: 23,000 items, where 46,000 would be held).
         items.reserveCapacity(Int(min(expected * 1.15 + 64, Double(Int32.max))))
@@ -101,7 +106,7 @@ extension PlanReader {
                 reminding: (channels: [Channel]?, style: PlanItem.StyleBox?), zone: PlanItem.ZoneBox?, checklist: Checklist?
             ) = (-1, .todo, nil, .none, false, (nil, nil), nil, nil)
         let lists = offsets.lists.map { list in PlanItem.Offsets(list.map { $0 }) }
-        OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor) { index, d, date, row in
+        OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: range, defaultAnchor: anchor, visiting: visiting) { index, d, date, row in
             if current.index != index {
                 let list = offsets.index[index]
                 current = (

@@ -118,6 +118,8 @@ extension PlanReader {
         if oneSlice { sliceSeconds = window.upperBound.secondsSinceEpoch - window.lowerBound.secondsSinceEpoch + 1 }
         let (zone, anchor, calendarItems) = (self.zone, whole.lowerBound, calendars.items)
         var start: Instant? = window.lowerBound
+        // Each slice looks only at the definitions with something on its dates.
+        var index = OccurrenceIndex(definitions, defaultAnchor: anchor)
         func next() throws -> Slice? {
             guard let from = start else { return nil }
             let end =
@@ -130,9 +132,12 @@ extension PlanReader {
             let (first, last) = (max(whole.lowerBound, own.lowerBound.adding(days: -1)), min(whole.upperBound, own.upperBound.adding(days: 1)))
             let stored = try store.items.storedOccurrences(in: own)
             let bills = money.bills.isEmpty ? [] : try store.money.transactions(in: own)
+            let visiting = index.visiting(own)
             if let phases {
                 phases.lap(\.read)
-                OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: own, defaultAnchor: anchor) { _, _, _, _ in phases.occurrences += 1 }
+                OccurrenceMerge.forEachInPlace(of: definitions, stored: stored, in: own, defaultAnchor: anchor, visiting: visiting) { _, _, _, _ in
+                    phases.occurrences += 1
+                }
                 phases.lap(\.expansion)
             }
             start = end == window.upperBound ? nil : end.adding(seconds: 1)
@@ -140,7 +145,8 @@ extension PlanReader {
             return Slice(
                 items: {
                     let items = PlanReader.items(
-                        definitions, offsets: offsets, zones: zoneBoxes, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills)
+                        definitions, offsets: offsets, zones: zoneBoxes, money: money, in: own, anchoredFrom: anchor, stored: stored, bills: bills,
+                        visiting: visiting)
                     // A calendar item's own alarms are instants, however long before its date: it
                     // comes into the slice its date reaches, or the one an alarm fires in.
                     return items

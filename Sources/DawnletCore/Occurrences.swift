@@ -108,10 +108,13 @@ public enum OccurrenceMerge {
     /// is, with its index among `definitions`; the pointers are good only while `body` runs.
     /// Plans made on two threads at once, each copying definitions out per occurrence, would
     /// count references on the same titles and lists of offsets; and a row passed by value is
-    /// some 60 bytes made (nil, mostly) per occurrence.
+    /// some 60 bytes made (nil, mostly) per occurrence. With `visiting` (ascending indices, as an
+    /// `OccurrenceIndex` finds for `range`), only those definitions are looked at: the others
+    /// have nothing in `range`.
     public static func forEachInPlace(
         of definitions: [ItemDefinition], stored: [StoredOccurrence], in range: ClosedRange<CivilDate>,
-        defaultAnchor: CivilDate? = nil, _ body: (Int, UnsafePointer<ItemDefinition>, CivilDate, UnsafePointer<StoredOccurrence>?) -> Void
+        defaultAnchor: CivilDate? = nil, visiting: [Int32]? = nil,
+        _ body: (Int, UnsafePointer<ItemDefinition>, CivilDate, UnsafePointer<StoredOccurrence>?) -> Void
     ) {
         stored.withUnsafeBufferPointer { stored in
             // Each definition's rows in range, by date, as pointers into `stored`.
@@ -120,7 +123,7 @@ public enum OccurrenceMerge {
                 rows[DefinitionKey(kind: stored[i].kind, id: stored[i].definitionID), default: [:]][stored[i].date] = stored.baseAddress! + i
             }
             definitions.withUnsafeBufferPointer { definitions in
-                for index in definitions.indices {
+                func visit(_ index: Int) {
                     let definition = definitions.baseAddress! + index
                     var own = rows.isEmpty ? [:] : rows[DefinitionKey(kind: definition.pointee.kind, id: definition.pointee.id)] ?? [:]
                     if let schedule = definition.pointee.schedule {
@@ -130,15 +133,20 @@ public enum OccurrenceMerge {
                             body(index, definition, date, own.isEmpty ? nil : own.removeValue(forKey: date))
                             return true
                         }
-                        continue
+                        return
                     }
                     // A dated one-off: its date's row only (rows a former series left are history).
                     if let date = definition.pointee.date {
                         if range.contains(date) { body(index, definition, date, own.removeValue(forKey: date)) }
-                        continue
+                        return
                     }
                     // An undated todo: its row is on the day it was marked.
                     for row in own.values.sorted(by: { $0.pointee.date < $1.pointee.date }) { body(index, definition, row.pointee.date, row) }
+                }
+                if let visiting {
+                    for index in visiting { visit(Int(index)) }
+                } else {
+                    for index in definitions.indices { visit(index) }
                 }
             }
         }
