@@ -58,7 +58,6 @@ public final class LoopChannels: DeliveryChannels {
     /// How many action buttons the server shows: dunst lists them all in its menu; others
     /// (GNOME's, KDE's) show three or so, and cut the rest off.
     private var mostActions: Int?
-    static let buttonsShown = 3
     /// The session bus connection, opened at the first desktop reminder.
     var notifications: NotificationBus?
     /// What the notification server said it can do, asked once per connection (many reminders
@@ -196,10 +195,14 @@ public final class LoopChannels: DeliveryChannels {
             guard case .success(let answered) = result else { return answer() }
             capabilities = answered
             guard paused == nil else { return answer() }
-            bus.paused { [self] now, dunst in
-                mostActions = dunst ? nil : Self.buttonsShown
-                setPaused(now)
-                answer()
+            // Who it is says how many actions it shows (a server that does not say: few).
+            bus.serverInformation { [self] information in
+                let profile = (try? information.get()).map(ServerProfile.init(information:)) ?? .unknown
+                bus.paused { [self] now, _ in
+                    mostActions = profile.shownActions
+                    setPaused(now)
+                    answer()
+                }
             }
         }
     }

@@ -65,6 +65,14 @@ public final class NotificationBus {
         callAsync({ () throws(SystemError) in try self.message("GetCapabilities") }, NotificationBus.readStrings, done)
     }
 
+    /// GetServerInformation (name, vendor, version, specification version); `done` runs on the
+    /// loop's thread.
+    public func serverInformation(_ done: @escaping (Result<[String], SystemError>) -> Void) {
+        callAsync(
+            { () throws(SystemError) in try self.message("GetServerInformation") },
+            { reply throws(SystemError) in try (0..<4).map { _ throws(SystemError) in try NotificationBus.readString(reply) } }, done)
+    }
+
     /// Notify; `done` gets the server's id for the notification, on the loop's thread.
     public func notify(_ notification: DesktopNotification, replacing id: UInt32, _ done: @escaping (Result<UInt32, SystemError>) -> Void) {
         callAsync({ () throws(SystemError) in try self.notifyMessage(notification, replacing: id) }, NotificationBus.readID, done)

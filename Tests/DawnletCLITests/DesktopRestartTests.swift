@@ -14,7 +14,7 @@ extension ServeTests {
 
     /// Serve posts todo 1's notification, stops, starts again and takes it over; then `press`
     /// answers it. Returns the first and second serve's logs and the notification's id.
-    func doneAfterRestart(_ session: DesktopSession, press: () throws -> Void) throws -> (before: String, after: String, id: String) {
+    func doneAfterRestart(_ session: some NotificationSession, press: () throws -> Void) throws -> (before: String, after: String, id: String) {
         let (due, day) = twoMinutesAgo()
         try cli("--now", threeMinutesAgo(), "todo", "add", "Call the plumber", "--due", due)
         let first = try Server(db: db, config: config, start: nil, environment: session.environment)

@@ -1,0 +1,82 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// The desktop channel against GNOME Shell 43 (headless, on private buses): what its banner
+/// shows, an action pressed as its button would (org.gnome.Shell.Eval), an answer given in a
+/// terminal closing the notification, a nag replacing it, and a press after `serve` restarted.
+/// GNOME sends ActionInvoked and NotificationClosed to the notification's sender only, as dunst does.
+extension ServeTests {
+    /// Waits until GNOME's tray holds `count` notifications; what it holds then.
+    func gnomeNotifications(_ session: GnomeShellSession, count: Int, seconds: Double = 10) throws -> [[String: Any]] {
+        var shown: [[String: Any]] = []
+        _ = waitUntil(seconds: seconds) {
+            shown = (try? session.notifications()) ?? []
+            return shown.count == count
+        }
+        return shown
+    }
+
+    @Test(
+        "GNOME Shell: a reminder shows with the three actions its banner holds, the answers first; Done pressed marks the todo done, once, and closes it"
+    )
+    func gnomeShellDone() throws {
+        let session = try GnomeShellSession()
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Water the plants", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        let shown = try #require(try gnomeNotifications(session, count: 1).first, "\(server.logSoFar())")
+        #expect(shown["title"] as? String == "Water the plants (late)", "\(shown)")
+        // Done, Skip and the first snooze: the fourth (Snooze 1h) and the rest are not sent.
+        #expect(shown["actions"] as? [String] == ["Done", "Skip", "Snooze 10m"], "\(shown)")
+        try session.press("Done")
+        #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
+        #expect(try gnomeNotifications(session, count: 0).isEmpty, "closed after the action")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.components(separatedBy: "done: todo:1:\(day):0m (notification ").count - 1 == 1, "answered once:\n\(log)")
+    }
+
+    @Test("GNOME Shell: a reminder answered in a terminal has its notification closed on screen")
+    func gnomeShellAnsweredElsewhere() throws {
+        let session = try GnomeShellSession()
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Call the bank", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(try gnomeNotifications(session, count: 1).count == 1, "\(server.logSoFar())")
+        try cli("reminder", "done", "todo:1:\(day):0m")
+        #expect(server.waitForLog("answered elsewhere"), "\(server.logSoFar())")
+        #expect(try gnomeNotifications(session, count: 0).isEmpty, "closed on screen: \((try? session.notifications()) ?? [])\n\(server.logSoFar())")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(!log.contains("done: todo:1:\(day):0m (notification "), "not answered a second time:\n\(log)")
+    }
+
+    @Test("GNOME Shell: a nag brings an unanswered reminder back, replacing its notification (\"(again)\") rather than stacking")
+    func gnomeShellNag() throws {
+        let session = try GnomeShellSession()
+        try writeConfig("nagFor: \"10s\",")
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due, "--nag", "5s")
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(try gnomeNotifications(session, count: 1).count == 1, "\(server.logSoFar())")
+        _ = try waitForOutput("reminder", "list", "--json", containing: #""repeats":2"#, seconds: 20)
+        let shown = try session.notifications()
+        #expect(shown.count == 1, "replaced, not stacked: \(shown)")
+        #expect(shown.first?["title"] as? String == "Stretch (again)", "\(shown)")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        let first = try #require(log.firstMatch(of: /notification (\d+)\n/)?.1)
+        #expect(log.components(separatedBy: ", replacing \(first)\n").count - 1 == 2, "\(log)")
+    }
+
+    @Test("GNOME Shell: a notification posted before a restart is taken over; Done pressed after the restart marks the todo done, once")
+    func gnomeShellDoneAfterRestart() throws {
+        let session = try GnomeShellSession()
+        _ = try doneAfterRestart(session) {
+            #expect(try gnomeNotifications(session, count: 1).count == 1, "one notification, replaced in place: \((try? session.notifications()) ?? [])")
+            try session.press("Done")
+        }
+        #expect(try gnomeNotifications(session, count: 0).isEmpty, "closed after the action")
+    }
+}
