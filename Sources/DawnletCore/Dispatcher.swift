@@ -147,6 +147,8 @@ public struct Decision: Sendable {
         public let failures: Int
         /// No retry after this: the end of the grace window of its earliest reminder.
         public let deadline: Instant
+        /// What waited while the screen was locked, sent together once it unlocked.
+        public var away = false
 
         public var isSummary: Bool { reminders.count > 1 }
         public var ids: [DeliveryID] { reminders.map { DeliveryID($0.key, channel) } }

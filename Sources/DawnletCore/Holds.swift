@@ -3,11 +3,15 @@ public struct Hold: Hashable, Sendable {
     public enum Reason: String, Hashable, Sendable {
         /// Its channel's server is paused (dunst's do-not-disturb): it goes out when it resumes.
         case serverPaused = "server-paused"
+        /// The screen is locked: desktop reminders wait, and go out when it unlocks (several as one
+        /// summary of what came while the person was away).
+        case screenLocked = "screen-locked"
 
         /// In words, as `next` and `preview` say it.
         public var words: String {
             switch self {
             case .serverPaused: "notification server paused"
+            case .screenLocked: "screen locked"
             }
         }
     }

@@ -120,7 +120,7 @@ extension Runner {
                 .filter { !settled.contains($0) && !inFlight.contains($0) }
         }
         let next = plan.reminders.first { $0.isToGoOut && !open($0).isEmpty }
-        let holds = Holds(paused: core.paused, held: Dictionary(core.held.map { ($0.id, $0.reason) }, uniquingKeysWith: { first, _ in first }))
+        let holds = Holds(paused: core.pausedOrLocked, held: Dictionary(core.held.map { ($0.id, $0.reason) }, uniquingKeysWith: { first, _ in first }))
         let zone = settings.zone
         let today = ISO8601.localDate(of: now, in: zone).date
         var validUntil = zone.resolve(.midnight, on: today.adding(days: 1)).instant

@@ -116,6 +116,8 @@ public final class Runner {
     /// Our notifications the server has not yet said are closed: closed here when their reminder
     /// is answered elsewhere.
     var onScreen: Set<UInt32> = []
+    /// The screen savers' word on whether the screen is locked (`Runner+ScreenLock`).
+    var screenLock: ScreenLock?
     /// What each digest on screen shows: shown again when a line of it is answered elsewhere.
     var digestsShown: [UInt32: ReminderMessage] = [:]
     /// This process as the delivery log names the poster of a notification (`PID:START`).
@@ -178,6 +180,7 @@ public final class Runner {
         watchCalendars()
         beginExport()
         takeOverNotifications()
+        watchScreenLock()
         try watchClock()
         watchZone()
         do {

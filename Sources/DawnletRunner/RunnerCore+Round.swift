@@ -31,10 +31,11 @@ extension RunnerCore {
         // Outcomes whose write failed: written again first (each answer comes back before the
         // decision goes on).
         var effects = rewrites()
-        let decision = Dispatcher.decide(
+        var decision = Dispatcher.decide(
             plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds,
-            paused: Set(paused.keys))
+            paused: Set(paused.keys).union(locked == nil ? [] : [.desktop]))
         held = decision.held
+        heldForScreenLock(&decision)
         var round = Round(now: now, announce: announce, origin: origin, decision: decision, wake: decision.nextWake)
         for missed in decision.missed {
             // Due before the database began (a series added with a start in the past): never
@@ -109,10 +110,12 @@ extension RunnerCore {
                 let claimed = send.reminders.filter { mine.contains(DeliveryID($0.key, send.channel)) }
                 guard !claimed.isEmpty else { continue }
                 let message =
-                    claimed.count > 1
-                    ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
-                    : ReminderMessage(
-                        claimed[0], late: send.late, at: round.now, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
+                    claimed.count > 1 && send.away
+                    ? ReminderMessage.awaySummary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
+                    : claimed.count > 1
+                        ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
+                        : ReminderMessage(
+                            claimed[0], late: send.late, at: round.now, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
                 inFlight.formUnion(ids)

@@ -33,6 +33,10 @@ public struct RunnerCore: Sendable {
     /// What the last decision held back (due on a paused channel): published for `next` and
     /// `preview`.
     public internal(set) var held: [Hold] = []
+    /// Since when the screen has been locked (desktop reminders wait meanwhile); and, once it
+    /// unlocked, what waited, to go out together (`RunnerCore+ScreenLock`).
+    public internal(set) var locked: Instant?
+    var awayHeld: Set<DeliveryID> = []
     /// Temporary failures waiting for their next try.
     public internal(set) var retries: [DeliveryID: Retry] = [:]
     /// Outcomes that could not be written: settled here, and written again at the next decision,
@@ -111,6 +115,7 @@ public struct RunnerCore: Sendable {
             ] + rewrites() + [.exit(exitCode)]
         case .deliveryFinished(let ticket, let outcome): return finished(ticket, outcome, now: now)
         case .desktopPaused(let isPaused): return desktopPaused(isPaused, now: now)
+        case .screenLocked(let isLocked): return screenLocked(isLocked, now: now)
         case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
         case .planned(let result): return planned(result)
         case .planFailed(let request, let error):

@@ -1,0 +1,75 @@
+import DawnletTestSupport
+import Foundation
+import Testing
+
+/// A locked screen holds desktop reminders back, against GNOME Shell's own lock
+/// (org.gnome.ScreenSaver.Lock, allowed by the stand-in display manager on its system bus):
+/// learned from ActiveChanged, never polled; on unlock what still waits is one summary.
+extension ServeTests {
+    /// Voluntary context switches summed over every thread `pid` has now.
+    func voluntarySwitches(_ pid: pid_t) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { sum, task in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
+            let line = text.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+            return sum + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
+        }
+    }
+
+    @Test(
+        "GNOME Shell locked: reminders due are held (next and preview say since when), serve sleeps (no wake-up in 20 s); unlocked, what still waits is one summary, without the one done in a terminal meanwhile"
+    )
+    func gnomeShellLocked() throws {
+        let session = try GnomeShellSession()
+        let runtime = folder.path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        func tool(_ arguments: String...) throws -> String {
+            let result = try CLIProcess.run(["--db", db, "--config", config] + arguments, environment: ["XDG_RUNTIME_DIR": runtime])
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        let (due, _) = twoMinutesAgo()
+        for title in ["Feed the cat", "Take the pills", "Post the letter"] { try cli("--now", threeMinutesAgo(), "todo", "add", title, "--due", due) }
+        // Locked before serve starts: it asks as it starts, and shows nothing.
+        try session.lock()
+        #expect(try session.isLocked())
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        #expect(server.waitForLog("the screen is locked: desktop reminders are held until it unlocks"), "\(server.logSoFar())")
+        var next = ""
+        _ = waitUntil {
+            next = (try? tool("next")) ?? ""; return next.contains("(held: ")
+        }
+        let since = try #require(next.firstMatch(of: /\(held: screen locked since (\d\d:\d\d)\)\n/)?.1, "\(next)\n\(server.logSoFar())")
+        let preview = try tool("preview")
+        #expect(preview.contains("Feed the cat  → desktop  [held: screen locked since \(since)]\n"), "\(preview)")
+        #expect(try session.notifications().isEmpty, "held, not shown")
+
+        // Answered in a terminal while locked: not shown at the unlock.
+        let splices = server.logSoFar().components(separatedBy: "planned (database changed").count - 1
+        try cli("todo", "done", "2")
+        #expect(server.waitForLog("planned (database changed", count: splices + 1), "\(server.logSoFar())")
+
+        // Locked and nothing due: serve sleeps, woken by nothing.
+        let pid = try server.runnerPID()
+        let before = voluntarySwitches(pid)
+        usleep(20_000_000)
+        let during = voluntarySwitches(pid) - before
+        #expect(during == 0, "\(during) wake-ups in 20 s while locked")
+        print("screen locked: \(during) voluntary context switches of serve in 20 s")
+
+        try session.unlock()
+        #expect(server.waitForLog("the screen is unlocked: desktop reminders held meanwhile go out"), "\(server.logSoFar())")
+        var shown: [[String: Any]] = []
+        _ = waitUntil {
+            shown = (try? session.notifications()) ?? []; return !shown.isEmpty
+        }
+        #expect(shown.count == 1, "one summary: \(shown)")
+        #expect(shown.first?["title"] as? String == "2 reminders while you were away", "\(shown)")
+        let body = shown.first?["body"] as? String ?? ""
+        #expect(body.contains("Feed the cat") && body.contains("Post the letter") && !body.contains("Take the pills"), "\(shown)")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.components(separatedBy: "in one summary of 2").count - 1 == 2, "\(log)")
+        #expect(!log.contains("delivered todo:2:"), "the one done is not shown:\n\(log)")
+    }
+}
