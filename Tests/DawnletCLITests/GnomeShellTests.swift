@@ -79,4 +79,35 @@ extension ServeTests {
         }
         #expect(try gnomeNotifications(session, count: 0).isEmpty, "closed after the action")
     }
+
+    @Test(
+        "doctor names the server, its version and capabilities, and notes what cannot work there: GNOME Shell shows three of a todo's six actions; dunst plays no sound"
+    )
+    func doctorOnServers() throws {
+        let gnome = try GnomeShellSession()
+        let doctor = try CLIProcess.run(["--db", db, "--config", config, "doctor"], environment: gnome.environment)
+        let lines = doctor.stdout.split(separator: "\n").filter { $0.contains("desktop server: ") }
+        #expect(
+            lines.first?.hasPrefix("ok   desktop server: gnome-shell 43.") == true
+                && lines.first?.hasSuffix(
+                    ": shows 3 actions, pressed by buttons on its banner, at most three; capabilities: actions, body, body-markup, icon-static, persistence, sound"
+                )
+                    == true,
+            "\(doctor.stdout)")
+        #expect(
+            lines.dropFirst().map(String.init) == [
+                "note desktop server: gnome-shell shows 3 of a reminder's 6 actions (Done, Skip, Snooze 10m): Snooze 1h, Until tomorrow 09:00, Until 15m before start only from a terminal (dawnlet-remind reminder …)"
+            ], "\(doctor.stdout)")
+
+        try writeConfig("", channels: "desktop: { sound: \"bell\" }")
+        let dunst = try DesktopSession(notificationServer: true)
+        let second = try CLIProcess.run(["--db", db, "--config", config, "doctor"], environment: dunst.environment)
+        let notes = second.stdout.split(separator: "\n").filter { $0.contains("desktop server: ") }.map(String.init)
+        #expect(
+            notes.first?.contains("ok   desktop server: dunst ") == true && notes.first?.contains(": shows every action, pressed by its context menu") == true,
+            "\(second.stdout)")
+        #expect(
+            notes.dropFirst().map { $0 } == ["note desktop server: dunst has no sound capability: the sounds set in the config are not played"],
+            "\(second.stdout)")
+    }
 }

@@ -226,11 +226,12 @@ enum DeliveryCommands {
         if used.contains(.desktop), let fallback = config.desktop.fallback { used.insert(fallback) }
         if used.contains(.desktop) {
             do {
-                let (_, server, capabilities) = try desktopServer()
+                let (bus, server, capabilities) = try desktopServer()
                 report(true, "desktop", "\(server) answers on the session bus")
                 report(
                     capabilities.contains("actions") ? true : nil, "desktop actions",
                     capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
+                doctorServer(bus, capabilities: capabilities, config: config) { report($0, $1, $2, fix: $3) }
             } catch {
                 report(
                     config.desktop.fallback == nil ? false : nil, "desktop",
