@@ -3,23 +3,27 @@ import DawnletCCall
 import Glibc
 
 /// Whether the screen is locked, as the session's screen savers say on the session bus:
-/// org.gnome.ScreenSaver (GNOME Shell) and org.freedesktop.ScreenSaver (KDE, Xfce and others).
-/// Each is asked once as the watch begins (GetActive; one that is not there is not locked), then
-/// followed by its ActiveChanged signal, never polled. The screen is locked while any of them says so. A
-/// connection of its own, attached to the runner's loop: `changed` runs on the loop's thread.
+/// org.gnome.ScreenSaver (GNOME Shell) and org.freedesktop.ScreenSaver (KDE, Xfce and others);
+/// and logind's LockedHint of the user's graphical session, on the system bus
+/// (`ScreenLock+Logind.swift`). Each is asked once as the watch begins (one that is not there is
+/// not locked), then followed by its signal, never polled. The screen is locked while any of them
+/// says so. Connections of their own, attached to the runner's loop: `changed` runs on the loop's
+/// thread.
 public final class ScreenLock {
     /// The screen savers asked, by their bus names, with their object paths.
     static let savers = [("org.gnome.ScreenSaver", "/org/gnome/ScreenSaver"), ("org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver")]
 
     private let bus: OpaquePointer
+    /// The system bus, while logind is followed on it.
+    var system: OpaquePointer?
     /// What each screen saver last said (absent: not heard from).
-    private var active: [String: Bool] = [:]
+    var active: [String: Bool] = [:]
     private let changed: (Bool) -> Void
     /// Whether any screen saver says the screen is locked.
     public private(set) var isLocked = false
     /// The matches, each with the saver it is for: dropped before the bus.
-    private var slots: [OpaquePointer] = []
-    private var boxes: [Box] = []
+    var slots: [OpaquePointer] = []
+    var boxes: [Box] = []
 
     public init(on loop: EventLoop, changed: @escaping (Bool) -> Void) throws(SystemError) {
         try Systemd.require("sd_bus_open_user")
@@ -44,6 +48,7 @@ public final class ScreenLock {
             // Asked at once, before anything is planned: a serve starting on a locked screen shows nothing.
             if let locked = Self.active(bus, name, path) { active[name] = locked }
         }
+        followLogind(loop)
         isLocked = active.values.contains(true)
     }
 
@@ -51,6 +56,12 @@ public final class ScreenLock {
     private static func active(_ bus: OpaquePointer, _ name: String, _ path: String) -> Bool? {
         guard let m = try? Systemd.make("sd_bus_message_new_method_call", { $0.sd_bus_message_new_method_call(bus, &$1, name, path, name, "GetActive") })
         else { return nil }
+        return ask(bus, m) { reply throws(SystemError) in try NotificationBus.readBoolean(reply) }
+    }
+
+    /// Sends `m` (consumed) and waits a second at most for the answer, read by `read`; nil: an
+    /// error, or no answer.
+    static func ask<T>(_ bus: OpaquePointer, _ m: OpaquePointer, _ read: (OpaquePointer) throws(SystemError) -> T) -> T? {
         var busError = sd_bus_error()
         var reply: OpaquePointer?
         defer {
@@ -59,16 +70,17 @@ public final class ScreenLock {
             if let reply { _ = Systemd.unchecked { $0.sd_bus_message_unref(reply) } }
         }
         guard (try? Systemd.call("sd_bus_call") { $0.sd_bus_call(bus, m, 1_000_000, &busError, &reply) }) != nil, let reply else { return nil }
-        return try? NotificationBus.readBoolean(reply)
+        return try? read(reply)
     }
 
     deinit {
         for box in boxes { box.lock = nil }
         for slot in slots { _ = Systemd.unchecked { $0.sd_bus_slot_unref(slot) } }
         _ = Systemd.unchecked { $0.sd_bus_flush_close_unref(bus) }
+        if let system { _ = Systemd.unchecked { $0.sd_bus_flush_close_unref(system) } }
     }
 
-    private func heard(_ name: String, _ locked: Bool) {
+    func heard(_ name: String, _ locked: Bool) {
         active[name] = locked
         let now = active.values.contains(true)
         guard now != isLocked else { return }
@@ -77,7 +89,7 @@ public final class ScreenLock {
     }
 
     /// A screen saver's name, and the watch it reports to (nil once the watch is gone).
-    private final class Box {
+    final class Box {
         weak var lock: ScreenLock?
         let name: String
         init(_ lock: ScreenLock, _ name: String) {

@@ -72,4 +72,37 @@ extension ServeTests {
         #expect(log.components(separatedBy: "in one summary of 2").count - 1 == 2, "\(log)")
         #expect(!log.contains("delivered todo:2:"), "the one done is not shown:\n\(log)")
     }
+
+    @Test(
+        "logind's LockedHint (a stand-in on a private system bus) holds a nag's return due while locked, learned from PropertiesChanged; unlocked, it shows, alone, as itself"
+    )
+    func logindLocked() throws {
+        let session = try DesktopSession(notificationServer: true)
+        let logind = try LogindStandIn()
+        let runtime = folder.path("runtime")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try writeConfig("nagFor: \"1m\",")
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due, "--nag", "5s")
+        let environment = session.environment.merging(logind.environment) { $1 }.merging(["XDG_RUNTIME_DIR": runtime]) { $1 }
+        let server = try Server(db: db, config: config, start: nil, environment: environment)
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        try logind.setLocked(true)
+        #expect(server.waitForLog("the screen is locked: desktop reminders are held until it unlocks"), "\(server.logSoFar())")
+        // The return due five seconds on is held, not shown.
+        let held = waitUntil(seconds: 15) {
+            let next = (try? CLIProcess.run(["--db", db, "--config", config, "next"], environment: ["XDG_RUNTIME_DIR": runtime]).stdout) ?? ""
+            return next.contains("(held: screen locked since ")
+        }
+        #expect(held, "\(server.logSoFar())")
+        #expect(!server.logSoFar().contains(", replacing "), "not shown while locked:\n\(server.logSoFar())")
+
+        try logind.setLocked(false)
+        #expect(server.waitForLog("the screen is unlocked: desktop reminders held meanwhile go out"), "\(server.logSoFar())")
+        #expect(server.waitForLog(", replacing "), "\(server.logSoFar())")
+        #expect(session.displayed() == 1, "replaced in place")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(!log.contains("while you were away"), "one alone goes out as itself:\n\(log)")
+    }
 }

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A private system bus with a stand-in for logind on it (Scripts/fake-logind.py): the user's
+/// graphical session, whose LockedHint a test sets as a screen locker tells logind.
+public final class LogindStandIn {
+    public let folder: TemporaryFolder
+    public let address: String
+    private var daemons: [Daemon] = []
+    static let script = Repository.scripts.appendingPathComponent("fake-logind.py").path
+
+    public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
+
+    public init() throws {
+        try Repository.require("/usr/bin/dbus-daemon", "dbus-daemon")
+        guard (try? runTool("/usr/bin/python3", ["-c", "import dbus, gi"], environment: [:]))?.0 == 0 else {
+            throw TestServerError("python3-dbus or python3-gi is missing: run `make deps`")
+        }
+        let folder = try TemporaryFolder()
+        self.folder = folder
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:path=\(folder.path("system"))</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+        </busconfig>
+        """.write(toFile: folder.path("system.conf"), atomically: true, encoding: .utf8)
+        let bus = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("system.conf"))", "--nofork", "--print-address"])
+        address = bus.firstLine()
+        daemons.append(bus)
+        guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
+        let logind = try Daemon("/usr/bin/python3", [Self.script, address])
+        daemons.append(logind)
+        guard logind.firstLine() == "ready" else { throw TestServerError("the stand-in for logind did not start") }
+    }
+
+    /// As a screen locker tells logind (org.freedesktop.login1.Session.SetLockedHint).
+    public func setLocked(_ locked: Bool) throws {
+        let call =
+            "import dbus,sys; dbus.bus.BusConnection(sys.argv[1]).get_object('org.freedesktop.login1', '/org/freedesktop/login1/session/c1')"
+            + ".SetLockedHint(sys.argv[2] == 'true', dbus_interface='org.freedesktop.login1.Session')"
+        let (status, text) = try runTool("/usr/bin/python3", ["-c", call, address, locked ? "true" : "false"], environment: [:])
+        guard status == 0 else { throw TestServerError("SetLockedHint failed: \(text)") }
+    }
+}
