@@ -109,13 +109,12 @@ extension RunnerCore {
             for send in round.decision.sends {
                 let claimed = send.reminders.filter { mine.contains(DeliveryID($0.key, send.channel)) }
                 guard !claimed.isEmpty else { continue }
-                let message =
-                    claimed.count > 1 && send.away
-                    ? ReminderMessage.awaySummary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
-                    : claimed.count > 1
-                        ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
-                        : ReminderMessage(
-                            claimed[0], late: send.late, at: round.now, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
+                var message =
+                    claimed.count > 1
+                    ? ReminderMessage.summary(of: claimed, when: ISO8601.format(round.now, in: settings.zone), zone: settings.zone)
+                    : ReminderMessage(
+                        claimed[0], late: send.late, at: round.now, zone: settings.zone, style: settings.config.style(of: claimed[0].item))
+                if send.away, claimed.count > 1 { message = .awaySummary(of: claimed, when: message.when, zone: settings.zone) }
                 let ids = claimed.map { DeliveryID($0.key, send.channel) }
                 // In flight before it is handed over: a channel may end it at once.
                 inFlight.formUnion(ids)
