@@ -3,11 +3,14 @@ public struct Hold: Hashable, Sendable {
     public enum Reason: String, Hashable, Sendable {
         /// Its channel's server is paused (dunst's do-not-disturb): it goes out when it resumes.
         case serverPaused = "server-paused"
+        /// The server's Do Not Disturb is on (`DoNotDisturb`): it goes out when it ends.
+        case doNotDisturb = "do-not-disturb"
 
         /// In words, as `next` and `preview` say it.
         public var words: String {
             switch self {
             case .serverPaused: "notification server paused"
+            case .doNotDisturb: "Do Not Disturb"
             }
         }
     }

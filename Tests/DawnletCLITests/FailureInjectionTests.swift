@@ -17,10 +17,11 @@ extension ServeTests {
         try writeConfig("", channels: "desktop: { fallback: null }")
         let (due, _) = twoMinutesAgo()
         try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
-        // The first async calls of the connection ask the server what it can do and whether it is
-        // paused; the third is Notify.
+        // The first async calls of the connection ask the server what it can do, whether it is
+        // paused and its name (how its Do Not Disturb is learned: dunst's is its pause); the fourth
+        // is Notify.
         let server = try Server(
-            db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@3=ECONNRESET"]) { $1 })
+            db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@4=ECONNRESET"]) { $1 })
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)
         let (status, log) = try stop(server, after: "delivered todo:1:")
         #expect(status == 0)

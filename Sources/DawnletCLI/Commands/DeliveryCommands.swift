@@ -231,6 +231,7 @@ enum DeliveryCommands {
                 report(
                     capabilities.contains("actions") ? true : nil, "desktop actions",
                     capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
+                report(true, "do not disturb", doNotDisturbWords())
             } catch {
                 report(
                     config.desktop.fallback == nil ? false : nil, "desktop",
