@@ -48,9 +48,10 @@ extension LoopChannels {
         }
     }
 
-    /// A reminder is due (the runner's wake timer): where Do Not Disturb can only be asked, and it
-    /// was on, it is asked again; its end lets what it held go out.
-    public func reminderDue() {
+    /// A reminder is due (the runner's wake timer), or the database was written (a command such as
+    /// `todo add`): where Do Not Disturb can only be asked (mako), and it was on, it is asked again;
+    /// its end lets what it held go out. Never on a timer of its own.
+    public func askDoNotDisturbAgain() {
         guard doNotDisturbOn, doNotDisturbSource?.askedWhenDue == true, let bus = notifications, bus.isOpen else { return }
         bus.doNotDisturb(.makoModes) { [self] on in setDoNotDisturb(on) }
     }

@@ -232,7 +232,7 @@ public final class Runner {
     /// was made or its window ran out (then plan first).
     public func timerFired() {
         // A reminder is due: where Do Not Disturb is learned only by asking (mako), it is asked now.
-        (channels as? LoopChannels)?.reminderDue()
+        (channels as? LoopChannels)?.askDoNotDisturbAgain()
         send(.wake(dataVersion: try? store.dataVersion()))
     }
 
