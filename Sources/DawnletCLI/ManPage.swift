@@ -288,7 +288,7 @@ enum ManPage {
         ),
         (
             "channels.desktop.criticalPassesDoNotDisturb",
-            "While the server's Do Not Disturb is on (swaync's, xfce4-notifyd's, mako's do-not-disturb mode; learned from its signals, mako's read when a reminder is due), desktop reminders are held as for a paused server (or go through the fallback, as whilePaused says) and go out when it ends. true (the default, as quiet hours let them pass): a reminder asking for critical urgency goes out all the same; false: it waits too."
+            "While the server's Do Not Disturb is on (swaync's, xfce4-notifyd's, mako's do-not-disturb mode, GNOME's show-banners set false; learned from their signals, mako's read when a reminder is due), desktop reminders are held as for a paused server (or go through the fallback, as whilePaused says) and go out when it ends. true (the default, as quiet hours let them pass): a reminder asking for critical urgency goes out all the same; false: it waits too."
         ),
         (
             "channels.desktop.persistence",

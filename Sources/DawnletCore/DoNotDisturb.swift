@@ -38,7 +38,7 @@ public enum DoNotDisturb {
             case .swaync: "swaync's GetDnd, then its OnDndToggle signal"
             case .xfconf: "xfconf's /do-not-disturb of xfce4-notifyd, then its PropertyChanged signal"
             case .makoModes: "mako's do-not-disturb mode, read with ListModes when a reminder is due (mako has no signal)"
-            case .gnomeShowBanners: "not learned: GNOME's show-banners setting is not read"
+            case .gnomeShowBanners: "GNOME's show-banners setting, read from the dconf user database, then dconf's Notify signal"
             case .inhibited: "the server's Inhibited property, where it has one (no Do Not Disturb of its own)"
             }
         }
@@ -46,6 +46,22 @@ public enum DoNotDisturb {
         /// Whether it is learned only by asking when a reminder is due: held reminders then go
         /// out when a later one comes due and finds it off (or when the server restarts).
         public var askedWhenDue: Bool { self == .makoModes }
+    }
+
+    /// GNOME's setting: banners not shown is its Do Not Disturb.
+    public static let gnomeShowBanners = "/org/gnome/desktop/notifications/show-banners"
+
+    /// Whether the dconf user database (its bytes, a GVDB file) holds GNOME's Do Not Disturb:
+    /// `show-banners` set false. Not set, or no database: banners are shown.
+    public static func on(dconfUser bytes: [UInt8]) -> Bool { GVDB.boolean(at: gnomeShowBanners, in: bytes) == false }
+
+    /// Whether a dconf Notify signal (a prefix and the keys under it that changed) may have
+    /// changed `show-banners`.
+    public static func touchesShowBanners(prefix: String, changes: [String]) -> Bool {
+        (changes.isEmpty ? [""] : changes).contains { change in
+            let path = prefix + change
+            return path == gnomeShowBanners || (path.hasSuffix("/") && gnomeShowBanners.hasPrefix(path))
+        }
     }
 
     /// mako's name for the mode.

@@ -39,7 +39,10 @@ extension NotificationBus {
             make = { () throws(SystemError) in try self.method(NotificationBus.service, NotificationBus.mako.path, NotificationBus.mako.interface, "ListModes")
             }
             read = { m throws(SystemError) in DoNotDisturb.on(makoModes: Array(try NotificationBus.readStrings(m))) }
-        case .dunstPaused, .gnomeShowBanners, .inhibited:
+        case .gnomeShowBanners:
+            // A file, not a call: dconf's readers read its database themselves.
+            return done(DconfUser.read().map(DoNotDisturb.on(dconfUser:)) ?? false)
+        case .dunstPaused, .inhibited:
             return done(false)
         }
         // An xfconf without the property (never set) answers an error: not on.
@@ -66,7 +69,15 @@ extension NotificationBus {
                 guard (try? NotificationBus.readString(m)) == x.channel, (try? NotificationBus.readString(m)) == x.property else { return }
                 changed(false)
             }
-        case .makoModes, .dunstPaused, .gnomeShowBanners, .inhibited:
+        case .gnomeShowBanners:
+            // dconf-service says which keys it wrote; the value is read from its file again.
+            try match(path: DconfUser.writerPath, interface: DconfUser.writer, "Notify") { m in
+                guard let prefix = try? NotificationBus.readString(m), let changes = try? NotificationBus.readStrings(m),
+                    DoNotDisturb.touchesShowBanners(prefix: prefix, changes: Array(changes))
+                else { return }
+                changed(DconfUser.read().map(DoNotDisturb.on(dconfUser:)) ?? false)
+            }
+        case .makoModes, .dunstPaused, .inhibited:
             break
         }
     }

@@ -7,6 +7,6 @@ extension DeliveryCommands {
     static func doNotDisturbWords() -> String {
         guard let name = try? NotificationBus().serverInformation().first else { return "not known: the server did not say its name" }
         let source = DoNotDisturb.Source.of(serverName: name)
-        return source == .gnomeShowBanners ? source.words : "learned from " + source.words
+        return "learned from " + source.words
     }
 }
