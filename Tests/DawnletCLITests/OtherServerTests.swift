@@ -6,6 +6,9 @@ import Testing
 /// (`OtherDesktop`): shown, held while its Do Not Disturb is on and said so by `preview`, sent when
 /// it ends. On the real clock, as the dunst tests (sd-bus does not run under libfaketime).
 ///
+/// GNOME's case runs a real dconf-service but a stand-in for GNOME Shell's notification service (it
+/// says it is gnome-shell): GNOME Shell itself is tested elsewhere.
+///
 /// What a server cannot do here: swaync 0.7.3 has no way to press a button from outside (no
 /// InvokeAction on its bus, nothing in swaync-client), and xfce4-notifyd's buttons are only
 /// pixels on its window; their presses are tested on mako (`makoctl invoke`) and dunst.
@@ -35,7 +38,7 @@ extension ServeTests {
     }
 
     @Test(
-        "mako, swaync, xfce4-notifyd: Do Not Disturb on, the reminder due is held and preview says so; off, it goes out and is shown, recorded delivered once",
+        "mako, swaync, xfce4-notifyd, GNOME (dconf): Do Not Disturb on, the reminder due is held and preview says so; off, it goes out and is shown, recorded delivered once",
         arguments: OtherDesktop.Server.allCases)
     func doNotDisturbHeldThenSent(_ kind: OtherDesktop.Server) throws {
         let session = try OtherDesktop(kind)
@@ -93,7 +96,7 @@ extension ServeTests {
     }
 
     @Test(
-        "mako, swaync, xfce4-notifyd: a reminder answered elsewhere (todo done in a terminal) is closed on screen",
+        "mako, swaync, xfce4-notifyd, GNOME (a stand-in): a reminder answered elsewhere (todo done in a terminal) is closed on screen",
         arguments: OtherDesktop.Server.allCases)
     func answeredElsewhereClosed(_ kind: OtherDesktop.Server) throws {
         let session = try OtherDesktop(kind)
@@ -169,7 +172,10 @@ extension ServeTests {
         let session = try OtherDesktop(kind)
         try writeConfig("", channels: "desktop: { fallback: null }")
         let result = try CLIProcess.run(["--db", db, "--config", config, "doctor"], environment: session.environment)
-        let words = ["mako": "mako's do-not-disturb mode", "swaync": "swaync's GetDnd, then its OnDndToggle signal", "xfce": "xfconf's /do-not-disturb"]
+        let words = [
+            "mako": "mako's do-not-disturb mode", "swaync": "swaync's GetDnd, then its OnDndToggle signal", "xfce": "xfconf's /do-not-disturb",
+            "gnome": "GNOME's show-banners setting, read from the dconf user database",
+        ]
         let line = result.stdout.split(separator: "\n").first { $0.contains("do not disturb") }
         #expect(line?.contains("learned from " + words[kind.rawValue]!) == true, "\(result.stdout)")
     }

@@ -4,9 +4,11 @@ import Foundation
 /// SwayNotificationCenter under a headless sway (which refuses root: run as nobody, the bus open to
 /// both), xfce4-notifyd under Xvfb with its xfconfd. Each says whether its Do Not Disturb is on,
 /// and turns it on and off the way a person would (makoctl, swaync's SetDnd, xfconf-query).
+/// GNOME's is dconf's `show-banners`: a real dconf-service with `dconf write`, and a stand-in for
+/// GNOME Shell's notification service (Scripts/gnome-notifications.py) that says it is gnome-shell.
 public final class OtherDesktop {
     public enum Server: String, Sendable, CaseIterable {
-        case mako, swaync, xfce
+        case mako, swaync, xfce, gnome
     }
 
     public let server: Server
@@ -17,9 +19,15 @@ public final class OtherDesktop {
     private var daemons: [Daemon] = []
 
     public var environment: [String: String] {
-        ["DBUS_SESSION_BUS_ADDRESS": address].merging(display.map { ["DISPLAY": $0] } ?? [:]) { $1 }
+        var environment = ["DBUS_SESSION_BUS_ADDRESS": address]
+        if let display { environment["DISPLAY"] = display }
+        // dconf's user database, which serve reads as GNOME's readers do.
+        if server == .gnome { environment["XDG_CONFIG_HOME"] = folder.path("config") }
+        return environment
     }
+    public var gnomeState: String { folder.path("gnome-notifications.json") }
 
+    static let dconfService = "/usr/libexec/dconf-service"
     static let xfconfd = "/usr/lib/x86_64-linux-gnu/xfce4/xfconf/xfconfd"
     static let xfce4Notifyd = "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd"
     /// nobody: sway will not run as root.
@@ -32,8 +40,12 @@ public final class OtherDesktop {
         case .mako: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/mako", "/usr/bin/makoctl"]
         case .swaync: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/swaync"]
         case .xfce: tools += ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/xfconf-query", Self.xfconfd, Self.xfce4Notifyd]
+        case .gnome: tools += ["/usr/bin/python3", "/usr/bin/dconf", Self.dconfService]
         }
         for tool in tools { try Repository.require(tool, tool) }
+        if server == .gnome && !FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/gi/__init__.py") {
+            throw TestServerError("python3-gi is missing: run `make deps`")
+        }
         folder = try TemporaryFolder()
         chmod(folder.path(""), 0o755)
         // No <servicedir>: a Notify would start whatever server the machine has. A root client
@@ -87,6 +99,15 @@ public final class OtherDesktop {
             daemons.append(try Daemon(Self.xfconfd, [], environment: settings))
             try waitForName("org.xfce.Xfconf")
             daemons.append(try Daemon(Self.xfce4Notifyd, [], environment: settings))
+        case .gnome:
+            display = nil
+            daemons.append(try Daemon(Self.dconfService, [], environment: environment))
+            try waitForName("ca.desrt.dconf")
+            let script = Repository.scripts.appendingPathComponent("gnome-notifications.py").path
+            let stand = try Daemon("/usr/bin/python3", [script, gnomeState], environment: environment)
+            daemons.append(stand)
+            let line = stand.firstLine()
+            guard line == "ready" else { throw TestServerError("the GNOME notification stand-in did not start: \(line)") }
         }
         try waitForName("org.freedesktop.Notifications")
         if server == .swaync { try waitForName("org.erikreider.swaync.cc") }
@@ -125,6 +146,8 @@ public final class OtherDesktop {
             (status, text) = try tool(
                 "/usr/bin/busctl",
                 ["--user", "call", "org.erikreider.swaync.cc", "/org/erikreider/swaync/cc", "org.erikreider.swaync.cc", "SetDnd", "b", on ? "true" : "false"])
+        case .gnome:
+            (status, text) = try tool("/usr/bin/dconf", ["write", "/org/gnome/desktop/notifications/show-banners", on ? "false" : "true"])
         case .xfce:
             (status, text) = try tool(
                 "/usr/bin/xfconf-query", ["-c", "xfce4-notifyd", "-p", "/do-not-disturb", "-n", "-t", "bool", "-s", on ? "true" : "false"])
@@ -167,6 +190,9 @@ public final class OtherDesktop {
         case .xfce:
             let answer = try? tool("/usr/bin/xdotool", ["search", "--onlyvisible", "--classname", "xfce4-notifyd"])
             return answer.map { $0.1.split(separator: "\n").count } ?? -1
+        case .gnome:
+            let shown = (try? Data(contentsOf: URL(fileURLWithPath: gnomeState))).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: String] }
+            return shown?.count ?? -1
         }
     }
 
