@@ -30,6 +30,8 @@ public struct RunnerCore: Sendable {
     /// Channels whose server holds what it is given unseen (a paused notification server), and
     /// since when the runner knew: nothing is handed to them until they resume.
     public internal(set) var paused: [Channel: Instant] = [:]
+    /// Since when the desktop server's Do Not Disturb has been on (`RunnerCore+DoNotDisturb.swift`).
+    public internal(set) var doNotDisturb: Instant?
     /// What the last decision held back (due on a paused channel): published for `next` and
     /// `preview`.
     public internal(set) var held: [Hold] = []
@@ -116,6 +118,7 @@ public struct RunnerCore: Sendable {
         case .deliveryFinished(let ticket, let outcome): return finished(ticket, outcome, now: now)
         case .desktopPaused(let isPaused): return desktopPaused(isPaused, now: now)
         case .screenLocked(let isLocked): return screenLocked(isLocked, now: now)
+        case .desktopDoNotDisturb(let isOn): return desktopDoNotDisturb(isOn, now: now)
         case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
         case .planned(let result): return planned(result)
         case .planFailed(let request, let error):

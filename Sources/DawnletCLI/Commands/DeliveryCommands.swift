@@ -232,6 +232,7 @@ enum DeliveryCommands {
                     capabilities.contains("actions") ? true : nil, "desktop actions",
                     capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
                 doctorServer(bus, capabilities: capabilities, config: config) { report($0, $1, $2, fix: $3) }
+                report(true, "do not disturb", doNotDisturbWords())
             } catch {
                 report(
                     config.desktop.fallback == nil ? false : nil, "desktop",
