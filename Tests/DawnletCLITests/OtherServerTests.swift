@@ -77,6 +77,29 @@ extension ServeTests {
         #expect(lines().isEmpty, "no command ran")
     }
 
+    @Test("mako: Do Not Disturb ended with nothing said, what it held goes out when the next reminder comes due (up to a minute and a quarter)")
+    func makoHeldUntilNextDue() throws {
+        let session = try OtherDesktop(.mako)
+        try session.setDoNotDisturb(true)
+        try writeConfig("", channels: "desktop: { fallback: null, criticalPassesDoNotDisturb: false }")
+        let runtime = try runtimeFolder()
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        // The next whole minute at least 15 s away: due after Stretch is held.
+        let toBoundary = 60 - Int(Date().timeIntervalSince1970) % 60
+        let next = berlin(Double(toBoundary < 15 ? toBoundary + 60 : toBoundary) + 1, "yyyy-MM-dd'T'HH:mm")
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Walk", "--due", next)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        #expect(try waitForPublished("[held: Do Not Disturb]", runtime, "preview").contains("Stretch  → desktop  [held: Do Not Disturb]"))
+        try session.setDoNotDisturb(false)
+        // mako says nothing: Stretch waits for Walk's time, when serve asks again.
+        #expect(session.count() == 0, "\(server.logSoFar())")
+        #expect(session.waitForCount(2, seconds: 80) == 2, "both out at Walk's time")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.components(separatedBy: "delivered todo:").count == 3, "\(log)")
+    }
+
     @Test("mako: Done pressed (makoctl invoke) marks the todo done once and closes the notification")
     func makoDone() throws {
         let session = try OtherDesktop(.mako)
