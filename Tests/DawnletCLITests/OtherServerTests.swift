@@ -77,6 +77,29 @@ extension ServeTests {
         #expect(lines().isEmpty, "no command ran")
     }
 
+    @Test("mako: Do Not Disturb ended with nothing said, what it held goes out when the next reminder comes due (up to a minute and a quarter)")
+    func makoHeldUntilNextDue() throws {
+        let session = try OtherDesktop(.mako)
+        try session.setDoNotDisturb(true)
+        try writeConfig("", channels: "desktop: { fallback: null, criticalPassesDoNotDisturb: false }")
+        let runtime = try runtimeFolder()
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        // The next whole minute at least 15 s away: due after Stretch is held.
+        let toBoundary = 60 - Int(Date().timeIntervalSince1970) % 60
+        let next = berlin(Double(toBoundary < 15 ? toBoundary + 60 : toBoundary) + 1, "yyyy-MM-dd'T'HH:mm")
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Walk", "--due", next)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        #expect(try waitForPublished("[held: Do Not Disturb]", runtime, "preview").contains("Stretch  → desktop  [held: Do Not Disturb]"))
+        try session.setDoNotDisturb(false)
+        // mako says nothing: Stretch waits for Walk's time, when serve asks again.
+        #expect(session.count() == 0, "\(server.logSoFar())")
+        #expect(session.waitForCount(2, seconds: 80) == 2, "both out at Walk's time")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.components(separatedBy: "delivered todo:").count == 3, "\(log)")
+    }
+
     @Test("mako: Done pressed (makoctl invoke) marks the todo done once and closes the notification")
     func makoDone() throws {
         let session = try OtherDesktop(.mako)
@@ -112,19 +135,41 @@ extension ServeTests {
         #expect(status == 0)
     }
 
-    @Test("mako: a nag's return replaces its notification: one on screen, the same todo")
-    func makoNagReplaces() throws {
-        let session = try OtherDesktop(.mako)
+    @Test(
+        "mako, swaync, xfce4-notifyd, GNOME (a stand-in): a nag's return replaces its notification: still one on screen",
+        arguments: OtherDesktop.Server.allCases)
+    func nagReplaces(_ kind: OtherDesktop.Server) throws {
+        let session = try OtherDesktop(kind)
         try writeConfig("nag: \"5s\",", channels: "desktop: { fallback: null }")
         let (due, _) = twoMinutesAgo()
         try cli("--now", threeMinutesAgo(), "todo", "add", "Take pills", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
         #expect(session.waitForCount(1, seconds: 10) == 1)
         #expect(server.waitForLog(", replacing ", seconds: 15), "\(server.logSoFar())")
-        let shown = try session.makoList()
-        #expect(shown.count == 1 && shown[0].summary.contains("Take pills"), "\(shown.map(\.summary))")
+        #expect(session.count() == 1, "replaced, not stacked")
+        if kind == .mako {
+            let shown = try session.makoList()
+            #expect(shown.count == 1 && shown[0].summary.contains("Take pills"), "\(shown.map(\.summary))")
+        }
         let (status, _) = try server.stop()
         #expect(status == 0)
+    }
+
+    @Test("swaync: Do Not Disturb on with whilePaused \"fallback\": the reminder goes through the fallback command, saying why")
+    func doNotDisturbFallback() throws {
+        let session = try OtherDesktop(.swaync)
+        try session.setDoNotDisturb(true)
+        try writeConfig("", channels: "desktop: { fallback: \"command\", whilePaused: \"fallback\", criticalPassesDoNotDisturb: false }")
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        let deadline = Date().addingTimeInterval(10)
+        while lines().isEmpty && Date() < deadline { usleep(50_000) }
+        #expect(lines().count == 1 && lines().first?.contains("Stretch") == true, "\(lines())")
+        #expect(session.count() == 0, "not shown on the desktop")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.contains("the notification server's Do Not Disturb is on; todo:1:"), "\(log)")
     }
 
     @Test("swaync: with Do Not Disturb on, a late todo (critical) goes out all the same by default")
