@@ -8,15 +8,10 @@ extension RunnerCore {
         guard !stopping, isOn != (doNotDisturb != nil) else { return [] }
         if isOn {
             doNotDisturb = now
-            return [.log(Self.doNotDisturbLine)] + (round == nil ? publish(now: now) : [])
+            return holdBegan(Self.doNotDisturbLine, now: now)
         }
         doNotDisturb = nil
-        let said: [RunnerEffect] = [.log(LogEntry("Do Not Disturb ended: desktop reminders held meanwhile go out", priority: 5))]
-        if round != nil {
-            round?.again = true
-            return said
-        }
-        return said + beginRound(now: now, announce: true, origin: nil)
+        return holdEnded("Do Not Disturb ended: desktop reminders held meanwhile go out", now: now)
     }
 
     static let doNotDisturbLine = LogEntry("Do Not Disturb is on: desktop reminders are held until it ends", priority: 5)

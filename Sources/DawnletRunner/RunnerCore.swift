@@ -232,11 +232,22 @@ public struct RunnerCore: Sendable {
         guard !stopping, isPaused != (paused[.desktop] != nil) else { return [] }
         if isPaused {
             paused[.desktop] = now
-            // Said at once: `next` and `preview` read it (a round ending says it anyway).
-            return [.log(Self.pausedLine)] + (round == nil ? publish(now: now) : [])
+            return holdBegan(Self.pausedLine, now: now)
         }
         paused[.desktop] = nil
-        let said: [RunnerEffect] = [.log(LogEntry("the notification server resumed: desktop reminders held meanwhile go out", priority: 5))]
+        return holdEnded("the notification server resumed: desktop reminders held meanwhile go out", now: now)
+    }
+
+    /// A hold on desktop reminders began (a paused server, Do Not Disturb, a locked screen): said at
+    /// once, as `next` and `preview` read it (a round ending says it anyway).
+    func holdBegan(_ line: LogEntry, now: Instant) -> [RunnerEffect] {
+        [.log(line)] + (round == nil ? publish(now: now) : [])
+    }
+
+    /// A hold on desktop reminders ended: said, and what waited goes out, in a round now or again
+    /// after the one under way.
+    mutating func holdEnded(_ line: String, now: Instant) -> [RunnerEffect] {
+        let said: [RunnerEffect] = [.log(LogEntry(line, priority: 5))]
         if round != nil {
             round?.again = true
             return said
