@@ -55,4 +55,17 @@ extension ServeTests {
             try session.click(button: 0)
         }
     }
+
+    @Test("desktop, mako: Done pressed (makoctl invoke) after a restart marks the todo done, once, and closes the notification")
+    func makoDoneAfterRestart() throws {
+        // mako broadcasts ActionInvoked: the serve started again hears a press on its predecessor's notification.
+        let session = try OtherDesktop(.mako)
+        _ = try doneAfterRestart(session) {
+            let shown = try session.makoList()
+            #expect(shown.count == 1, "one notification, replaced in place: \(shown.map(\.summary))")
+            let first = try #require(shown.first)
+            try session.invoke(first.id, "done")
+        }
+        #expect(session.waitForCount(0, seconds: 10) == 0, "closed by the action")
+    }
 }

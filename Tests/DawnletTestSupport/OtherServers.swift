@@ -6,7 +6,7 @@ import Foundation
 /// and turns it on and off the way a person would (makoctl, swaync's SetDnd, xfconf-query).
 /// GNOME's is dconf's `show-banners`: a real dconf-service with `dconf write`, and a stand-in for
 /// GNOME Shell's notification service (Scripts/gnome-notifications.py) that says it is gnome-shell.
-public final class OtherDesktop {
+public final class OtherDesktop: NotificationSession {
     public enum Server: String, Sendable, CaseIterable {
         case mako, swaync, xfce, gnome
     }
