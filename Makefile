@@ -11,8 +11,9 @@ PREFIX ?= $(HOME)/.local
 # dconf (GNOME's setting) with python3-gi for a stand-in of GNOME's notification service.
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
 # GNOME Shell headless (its notification service and screen lock, driven over org.gnome.Shell.Eval),
-# and python3-dbus with python3-gi for the tests' hands on it and the stand-in display manager.
-DEB_TEST_GNOME := gnome-shell gjs python3-dbus python3-gi
+# and python3-dbus with python3-gi for the tests' hands on it and the stand-in display manager;
+# dconf-gsettings-backend for GNOME Shell reading its settings (show-banners) from dconf.
+DEB_TEST_GNOME := gnome-shell gjs python3-dbus python3-gi dconf-gsettings-backend
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime strace python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db \
 	notification-daemon xdotool taskwarrior calcurse khal $(DEB_TEST_GNOME) \
 	sway mako-notifier sway-notification-center xfce4-notifyd xfconf dconf-cli dconf-service

@@ -81,6 +81,38 @@ extension ServeTests {
     }
 
     @Test(
+        "GNOME Shell (dconf): show-banners false, the reminder due is held and preview and next say so; true, it goes out and GNOME Shell has it, recorded delivered once"
+    )
+    func gnomeShellDoNotDisturb() throws {
+        let session = try GnomeShellSession(settings: .dconf)
+        try session.setDoNotDisturb(true)
+        // GNOME Shell reads the database serve reads.
+        #expect(waitUntil { (try? session.showsBanners()) == "false" }, "GNOME Shell does not read show-banners from dconf")
+        // A late todo asks for critical urgency: held only when critical ones do not pass.
+        try writeConfig("", channels: "desktop: { fallback: null, criticalPassesDoNotDisturb: false }")
+        let runtime = try runtimeFolder()
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment.merging(["XDG_RUNTIME_DIR": runtime]) { $1 })
+        let held = try waitForPublished("[held: Do Not Disturb]", runtime, "preview")
+        #expect(held.contains("Stretch  → desktop  [held: Do Not Disturb]\n"), "\(held)\n\(server.logSoFar())")
+        #expect(try published(runtime, "next").contains("  todo #1  Stretch  (held: Do Not Disturb)\n"))
+        #expect(try session.notifications().isEmpty, "held, not sent")
+
+        try session.setDoNotDisturb(false)
+        #expect(waitUntil { (try? session.showsBanners()) == "true" })
+        let shown = try gnomeNotifications(session, count: 1)
+        #expect(shown.first?["title"] as? String == "Stretch (late)", "\(shown)\n\(server.logSoFar())")
+        let sent = try waitForPublished("Stretch  → desktop  [delivered on desktop", runtime, "preview", "--all", "--days", "1")
+        #expect(sent.contains("Stretch  → desktop  [delivered on desktop") && !sent.contains("held"), "\(sent)")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.contains("Do Not Disturb is on: desktop reminders are held until it ends"), "\(log)")
+        #expect(log.contains("Do Not Disturb ended: desktop reminders held meanwhile go out"), "\(log)")
+        #expect(log.components(separatedBy: "delivered todo:1:").count == 2, "\(log)")
+    }
+
+    @Test(
         "doctor names the server, its version and capabilities, and notes what cannot work there: GNOME Shell shows three of a todo's six actions; dunst plays no sound"
     )
     func doctorOnServers() throws {

@@ -14,13 +14,29 @@ extension DesktopSession: NotificationSession {}
 /// lock). The notification service (org.freedesktop.Notifications, GNOME's proxy to the shell,
 /// which sends ActionInvoked and NotificationClosed to the notification's sender only) and
 /// org.gnome.ScreenSaver run as GNOME starts them, kept running (SHELL_DBUS_PERSIST).
+///
+/// Its settings live in memory, or in dconf: a dconf-service of its own on the session bus, the
+/// user database under the session's XDG_CONFIG_HOME, which GNOME Shell and a `serve` started in
+/// the session both read (GNOME's Do Not Disturb, `show-banners`, written with `dconf write`).
 public final class GnomeShellSession: NotificationSession {
+    /// Where GNOME Shell keeps its settings (GSETTINGS_BACKEND).
+    public enum Settings: String, Sendable {
+        case memory, dconf
+    }
+
     public let folder: TemporaryFolder
     public let address: String
     public let systemAddress: String
+    public let settings: Settings
     private var daemons: [Daemon] = []
+    private var shellEnvironment: [String: String] = [:]
 
-    public var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
+    public var environment: [String: String] {
+        var environment = ["DBUS_SESSION_BUS_ADDRESS": address]
+        // dconf's user database, which serve reads as GNOME's readers do.
+        if settings == .dconf { environment["XDG_CONFIG_HOME"] = folder.path("config") }
+        return environment
+    }
 
     static let script = Repository.scripts.appendingPathComponent("gnome-shell.py").path
     static let tools = [
@@ -28,8 +44,11 @@ public final class GnomeShellSession: NotificationSession {
         "/usr/share/gnome-shell/org.gnome.ScreenSaver", "/usr/bin/python3",
     ]
 
-    public init() throws {
-        for tool in Self.tools {
+    public init(settings: Settings = .memory) throws {
+        self.settings = settings
+        var tools = Self.tools
+        if settings == .dconf { tools += ["/usr/bin/dconf", "/usr/libexec/dconf-service", "/usr/lib/x86_64-linux-gnu/gio/modules/libdconfsettings.so"] }
+        for tool in tools {
             guard FileManager.default.fileExists(atPath: tool) else { throw TestServerError("\(tool) is missing (GNOME Shell): run `make deps`") }
         }
         guard (try? runTool("/usr/bin/python3", ["-c", "import dbus, gi"], environment: [:]))?.0 == 0 else {
@@ -37,7 +56,7 @@ public final class GnomeShellSession: NotificationSession {
         }
         let folder = try TemporaryFolder()
         self.folder = folder
-        for name in ["run", "home"] {
+        for name in ["run", "home", "config"] {
             try FileManager.default.createDirectory(atPath: folder.path(name), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         }
         var started: [Daemon] = []
@@ -66,8 +85,14 @@ public final class GnomeShellSession: NotificationSession {
         guard manager.firstLine() == "ready" else { throw TestServerError("the stand-in display manager did not start") }
         let shellEnvironment = [
             "DBUS_SESSION_BUS_ADDRESS": address, "DBUS_SYSTEM_BUS_ADDRESS": systemAddress, "XDG_RUNTIME_DIR": folder.path("run"),
-            "HOME": folder.path("home"), "XDG_SESSION_TYPE": "wayland", "GSETTINGS_BACKEND": "memory", "SHELL_DBUS_PERSIST": "1",
+            "HOME": folder.path("home"), "XDG_CONFIG_HOME": folder.path("config"), "XDG_SESSION_TYPE": "wayland",
+            "GSETTINGS_BACKEND": settings.rawValue, "SHELL_DBUS_PERSIST": "1",
         ]
+        self.shellEnvironment = shellEnvironment
+        if settings == .dconf {
+            daemons.append(try Daemon("/usr/libexec/dconf-service", [], environment: shellEnvironment))
+            try waitForName("ca.desrt.dconf", seconds: 10)
+        }
         daemons.append(
             try Daemon(
                 "/usr/bin/gnome-shell", ["--headless", "--wayland", "--no-x11", "--virtual-monitor", "1024x768", "--unsafe-mode"],
@@ -90,6 +115,19 @@ public final class GnomeShellSession: NotificationSession {
             (try? runTool("/usr/bin/python3", ask, environment: [:]))?.1.hasPrefix("True") == true
         }
         guard owned else { throw TestServerError("GNOME Shell: \(name) was not owned within \(Int(seconds)) s") }
+    }
+
+    /// Writes GNOME's Do Not Disturb as its switch does: `show-banners` false is on (dconf only).
+    public func setDoNotDisturb(_ on: Bool) throws {
+        precondition(settings == .dconf)
+        let (status, text) = try runTool(
+            "/usr/bin/dconf", ["write", "/org/gnome/desktop/notifications/show-banners", on ? "false" : "true"], environment: shellEnvironment)
+        guard status == 0 else { throw TestServerError("dconf write: \(text)") }
+    }
+
+    /// GNOME Shell's own reading of `show-banners` (its GSettings).
+    public func showsBanners() throws -> String {
+        try eval("new imports.gi.Gio.Settings({schema_id: 'org.gnome.desktop.notifications'}).get_boolean('show-banners')")
     }
 
     /// Runs `script` in GNOME Shell; its result (JSON where the script makes JSON).
