@@ -10,8 +10,8 @@ import Testing
 /// says it is gnome-shell): GNOME Shell itself is tested elsewhere.
 ///
 /// What a server cannot do here: swaync 0.7.3 has no way to press a button from outside (no
-/// InvokeAction on its bus, nothing in swaync-client), and xfce4-notifyd's buttons are only
-/// pixels on its window; their presses are tested on mako (`makoctl invoke`) and dunst.
+/// InvokeAction on its bus, nothing in swaync-client). xfce4-notifyd's buttons are only pixels on
+/// its window: found there and clicked (xdotool), as a person would.
 extension ServeTests {
     /// `preview` (or another command) on the real clock, seeing what serve publishes.
     func published(_ runtime: String, _ arguments: String...) throws -> String {
@@ -111,6 +111,24 @@ extension ServeTests {
         let shown = try #require(try session.makoList().first)
         #expect(shown.actions["done"] != nil, "\(shown.actions)")
         try session.invoke(shown.id, "done")
+        #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
+        #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.components(separatedBy: "done: todo:1:").count == 2, "answered once: \(log)")
+    }
+
+    @Test("xfce4-notifyd: Done clicked on its window (xdotool) marks the todo done once and closes the notification")
+    func xfceDone() throws {
+        let session = try OtherDesktop(.xfce)
+        try writeConfig("", channels: "desktop: { fallback: null }")
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Water plants", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForCount(1, seconds: 10) == 1, "\(server.logSoFar())")
+        // The first three of a todo's actions, Done first (Done, Skip, Snooze 10m): a button each.
+        #expect(waitUntil { ((try? session.xfceButtons()) ?? []).count == 3 }, "its buttons: \((try? session.xfceButtons()) ?? [])")
+        try session.click(button: 0)
         #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
         #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
         let (status, log) = try server.stop()

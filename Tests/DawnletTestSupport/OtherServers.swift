@@ -39,7 +39,7 @@ public final class OtherDesktop: NotificationSession {
         switch server {
         case .mako: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/mako", "/usr/bin/makoctl"]
         case .swaync: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/swaync"]
-        case .xfce: tools += ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/xfconf-query", Self.xfconfd, Self.xfce4Notifyd]
+        case .xfce: tools += ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/xfconf-query", Self.xfconfd, Self.xfce4Notifyd]
         case .gnome: tools += ["/usr/bin/python3", "/usr/bin/dconf", Self.dconfService]
         }
         for tool in tools { try Repository.require(tool, tool) }
@@ -201,6 +201,22 @@ public final class OtherDesktop: NotificationSession {
         let deadline = Date().addingTimeInterval(seconds)
         while self.count() != count && Date() < deadline { usleep(50_000) }
         return self.count()
+    }
+
+    /// The action buttons of xfce4-notifyd's newest notification, left to right, as centres on the
+    /// screen: they are only pixels in its window (`buttonLabels`).
+    public func xfceButtons() throws -> [(x: Int, y: Int)] {
+        precondition(server == .xfce)
+        let (_, windows) = try tool("/usr/bin/xdotool", ["search", "--onlyvisible", "--classname", "xfce4-notifyd"])
+        guard let window = windows.split(separator: "\n").last.map(String.init) else { return [] }
+        return try buttonLabels(window: window, environment: environment, shot: folder.path("window.gray"))
+    }
+
+    /// A real click (xdotool) on xfce4-notifyd's `index`th button, as a person pressing it.
+    public func click(button index: Int) throws {
+        let all = try xfceButtons()
+        guard index < all.count else { throw TestServerError("xfce4-notifyd: no button \(index) among \(all.count)") }
+        try xdotoolClick(at: all[index], environment: environment)
     }
 
     /// Presses `action` on mako's notification `id`, as a person clicking it would.

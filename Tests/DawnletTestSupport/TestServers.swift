@@ -276,47 +276,19 @@ public final class DesktopSession {
 
     static let gnomeDaemon = "/usr/lib/notification-daemon/notification-daemon"
 
-    /// The action buttons of the notification notification-daemon shows (the newest): found as the
-    /// runs of dark pixels (their labels) in the lowest band of text in its window, left to right;
-    /// as centres on the screen.
+    /// The action buttons of the notification notification-daemon shows (the newest), as centres
+    /// on the screen (`buttonLabels`).
     public func buttons() throws -> [(x: Int, y: Int)] {
         let (_, windows) = try runTool("/usr/bin/xdotool", ["search", "--onlyvisible", "--name", "Notification"], environment: environment)
         guard let window = windows.split(separator: "\n").last.map(String.init) else { return [] }
-        let (_, geometry) = try runTool("/usr/bin/xdotool", ["getwindowgeometry", "--shell", window], environment: environment)
-        var values: [String: Int] = [:]
-        for line in geometry.split(separator: "\n") {
-            let parts = line.split(separator: "=")
-            if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
-        }
-        guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"], let height = values["HEIGHT"], width > 0, height > 0 else { return [] }
-        let shot = folder.path("window.gray")
-        let (status, text) = try runTool(
-            "/bin/sh", ["-c", "import -window root -crop \(width)x\(height)+\(x)+\(y) -colorspace Gray -depth 8 gray:\(shot)"], environment: environment)
-        guard status == 0 else { throw TestServerError("import: \(text)") }
-        let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
-        guard pixels.count == width * height else { return [] }
-        func dark(_ column: Int, _ row: Int) -> Bool { pixels[row * width + column] < 128 }
-        // Rows with text, inside the rounded frame's edges.
-        let rows = (4..<(height - 4)).filter { row in (8..<(width - 8)).contains { dark($0, row) } }
-        guard let last = rows.last else { return [] }
-        var band = [last]
-        while let top = band.first, rows.contains(top - 1) { band.insert(top - 1, at: 0) }
-        let columns = (8..<(width - 8)).filter { column in band.contains { dark(column, $0) } }
-        var runs: [[Int]] = []
-        for column in columns {
-            if let end = runs.last?.last, column - end <= 12 { runs[runs.count - 1].append(column) } else { runs.append([column]) }
-        }
-        let middle = y + (band[0] + band[band.count - 1]) / 2
-        return runs.map { (x: x + ($0[0] + $0[$0.count - 1]) / 2, y: middle) }
+        return try buttonLabels(window: window, environment: environment, shot: folder.path("window.gray"))
     }
 
     /// A real click (xdotool) on the notification's `index`th button.
     public func click(button index: Int) throws {
         let all = try buttons()
         guard index < all.count else { throw TestServerError("no button \(index) among \(all.count)") }
-        let (status, text) = try runTool(
-            "/usr/bin/xdotool", ["mousemove", "\(all[index].x)", "\(all[index].y)", "click", "1"], environment: environment)
-        guard status == 0 else { throw TestServerError("xdotool: \(text)") }
+        try xdotoolClick(at: all[index], environment: environment)
     }
 
     /// A screenshot of the whole display (imagemagick's import), kept as a test artifact.
@@ -326,4 +298,41 @@ public final class DesktopSession {
         let (status, text) = try runTool("/usr/bin/import", ["-window", "root", path], environment: environment)
         guard status == 0 else { throw TestServerError("import: \(text)") }
     }
+}
+
+/// The action buttons of a notification server's window on X (`window`, an X window id): found
+/// as the runs of dark pixels (their labels) in the lowest band of text in the window, left to
+/// right; as centres on the screen. `shot` is where the window's pixels are written.
+public func buttonLabels(window: String, environment: [String: String], shot: String) throws -> [(x: Int, y: Int)] {
+    let (_, geometry) = try runTool("/usr/bin/xdotool", ["getwindowgeometry", "--shell", window], environment: environment)
+    var values: [String: Int] = [:]
+    for line in geometry.split(separator: "\n") {
+        let parts = line.split(separator: "=")
+        if parts.count == 2 { values[String(parts[0])] = Int(parts[1]) }
+    }
+    guard let x = values["X"], let y = values["Y"], let width = values["WIDTH"], let height = values["HEIGHT"], width > 0, height > 0 else { return [] }
+    let (status, text) = try runTool(
+        "/bin/sh", ["-c", "import -window root -crop \(width)x\(height)+\(x)+\(y) -colorspace Gray -depth 8 gray:\(shot)"], environment: environment)
+    guard status == 0 else { throw TestServerError("import: \(text)") }
+    let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: shot)))
+    guard pixels.count == width * height else { return [] }
+    func dark(_ column: Int, _ row: Int) -> Bool { pixels[row * width + column] < 128 }
+    // Rows with text, inside the rounded frame's edges.
+    let rows = (4..<(height - 4)).filter { row in (8..<(width - 8)).contains { dark($0, row) } }
+    guard let last = rows.last else { return [] }
+    var band = [last]
+    while let top = band.first, rows.contains(top - 1) { band.insert(top - 1, at: 0) }
+    let columns = (8..<(width - 8)).filter { column in band.contains { dark(column, $0) } }
+    var runs: [[Int]] = []
+    for column in columns {
+        if let end = runs.last?.last, column - end <= 12 { runs[runs.count - 1].append(column) } else { runs.append([column]) }
+    }
+    let middle = y + (band[0] + band[band.count - 1]) / 2
+    return runs.map { (x: x + ($0[0] + $0[$0.count - 1]) / 2, y: middle) }
+}
+
+/// A real click (xdotool) at `point` on the display.
+public func xdotoolClick(at point: (x: Int, y: Int), environment: [String: String]) throws {
+    let (status, text) = try runTool("/usr/bin/xdotool", ["mousemove", "\(point.x)", "\(point.y)", "click", "1"], environment: environment)
+    guard status == 0 else { throw TestServerError("xdotool: \(text)") }
 }
