@@ -48,7 +48,8 @@ public func askOracle(_ script: String, _ cases: [[String: Any]]) throws -> [Any
 }
 
 /// A child process the test owns: started with a fixed environment, killed (SIGKILL, which no
-/// inherited signal mask can block) and reaped at the end.
+/// inherited signal mask can block) and reaped at the end. One that made itself a process group
+/// (GNOME Shell does, and forks into it) is killed with its group, so nothing of it outlives the test.
 public final class Daemon {
     public let process = Process()
     let output = Pipe()
@@ -74,8 +75,14 @@ public final class Daemon {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let pid = process.processIdentifier
+        if getpgid(pid) == pid { kill(-pid, SIGKILL) }
+        kill(pid, SIGKILL)
+        // Reaped here, not by Foundation's monitor: a session let go as the test run exits has
+        // its daemons killed on a worker thread that monitor may then never get to. Whichever
+        // reaps first, the other finds nothing to wait for.
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 }
 
