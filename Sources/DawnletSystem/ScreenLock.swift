@@ -48,6 +48,21 @@ public final class ScreenLock {
             // Asked at once, before anything is planned: a serve starting on a locked screen shows nothing.
             if let locked = Self.active(bus, name, path) { active[name] = locked }
         }
+        // A screen saver gone (or replaced: a shell restarted) no longer holds the screen locked;
+        // one that locks again says so.
+        let owners = Box(self, "")
+        boxes.append(owners)
+        slots.append(
+            try Systemd.make("sd_bus_match_signal") {
+                $0.sd_bus_match_signal(
+                    bus, &$1, nil, "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged",
+                    { m, userdata, _ in
+                        guard let m, let userdata, let name = try? NotificationBus.readString(m), ScreenLock.savers.contains(where: { $0.0 == name })
+                        else { return 0 }
+                        Unmanaged<Box>.fromOpaque(userdata).takeUnretainedValue().lock?.heard(name, false)
+                        return 0
+                    }, Unmanaged.passUnretained(owners).toOpaque())
+            })
         followLogind(loop)
         isLocked = active.values.contains(true)
     }
