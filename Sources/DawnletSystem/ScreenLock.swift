@@ -16,8 +16,9 @@ public final class ScreenLock {
     private let bus: OpaquePointer
     /// The system bus, while logind is followed on it.
     var system: OpaquePointer?
-    /// What each screen saver last said (absent: not heard from).
-    var active: [String: Bool] = [:]
+    /// What each screen saver (and logind, as `org.freedesktop.login1`) last said; absent: not
+    /// heard from.
+    public internal(set) var active: [String: Bool] = [:]
     private let changed: (Bool) -> Void
     /// Whether any screen saver says the screen is locked.
     public private(set) var isLocked = false
