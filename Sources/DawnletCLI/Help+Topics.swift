@@ -111,7 +111,8 @@ extension Help {
                   route           channels per kind, and default: desktop, command, email
                   channels.desktop  expire, snooze (presets: "10m", "tomorrow 09:00", "15m before start"),
                                     fallback (command, email or null), urgency, sound, persistence,
-                                    whilePaused (hold or fallback, while the server is paused)
+                                    whilePaused (hold or fallback, while the server is paused),
+                                    criticalPassesDoNotDisturb (true or false; default true)
                   channels.command  argv (run without a shell; {title} {body} {kind} {key} {when}
                                     {due} {offset} {late} {repeat} {urgency} in its words), timeout (1s to 1h)
                   channels.email    url (smtp:// with STARTTLS, or smtps://), tls, from, to, user,

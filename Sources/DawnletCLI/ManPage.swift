@@ -287,6 +287,10 @@ enum ManPage {
             "While the notification server says it is paused (dunst's paused property, or Inhibited where a server has it; learned from its signals, never polled): \"hold\" (the default: desktop reminders wait, unseen and not recorded delivered, and go out when it resumes) or \"fallback\" (they go through channels.desktop.fallback)."
         ),
         (
+            "channels.desktop.criticalPassesDoNotDisturb",
+            "While the server's Do Not Disturb is on (swaync's, xfce4-notifyd's, mako's do-not-disturb mode, GNOME's show-banners set false; learned from their signals, mako's read when a reminder is due), desktop reminders are held as for a paused server (or go through the fallback, as whilePaused says) and go out when it ends. true (the default, as quiet hours let them pass): a reminder asking for critical urgency goes out all the same; false: it waits too."
+        ),
+        (
             "channels.desktop.persistence",
             "Whether the server keeps a notification once it is answered or gone from the screen: \"default\", \"resident\" or \"transient\", for every kind or an object of kinds and default."
         ),

@@ -5,7 +5,8 @@ extension Config {
         try Config.allow(channels, "channels", ["desktop", "command", "email"])
         if let v = channels["desktop"] {
             let d = try Config.object(v, "channels.desktop")
-            try Config.allow(d, "channels.desktop", ["expire", "snooze", "fallback", "urgency", "sound", "persistence", "whilePaused"])
+            try Config.allow(
+                d, "channels.desktop", ["expire", "snooze", "fallback", "urgency", "sound", "persistence", "whilePaused", "criticalPassesDoNotDisturb"])
             if let e = d["expire"] { desktop.expire = try Config.duration(e, "channels.desktop.expire") }
             if let s = d["snooze"] {
                 // One preset, or a list of them.
@@ -55,6 +56,9 @@ extension Config {
                 if choice == .fallback && desktop.fallback == nil && d["fallback"] != nil {
                     throw ConfigError("channels.desktop.whilePaused", "fallback needs channels.desktop.fallback (it is null)")
                 }
+            }
+            if let c = d["criticalPassesDoNotDisturb"] {
+                desktop.criticalPassesDoNotDisturb = try Config.bool(c, "channels.desktop.criticalPassesDoNotDisturb")
             }
             if let p = d["persistence"] {
                 desktop.persistence = try Config.perKind(p, "channels.desktop.persistence") { (value, path) throws(ConfigError) in

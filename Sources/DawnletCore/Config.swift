@@ -147,6 +147,9 @@ public struct Config: Hashable, Sendable {
         /// While the server says it is paused: hold desktop reminders until it resumes, or send
         /// them through the fallback channel.
         public var whilePaused: WhilePaused = .hold
+        /// While the server's Do Not Disturb is on, a reminder asking for critical urgency goes out
+        /// all the same (as quiet hours let it), unless this is false.
+        public var criticalPassesDoNotDisturb = true
 
         public enum WhilePaused: String, Hashable, Sendable { case hold, fallback }
     }

@@ -182,9 +182,12 @@ public enum Dispatcher {
     ///   - planEnds: the end of the plan's window (a re-plan is due then).
     ///   - paused: channels whose server holds what it is given unseen: what is due on them waits
     ///     (no wake: their resuming decides again).
+    ///   - doNotDisturb: channels whose server's Do Not Disturb is on: what is due on them waits
+    ///     likewise, but for what `passes` (a reminder, and whether it goes out late) lets through.
     public static func decide(
         _ reminders: [PlannedReminder], inFlight: Set<DeliveryID> = [], settled: Set<DeliveryID> = [],
-        retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant, paused: Set<Channel> = []
+        retries: [DeliveryID: Retry], now: Instant, policy: DeliveryPolicy, planEnds: Instant, paused: Set<Channel> = [],
+        doNotDisturb: Set<Channel> = [], passes: (PlannedReminder, _ late: Bool) -> Bool = { _, _ in false }
     ) -> Decision {
         var decision = Decision(nextWake: planEnds)
         func wake(at instant: Instant) { decision.nextWake = min(decision.nextWake, instant) }
@@ -202,6 +205,10 @@ public enum Dispatcher {
                 if inFlight.contains(id) || settled.contains(id) { continue }
                 if paused.contains(channel) {
                     decision.held.append(Hold(id, .serverPaused))
+                    continue
+                }
+                if doNotDisturb.contains(channel), !passes(reminder, timing == .late) {
+                    decision.held.append(Hold(id, .doNotDisturb))
                     continue
                 }
                 if let retry = retries[id], retry.at > now {

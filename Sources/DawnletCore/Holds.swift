@@ -6,12 +6,15 @@ public struct Hold: Hashable, Sendable {
         /// The screen is locked: desktop reminders wait, and go out when it unlocks (several as one
         /// summary of what came while the person was away).
         case screenLocked = "screen-locked"
+        /// The server's Do Not Disturb is on (`DoNotDisturb`): it goes out when it ends.
+        case doNotDisturb = "do-not-disturb"
 
         /// In words, as `next` and `preview` say it.
         public var words: String {
             switch self {
             case .serverPaused: "notification server paused"
             case .screenLocked: "screen locked"
+            case .doNotDisturb: "Do Not Disturb"
             }
         }
     }

@@ -14,6 +14,8 @@ public struct DeliveryOutcome: Sendable {
     /// Not shown: the notification server is paused. The reminder is held, not settled, until
     /// it resumes.
     public var serverPaused = false
+    /// Not shown: the server's Do Not Disturb is on (`serverPaused` too: held the same way).
+    public var doNotDisturb = false
 
     public init(state: Delivery.State, detail: String?, retry: Bool = false, notificationID: UInt32? = nil) {
         self.state = state
@@ -63,6 +65,13 @@ public final class LoopChannels: DeliveryChannels {
     /// What the notification server said it can do, asked once per connection (many reminders
     /// at once would otherwise ask it as many times, and a slow server answers late).
     private var capabilities: Set<String>?
+    /// The server's Do Not Disturb (`LoopChannels+DoNotDisturb.swift`): the runner is told of each
+    /// change; how the server keeps it (learned per connection and server), whether it is on, and
+    /// the signals already matched on this connection.
+    var onDoNotDisturb: (Bool) -> Void = { _ in }
+    var doNotDisturbSource: DoNotDisturb.Source?
+    var doNotDisturbOn = false
+    var doNotDisturbMatched: Set<DoNotDisturb.Source> = []
 
     public init(loop: EventLoop, clock: @escaping () -> Instant, settings: @escaping () -> Runner.Settings, log: @escaping (LogEntry) -> Void) {
         self.loop = loop
@@ -163,17 +172,19 @@ public final class LoopChannels: DeliveryChannels {
             }
             let notification = DesktopNotification(
                 message, capabilities: capabilities, expire: desktop.expire, snooze: desktop.snooze, mostActions: mostActions)
-            bus.notify(notification, replacing: replacing) { [self] result in
-                switch result {
-                case .failure(let error):
-                    // Ask again next time: the server may have been replaced.
-                    self.capabilities = nil
-                    desktopFailed(message, error, done: done)
-                case .success(let id):
-                    done(
-                        DeliveryOutcome(
-                            state: .delivered, detail: "notification \(id)" + (replacing != 0 ? ", replacing \(replacing)" : ""),
-                            notificationID: id))
+            unlessDoNotDisturb(message, bus, done: done) { [self] in
+                bus.notify(notification, replacing: replacing) { [self] result in
+                    switch result {
+                    case .failure(let error):
+                        // Ask again next time: the server may have been replaced.
+                        self.capabilities = nil
+                        desktopFailed(message, error, done: done)
+                    case .success(let id):
+                        done(
+                            DeliveryOutcome(
+                                state: .delivered, detail: "notification \(id)" + (replacing != 0 ? ", replacing \(replacing)" : ""),
+                                notificationID: id))
+                    }
                 }
             }
         }
@@ -195,13 +206,15 @@ public final class LoopChannels: DeliveryChannels {
             guard case .success(let answered) = result else { return answer() }
             capabilities = answered
             guard paused == nil else { return answer() }
-            // Who it is says how many actions it shows (a server that does not say: few).
+            // Who it is says how many actions it shows (a server that does not say: few) and how
+            // its Do Not Disturb is learned.
             bus.serverInformation { [self] information in
+                let name = (try? information.get())?.first
                 let profile = (try? information.get()).map(ServerProfile.init(information:)) ?? .unknown
                 bus.paused { [self] now, _ in
                     mostActions = profile.shownActions
                     setPaused(now)
-                    answer()
+                    learnDoNotDisturb(bus, serverName: name, then: answer)
                 }
             }
         }
@@ -222,6 +235,7 @@ public final class LoopChannels: DeliveryChannels {
         notifications = nil
         capabilities = nil
         paused = nil
+        forgetDoNotDisturb(connection: true)
         let bus = try NotificationBus()
         try bus.attach(to: loop)
         try bus.onResponses { [unowned self] id, response in self.onResponse(id, response) }
@@ -231,6 +245,7 @@ public final class LoopChannels: DeliveryChannels {
             capabilities = nil
             setPaused(false)
             paused = nil
+            forgetDoNotDisturb(connection: false)
         }
         notifications = bus
         return bus
@@ -242,7 +257,7 @@ public final class LoopChannels: DeliveryChannels {
 
     /// No bus, no server, or an error reply: the fallback channel carries the reminder, and the
     /// reason is recorded with it. Without a fallback the reminder is failed.
-    private func desktopFailed(_ message: ReminderMessage, _ error: Error, done: @escaping (DeliveryOutcome) -> Void) {
+    func desktopFailed(_ message: ReminderMessage, _ error: Error, done: @escaping (DeliveryOutcome) -> Void) {
         let reason = "desktop: \(error)"
         guard let fallback = settings().config.desktop.fallback else {
             // A connection that broke or a server that did not answer in time may well take the

@@ -21,6 +21,8 @@ extension Runner {
             let changes = watch.changes()
             // The folder removed too: the database is then found lost, and the runner stops.
             guard changes.everything || changes.gone || !changes.names.isDisjoint(with: ours) else { return }
+            // A command wrote (`todo add`, an answer): mako's Do Not Disturb, which has no signal, is asked again.
+            (self.channels as? LoopChannels)?.askDoNotDisturbAgain()
             self.send(.written(.database))
         }
     }

@@ -161,6 +161,7 @@ public final class Runner {
             real.onResponse = { [unowned self] id, response in self.send(.notificationResponse(id, response)) }
             // Held only where the config holds them: else they go through the fallback.
             real.onPaused = { [unowned self] paused in self.send(.desktopPaused(paused && self.settings.config.desktop.whilePaused == .hold)) }
+            real.onDoNotDisturb = { [unowned self] on in self.send(.desktopDoNotDisturb(on && self.settings.config.desktop.whilePaused == .hold)) }
             self.channels = real
         }
     }
@@ -232,7 +233,11 @@ public final class Runner {
 
     /// The wake timer: decide again on the plan as it is, unless the database changed since it
     /// was made or its window ran out (then plan first).
-    public func timerFired() { send(.wake(dataVersion: try? store.dataVersion())) }
+    public func timerFired() {
+        // A reminder is due: where Do Not Disturb is learned only by asking (mako), it is asked now.
+        (channels as? LoopChannels)?.askDoNotDisturbAgain()
+        send(.wake(dataVersion: try? store.dataVersion()))
+    }
 
     /// Hands the core an event at the scheduler's now, and carries out what it says.
     func send(_ event: RunnerEvent) {

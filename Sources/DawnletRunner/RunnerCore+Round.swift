@@ -33,7 +33,8 @@ extension RunnerCore {
         var effects = rewrites()
         var decision = Dispatcher.decide(
             plan.reminders, inFlight: inFlight, settled: settledSincePlan, retries: retries, now: now, policy: settings.policy, planEnds: planEnds,
-            paused: Set(paused.keys).union(locked == nil ? [] : [.desktop]))
+            paused: Set(paused.keys).union(locked == nil ? [] : [.desktop]), doNotDisturb: doNotDisturb == nil ? [] : [.desktop],
+            passes: passesDoNotDisturb(now: now))
         held = decision.held
         heldForScreenLock(&decision)
         var round = Round(now: now, announce: announce, origin: origin, decision: decision, wake: decision.nextWake)
@@ -192,7 +193,7 @@ extension RunnerCore {
         // A nag's return: it went out before, and stays delivered whatever this try did (the
         // next return tries again); its row is never left claimed.
         let again = ticket.reminders.count == 1 && ticket.reminders[0].repetition > 0
-        if outcome.serverPaused, paused[send.channel] == nil {
+        if outcome.serverPaused, !outcome.doNotDisturb, paused[send.channel] == nil {
             paused[send.channel] = now
             effects.append(.log(Self.pausedLine))
         }

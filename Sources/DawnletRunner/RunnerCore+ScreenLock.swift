@@ -9,19 +9,12 @@ extension RunnerCore {
         guard !stopping, isLocked != (locked != nil) else { return [] }
         if isLocked {
             locked = now
-            // Said at once: `next` and `preview` read it (a round ending says it anyway).
-            return [.log(LogEntry("the screen is locked: desktop reminders are held until it unlocks", priority: 5))]
-                + (round == nil ? publish(now: now) : [])
+            return holdBegan(LogEntry("the screen is locked: desktop reminders are held until it unlocks", priority: 5), now: now)
         }
         locked = nil
         // Held for the lock alone: a paused server still holds them after it.
         awayHeld = paused[.desktop] == nil ? Set(held.filter { $0.reason == .screenLocked }.map(\.id)) : []
-        let said: [RunnerEffect] = [.log(LogEntry("the screen is unlocked: desktop reminders held meanwhile go out", priority: 5))]
-        if round != nil {
-            round?.again = true
-            return said
-        }
-        return said + beginRound(now: now, announce: true, origin: nil)
+        return holdEnded("the screen is unlocked: desktop reminders held meanwhile go out", now: now)
     }
 
     /// The decision made in a round: what it holds while the screen is locked is held for the

@@ -30,6 +30,8 @@ public struct RunnerCore: Sendable {
     /// Channels whose server holds what it is given unseen (a paused notification server), and
     /// since when the runner knew: nothing is handed to them until they resume.
     public internal(set) var paused: [Channel: Instant] = [:]
+    /// Since when the desktop server's Do Not Disturb has been on (`RunnerCore+DoNotDisturb.swift`).
+    public internal(set) var doNotDisturb: Instant?
     /// What the last decision held back (due on a paused channel): published for `next` and
     /// `preview`.
     public internal(set) var held: [Hold] = []
@@ -116,6 +118,7 @@ public struct RunnerCore: Sendable {
         case .deliveryFinished(let ticket, let outcome): return finished(ticket, outcome, now: now)
         case .desktopPaused(let isPaused): return desktopPaused(isPaused, now: now)
         case .screenLocked(let isLocked): return screenLocked(isLocked, now: now)
+        case .desktopDoNotDisturb(let isOn): return desktopDoNotDisturb(isOn, now: now)
         case .armFailed(let timer, let error): return armFailed(timer, error, now: now)
         case .planned(let result): return planned(result)
         case .planFailed(let request, let error):
@@ -229,11 +232,22 @@ public struct RunnerCore: Sendable {
         guard !stopping, isPaused != (paused[.desktop] != nil) else { return [] }
         if isPaused {
             paused[.desktop] = now
-            // Said at once: `next` and `preview` read it (a round ending says it anyway).
-            return [.log(Self.pausedLine)] + (round == nil ? publish(now: now) : [])
+            return holdBegan(Self.pausedLine, now: now)
         }
         paused[.desktop] = nil
-        let said: [RunnerEffect] = [.log(LogEntry("the notification server resumed: desktop reminders held meanwhile go out", priority: 5))]
+        return holdEnded("the notification server resumed: desktop reminders held meanwhile go out", now: now)
+    }
+
+    /// A hold on desktop reminders began (a paused server, Do Not Disturb, a locked screen): said at
+    /// once, as `next` and `preview` read it (a round ending says it anyway).
+    func holdBegan(_ line: LogEntry, now: Instant) -> [RunnerEffect] {
+        [.log(line)] + (round == nil ? publish(now: now) : [])
+    }
+
+    /// A hold on desktop reminders ended: said, and what waited goes out, in a round now or again
+    /// after the one under way.
+    mutating func holdEnded(_ line: String, now: Instant) -> [RunnerEffect] {
+        let said: [RunnerEffect] = [.log(LogEntry(line, priority: 5))]
         if round != nil {
             round?.again = true
             return said

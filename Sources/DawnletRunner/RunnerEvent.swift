@@ -31,6 +31,8 @@ public enum RunnerEvent: Sendable {
     case desktopPaused(Bool)
     /// The screen locked (desktop reminders are held) or unlocked.
     case screenLocked(Bool)
+    /// The desktop server's Do Not Disturb came on (its reminders are held) or ended.
+    case desktopDoNotDisturb(Bool)
     /// A watch saw a write (`Watched`): the core waits for the burst to go quiet on its settle timer.
     case written(Watched)
     /// A timer the core armed fired (the wake timer's own event is `.wake`, with the data version).

@@ -13,7 +13,7 @@ public final class NotificationBus {
     /// How long a call may wait for the server before it counts as an error.
     public static let callTimeout: Duration = .seconds(5)
 
-    private let bus: OpaquePointer
+    let bus: OpaquePointer
     /// The server's unique bus name, learned from its replies: signals from anyone else are ignored.
     private var server: String?
 
@@ -214,7 +214,7 @@ public final class NotificationBus {
     }
 
     /// Appends to a message under construction; every failure becomes a SystemError.
-    private struct MessageBuilder {
+    struct MessageBuilder {
         let m: OpaquePointer
         init(_ m: OpaquePointer) { self.m = m }
 
@@ -248,7 +248,7 @@ public final class NotificationBus {
 
     // MARK: - The server
 
-    private func fromServer(_ m: OpaquePointer) -> Bool {
+    func fromServer(_ m: OpaquePointer) -> Bool {
         guard let sender = Systemd.unchecked({ $0.sd_bus_message_get_sender(m) }) else { return false }
         return server == String(cString: sender)
     }
@@ -281,7 +281,7 @@ public final class NotificationBus {
     }
 
     /// Sends a message and calls `done` with the reply read by `read`, on the loop's thread.
-    private func callAsync<T>(
+    func callAsync<T>(
         _ make: () throws(SystemError) -> OpaquePointer, _ read: @escaping (OpaquePointer) throws(SystemError) -> T,
         _ done: @escaping (Result<T, SystemError>) -> Void
     ) {
@@ -312,7 +312,7 @@ public final class NotificationBus {
         }
     }
 
-    private func match(path: String = path, interface: String = service, _ member: String, _ handler: @escaping (OpaquePointer) -> Void)
+    func match(path: String = path, interface: String = service, _ member: String, _ handler: @escaping (OpaquePointer) -> Void)
         throws(SystemError)
     {
         let box = Unmanaged.passRetained(Callback(handler))

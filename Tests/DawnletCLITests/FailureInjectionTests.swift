@@ -17,8 +17,9 @@ extension ServeTests {
         try writeConfig("", channels: "desktop: { fallback: null }")
         let (due, _) = twoMinutesAgo()
         try cli("--now", threeMinutesAgo(), "todo", "add", "Call mum", "--due", due)
-        // The first async calls of the connection ask the server what it can do, who it is and
-        // whether it is paused; the fourth is Notify.
+        // The first async calls of the connection ask the server what it can do, who it is (how many
+        // actions it shows, and how its Do Not Disturb is learned) and whether it is paused; the
+        // fourth is Notify.
         let server = try Server(
             db: db, config: config, start: nil, environment: session.environment.merging(["DAWNLET_FAIL": "sd_bus_call_async@4=ECONNRESET"]) { $1 })
         #expect(session.waitForDisplayed(1, seconds: 10) == 1)

@@ -4,9 +4,10 @@ import DawnletSystem
 extension DeliveryCommands {
     /// `doctor`'s lines on the notification server that answered: its name and version, what it
     /// can do, how many actions it shows and how they are pressed; and a note for each setting
-    /// that cannot work there (`ServerProfile.warnings`).
-    static func doctorServer(_ bus: NotificationBus, capabilities: Set<String>, config: Config, _ report: (Bool?, String, String, String) -> Void) {
-        let profile = ServerProfile(information: (try? bus.serverInformation()) ?? [])
+    /// that cannot work there (`ServerProfile.warnings`); and how serve learns its Do Not Disturb.
+    /// - Parameter information: its GetServerInformation answer.
+    static func doctorServer(_ information: [String], capabilities: Set<String>, config: Config, _ report: (Bool?, String, String, String) -> Void) {
+        let profile = ServerProfile(information: information)
         let shows = profile.shownActions.map { "shows \($0) actions" } ?? "shows every action"
         report(
             true, "desktop server",
@@ -16,6 +17,9 @@ extension DeliveryCommands {
         // The most one reminder offers: a todo's Done and Skip, then the snooze presets.
         let actions = ["Done", "Skip"] + config.desktop.snooze.map(\.label)
         for warning in profile.warnings(capabilities: capabilities, soundsSet: sounds, actions: actions) { report(nil, "desktop server", warning, "") }
+        report(
+            true, "do not disturb",
+            information.first.map { "learned from " + DoNotDisturb.Source.of(serverName: $0).words } ?? "not known: the server did not say its name", "")
         doctorScreenLock(report)
     }
 

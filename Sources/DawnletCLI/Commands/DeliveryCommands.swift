@@ -41,7 +41,7 @@ enum DeliveryCommands {
         let config = invocation.config
         if channel == .desktop {
             do {
-                let (bus, server, capabilities) = try desktopServer()
+                let (bus, server, capabilities, _) = try desktopServer()
                 let id = try bus.notify(
                     DesktopNotification(
                         message, capabilities: capabilities, expire: config.desktop.expire,
@@ -226,12 +226,12 @@ enum DeliveryCommands {
         if used.contains(.desktop), let fallback = config.desktop.fallback { used.insert(fallback) }
         if used.contains(.desktop) {
             do {
-                let (bus, server, capabilities) = try desktopServer()
+                let (_, server, capabilities, information) = try desktopServer()
                 report(true, "desktop", "\(server) answers on the session bus")
                 report(
                     capabilities.contains("actions") ? true : nil, "desktop actions",
                     capabilities.contains("actions") ? "Done, Skip and Snooze buttons offered" : "the server shows no actions")
-                doctorServer(bus, capabilities: capabilities, config: config) { report($0, $1, $2, fix: $3) }
+                doctorServer(information, capabilities: capabilities, config: config) { report($0, $1, $2, fix: $3) }
             } catch {
                 report(
                     config.desktop.fallback == nil ? false : nil, "desktop",
@@ -316,11 +316,11 @@ enum DeliveryCommands {
         guard failures == 0 else { throw CLIError(code: .failure, message: "\(failures) problem\(failures == 1 ? "" : "s") found") }
     }
 
-    /// The notification server on the session bus: a connection, its name, vendor and version,
-    /// and what it can do.
-    static func desktopServer() throws(SystemError) -> (NotificationBus, String, Set<String>) {
+    /// The notification server on the session bus: a connection, its name, vendor and version in
+    /// a line, what it can do, and GetServerInformation's answer as it came.
+    static func desktopServer() throws(SystemError) -> (NotificationBus, String, Set<String>, [String]) {
         let bus = try NotificationBus()
-        let server = try bus.serverInformation().prefix(3).joined(separator: " ")
-        return (bus, server, try bus.capabilities())
+        let information = try bus.serverInformation()
+        return (bus, information.prefix(3).joined(separator: " "), try bus.capabilities(), information)
     }
 }
