@@ -50,20 +50,25 @@ public final class ScreenLock {
             if let locked = Self.active(bus, name, path) { active[name] = locked }
         }
         // A screen saver gone (or replaced: a shell restarted) no longer holds the screen locked;
-        // one that locks again says so.
-        let owners = Box(self, "")
-        boxes.append(owners)
-        slots.append(
-            try Systemd.make("sd_bus_match_signal") {
-                $0.sd_bus_match_signal(
-                    bus, &$1, nil, "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameOwnerChanged",
-                    { m, userdata, _ in
-                        guard let m, let userdata, let name = try? NotificationBus.readString(m), ScreenLock.savers.contains(where: { $0.0 == name })
-                        else { return 0 }
-                        Unmanaged<Box>.fromOpaque(userdata).takeUnretainedValue().lock?.heard(name, false)
-                        return 0
-                    }, Unmanaged.passUnretained(owners).toOpaque())
-            })
+        // one that locks again says so. A rule naming each saver: the bus sends only those, and
+        // serve does not wake as other programs come and go.
+        for (name, _) in Self.savers {
+            let box = Box(self, name)
+            boxes.append(box)
+            let rule =
+                "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'"
+            slots.append(
+                try Systemd.make("sd_bus_add_match") {
+                    $0.sd_bus_add_match(
+                        bus, &$1, rule,
+                        { m, userdata, _ in
+                            guard m != nil, let userdata else { return 0 }
+                            let box = Unmanaged<Box>.fromOpaque(userdata).takeUnretainedValue()
+                            box.lock?.heard(box.name, false)
+                            return 0
+                        }, Unmanaged.passUnretained(box).toOpaque())
+                })
+        }
         followLogind(loop)
         isLocked = active.values.contains(true)
     }
