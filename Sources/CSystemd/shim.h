@@ -55,7 +55,8 @@
     X(sd_event_unref) \
     X(sd_notify) \
     X(sd_event_source_set_priority) \
-    X(sd_bus_open_system)
+    X(sd_bus_open_system) \
+    X(sd_bus_add_match)
 
 /* Non-null: once loaded, every field holds its function, so no call site unwraps one. */
 #define DAWNLET_SYSTEMD_FIELD(name) __typeof__(&name) _Nonnull name;

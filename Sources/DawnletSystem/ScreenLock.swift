@@ -16,8 +16,9 @@ public final class ScreenLock {
     private let bus: OpaquePointer
     /// The system bus, while logind is followed on it.
     var system: OpaquePointer?
-    /// What each screen saver last said (absent: not heard from).
-    var active: [String: Bool] = [:]
+    /// What each screen saver (and logind, as `org.freedesktop.login1`) last said; absent: not
+    /// heard from.
+    public internal(set) var active: [String: Bool] = [:]
     private let changed: (Bool) -> Void
     /// Whether any screen saver says the screen is locked.
     public private(set) var isLocked = false
@@ -47,6 +48,26 @@ public final class ScreenLock {
                 })
             // Asked at once, before anything is planned: a serve starting on a locked screen shows nothing.
             if let locked = Self.active(bus, name, path) { active[name] = locked }
+        }
+        // A screen saver gone (or replaced: a shell restarted) no longer holds the screen locked;
+        // one that locks again says so. A rule naming each saver: the bus sends only those, and
+        // serve does not wake as other programs come and go.
+        for (name, _) in Self.savers {
+            let box = Box(self, name)
+            boxes.append(box)
+            let rule =
+                "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'"
+            slots.append(
+                try Systemd.make("sd_bus_add_match") {
+                    $0.sd_bus_add_match(
+                        bus, &$1, rule,
+                        { m, userdata, _ in
+                            guard m != nil, let userdata else { return 0 }
+                            let box = Unmanaged<Box>.fromOpaque(userdata).takeUnretainedValue()
+                            box.lock?.heard(box.name, false)
+                            return 0
+                        }, Unmanaged.passUnretained(box).toOpaque())
+                })
         }
         followLogind(loop)
         isLocked = active.values.contains(true)

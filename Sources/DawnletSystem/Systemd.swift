@@ -6,8 +6,8 @@ import Glibc
 /// calls it first asks `require` (the event loop, the bus), so that a machine without it gets a
 /// clear error from `serve`, not a crash. The table holds the event loop's and the bus's functions
 /// (and sd_notify, no longer called: `ServiceNotify` speaks its protocol without waiting), the last
-/// added being the system bus, where logind says whether the session is locked (shim.h says why
-/// this file changes with each one added).
+/// added being a match by rule, which can name a signal's first argument so that the bus sends only
+/// what is asked for (shim.h says why this file changes with each one added).
 enum Systemd {
     private struct Table: @unchecked Sendable {
         let functions: dawnlet_systemd

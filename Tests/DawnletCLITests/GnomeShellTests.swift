@@ -131,6 +131,11 @@ extension ServeTests {
                 "note desktop server: gnome-shell shows 3 of a reminder's 6 actions (Done, Skip, Snooze 10m): Snooze 1h, Until tomorrow 09:00, Until 15m before start only from a terminal (dawnlet-remind reminder …)"
             ], "\(doctor.stdout)")
 
+        #expect(
+            doctor.stdout.contains(
+                "ok   screen lock: followed through org.gnome.ScreenSaver (unlocked): desktop reminders are held while it is locked\n"),
+            "\(doctor.stdout)")
+
         try writeConfig("", channels: "desktop: { sound: \"bell\" }")
         let dunst = try DesktopSession(notificationServer: true)
         let second = try CLIProcess.run(["--db", db, "--config", config, "doctor"], environment: dunst.environment)
@@ -140,6 +145,9 @@ extension ServeTests {
             "\(second.stdout)")
         #expect(
             notes.dropFirst().map { $0 } == ["note desktop server: dunst has no sound capability: the sounds set in the config are not played"],
+            "\(second.stdout)")
+        #expect(
+            second.stdout.contains("note screen lock: no screen saver or logind session answers: desktop reminders go out whether it is locked or not\n"),
             "\(second.stdout)")
     }
 }

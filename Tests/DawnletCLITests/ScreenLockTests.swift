@@ -51,7 +51,15 @@ extension ServeTests {
 
         // Locked and nothing due: serve sleeps, woken by nothing.
         let pid = try server.runnerPID()
-        let before = voluntarySwitches(pid)
+        // Counted from when serve has gone back to sleep after the last splice (its count still
+        // for half a second), not while it finishes that round.
+        var before = voluntarySwitches(pid)
+        _ = waitUntil {
+            usleep(500_000)
+            let now = voluntarySwitches(pid)
+            defer { before = now }
+            return now == before
+        }
         usleep(20_000_000)
         let during = voluntarySwitches(pid) - before
         #expect(during == 0, "\(during) wake-ups in 20 s while locked")
@@ -104,5 +112,30 @@ extension ServeTests {
         let (status, log) = try server.stop()
         #expect(status == 0, "\(log)")
         #expect(!log.contains("while you were away"), "one alone goes out as itself:\n\(log)")
+    }
+
+    @Test(
+        "org.freedesktop.ScreenSaver (as KDE and Xfce speak it) active as serve starts: the reminder is held; the screen saver gone from the bus, it no longer holds, and the reminder shows"
+    )
+    func freedesktopScreenSaverGone() throws {
+        let session = try DesktopSession(notificationServer: true)
+        guard (try? runTool("/usr/bin/python3", ["-c", "import dbus, gi"], environment: [:]))?.0 == 0 else {
+            throw ServeTestError("python3-dbus or python3-gi is missing: run `make deps`")
+        }
+        var saver: Daemon? = try Daemon(
+            "/usr/bin/python3", [Repository.scripts.appendingPathComponent("fake-screensaver.py").path, session.address, "true"])
+        #expect(saver?.firstLine() == "ready")
+        let (due, _) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Stretch", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(server.waitForLog("the screen is locked: desktop reminders are held until it unlocks"), "\(server.logSoFar())")
+        #expect(server.waitForLog("planned (start)"), "\(server.logSoFar())")
+        #expect(session.displayed() == 0, "held")
+        saver = nil
+        #expect(server.waitForLog("the screen is unlocked: desktop reminders held meanwhile go out"), "\(server.logSoFar())")
+        #expect(session.waitForDisplayed(1, seconds: 10) == 1)
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+        #expect(log.components(separatedBy: "delivered todo:1:").count - 1 == 1, "\(log)")
     }
 }

@@ -20,5 +20,19 @@ extension DeliveryCommands {
         report(
             true, "do not disturb",
             information.first.map { "learned from " + DoNotDisturb.Source.of(serverName: $0).words } ?? "not known: the server did not say its name", "")
+        doctorScreenLock(report)
+    }
+
+    /// Which of the screen lock's sources answer, and what they say now: desktop reminders are
+    /// held while one says locked.
+    static func doctorScreenLock(_ report: (Bool?, String, String, String) -> Void) {
+        guard let loop = try? EventLoop(), let lock = try? ScreenLock(on: loop, changed: { _ in }) else {
+            return report(nil, "screen lock", "cannot be followed (no session bus): desktop reminders go out whether it is locked or not", "")
+        }
+        let heard = lock.active.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value ? "locked" : "unlocked"))" }
+        guard !heard.isEmpty else {
+            return report(nil, "screen lock", "no screen saver or logind session answers: desktop reminders go out whether it is locked or not", "")
+        }
+        report(true, "screen lock", "followed through \(heard.joined(separator: ", ")): desktop reminders are held while it is locked", "")
     }
 }
