@@ -81,4 +81,15 @@ extension ServeTests {
         }
         #expect(session.waitForCount(0, seconds: 10) == 0, "closed by the action")
     }
+
+    @Test("desktop, swaync: Done pressed in its control center (the key 1) after a restart marks the todo done, once, and closes the notification")
+    func swayncDoneAfterRestart() throws {
+        // swaync's ActionInvoked goes to the whole bus, as mako's.
+        let session = try OtherDesktop(.swaync)
+        _ = try doneAfterRestart(session) {
+            #expect(session.count() == 1, "one notification, replaced in place")
+            try session.pressFirstAction()
+        }
+        #expect(session.waitForCount(0, seconds: 10) == 0, "closed by the action")
+    }
 }
