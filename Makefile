@@ -7,7 +7,8 @@ PREFIX ?= $(HOME)/.local
 # Build: the four C libraries. Tests: a C compiler (the bench's recorder), a private bus, a notification server under Xvfb, a
 # sendmail client, libfaketime, strace (a tracer logging into the folder serve watches), Python's venv for the PyPI tools, imagemagick for screenshots,
 # openssl for a test certificate, tzdata (the zone files the TZif reader is tested on, against Python);
-# the other notification servers and their Do Not Disturb: mako and swaync under a headless sway, xfce4-notifyd with xfconf,
+# the other notification servers and their Do Not Disturb: mako and swaync under a headless sway (wtype, a virtual keyboard
+# there, presses swaync's buttons from its control center), xfce4-notifyd with xfconf,
 # dconf (GNOME's setting) with python3-gi for a stand-in of GNOME's notification service.
 DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-config
 # GNOME Shell headless (its notification service and screen lock, driven over org.gnome.Shell.Eval),
@@ -16,7 +17,7 @@ DEB_BUILD := libsystemd-dev libsqlite3-dev libcurl4-openssl-dev libical-dev pkg-
 DEB_TEST_GNOME := gnome-shell gjs python3-dbus python3-gi dconf-gsettings-backend
 DEB_TEST := gcc dbus dunst xvfb libnotify-bin msmtp faketime strace python3-venv imagemagick systemd openssl tzdata fish zsh groff man-db \
 	notification-daemon xdotool taskwarrior calcurse khal $(DEB_TEST_GNOME) \
-	sway mako-notifier sway-notification-center xfce4-notifyd xfconf dconf-cli dconf-service
+	sway mako-notifier sway-notification-center xfce4-notifyd xfconf dconf-cli dconf-service wtype
 # The Debian package: dpkg-shlibdeps (dpkg-dev) for its Depends, lintian to check it; bash-completion to
 # load its bash completion as installed.
 DEB_PACKAGE := dpkg-dev lintian bash-completion

@@ -68,4 +68,28 @@ extension ServeTests {
         }
         #expect(session.waitForCount(0, seconds: 10) == 0, "closed by the action")
     }
+
+    @Test("desktop, xfce4-notifyd: Done clicked on its window (xdotool) after a restart marks the todo done, once, and closes the notification")
+    func xfceDoneAfterRestart() throws {
+        // xfce4-notifyd's ActionInvoked goes to the whole bus: the serve started again hears a click on its predecessor's notification.
+        let session = try OtherDesktop(.xfce)
+        _ = try doneAfterRestart(session) {
+            #expect(session.count() == 1, "one notification, replaced in place")
+            // Done, Skip, Snooze 10m: a button each, Done first.
+            #expect(waitUntil { ((try? session.xfceButtons()) ?? []).count == 3 }, "its buttons: \((try? session.xfceButtons()) ?? [])")
+            try session.click(button: 0)
+        }
+        #expect(session.waitForCount(0, seconds: 10) == 0, "closed by the action")
+    }
+
+    @Test("desktop, swaync: Done pressed in its control center (the key 1) after a restart marks the todo done, once, and closes the notification")
+    func swayncDoneAfterRestart() throws {
+        // swaync's ActionInvoked goes to the whole bus, as mako's.
+        let session = try OtherDesktop(.swaync)
+        _ = try doneAfterRestart(session) {
+            #expect(session.count() == 1, "one notification, replaced in place")
+            try session.pressFirstAction()
+        }
+        #expect(session.waitForCount(0, seconds: 10) == 0, "closed by the action")
+    }
 }

@@ -9,9 +9,14 @@ import Testing
 /// GNOME's case runs a real dconf-service but a stand-in for GNOME Shell's notification service (it
 /// says it is gnome-shell): GNOME Shell itself is tested elsewhere.
 ///
-/// What a server cannot do here: swaync 0.7.3 has no way to press a button from outside (no
-/// InvokeAction on its bus, nothing in swaync-client). xfce4-notifyd's buttons are only pixels on
-/// its window: found there and clicked (xdotool), as a person would.
+/// How a button is pressed from outside, as a person would: mako's with `makoctl invoke`.
+/// xfce4-notifyd's buttons are only pixels on its window: found there and clicked (xdotool).
+/// swaync 0.7.3 has no method that invokes an action, on its bus (org.erikreider.swaync.cc:
+/// SetVisibility, CloseNotification, SetDnd and the like; on org.freedesktop.Notifications,
+/// ManuallyCloseNotification and HideLatestNotification besides the standard ones) or in
+/// swaync-client (the panel, Do Not Disturb, closing): its control center is opened
+/// (SetVisibility) and the key 1, its first action's, typed on a virtual keyboard (wtype) under
+/// the headless sway.
 extension ServeTests {
     /// `preview` (or another command) on the real clock, seeing what serve publishes.
     func published(_ runtime: String, _ arguments: String...) throws -> String {
@@ -111,6 +116,22 @@ extension ServeTests {
         let shown = try #require(try session.makoList().first)
         #expect(shown.actions["done"] != nil, "\(shown.actions)")
         try session.invoke(shown.id, "done")
+        #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
+        #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
+        let (status, log) = try server.stop()
+        #expect(status == 0)
+        #expect(log.components(separatedBy: "done: todo:1:").count == 2, "answered once: \(log)")
+    }
+
+    @Test("swaync: Done pressed in its control center (the key 1, typed with wtype) marks the todo done once and closes the notification")
+    func swayncDone() throws {
+        let session = try OtherDesktop(.swaync)
+        try writeConfig("", channels: "desktop: { fallback: null }")
+        let (due, day) = twoMinutesAgo()
+        try cli("--now", threeMinutesAgo(), "todo", "add", "Water plants", "--due", due)
+        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
+        #expect(session.waitForCount(1, seconds: 10) == 1, "\(server.logSoFar())")
+        try session.pressFirstAction()
         #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
         #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
         let (status, log) = try server.stop()

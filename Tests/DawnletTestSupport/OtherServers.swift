@@ -38,7 +38,7 @@ public final class OtherDesktop: NotificationSession {
         var tools = ["/usr/bin/dbus-daemon", "/usr/bin/busctl", "/usr/bin/dbus-send"]
         switch server {
         case .mako: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/mako", "/usr/bin/makoctl"]
-        case .swaync: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/swaync"]
+        case .swaync: tools += ["/usr/bin/sway", "/usr/bin/setpriv", "/usr/bin/swaync", "/usr/bin/wtype"]
         case .xfce: tools += ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/xfconf-query", Self.xfconfd, Self.xfce4Notifyd]
         case .gnome: tools += ["/usr/bin/python3", "/usr/bin/dconf", Self.dconfService]
         }
@@ -217,6 +217,46 @@ public final class OtherDesktop: NotificationSession {
         let all = try xfceButtons()
         guard index < all.count else { throw TestServerError("xfce4-notifyd: no button \(index) among \(all.count)") }
         try xdotoolClick(at: all[index], environment: environment)
+    }
+
+    /// A call on swaync's control-center interface; its status and answer.
+    func swayncCall(_ method: String, _ arguments: String...) throws -> (Int32, String) {
+        try tool(
+            "/usr/bin/busctl", ["--user", "call", "org.erikreider.swaync.cc", "/org/erikreider/swaync/cc", "org.erikreider.swaync.cc", method] + arguments)
+    }
+
+    /// Presses the first action (Done) of swaync's notification as a person at the keyboard would:
+    /// its control center opened (`SetVisibility`, what `swaync-client --open-panel` calls), then
+    /// the key 1 typed on a virtual keyboard (wtype), which the panel takes as its selected
+    /// notification's first action. sway gives the panel the keyboard at a moment nothing outside
+    /// shows: the key is typed again until the notification has gone (then no notification is left
+    /// for a late key to press).
+    public func pressFirstAction(seconds: Double = 10) throws {
+        precondition(server == .swaync)
+        guard try swayncCall("SetVisibility", "b", "true").0 == 0 else { throw TestServerError("swaync: cannot open its control center") }
+        let deadline = Date().addingTimeInterval(seconds)
+        while !((try? swayncCall("GetVisibility"))?.1.contains("true") ?? false) {
+            guard Date() < deadline else { throw TestServerError("swaync: its control center did not open") }
+            usleep(50_000)
+        }
+        let runtime = folder.path("runtime")
+        let files = try FileManager.default.contentsOfDirectory(atPath: runtime)
+        guard let socket = files.first(where: { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }) else {
+            throw TestServerError("sway's Wayland socket is not in \(runtime): \(files)")
+        }
+        repeat {
+            // wtype's own pause (-s, in ms) lets its keyboard join sway's seat before the key.
+            let (status, text) = try runTool(
+                "/usr/bin/setpriv",
+                [
+                    "--reuid=\(Self.nobody)", "--regid=\(Self.nobody)", "--clear-groups", "/usr/bin/env", "XDG_RUNTIME_DIR=\(runtime)",
+                    "WAYLAND_DISPLAY=\(socket)",
+                    "/usr/bin/wtype", "-s", "200", "1",
+                ], environment: [:])
+            guard status == 0 else { throw TestServerError("wtype: \(text)") }
+            if waitForCount(0, seconds: 1) == 0 { return }
+        } while Date() < deadline
+        throw TestServerError("swaync: the key 1 on its control center pressed nothing in \(seconds) s")
     }
 
     /// Presses `action` on mako's notification `id`, as a person clicking it would.
