@@ -1,7 +1,6 @@
 internal import CICal
 import DawnletCCall
 import DawnletCore
-import Dispatch
 import Glibc
 
 extension CalendarReader {
@@ -87,7 +86,7 @@ extension CalendarReader {
     static func prepareAll(_ files: [String], links: RegularFile.Links, cache: Cache?, names: ZoneNames?) -> [Prepared] {
         guard files.count > 1 else { return files.map { prepare($0, links: links, cache: cache, names: names) } }
         let slots = Slots(files.count)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        Parallel.forEach(files.count) { i in
             slots.set(i, prepare(files[i], links: links, cache: cache, names: names))
         }
         return slots.values

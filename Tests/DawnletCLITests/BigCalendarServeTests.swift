@@ -25,4 +25,24 @@ extension ServeTests {
         #expect(status == 0, "\(log)")
         #expect(lines().contains { $0.contains(" ics:big:e7@test:") && $0.contains(" Changed|") }, "\(lines())\n\(log)")
     }
+
+    @Test("serve that read a vdir's files on several threads sleeps after: no wake-up in 6 s on any of its threads")
+    func idleAfterCalendar() throws {
+        let vdir = folder.path("twenty")
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: false)
+        try BigCalendarTests.writeEvents(vdir, count: 20)
+        try writeConfig("calendars: [ { name: \"twenty\", path: \"\(vdir)\" } ],")
+        let server = try Server(db: db, config: config, start: nil)
+        #expect(server.waitForLog("calendar files: 20 read and parsed", seconds: 30), "\(server.logSoFar())")
+        let pid = try server.runnerPID()
+        // Let what the first plan set going end (the state written, the plan logged).
+        usleep(500_000)
+        let before = voluntarySwitches(pid)
+        usleep(6_000_000)
+        let wakes = voluntarySwitches(pid) - before
+        // Dispatch's pool, once used, wakes its process every second for good.
+        #expect(wakes == 0, "\(wakes) wake-ups in 6 s after reading a calendar")
+        let (status, log) = try server.stop()
+        #expect(status == 0, "\(log)")
+    }
 }

@@ -6,16 +6,6 @@ import Testing
 /// (org.gnome.ScreenSaver.Lock, allowed by the stand-in display manager on its system bus):
 /// learned from ActiveChanged, never polled; on unlock what still waits is one summary.
 extension ServeTests {
-    /// Voluntary context switches summed over every thread `pid` has now.
-    func voluntarySwitches(_ pid: pid_t) -> Int {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.reduce(0) { sum, task in
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
-            let line = text.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
-            return sum + (line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0)
-        }
-    }
-
     @Test(
         "GNOME Shell locked: reminders due are held (next and preview say since when), serve sleeps (no wake-up in 20 s); unlocked, what still waits is one summary, without the one done in a terminal meanwhile"
     )
