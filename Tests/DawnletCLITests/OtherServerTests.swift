@@ -105,56 +105,44 @@ extension ServeTests {
         #expect(log.components(separatedBy: "delivered todo:").count == 3, "\(log)")
     }
 
-    @Test("mako: Done pressed (makoctl invoke) marks the todo done once and closes the notification")
-    func makoDone() throws {
-        let session = try OtherDesktop(.mako)
+    /// A todo's reminder shown on `kind`, Done pressed there by `press`: the todo is done, the
+    /// answer recorded once, and the notification closed.
+    func doneOnce(_ kind: OtherDesktop.Server, press: (OtherDesktop) throws -> Void) throws {
+        let session = try OtherDesktop(kind)
         try writeConfig("", channels: "desktop: { fallback: null }")
         let (due, day) = twoMinutesAgo()
         try cli("--now", threeMinutesAgo(), "todo", "add", "Water plants", "--due", due)
         let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForCount(1, seconds: 10) == 1)
-        let shown = try #require(try session.makoList().first)
-        #expect(shown.actions["done"] != nil, "\(shown.actions)")
-        try session.invoke(shown.id, "done")
+        #expect(session.waitForCount(1, seconds: 10) == 1, "\(server.logSoFar())")
+        try press(session)
         #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
         #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
         let (status, log) = try server.stop()
         #expect(status == 0)
         #expect(log.components(separatedBy: "done: todo:1:").count == 2, "answered once: \(log)")
+    }
+
+    @Test("mako: Done pressed (makoctl invoke) marks the todo done once and closes the notification")
+    func makoDone() throws {
+        try doneOnce(.mako) { session in
+            let shown = try #require(try session.makoList().first)
+            #expect(shown.actions["done"] != nil, "\(shown.actions)")
+            try session.invoke(shown.id, "done")
+        }
     }
 
     @Test("swaync: Done pressed in its control center (the key 1, typed with wtype) marks the todo done once and closes the notification")
     func swayncDone() throws {
-        let session = try OtherDesktop(.swaync)
-        try writeConfig("", channels: "desktop: { fallback: null }")
-        let (due, day) = twoMinutesAgo()
-        try cli("--now", threeMinutesAgo(), "todo", "add", "Water plants", "--due", due)
-        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForCount(1, seconds: 10) == 1, "\(server.logSoFar())")
-        try session.pressFirstAction()
-        #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
-        #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
-        let (status, log) = try server.stop()
-        #expect(status == 0)
-        #expect(log.components(separatedBy: "done: todo:1:").count == 2, "answered once: \(log)")
+        try doneOnce(.swaync) { try $0.pressFirstAction() }
     }
 
     @Test("xfce4-notifyd: Done clicked on its window (xdotool) marks the todo done once and closes the notification")
     func xfceDone() throws {
-        let session = try OtherDesktop(.xfce)
-        try writeConfig("", channels: "desktop: { fallback: null }")
-        let (due, day) = twoMinutesAgo()
-        try cli("--now", threeMinutesAgo(), "todo", "add", "Water plants", "--due", due)
-        let server = try Server(db: db, config: config, start: nil, environment: session.environment)
-        #expect(session.waitForCount(1, seconds: 10) == 1, "\(server.logSoFar())")
-        // The first three of a todo's actions, Done first (Done, Skip, Snooze 10m): a button each.
-        #expect(waitUntil { ((try? session.xfceButtons()) ?? []).count == 3 }, "its buttons: \((try? session.xfceButtons()) ?? [])")
-        try session.click(button: 0)
-        #expect(try waitForTodoStatus("done", on: day, seconds: 10) == "done")
-        #expect(session.waitForCount(0, seconds: 10) == 0, "closed once answered")
-        let (status, log) = try server.stop()
-        #expect(status == 0)
-        #expect(log.components(separatedBy: "done: todo:1:").count == 2, "answered once: \(log)")
+        try doneOnce(.xfce) { session in
+            // The first three of a todo's actions, Done first (Done, Skip, Snooze 10m): a button each.
+            #expect(waitUntil { ((try? session.xfceButtons()) ?? []).count == 3 }, "its buttons: \((try? session.xfceButtons()) ?? [])")
+            try session.click(button: 0)
+        }
     }
 
     @Test(
