@@ -61,20 +61,8 @@ public final class GnomeShellSession: NotificationSession {
         }
         var started: [Daemon] = []
         func bus(_ name: String) throws -> String {
-            try """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(folder.path(name))</listen>
-              <auth>EXTERNAL</auth>
-              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-            </busconfig>
-            """.write(toFile: folder.path("\(name).conf"), atomically: true, encoding: .utf8)
-            let daemon = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("\(name).conf"))", "--nofork", "--print-address"])
+            let (daemon, address) = try privateBus(in: folder, named: name)
             started.append(daemon)
-            let address = daemon.firstLine()
-            guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
             return address
         }
         address = try bus("session")

@@ -17,20 +17,9 @@ public final class LogindStandIn {
         }
         let folder = try TemporaryFolder()
         self.folder = folder
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(folder.path("system"))</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-        </busconfig>
-        """.write(toFile: folder.path("system.conf"), atomically: true, encoding: .utf8)
-        let bus = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("system.conf"))", "--nofork", "--print-address"])
-        address = bus.firstLine()
+        let (bus, address) = try privateBus(in: folder, named: "system")
+        self.address = address
         daemons.append(bus)
-        guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
         let logind = try Daemon("/usr/bin/python3", [Self.script, address])
         daemons.append(logind)
         guard logind.firstLine() == "ready" else { throw TestServerError("the stand-in for logind did not start") }

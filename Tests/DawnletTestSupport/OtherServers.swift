@@ -50,23 +50,9 @@ public final class OtherDesktop: NotificationSession {
         chmod(folder.path(""), 0o755)
         // No <servicedir>: a Notify would start whatever server the machine has. A root client
         // (the test, serve) and the servers run as nobody share the bus.
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(folder.path("bus"))</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow user="root"/><allow user="nobody"/>
-            <allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/>
-          </policy>
-        </busconfig>
-        """.write(toFile: folder.path("bus.conf"), atomically: true, encoding: .utf8)
-        let bus = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("bus.conf"))", "--nofork", "--print-address"])
+        let (bus, busAddress) = try privateBus(in: folder, named: "bus", users: ["root", "nobody"])
         daemons.append(bus)
-        address = bus.firstLine()
-        guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
+        address = busAddress
 
         switch server {
         case .mako, .swaync:

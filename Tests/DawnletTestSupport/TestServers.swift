@@ -47,6 +47,27 @@ public func askOracle(_ script: String, _ cases: [[String: Any]]) throws -> [Any
     return answers
 }
 
+/// A bus of the test's own in `folder` (its socket `name`, its config `name.conf`): no
+/// `<servicedir>`, so nothing is started on demand, every name may be owned and every message is
+/// let through; `users` may connect besides the test's own. The daemon and its address.
+public func privateBus(in folder: TemporaryFolder, named name: String, users: [String] = []) throws -> (Daemon, String) {
+    let allowed = users.map { "<allow user=\"\($0)\"/>" }.joined()
+    try """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>unix:path=\(folder.path(name))</listen>
+      <auth>EXTERNAL</auth>
+      <policy context="default">\(allowed)<allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+    </busconfig>
+    """.write(toFile: folder.path("\(name).conf"), atomically: true, encoding: .utf8)
+    let daemon = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("\(name).conf"))", "--nofork", "--print-address"])
+    let address = daemon.firstLine()
+    guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
+    return (daemon, address)
+}
+
 /// A child process the test owns: started with a fixed environment, killed (SIGKILL, which no
 /// inherited signal mask can block) and reaped at the end. One that made itself a process group
 /// (GNOME Shell does, and forks into it) is killed with its group, so nothing of it outlives the test.
@@ -187,21 +208,9 @@ public final class DesktopSession {
             }
         }
         folder = try TemporaryFolder()
-        let socket = folder.path("bus")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:path=\(socket)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-        </busconfig>
-        """.write(toFile: folder.path("bus.conf"), atomically: true, encoding: .utf8)
-        let bus = try Daemon("/usr/bin/dbus-daemon", ["--config-file=\(folder.path("bus.conf"))", "--nofork", "--print-address"])
+        let (bus, busAddress) = try privateBus(in: folder, named: "bus")
         daemons.append(bus)
-        address = bus.firstLine()
-        guard address.hasPrefix("unix:") else { throw TestServerError("dbus-daemon did not start: \(address)") }
+        address = busAddress
         guard notificationServer else {
             // No display is started: a name of our own that no test shares by chance.
             display = ":\(100 + Int(getpid()) % 400)"
