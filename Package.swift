@@ -35,7 +35,7 @@ let package = Package(
         // 2.36): the loader reads ~8 KB of them instead of ~930 KB at every start, and the
         // runner keeps ~0.8 MiB fewer pages resident.
         .executableTarget(
-            name: "dawnlet-remind", dependencies: ["DawnletCLI"],
+            name: "dawnlet-remind", dependencies: ["DawnletCLI", "CLinux"],
             linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release))]),
         .executableTarget(
             name: "DawnletBench", dependencies: ["DawnletCore", "DawnletStore", "DawnletSystem", "DawnletApp", "DawnletRunner", "DawnletTestSupport"]),

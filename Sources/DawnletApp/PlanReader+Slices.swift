@@ -38,8 +38,8 @@ extension PlanReader {
 
     /// The same stream a slice at a time, each planned and then made into what `render` makes of
     /// it on other threads, `inFlight` slices at once, while `emit` takes what was made, in order,
-    /// on this one: `preview --json` writes the JSON of some days while the next are planned and
-    /// written. Reading the store stays on this thread. `emit` returns false to stop there.
+    /// on this one: `preview` writes some days while the next are planned (and, as text, written
+    /// out). Reading the store stays on this thread. `emit` returns false to stop there.
     /// Returns the calendar problems met.
     @discardableResult
     public func forEachSlice<Rendered: Sendable>(

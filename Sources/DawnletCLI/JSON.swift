@@ -122,16 +122,6 @@ struct JSONWriter {
         rawString(upTo: ISO8601.maximumASCII) { ISO8601.writeASCII(instant, utcOffset: utcOffset, to: $0) }
     }
 
-    /// Array elements another writer wrote (with no comma before the first), as the next
-    /// elements here: `send` is given what this writer holds, then `written`, to go out as they are.
-    mutating func elements(_ written: ByteBuffer, send: (ByteBuffer) -> Void) {
-        guard !written.isEmpty else { return }
-        separate()
-        send(out)
-        send(written)
-        needsComma = true
-    }
-
     /// A value already written as JSON (by this writer), as it is.
     mutating func raw(_ json: String) { separate(); out.append(json); needsComma = true }
 

@@ -14,7 +14,7 @@ extension PreviewCommand {
     /// The members every reminder has, in one piece through one room check
     /// (`JSONWriter.members`): a key, an external calendar's source and a title are the only
     /// texts that may need escaping.
-    // Each reminder's writer goes inline into the loop of `RenderedSlice` (in PreviewCommand.swift):
+    // Each reminder's writer goes inline into the loop of `writeJSON` (in PreviewCommand.swift):
     // called through a function per reminder, a year's plan costs 9% more.
     @inline(__always)
     static func members(

@@ -81,18 +81,16 @@ enum PreviewCommand {
         var problems: [CalendarProblem] = []
         if invocation.json {
             var failure: Error?
-            invocation.output.json { w, _ in
+            invocation.output.json { w, flush in
                 w.beginObject()
                 w.key("reminders")
                 w.beginArray()
                 do {
-                    // Some days' reminders are written out as JSON on other threads while the
-                    // next days are planned; here they go out in order.
-                    problems = try source.forEachSlice(
-                        now: now, window: window, includeSuppressed: all,
-                        render: { plan in RenderedSlice(json: plan, shownFrom: shownFrom, holds: holds, only: only) }
-                    ) { slice in
-                        w.elements(slice.bytes, send: Output.write)
+                    // The next days are planned on other threads while these are written out
+                    // here, in order, straight into the output a piece at a time: a day of a
+                    // large database is tens of thousands of reminders, never held as text.
+                    problems = try source.forEachSlice(now: now, window: window, includeSuppressed: all, inFlight: 1, render: { $0 }) { plan in
+                        writeJSON(plan, to: &w, shownFrom: shownFrom, holds: holds, only: only, flush: flush)
                         return true
                     }
                 } catch {
@@ -137,37 +135,37 @@ enum PreviewCommand {
         invocation.output.warn(problems)
     }
 
+    /// A slice's reminders as the next elements of the array `w` is in, flushed as they go. Before
+    /// `shownFrom`, only what still goes out; what a running serve holds back (`holds`) said so.
+    static func writeJSON(
+        _ plan: Planner.Ordered, to w: inout JSONWriter, shownFrom: Instant?, holds: Holds?, only: TagFilter?, flush: (inout JSONWriter) -> Void
+    ) {
+        var dates = CivilDate.TextCache()
+        _ = plan.forEachEntry { entry in
+            if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
+            if let only, !only.keeps(entry.item) { return true }
+            switch entry {
+            case .plain(let r) where holds != nil && r.timing != .pending:
+                withUnsafePointer(to: r.reminder) { PreviewCommand.write($0, to: &w, dates: &dates, holds: holds) }
+            case .plain(let r): PreviewCommand.write(r, to: &w, dates: &dates)
+            case .whole(let p): PreviewCommand.write(p, to: &w, dates: &dates, holds: holds)
+            }
+            flush(&w)
+            return true
+        }
+    }
+
     /// A day's heading: `Friday 2027-01-01`, bold.
     static func heading(_ day: CivilDate, colored: Bool) -> String { Output.paint("\(day.weekday.fullName) \(day)", .bold, colored: colored) }
 
-    /// One slice's reminders written out on a planning thread and handed whole to the thread
-    /// that writes them to stdout (and no longer touched where they were made).
+    /// One slice's lines written out on a planning thread and handed whole to the thread that
+    /// writes them to stdout (and no longer touched where they were made).
     final class RenderedSlice: @unchecked Sendable {
         let bytes: ByteBuffer
-        /// The days of its first and last reminders (nil: it has none, or it is JSON); its first
-        /// day's heading is for the writer to give.
+        /// The days of its first and last reminders (nil: it has none); its first day's heading is
+        /// for the writer to give.
         let firstDay: CivilDate?
         let lastDay: CivilDate?
-
-        /// As JSON array elements, with no comma before the first. Before `shownFrom`, only what
-        /// still goes out; what a running serve holds back (`holds`) said so.
-        init(json plan: Planner.Ordered, shownFrom: Instant?, holds: Holds? = nil, only: TagFilter? = nil) {
-            // About what a reminder takes, so the buffer seldom grows.
-            var w = JSONWriter(capacity: 240 * plan.count)
-            var dates = CivilDate.TextCache()
-            _ = plan.forEachEntry { entry in
-                if let shownFrom, entry.fireAt < shownFrom, !entry.isToGoOut { return true }
-                if let only, !only.keeps(entry.item) { return true }
-                switch entry {
-                case .plain(let r) where holds != nil && r.timing != .pending:
-                    withUnsafePointer(to: r.reminder) { PreviewCommand.write($0, to: &w, dates: &dates, holds: holds) }
-                case .plain(let r): PreviewCommand.write(r, to: &w, dates: &dates)
-                case .whole(let p): PreviewCommand.write(p, to: &w, dates: &dates, holds: holds)
-                }
-                return true
-            }
-            (bytes, firstDay, lastDay) = (w.out, nil, nil)
-        }
 
         /// As text: each reminder's lines, their days' headings between them.
         init(text plan: Planner.Ordered, zone: Zone, colored: Bool, shownFrom: Instant?, missed: MissedWords, holds: Holds? = nil, only: TagFilter? = nil) {
