@@ -35,9 +35,9 @@ struct AnswerCache {
     let files: [String]
 
     /// The cache of `command` on `database`, for `request`, following `files` (folders stand for
-    /// their files); nil without XDG_RUNTIME_DIR.
-    init?(_ command: String, database: String, request: String, files: [String], environment: [String: String] = ProcessInfo.processInfo.environment) {
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+    /// their files); nil without XDG_RUNTIME_DIR (in `environment`, else this process's).
+    init?(_ command: String, database: String, request: String, files: [String], environment: [String: String]? = nil) {
+        guard let runtime = Environment.variable("XDG_RUNTIME_DIR", in: environment), runtime.hasPrefix("/") else { return nil }
         let database = ConfigPath.canonical(database)
         path = "\(runtime)/dawnlet-remind/\(command)-\(MailMessage.hash(database)).json"
         // This binary's own stamp: another build may answer otherwise.

@@ -73,7 +73,7 @@ public enum CommandLineTool {
             throw CLIError.usage(given, "\(noun) {\(choices.joined(separator: "|"))} ...  (\(noun) --help for more)")
         }
         rest.removeFirst(command.path.count)
-        output.colored = Output.colors(globals.color, environment: ProcessInfo.processInfo.environment)
+        output.colored = Output.colors(globals.color)
         if command.path != ["serve"] {
             // A command lives for milliseconds: keep freed memory for reuse instead of handing large
             // blocks back to the kernel and faulting fresh pages in again (about 8% of a big
@@ -241,7 +241,7 @@ struct Invocation {
             do { return try zones.zone(named: name) } catch { throw CLIError(code: .configError, message: "config timeZone: \(error)") }
         }
         do {
-            return try zones.systemZone(environment: ProcessInfo.processInfo.environment)
+            return try zones.systemZone()
         } catch {
             throw CLIError(code: .configError, message: "the system's time zone: \(error)")
         }
@@ -266,13 +266,13 @@ struct Output {
 
     /// `--color`: never into a pipe or file unless `always`; `auto` follows NO_COLOR (any value
     /// but empty turns it off, as no-color.org says) and TERM=dumb.
-    static func colors(_ when: String?, environment: [String: String]) -> Bool {
+    static func colors(_ when: String?, environment: [String: String]? = nil) -> Bool {
         switch when ?? "auto" {
         case "always": return true
         case "never": return false
         default:
-            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-            return isatty(1) == 1 && environment["TERM"] != "dumb"
+            if let noColor = Environment.variable("NO_COLOR", in: environment), !noColor.isEmpty { return false }
+            return isatty(1) == 1 && Environment.variable("TERM", in: environment) != "dumb"
         }
     }
 

@@ -12,9 +12,8 @@ enum ConfigFile {
     static let maximumBytes = 1 << 20
 
     static func defaultPath() -> String {
-        let environment = ProcessInfo.processInfo.environment
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/dawnlet/config.json5" }
-        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/dawnlet/config.json5"
+        if let config = Environment.variable("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/dawnlet/config.json5" }
+        return (Environment.variable("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config/dawnlet/config.json5"
     }
 
     static func load(explicitPath: String?) throws(CLIError) -> Config {

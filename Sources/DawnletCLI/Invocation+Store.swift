@@ -1,14 +1,14 @@
 import DawnletCore
 import DawnletStore
+import DawnletSystem
 import FoundationEssentials
 
 extension Invocation {
     /// `--db`, else `$XDG_DATA_HOME/dawnlet/dawnlet.sqlite`, else `~/.local/share/dawnlet/dawnlet.sqlite`.
     func databasePath() -> String {
         if let path = globals.databasePath { return path }
-        let environment = ProcessInfo.processInfo.environment
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/dawnlet/dawnlet.sqlite" }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        if let data = Environment.variable("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/dawnlet/dawnlet.sqlite" }
+        let home = Environment.variable("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/dawnlet/dawnlet.sqlite"
     }
 

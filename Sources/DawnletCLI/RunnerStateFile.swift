@@ -16,9 +16,10 @@ struct RunnerStateFile {
     let database: String
     let path: String
 
-    /// The file of the runner on `database`, or nil without XDG_RUNTIME_DIR.
-    init?(database: String, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        guard let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") else { return nil }
+    /// The file of the runner on `database`, or nil without XDG_RUNTIME_DIR (in `environment`,
+    /// else this process's).
+    init?(database: String, environment: [String: String]? = nil) {
+        guard let runtime = Environment.variable("XDG_RUNTIME_DIR", in: environment), runtime.hasPrefix("/") else { return nil }
         self.database = ConfigPath.canonical(database)
         path = "\(runtime)/dawnlet-remind/next-\(MailMessage.hash(self.database)).json"
     }

@@ -5,9 +5,10 @@ import Glibc
 /// Paths in the config file (`calendars[].path`, `passwordFile`, `caFile`): `~/x` is in the home
 /// folder ($HOME, else the account's), anything else as written.
 public enum ConfigPath {
-    public static func expand(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    /// `HOME` is that of `environment` when one is given, else this process's.
+    public static func expand(_ path: String, environment: [String: String]? = nil) -> String {
         guard path.hasPrefix("~/") else { return path }
-        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
+        return (Environment.variable("HOME", in: environment) ?? FileManager.default.homeDirectoryForCurrentUser.path) + path.dropFirst()
     }
 
     /// The calendar marked read-only that `folder` names (`~` and `..` resolved), if any: nothing

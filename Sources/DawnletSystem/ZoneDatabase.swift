@@ -16,10 +16,11 @@ public final class ZoneDatabase: Sendable {
     static let largestFile = 1 << 20
 
     /// The zones of this process's environment.
-    public static let system = ZoneDatabase(environment: ProcessInfo.processInfo.environment)
+    public static let system = ZoneDatabase()
 
-    public init(environment: [String: String]) {
-        let tzdir = environment["TZDIR"] ?? ""
+    /// The zones of `TZDIR` in `environment`, else in this process's.
+    public init(environment: [String: String]? = nil) {
+        let tzdir = Environment.variable("TZDIR", in: environment) ?? ""
         directory = tzdir.isEmpty ? "/usr/share/zoneinfo" : tzdir
     }
 
@@ -65,10 +66,10 @@ public final class ZoneDatabase: Sendable {
     /// named by the zone file it links to, or by /etc/timezone when it is a copy (else by its path),
     /// else UTC when there is none, as glibc does.
     public func systemZone(
-        environment: [String: String], localtime: String = "/etc/localtime",
+        environment: [String: String]? = nil, localtime: String = "/etc/localtime",
         timezoneFile: String = "/etc/timezone"
     ) throws(ZoneError) -> Zone {
-        if var tz = environment["TZ"], !tz.isEmpty {
+        if var tz = Environment.variable("TZ", in: environment), !tz.isEmpty {
             if tz.hasPrefix(":") { tz.removeFirst() }
             if tz.hasPrefix("/") { return Zone(identifier: tz, rules: try ZoneDatabase.read(tz, unknown: "TZ names \(tz), which is no zone file")) }
             return try zone(named: tz)
