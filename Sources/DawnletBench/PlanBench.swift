@@ -240,9 +240,9 @@ enum PlanBench {
         let year = ("2027-01-01T00:00:00+01:00", "2028-01-01T00:00:00+01:00")
         defer { try? split(database: folder.appendingPathComponent("plan-2000.sqlite").path, window: year, binary: binary, config: config) }
         let january = ("2027-01-01T00:00:00+01:00", "2027-01-31T23:59:59+01:00")
-        try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.05, text: true)
+        try pair("a year's plan", count: 2_000, window: year, months: 12, targetShare: 0.03, text: true)
         try withDetails(count: 2_000, window: year, config: config, binary: binary, in: folder)
-        try pair("a month's plan", count: 10_000, window: january, months: 1, targetShare: 0.25)
+        try pair("a month's plan", count: 10_000, window: january, months: 1, targetShare: 0.05)
         // Scaling: time and memory per reminder should stay flat from 1k to 100k definitions,
         // and a plan of 100k bounded in memory
         // (Remind takes minutes on 100k: not paired).

@@ -136,7 +136,7 @@ extension RunnerBench {
                 + " \(responses(db).shown) shown as notifications, \(responses(db).closed) reported closed by dunst):")
         print("    idle \(idleSeconds) s: \(after - before) wake-ups over all \(threads) thread(s) (voluntary context switches of /proc/PID/task/*; target 0)")
         print(
-            String(format: "    idle RSS: %.1f MiB (%d KiB VmRSS, %d KiB anonymous; target ≤ %d MiB)", Double(rss) / 1024, rss, anonymous, calendar ? 20 : 14))
+            String(format: "    idle RSS: %.1f MiB (%d KiB VmRSS, %d KiB anonymous; target ≤ %d MiB)", Double(rss) / 1024, rss, anonymous, calendar ? 16 : 12))
         print("    resident by file (smaps): \(residentFiles(runner))")
     }
 
