@@ -76,7 +76,7 @@ extension PlanReader {
     ) throws -> (next: () throws -> Slice?, problems: [CalendarProblem]) {
         // Nothing is planned past the last day a date can have (9999-12-31), in any zone.
         let window = asked.lowerBound...max(asked.lowerBound, min(asked.upperBound, PlanReader.latest))
-        let definitions = try store.items.definitions()
+        let definitions = try store.items.definitions(notes: false)
         let offsets = OffsetLists(definitions, lists: config.lists)
         let zoneBoxes = zoneBoxes(definitions)
         // Items of their own zones: their dates may be up to two days from this zone's.

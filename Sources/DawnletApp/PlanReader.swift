@@ -104,7 +104,7 @@ public struct PlanReader {
         }
         var definitions: [ItemDefinition] = []
         var stored: [StoredOccurrence] = []
-        for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { definitions += try store.items.definitions(kind, ids: some) } }
+        for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { definitions += try store.items.definitions(kind, ids: some, notes: false) } }
         let money = ids.keys.contains { $0.itemKind == nil } ? try MoneySources(store, only: ids) : MoneySources()
         let range = dates(window, lead: longestLeadDays(definitions, money: money), skew: PlanReader.zoneSkew(definitions))
         for kind in ItemKind.allCases { if let some = ids[kind.reminderKind] { stored += try store.items.storedOccurrences(kind, ids: some, in: range) } }
@@ -238,7 +238,7 @@ public struct PlanReader {
         let local = ISO8601.localDate(of: now, in: zone)
         var until = zone.resolve(.midnight, on: local.date.adding(days: 1)).instant
         var count = 0
-        for todo in try overdueTodos(try store.items.definitions([.todo])) {
+        for todo in try overdueTodos(try store.items.definitions([.todo], notes: false)) {
             if OccurrenceMerge.isOverdue(todo.date, at: todo.time, now: local) {
                 count += 1
             } else if todo.date == local.date, let time = todo.time {

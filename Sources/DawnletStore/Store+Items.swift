@@ -13,19 +13,22 @@ extension Store.Items {
         let select: String
         let noun: String
 
-        static func of(_ kind: ItemKind) -> KindTables {
+        /// Without `notes`, a todo's or event's note, location, link and priority are read as NULL:
+        /// what a plan reads, which carries none of them.
+        static func of(_ kind: ItemKind, notes: Bool = true) -> KindTables {
+            let details = notes ? Store.Items.detailColumns : Store.Items.planDetailColumns
             switch kind {
             case .todo:
                 return KindTables(
                     definitions: "todos", occurrences: "todo_occurrences",
                     select:
-                        "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style, \(Store.Items.detailColumns), zone FROM todos",
+                        "SELECT id, title, due_date, due_time, schedule, NULL, reminders, reminds_from, channels, style, \(details), zone FROM todos",
                     noun: "todo")
             case .event:
                 return KindTables(
                     definitions: "events", occurrences: "event_occurrences",
                     select:
-                        "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style, \(Store.Items.detailColumns), zone FROM events",
+                        "SELECT id, title, start_date, start_time, schedule, duration_minutes, reminders, reminds_from, channels, style, \(details), zone FROM events",
                     noun: "event")
             case .habit:
                 return KindTables(
@@ -95,15 +98,17 @@ extension Store.Items {
         return db.lastInsertRowID
     }
 
-    /// Every definition of the given kinds, by id.
-    public func definitions(_ kinds: [ItemKind] = ItemKind.allCases) throws(StoreError) -> [ItemDefinition] {
+    /// Every definition of the given kinds, by id. Without `notes`, their notes, locations, links
+    /// and priorities are left out (nil), as a plan needs none of them: a definition read so is
+    /// never to be written back.
+    public func definitions(_ kinds: [ItemKind] = ItemKind.allCases, notes: Bool = true) throws(StoreError) -> [ItemDefinition] {
         // Counted first and read into one array of that size: grown by doubling, a plan of
         // 100,000 definitions would hold a third more, and both arrays while it grows.
         let counts = kinds.map { "(SELECT count(*) FROM \(KindTables.of($0).definitions))" }.joined(separator: " + ")
         var result: [ItemDefinition] = []
         result.reserveCapacity(Int(try db.query("SELECT " + counts) { $0.int(0) }.first ?? 0))
         for kind in kinds {
-            try db.forEachRow(KindTables.of(kind).select + " ORDER BY id") { (row) throws(StoreError) in
+            try db.forEachRow(KindTables.of(kind, notes: notes).select + " ORDER BY id") { (row) throws(StoreError) in
                 result.append(try Self.definition(kind, row, schedules))
             }
         }
@@ -180,8 +185,9 @@ extension Store.Items {
     }
 
     /// The definitions named, of one kind, by id; those that no longer exist are not there.
-    public func definitions(_ kind: ItemKind, ids: Set<Int64>) throws(StoreError) -> [ItemDefinition] {
-        var found = try db.query(KindTables.of(kind).select + " WHERE id IN (\(sqlList(ids))) ORDER BY id") { (row) throws(StoreError) in
+    /// Without `notes`, as `definitions(_:notes:)` reads them.
+    public func definitions(_ kind: ItemKind, ids: Set<Int64>, notes: Bool = true) throws(StoreError) -> [ItemDefinition] {
+        var found = try db.query(KindTables.of(kind, notes: notes).select + " WHERE id IN (\(sqlList(ids))) ORDER BY id") { (row) throws(StoreError) in
             try Self.definition(kind, row, schedules)
         }
         try readChecklists(into: &found, ids: ids)
@@ -334,6 +340,8 @@ extension Store.Items {
 
     /// The columns of a todo's or event's details, in the order `detailValues` gives them.
     static let detailColumns = "note, location, url, priority, tags"
+    /// The same for a plan: only the tags (a tag names the list an item reminds as).
+    static let planDetailColumns = "NULL, NULL, NULL, NULL, tags"
 
     /// `details` as stored: NULL for what it does not hold, the tags joined by commas.
     static func detailValues(_ details: ItemDetails) -> [SQLValue] {
