@@ -44,6 +44,10 @@ public final class GnomeShellSession: NotificationSession {
         "/usr/share/gnome-shell/org.gnome.ScreenSaver", "/usr/bin/python3",
     ]
 
+    // Its daemons go first, killed and reaped, and then its folder: GNOME Shell, still running
+    // while the folder was removed, made `run/pulse` in it again, and left it in /tmp.
+    deinit { daemons.removeAll() }
+
     public init(settings: Settings = .memory) throws {
         self.settings = settings
         var tools = Self.tools
